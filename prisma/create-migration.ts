@@ -1,0 +1,41 @@
+// Developer command: `npm run db:migration -- <name>` writes prisma/migrations/<timestamp>_<name>/migration.sql,
+// the SQL that takes the committed migrations to prisma/schema.prisma (what `prisma migrate dev` would write).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { withSchemaEngine } from '../src/db/schemaEngine.ts';
+import { migrationsDir, noExternalObjects, readDatamodel, readMigrationList } from '../src/db/migrate.ts';
+import { openDatabaseServer } from '../src/db/server.ts';
+import { loadConfig } from '../src/config.ts';
+
+const name = process.argv[2];
+if (!name || !/^[a-z0-9_]+$/.test(name)) {
+  console.error('usage: npm run db:migration -- <name, lower case and underscores>');
+  process.exit(2);
+}
+const server = await openDatabaseServer(loadConfig());
+try {
+  const datamodel = await readDatamodel();
+  const migrationsList = await readMigrationList();
+  const sql = await withSchemaEngine(server.url, datamodel, async (engine) => {
+    const result = await engine.diff({
+      from: migrationsList.migrationDirectories.length ? { tag: 'migrations', ...migrationsList } : { tag: 'empty' },
+      to: { tag: 'schemaDatamodel', files: [datamodel] },
+      script: true,
+      exitCode: null,
+      filters: noExternalObjects,
+    });
+    return result.stdout ?? '';
+  });
+  if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
+    console.log('schema.prisma matches the migrations: nothing to write');
+  } else {
+    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+    const dir = join(migrationsDir, `${stamp}_${name}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'migration.sql'), sql);
+    await writeFile(join(migrationsDir, 'migration_lock.toml'), 'provider = "postgresql"\n');
+    console.log(`wrote ${dir}/migration.sql`);
+  }
+} finally {
+  await server.stop();
+}

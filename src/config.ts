@@ -1,0 +1,45 @@
+// Every setting comes from the environment; README "Configuration" lists them with these defaults.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** When absent, an embedded PostgreSQL is started with its data under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicBaseUrl: string;
+  /** 32-byte key (base64 or hex) for provider tokens at rest; generated into dataDir when absent. */
+  encryptionKey: string | undefined;
+  rateLimitPerMinute: number;
+  requestLogFlushMs: number;
+  sessionTtlHours: number;
+  shutdownTimeoutMs: number;
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 3000);
+  const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!['silent', 'error', 'info', 'debug'].includes(logLevel)) throw new Error(`LOG_LEVEL must be silent, error, info or debug`);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR ?? '.data'),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    encryptionKey: env.ENCRYPTION_KEY || undefined,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1),
+    requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10),
+    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 24 * 14, 1),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    logLevel,
+  };
+}
