@@ -14,7 +14,7 @@ export interface Config {
   requestLogFlushMs: number;
   sessionTtlHours: number;
   shutdownTimeoutMs: number;
-  logLevel: 'silent' | 'error' | 'info' | 'debug';
+  logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -28,7 +28,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000);
   const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
-  if (!['silent', 'error', 'info', 'debug'].includes(logLevel)) throw new Error(`LOG_LEVEL must be silent, error, info or debug`);
+  if (!['silent', 'error', 'warn', 'info', 'debug'].includes(logLevel)) throw new Error(`LOG_LEVEL must be silent, error, warn, info or debug`);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',

@@ -23,6 +23,24 @@ async function freePort(): Promise<number> {
   });
 }
 
+function urlOf(password: string, port: number): string {
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/social`;
+}
+
+/** The port of the cluster's postmaster when one is alive (postmaster.pid: line 1 the pid, line 4 the port). */
+async function runningPort(databaseDir: string): Promise<number | null> {
+  const lines = (await readFile(join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port) return null;
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch {
+    return null;
+  }
+}
+
 async function exists(path: string) {
   return access(path).then(() => true, () => false);
 }
@@ -54,6 +72,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     await chown(dataDir, uid, gid);
   }
   const initialised = await exists(join(databaseDir, 'PG_VERSION'));
+  const running = initialised ? await runningPort(databaseDir) : null;
+  if (running) {
+    // Another process of this installation (the server, or the CLI beside it) already runs this cluster.
+    const password = (await readFile(passwordFile, 'utf8')).trim();
+    return { url: urlOf(password, running), stop: async () => {} };
+  }
   const password = initialised
     ? (await readFile(passwordFile, 'utf8')).trim()
     : (await import('node:crypto')).randomBytes(18).toString('base64url');
@@ -74,10 +98,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   if (!initialised) await pg.initialise();
   await pg.start();
   if (!initialised) await pg.createDatabase('social');
-  return {
-    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/social`,
-    stop: () => pg.stop(),
-  };
+  return { url: urlOf(password, port), stop: () => pg.stop() };
 }
 
 export async function openDatabaseServer(config: Config, log?: (line: string) => void): Promise<DatabaseServer> {

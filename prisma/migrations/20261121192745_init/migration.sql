@@ -106,6 +106,27 @@ CREATE TABLE "request_log" (
     CONSTRAINT "request_log_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "sandbox_item" (
+    "id" UUID NOT NULL,
+    "account_id" UUID NOT NULL,
+    "idempotency_key" TEXT NOT NULL,
+    "placement" TEXT NOT NULL,
+    "caption" TEXT NOT NULL,
+    "media_ids" TEXT[],
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "sandbox_item_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "sandbox_attempt" (
+    "idempotency_key" TEXT NOT NULL,
+    "count" INTEGER NOT NULL,
+
+    CONSTRAINT "sandbox_attempt_pkey" PRIMARY KEY ("idempotency_key")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "app_user_email_key" ON "app_user"("email");
 
@@ -132,6 +153,9 @@ CREATE UNIQUE INDEX "social_account_workspace_id_provider_username_key" ON "soci
 
 -- CreateIndex
 CREATE INDEX "request_log_workspace_id_created_at_id_idx" ON "request_log"("workspace_id", "created_at" DESC, "id" DESC);
+
+-- CreateIndex
+CREATE INDEX "sandbox_item_idempotency_key_idx" ON "sandbox_item"("idempotency_key");
 
 -- AddForeignKey
 ALTER TABLE "membership" ADD CONSTRAINT "membership_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,0 +1,65 @@
+// The HTTP face of the service: one express app serving /v1 (REST), /graphql, /auth, /healthz and /readyz.
+// Built apart from listen() so tests drive it in-process.
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Services } from '../src/runtime.ts';
+import { AppError } from '../src/errors/appError.ts';
+import { createGraphHandler } from '../schema/yoga.ts';
+import { graphqlErrorBody } from '../schema/graphqlErrors.ts';
+import { authenticate } from './authenticate.ts';
+import { dashboardAuthRouter } from './dashboardAuth.ts';
+import { errorHandler, routeNotFound } from './errors.ts';
+import { contextOf, requestContext } from './requestContext.ts';
+import { v1Router } from './v1.ts';
+
+export async function buildApp(services: Services): Promise<Express> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext(services));
+
+  app.get('/healthz', (_req, res) => {
+    contextOf(res).route = '/healthz';
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    contextOf(res).route = '/readyz';
+    try {
+      await services.db.pool.query('SELECT 1');
+      res.json({ status: 'ready' });
+    } catch {
+      res.status(503).json({ status: 'unavailable' });
+    }
+  });
+
+  app.use('/auth', dashboardAuthRouter(services));
+  app.use('/v1', await v1Router(services));
+
+  const graph = createGraphHandler<{ req: Request; res: Response }>(services.logger, ({ res }) => {
+    const context = contextOf(res);
+    if (!context.actor) throw new Error('the caller is resolved before /graphql');
+    return { services, actor: context.actor, language: context.language, requestId: context.requestId };
+  });
+  const graphAuthentication = authenticate(services);
+  const serveGraph = graph as unknown as RequestHandler;
+  app.use(
+    graph.graphqlEndpoint,
+    (req: Request, res: Response, next: NextFunction) => {
+      contextOf(res).route = graph.graphqlEndpoint;
+      // GraphiQL (a browser GET asking for HTML) loads without credentials; its queries carry them.
+      if (req.method === 'GET' && req.accepts(['application/json', 'text/html']) === 'text/html') return serveGraph(req, res, next);
+      graphAuthentication(req, res, next).catch(next);
+    },
+    serveGraph,
+    (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+      if (!(error instanceof AppError)) return next(error);
+      const context = contextOf(res);
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      res.status(error.httpStatus).json(graphqlErrorBody(error, context.language, context.requestId));
+    },
+  );
+
+  app.use(routeNotFound);
+  app.use(errorHandler(services.logger));
+  return app;
+}

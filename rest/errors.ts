@@ -1,0 +1,36 @@
+// The one error shape of every HTTP answer: `{ error: { code, message, details?, requestId } }`.
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, internalError, invalidRequest } from '../src/errors/appError.ts';
+import { localizeError } from '../src/errors/localize.ts';
+import type { Logger } from '../src/logger.ts';
+import { contextOf, languageOf } from './requestContext.ts';
+
+export function sendError(res: Response, error: AppError): void {
+  const context = contextOf(res);
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.httpStatus).json({ error: { ...localizeError(error, context?.language ?? 'en'), requestId: context?.requestId } });
+}
+
+/** Errors raised by express itself (body parsing) or thrown by handlers end here. */
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const parserError = error as { type?: string; limit?: number };
+    if (parserError.type === 'entity.parse.failed') return sendError(res, new AppError('INVALID_JSON', 'invalidJson'));
+    if (parserError.type === 'entity.too.large') {
+      return sendError(res, invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: `${parserError.limit} bytes` } }]));
+    }
+    if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
+      return sendError(res, new AppError('INVALID_JSON', 'invalidJson'));
+    }
+    const appError = internalError(error);
+    if (appError.code === 'INTERNAL') {
+      logger.error({ err: error, requestId: contextOf(res)?.requestId, method: req.method, path: req.path }, 'request failed');
+    }
+    if (!res.locals.context) res.locals.context = { requestId: 'unknown', language: languageOf(req) };
+    sendError(res, appError);
+  };
+}
+
+export function routeNotFound(req: Request, res: Response): void {
+  sendError(res, new AppError('NOT_FOUND', 'routeNotFound', { method: req.method, path: req.path }));
+}

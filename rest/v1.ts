@@ -1,0 +1,92 @@
+// /v1: openapi-backend routes each request by rest/openapi.yaml, validates it against the document, and hands
+// it to the operation's handler, which calls the domain. Handlers only translate; every rule lives in src/.
+import express, { type Request, type Response, type Router } from 'express';
+import { OpenAPIBackend, type Context } from 'openapi-backend';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { AppError, invalidRequest } from '../src/errors/appError.ts';
+import type { Services } from '../src/runtime.ts';
+import { openapiDocument, openapiJson, openapiYaml } from './openapiDocument.ts';
+import { authenticate } from './authenticate.ts';
+import { contextOf } from './requestContext.ts';
+import { sendError } from './errors.ts';
+import { detailsOf } from './validationDetails.ts';
+import { operationHandlers, type OperationHandler } from './operations.ts';
+
+export const apiRoot = '/v1';
+const httpMethods = ['get', 'put', 'post', 'delete', 'patch'];
+
+async function createBackend(services: Services) {
+  const backend = new OpenAPIBackend({
+    definition: structuredClone(openapiDocument) as never,
+    apiRoot,
+    // quick: openapi-backend validates documents against the OpenAPI 3.0 schema only; ours is 3.1 and is
+    // validated by test/openapi.test.ts instead. Validators then compile on first use of each operation.
+    quick: true,
+    validate: true,
+    coerceTypes: true,
+    customizeAjv: (_ajv, options) => {
+      const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
+      addFormats.default(ajv);
+      return ajv as never;
+    },
+  });
+  const wrap = (handler: OperationHandler) => async (context: Context, _req: Request, res: Response) => {
+    contextOf(res).route = `${apiRoot}${context.operation.path}`;
+    const actor = contextOf(res).actor;
+    if (!actor) throw new Error('authenticate() runs before every /v1 operation');
+    const result = await handler({
+      services,
+      actor,
+      query: (context.request.query ?? {}) as Record<string, unknown>,
+      params: context.request.params as Record<string, string>,
+      body: context.request.requestBody as unknown,
+      language: contextOf(res).language,
+    });
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    if (result.body === undefined) res.status(result.status).end();
+    else res.status(result.status).json(result.body);
+  };
+  const handlers: Record<string, (context: Context, req: Request, res: Response) => Promise<void> | void> = {};
+  for (const [operationId, handler] of Object.entries(operationHandlers)) handlers[operationId] = wrap(handler);
+  backend.register({
+    ...handlers,
+    validationFail: (context: Context, _req: Request, res: Response) => {
+      contextOf(res).route = `${apiRoot}${context.operation.path}`;
+      sendError(res, invalidRequest(detailsOf(context.validation.errors ?? [])));
+    },
+    notFound: (_context: Context, req: Request, res: Response) => {
+      sendError(res, new AppError('NOT_FOUND', 'routeNotFound', { method: req.method, path: req.originalUrl.split('?')[0] ?? '' }));
+    },
+    methodNotAllowed: (context: Context, req: Request, res: Response) => {
+      const allowed = httpMethods.filter((method) => backend.router.matchOperation({ ...context.request, method })).map((m) => m.toUpperCase());
+      const params = { method: req.method, path: req.originalUrl.split('?')[0] ?? '', allowed: allowed.join(', ') };
+      sendError(res, new AppError('INVALID_REQUEST', 'methodNotAllowed', params, { status: 405, headers: { Allow: params.allowed } }));
+    },
+  });
+  await backend.init();
+  return backend;
+}
+
+export async function v1Router(services: Services): Promise<Router> {
+  const backend = await createBackend(services);
+  const router = express.Router();
+  router.get('/openapi.json', (_req, res) => {
+    contextOf(res).route = `${apiRoot}/openapi.json`;
+    res.type('application/json').send(openapiJson);
+  });
+  router.get('/openapi.yaml', (_req, res) => {
+    contextOf(res).route = `${apiRoot}/openapi.yaml`;
+    res.type('application/yaml').send(openapiYaml);
+  });
+  router.use(express.json({ limit: '1mb', strict: false }));
+  router.use(authenticate(services));
+  router.use((req, res) =>
+    backend.handleRequest(
+      { method: req.method, path: req.originalUrl.split('?')[0] ?? '/', query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body },
+      req,
+      res,
+    ),
+  );
+  return router;
+}

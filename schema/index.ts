@@ -1,0 +1,14 @@
+// The domain graph: every type module registers itself on the builder; this assembles them.
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './types/viewer.ts';
+import './types/socialAccounts.ts';
+import './types/providers.ts';
+import './types/requestLog.ts';
+
+export const graphSchema = builder.toSchema();
+
+/** The SDL committed as schema/schema.graphql (input of codegen.ts). */
+export function printGraphSchema(): string {
+  return `${printSchema(lexicographicSortSchema(graphSchema))}\n`;
+}

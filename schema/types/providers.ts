@@ -1,0 +1,77 @@
+import { builder } from '../builder.ts';
+import { listProviders } from '../../src/providers/catalog.ts';
+import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, ProviderRules, VideoFileRules } from '../../src/providers/rules.ts';
+
+const CaptionRulesRef = builder.objectRef<CaptionRules>('CaptionRules').implement({
+  fields: (t) => ({
+    maxLength: t.exposeInt('maxLength'),
+    countedIn: t.exposeString('countedIn', { description: 'characters or graphemes' }),
+    required: t.exposeBoolean('required'),
+    maxHashtags: t.exposeInt('maxHashtags', { nullable: true }),
+    maxLinks: t.exposeInt('maxLinks', { nullable: true }),
+  }),
+});
+
+const MediaCountRulesRef = builder.objectRef<MediaCountRules>('MediaCountRules').implement({
+  fields: (t) => ({
+    min: t.exposeInt('min'),
+    max: t.exposeInt('max'),
+    kinds: t.exposeStringList('kinds'),
+    maxVideos: t.exposeInt('maxVideos'),
+    mixedKinds: t.exposeBoolean('mixedKinds'),
+  }),
+});
+
+const RangeRef = builder.objectRef<{ min: number; max: number }>('Range').implement({
+  fields: (t) => ({ min: t.exposeFloat('min'), max: t.exposeFloat('max') }),
+});
+
+const DurationRef = builder.objectRef<{ minDurationMs: number; maxDurationMs: number }>('DurationRules').implement({
+  fields: (t) => ({ minDurationMs: t.exposeInt('minDurationMs'), maxDurationMs: t.exposeInt('maxDurationMs') }),
+});
+
+const PlacementRulesRef = builder.objectRef<PlacementRules>('PlacementRules').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    caption: t.expose('caption', { type: CaptionRulesRef }),
+    media: t.expose('media', { type: MediaCountRulesRef }),
+    aspectRatio: t.expose('aspectRatio', { type: RangeRef, nullable: true, description: 'Allowed width/height ratio, inclusive.' }),
+    video: t.expose('video', { type: DurationRef, nullable: true }),
+  }),
+});
+
+const FileRulesRef = builder.objectRef<FileRules | VideoFileRules>('FileRules').implement({
+  fields: (t) => ({
+    formats: t.exposeStringList('formats'),
+    maxBytes: t.float({ resolve: (rules) => rules.maxBytes }),
+    minWidth: t.exposeInt('minWidth', { nullable: true }),
+    maxWidth: t.exposeInt('maxWidth', { nullable: true }),
+    maxPixels: t.exposeInt('maxPixels', { nullable: true }),
+    minDurationMs: t.int({ nullable: true, resolve: (rules) => ('minDurationMs' in rules ? rules.minDurationMs : null) }),
+    maxDurationMs: t.int({ nullable: true, resolve: (rules) => ('maxDurationMs' in rules ? rules.maxDurationMs : null) }),
+  }),
+});
+
+const ProviderRulesRef = builder.objectRef<ProviderRules>('ProviderRules').implement({
+  description: 'A network’s formats, placements and limits, as GET /v1/providers returns them.',
+  fields: (t) => ({
+    provider: t.exposeString('provider'),
+    displayName: t.exposeString('displayName'),
+    placements: t.expose('placements', { type: [PlacementRulesRef] }),
+    image: t.expose('image', { type: FileRulesRef }),
+    gif: t.expose('gif', { type: FileRulesRef, nullable: true }),
+    video: t.expose('video', { type: FileRulesRef, nullable: true }),
+    altTextMaxLength: t.int({ nullable: true, resolve: (rules) => rules.altText?.maxLength ?? null }),
+    postingLimits: t.exposeStringList('postingLimits'),
+    notes: t.exposeStringList('notes'),
+  }),
+});
+
+builder.queryField('providers', (t) =>
+  t.field({
+    type: [ProviderRulesRef],
+    authScopes: { operation: 'listProviders' },
+    resolve: (_root, _args, context) => listProviders(context.actor).data,
+  }),
+);

@@ -1,0 +1,81 @@
+// API keys: shown once at creation, stored as a SHA-256 digest, scoped, optionally expiring, revocable.
+import { AppError, invalidRequest } from '../errors/appError.ts';
+import type { Database } from '../db/database.ts';
+import { requirePlan } from './actor.ts';
+import { isRole, isScope, managerRoles, scopePresets, type Scope, type ScopePreset } from './scopes.ts';
+import { digestSecret, newSecret } from './secrets.ts';
+
+export const apiKeyPrefix = 'sps';
+
+export interface ApiKeySummary {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdById: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+export function resolveScopes(input: { scopes?: string[]; preset?: ScopePreset }): Scope[] {
+  if (input.preset) return [...scopePresets[input.preset]];
+  const requested = input.scopes ?? [];
+  const unknown = requested.filter((scope) => !isScope(scope));
+  if (unknown.length || requested.length === 0) {
+    throw invalidRequest(
+      unknown.length
+        ? unknown.map((scope) => ({ field: 'scopes', code: 'enum', messageKey: 'detail.unknownScope' as const, params: { scope } }))
+        : [{ field: 'scopes', code: 'required', messageKey: 'detail.required' }],
+    );
+  }
+  return [...new Set(requested as Scope[])];
+}
+
+/** Only owners and admins create keys, and only on a plan in force that includes API access. */
+export async function createApiKey(
+  db: Database,
+  input: { workspaceId: string; userId: string; scopes?: string[]; preset?: ScopePreset; expiresAt?: Date; name?: string },
+): Promise<{ keyId: string; apiKey: string }> {
+  const keyScopes = resolveScopes(input);
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+    throw invalidRequest([{ field: 'expiresAt', code: 'minimum', messageKey: 'detail.minimum', params: { limit: 'now' } }]);
+  }
+  const membership = await db.prisma.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: input.userId } },
+    include: { workspace: true },
+  });
+  if (!membership || !isRole(membership.role)) throw new AppError('NOT_FOUND', 'notFound', { kind: 'member' });
+  if (!managerRoles.includes(membership.role)) {
+    throw new AppError('FORBIDDEN', 'forbiddenRole', { role: membership.role, operation: 'createApiKey' });
+  }
+  requirePlan(membership.workspace, 'apiAccess');
+  const apiKey = newSecret(apiKeyPrefix);
+  const key = await db.prisma.apiKey.create({
+    data: {
+      workspaceId: input.workspaceId,
+      createdById: input.userId,
+      name: input.name ?? null,
+      prefix: apiKey.slice(0, apiKeyPrefix.length + 7),
+      hash: digestSecret(apiKey),
+      scopes: keyScopes,
+      expiresAt: input.expiresAt ?? null,
+    },
+  });
+  return { keyId: key.id, apiKey };
+}
+
+export async function revokeApiKey(db: Database, keyId: string): Promise<void> {
+  const { count } = await db.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count === 0 && !(await db.prisma.apiKey.findUnique({ where: { id: keyId } }))) {
+    throw new AppError('NOT_FOUND', 'notFound', { kind: 'API key' });
+  }
+}
+
+export async function listApiKeys(db: Database, workspaceId: string): Promise<ApiKeySummary[]> {
+  return db.prisma.apiKey.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true, name: true, prefix: true, createdById: true, scopes: true, expiresAt: true, revokedAt: true, createdAt: true },
+  });
+}

@@ -1,0 +1,25 @@
+// What each domain operation requires of its caller. The domain calls `authorize` at the start of every
+// operation; the GraphQL scope-auth plugin calls the same function, so every transport enforces one table.
+import { requireRole, requireScopes, type Actor } from './actor.ts';
+import { managerRoles, type Role, type Scope } from './scopes.ts';
+
+interface Requirement {
+  scopes: readonly Scope[];
+  roles?: readonly Role[];
+}
+
+export const operationRequirements = {
+  listSocialAccounts: { scopes: ['accounts:read'] },
+  listProviders: { scopes: [] },
+  viewer: { scopes: [] },
+  requestLog: { scopes: [], roles: managerRoles },
+} as const satisfies Record<string, Requirement>;
+
+export type Operation = keyof typeof operationRequirements;
+
+/** Throws 403 FORBIDDEN naming the scope (or role) and the operation when the actor may not run it. */
+export function authorize(actor: Actor, operation: Operation): void {
+  const requirement: Requirement = operationRequirements[operation];
+  requireScopes(actor, requirement.scopes, operation);
+  if (requirement.roles) requireRole(actor, requirement.roles, operation);
+}

@@ -1,0 +1,119 @@
+// Connected social accounts. Provider tokens are sealed before they reach the database and never leave
+// this module in any view.
+import { AppError, invalidRequest } from '../errors/appError.ts';
+import type { Database } from '../db/database.ts';
+import type { SecretBox } from '../crypto/secretBox.ts';
+import { requirePlan, type Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import { newestFirstAfter, decodeCursor, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import { plans } from '../workspaces/plans.ts';
+import { providerNames } from '../providers/catalog.ts';
+import type { ProviderAdapters } from '../providers/registry.ts';
+import type { ProviderTokens } from '../providers/adapter.ts';
+import type { Prisma, SocialAccount } from '../db/generated/prisma/client.ts';
+
+export const accountStatuses = ['ACTIVE', 'REVOKED'] as const;
+
+export interface SocialAccountView {
+  id: string;
+  provider: string;
+  displayName: string;
+  username: string;
+  status: string;
+  needsReconnect: boolean;
+  avatarUrl: string | null;
+  connectedAt: string;
+}
+
+export function presentSocialAccount(account: SocialAccount): SocialAccountView {
+  return {
+    id: account.id,
+    provider: account.provider,
+    displayName: account.displayName,
+    username: account.username,
+    status: account.status,
+    needsReconnect: account.needsReconnect,
+    avatarUrl: account.avatarUrl,
+    connectedAt: account.connectedAt.toISOString(),
+  };
+}
+
+export const socialAccountPosition = (account: SocialAccount) => ({ at: account.connectedAt.toISOString(), id: account.id });
+
+/** `query` lets the graph add the relations a GraphQL selection needs to the same single query. */
+export async function listSocialAccounts(
+  db: Database,
+  actor: Actor,
+  request: PageRequest,
+  query: Omit<Prisma.SocialAccountFindManyArgs, 'where' | 'orderBy' | 'take'> = {},
+): Promise<Page<SocialAccount>> {
+  authorize(actor, 'listSocialAccounts');
+  const limit = pageSize(request);
+  const rows = await db.prisma.socialAccount.findMany({
+    ...query,
+    where: { workspaceId: actor.workspaceId, ...newestFirstAfter<Prisma.SocialAccountWhereInput>('connectedAt', decodeCursor(request.cursor)) },
+    orderBy: [{ connectedAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
+  return toPage(rows, limit, socialAccountPosition);
+}
+
+export interface ConnectAccountInput {
+  workspaceId: string;
+  provider: string;
+  username: string;
+  displayName?: string;
+  tokens?: ProviderTokens;
+}
+
+/** Connects an account (operator CLI; OAuth flows will call this too). Reconnecting an account refreshes it. */
+export async function connectSocialAccount(
+  db: Database,
+  secrets: SecretBox,
+  adapters: ProviderAdapters,
+  input: ConnectAccountInput,
+): Promise<{ connectionId: string }> {
+  if (!providerNames.includes(input.provider)) {
+    throw invalidRequest([{ field: 'provider', code: 'enum', messageKey: 'detail.enum', params: { allowed: providerNames.join(', ') } }]);
+  }
+  const adapter = adapters.get(input.provider);
+  if (input.provider !== 'sandbox' && !input.tokens) {
+    throw invalidRequest([{ field: 'accessToken', code: 'required', messageKey: 'detail.required' }]);
+  }
+  const identity = adapter ? await adapter.verifyConnection(input.tokens ?? null, input.username) : null;
+  return db.prisma.$transaction(async (tx) => {
+    const workspace = await tx.workspace.findUnique({ where: { id: input.workspaceId } });
+    if (!workspace) throw new AppError('NOT_FOUND', 'notFound', { kind: 'workspace' });
+    const plan = requirePlan(workspace);
+    const data = {
+      displayName: input.displayName ?? identity?.displayName ?? input.username,
+      status: 'ACTIVE',
+      needsReconnect: false,
+      remoteId: identity?.remoteId ?? null,
+      encryptedTokens: input.tokens ? secrets.seal(JSON.stringify(input.tokens)) : null,
+      tokenExpiresAt: input.tokens?.expiresAt ? new Date(input.tokens.expiresAt) : null,
+      revokedAt: null,
+    };
+    const key = { workspaceId: input.workspaceId, provider: input.provider, username: input.username };
+    const existing = await tx.socialAccount.findUnique({ where: { workspaceId_provider_username: key } });
+    if (existing) {
+      await tx.socialAccount.update({ where: { id: existing.id }, data });
+      return { connectionId: existing.id };
+    }
+    const active = await tx.socialAccount.count({ where: { workspaceId: input.workspaceId, status: 'ACTIVE' } });
+    if (active >= plans[plan].maxSocialAccounts) {
+      throw new AppError('ENTITLEMENT_EXCEEDED', 'planAccountLimit', { plan, limit: plans[plan].maxSocialAccounts });
+    }
+    const created = await tx.socialAccount.create({ data: { ...key, ...data } });
+    return { connectionId: created.id };
+  });
+}
+
+/** Marks the account revoked: it stays listed (needsReconnect) and its tokens are erased. */
+export async function revokeSocialAccount(db: Database, connectionId: string): Promise<void> {
+  const { count } = await db.prisma.socialAccount.updateMany({
+    where: { id: connectionId },
+    data: { status: 'REVOKED', needsReconnect: true, encryptedTokens: null, revokedAt: new Date() },
+  });
+  if (count === 0) throw new AppError('NOT_FOUND', 'notFound', { kind: 'social account' });
+}

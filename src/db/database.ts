@@ -1,0 +1,28 @@
+// One pg pool per process, shared by Prisma (through its pg driver adapter) and the few hot-path SQL statements.
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+export type { PrismaClient };
+export type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+export interface Database {
+  pool: pg.Pool;
+  prisma: PrismaClient;
+  close(): Promise<void>;
+}
+
+export function connectDatabase(connectionString: string, options: { max?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
+  // An idle client losing its server (e.g. a restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    pool,
+    prisma,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// The one error type of the domain. Transports turn it into their shape (HTTP status + JSON, GraphQL
+// extensions, MCP tool error) and render `messageKey` in the caller's language (see messages.ts).
+import type { MessageKey } from './messages.ts';
+
+export const httpStatusByCode = {
+  INVALID_REQUEST: 400,
+  INVALID_JSON: 400,
+  WORKSPACE_REQUIRED: 400,
+  UNAUTHENTICATED: 401,
+  ENTITLEMENT_EXCEEDED: 402,
+  AI_LIMIT_REACHED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONCURRENT_MODIFICATION: 409,
+  INVALID_STATE_TRANSITION: 409,
+  CONFLICT: 409,
+  AI_NOT_CONFIGURED: 409,
+  VALIDATION_FAILED: 422,
+  PROVIDER_VALIDATION_FAILED: 422,
+  AI_REFUSED: 422,
+  RATE_LIMITED: 429,
+  AI_BUSY: 429,
+  INTERNAL: 500,
+  AI_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof httpStatusByCode;
+export type MessageParams = Record<string, string | number>;
+
+/** One wrong field of a request: `field` is a path such as `targets[0].placement`. */
+export interface ErrorDetail {
+  field: string;
+  code: string;
+  messageKey: MessageKey;
+  params?: MessageParams;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly messageKey: MessageKey;
+  readonly params: MessageParams;
+  readonly details: ErrorDetail[] | undefined;
+  /** Extra response headers a transport should send (Retry-After, Allow). */
+  readonly headers: Record<string, string>;
+  readonly #status: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    messageKey: MessageKey,
+    params: MessageParams = {},
+    /** `status` overrides the code's usual HTTP status (405 for a wrong method, which answers INVALID_REQUEST). */
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; status?: number; cause?: unknown } = {},
+  ) {
+    super(`${code}: ${messageKey}`, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.messageKey = messageKey;
+    this.params = params;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+    this.#status = options.status;
+  }
+
+  get httpStatus(): number {
+    return this.#status ?? httpStatusByCode[this.code];
+  }
+}
+
+export function invalidRequest(details: ErrorDetail[]): AppError {
+  return new AppError('INVALID_REQUEST', 'invalidRequest', { count: details.length }, { details });
+}
+
+export function notFound(kind: string): AppError {
+  return new AppError('NOT_FOUND', 'notFound', { kind });
+}
+
+export function internalError(cause: unknown): AppError {
+  return cause instanceof AppError ? cause : new AppError('INTERNAL', 'internal', {}, { cause });
+}

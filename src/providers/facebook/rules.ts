@@ -1,0 +1,45 @@
+import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+
+const caption: CaptionRules = { maxLength: 63206, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(240) };
+
+export const facebookRules: ProviderRules = {
+  provider: 'facebook',
+  displayName: 'Facebook Page',
+  placements: [
+    {
+      name: 'feed',
+      description: 'A Page post: text with up to 10 images, or one video.',
+      caption,
+      media: { min: 0, max: 10, kinds: ['image', 'video'], maxVideos: 1, mixedKinds: false },
+      aspectRatio: null,
+      video: videoDuration,
+    },
+    {
+      name: 'reel',
+      description: 'A reel: exactly one video.',
+      caption,
+      media: { min: 1, max: 1, kinds: ['video'], maxVideos: 1, mixedKinds: false },
+      aspectRatio: null,
+      video: videoDuration,
+    },
+    {
+      name: 'story',
+      description: 'A story: exactly one image or video.',
+      caption,
+      media: { min: 1, max: 1, kinds: ['image', 'video'], maxVideos: 1, mixedKinds: false },
+      aspectRatio: null,
+      video: videoDuration,
+    },
+  ],
+  image: { formats: ['jpeg', 'png'], maxBytes: 10 * MB, minWidth: null, maxWidth: null, maxPixels: null },
+  gif: null,
+  video: { formats: ['mp4', 'mov'], maxBytes: 4 * GB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
+  altText: { maxLength: 1000 },
+  postingLimits: [],
+  notes: [
+    'Posts go to a Facebook Page, not a personal profile.',
+    'Reel and story durations are not documented separately; the 240-minute limit applies.',
+    'No minimum video length is documented; 1 second is used.',
+  ],
+};

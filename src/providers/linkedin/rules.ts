@@ -1,0 +1,28 @@
+import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+
+const caption: CaptionRules = { maxLength: 3000, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const videoDuration = { minDurationMs: seconds(3), maxDurationMs: minutes(30) };
+
+export const linkedinRules: ProviderRules = {
+  provider: 'linkedin',
+  displayName: 'LinkedIn',
+  placements: [
+    {
+      name: 'feed',
+      description: 'A post: text with one image, a carousel of 2 to 20 images, or one video.',
+      caption,
+      media: { min: 0, max: 20, kinds: ['image', 'video'], maxVideos: 1, mixedKinds: false },
+      aspectRatio: { min: 1 / 2.4, max: 2.4 },
+      video: videoDuration,
+    },
+  ],
+  image: { formats: ['jpeg', 'png'], maxBytes: 5 * MB, minWidth: null, maxWidth: null, maxPixels: 36_152_320 },
+  gif: null,
+  video: { formats: ['mp4'], maxBytes: 500 * MB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
+  altText: { maxLength: 1000 },
+  postingLimits: [],
+  notes: [
+    'A multi-image post needs at least 2 images.',
+    'Images must be under 36,152,320 pixels.',
+  ],
+};

@@ -1,0 +1,30 @@
+import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+
+const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const videoDuration = { minDurationMs: seconds(4), maxDurationMs: minutes(15) };
+
+export const pinterestRules: ProviderRules = {
+  provider: 'pinterest',
+  displayName: 'Pinterest',
+  placements: [
+    {
+      name: 'pin',
+      description: 'A pin: up to 5 images of the same size, or one video.',
+      caption,
+      media: { min: 1, max: 5, kinds: ['image', 'video'], maxVideos: 1, mixedKinds: false },
+      aspectRatio: null,
+      video: videoDuration,
+    },
+  ],
+  image: { formats: ['jpeg', 'png'], maxBytes: 20 * MB, minWidth: null, maxWidth: null, maxPixels: null },
+  gif: null,
+  video: { formats: ['mp4', 'mov'], maxBytes: 2 * GB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
+  altText: { maxLength: 500 },
+  postingLimits: [],
+  notes: [
+    'Pinterest needs a board.',
+    'The caption becomes the description (500); the title is limited to 100.',
+    'Images in a multi-image pin must be the same size; 2:3 is recommended.',
+    'A video pin needs a cover image.',
+  ],
+};

@@ -1,0 +1,64 @@
+// The shape of each network's published rules, served by GET /v1/providers and used to validate posts.
+// The values are data (src/providers/<network>/rules.ts), so a change at a network is a one-line edit.
+export type MediaKind = 'image' | 'video' | 'gif';
+
+export interface CaptionRules {
+  /** Longest caption. */
+  maxLength: number;
+  /** How length is counted: Unicode code points ("characters") or user-perceived characters ("graphemes"). */
+  countedIn: 'characters' | 'graphemes';
+  required: boolean;
+  maxHashtags: number | null;
+  maxLinks: number | null;
+}
+
+export interface MediaCountRules {
+  min: number;
+  max: number;
+  kinds: MediaKind[];
+  /** At most this many videos (and GIFs) in one post; they never mix with other media when 1. */
+  maxVideos: number;
+  /** Whether images and videos may appear in the same post. */
+  mixedKinds: boolean;
+}
+
+export interface PlacementRules {
+  name: string;
+  description: string;
+  caption: CaptionRules;
+  media: MediaCountRules;
+  /** Allowed width/height ratio of visual media, inclusive; null when any. */
+  aspectRatio: { min: number; max: number } | null;
+  video: { minDurationMs: number; maxDurationMs: number } | null;
+}
+
+export interface FileRules {
+  formats: string[];
+  maxBytes: number;
+  minWidth: number | null;
+  maxWidth: number | null;
+  maxPixels: number | null;
+}
+
+export interface VideoFileRules extends FileRules {
+  minDurationMs: number;
+  maxDurationMs: number;
+}
+
+export interface ProviderRules {
+  provider: string;
+  displayName: string;
+  placements: PlacementRules[];
+  image: FileRules;
+  gif: FileRules | null;
+  video: VideoFileRules | null;
+  altText: { maxLength: number } | null;
+  /** Posting limits the network enforces per account, e.g. "250 API posts per 24 hours". */
+  postingLimits: string[];
+  notes: string[];
+}
+
+export const MB = 1024 * 1024;
+export const GB = 1024 * MB;
+export const minutes = (n: number) => n * 60_000;
+export const seconds = (n: number) => n * 1000;

@@ -1,0 +1,84 @@
+// The built-in test network. It behaves like a real one (every publish call creates a new item, so a
+// duplicate call would show as a duplicate post), and the caption steers the outcome:
+//   [sandbox:fail]       every attempt fails with a permanent error
+//   [sandbox:fail-once]  the first attempt fails with a transient error
+//   [sandbox:slow]       the call takes 3 s
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database } from '../../db/database.ts';
+import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishRequest, type PublishedItem } from '../adapter.ts';
+import { sandboxRules } from './rules.ts';
+
+export const sandboxMarkers = { fail: '[sandbox:fail]', failOnce: '[sandbox:fail-once]', slow: '[sandbox:slow]' } as const;
+export const sandboxSlowMs = 3000;
+
+export class SandboxAdapter implements ProviderAdapter {
+  readonly rules = sandboxRules;
+  readonly #db: Database;
+  readonly #publicBaseUrl: string;
+
+  constructor(db: Database, publicBaseUrl: string) {
+    this.#db = db;
+    this.#publicBaseUrl = publicBaseUrl;
+  }
+
+  async verifyConnection(_tokens: unknown, username: string) {
+    return { remoteId: `sandbox-${username}` };
+  }
+
+  #item(id: string): PublishedItem {
+    return { remoteId: id, remoteUrl: `${this.#publicBaseUrl}/sandbox/items/${id}` };
+  }
+
+  async publish(request: PublishRequest): Promise<PublishedItem> {
+    const { caption } = request;
+    if (caption.includes(sandboxMarkers.slow)) await sleep(sandboxSlowMs, undefined, { signal: request.signal });
+    if (caption.includes(sandboxMarkers.fail)) {
+      throw new ProviderError('SANDBOX_REJECTED', `The sandbox network rejected the post (${sandboxMarkers.fail} marker).`, false);
+    }
+    if (caption.includes(sandboxMarkers.failOnce)) {
+      const { rows } = await this.#db.pool.query<{ count: number }>(
+        `INSERT INTO sandbox_attempt (idempotency_key, count) VALUES ($1, 1)
+         ON CONFLICT (idempotency_key) DO UPDATE SET count = sandbox_attempt.count + 1 RETURNING count`,
+        [request.idempotencyKey],
+      );
+      if (rows[0]?.count === 1) {
+        throw new ProviderError('SANDBOX_UNAVAILABLE', `The sandbox network is briefly unavailable (${sandboxMarkers.failOnce} marker).`, true);
+      }
+    }
+    const item = await this.#db.prisma.sandboxItem.create({
+      data: {
+        accountId: request.account.id,
+        idempotencyKey: request.idempotencyKey,
+        placement: request.placement,
+        caption,
+        mediaIds: request.media.map((m) => m.id),
+      },
+    });
+    return this.#item(item.id);
+  }
+
+  async findPublished(request: PublishRequest): Promise<PublishedItem | null> {
+    const item = await this.#db.prisma.sandboxItem.findFirst({
+      where: { idempotencyKey: request.idempotencyKey },
+      orderBy: { createdAt: 'asc' },
+    });
+    return item ? this.#item(item.id) : null;
+  }
+
+  /** Deterministic figures derived from the item id, so tests and demos can compute them by hand. */
+  async metrics(_account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const seed = createHash('sha256').update(remoteId).digest();
+    const impressions = 100 + (seed.readUInt16BE(0) % 900);
+    return {
+      impressions,
+      reach: Math.floor(impressions * 0.8),
+      likes: seed.readUInt8(2) % 50,
+      comments: seed.readUInt8(3) % 10,
+      shares: seed.readUInt8(4) % 5,
+      saves: seed.readUInt8(5) % 5,
+      clicks: seed.readUInt8(6) % 20,
+      videoViews: seed.readUInt8(7) % 100,
+    };
+  }
+}

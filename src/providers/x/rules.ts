@@ -1,0 +1,28 @@
+import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+
+const caption: CaptionRules = { maxLength: 280, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+
+export const xRules: ProviderRules = {
+  provider: 'x',
+  displayName: 'X',
+  placements: [
+    {
+      name: 'feed',
+      description: 'A post: text with up to 4 images, or one GIF, or one video.',
+      caption,
+      media: { min: 0, max: 4, kinds: ['image', 'video', 'gif'], maxVideos: 1, mixedKinds: false },
+      aspectRatio: null,
+      video: { minDurationMs: seconds(1), maxDurationMs: minutes(2) + seconds(20) },
+    },
+  ],
+  image: { formats: ['jpeg', 'png', 'webp'], maxBytes: 5 * MB, minWidth: null, maxWidth: null, maxPixels: null },
+  gif: { formats: ['gif'], maxBytes: 15 * MB, minWidth: null, maxWidth: null, maxPixels: null },
+  video: { formats: ['mp4', 'mov'], maxBytes: 512 * MB, minWidth: null, maxWidth: null, maxPixels: null, minDurationMs: seconds(1), maxDurationMs: minutes(2) + seconds(20) },
+  altText: { maxLength: 1000 },
+  postingLimits: [],
+  notes: [
+    'Paid accounts may post longer text; the stricter 280 applies here.',
+    'X weights some characters (URLs, CJK) differently; the limit here counts plain characters.',
+    'No minimum video length is documented; 1 second is used.',
+  ],
+};

@@ -1,0 +1,38 @@
+import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+
+const caption: CaptionRules = { maxLength: 5000, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const oneVideo = { min: 1, max: 1, kinds: ['video' as const], maxVideos: 1, mixedKinds: false };
+
+export const youtubeRules: ProviderRules = {
+  provider: 'youtube',
+  displayName: 'YouTube',
+  placements: [
+    {
+      name: 'video',
+      description: 'A YouTube video: exactly one video.',
+      caption,
+      media: oneVideo,
+      aspectRatio: null,
+      video: { minDurationMs: seconds(1), maxDurationMs: minutes(15) },
+    },
+    {
+      name: 'short',
+      description: 'A YouTube Short: exactly one vertical or square video up to 3 minutes.',
+      caption,
+      media: oneVideo,
+      aspectRatio: { min: 0, max: 1 },
+      video: { minDurationMs: seconds(1), maxDurationMs: minutes(3) },
+    },
+  ],
+  image: { formats: ['jpeg', 'png'], maxBytes: 2 * MB, minWidth: null, maxWidth: null, maxPixels: null },
+  gif: null,
+  video: { formats: ['mp4', 'mov', 'webm'], maxBytes: 256 * GB, minWidth: null, maxWidth: null, maxPixels: null, minDurationMs: seconds(1), maxDurationMs: minutes(15) },
+  altText: null,
+  postingLimits: [],
+  notes: [
+    'The caption becomes the description (5,000); the title (100) is taken from its first line.',
+    'Tags are limited to 500 characters in total.',
+    'Videos over 15 minutes need a verified account; the stricter 15 minutes applies.',
+    'Image rules apply to the thumbnail.',
+  ],
+};

@@ -1,0 +1,52 @@
+// Everything a process of the service needs, started in order and stopped in reverse: the database server
+// (embedded or DATABASE_URL), migrations, the connection pool, secrets, provider adapters, the request recorder.
+import type { Config } from './config.ts';
+import { openDatabaseServer, type DatabaseServer } from './db/server.ts';
+import { applyMigrations } from './db/migrate.ts';
+import { connectDatabase, type Database } from './db/database.ts';
+import { loadSecretBox, type SecretBox } from './crypto/secretBox.ts';
+import { createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import { RequestRecorder } from './requestLog/recorder.ts';
+import type { Logger } from './logger.ts';
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  secrets: SecretBox;
+  adapters: ProviderAdapters;
+  recorder: RequestRecorder;
+}
+
+export interface Runtime {
+  services: Services;
+  stop(): Promise<void>;
+}
+
+export async function startRuntime(config: Config, logger: Logger, options: { migrate?: boolean } = {}): Promise<Runtime> {
+  const server: DatabaseServer = await openDatabaseServer(config, (line) => logger.debug({ line: line.trim() }, 'postgres'));
+  try {
+    if (options.migrate ?? true) {
+      const applied = await applyMigrations(server.url);
+      if (applied.length) logger.info({ applied }, 'migrations applied');
+    }
+    const db = connectDatabase(server.url);
+    const secrets = await loadSecretBox(config.encryptionKey, config.dataDir);
+    const recorder = new RequestRecorder(db, {
+      flushIntervalMs: config.requestLogFlushMs,
+      onError: (error) => logger.error({ err: error }, 'request log flush failed'),
+    });
+    const services: Services = { config, logger, db, secrets, adapters: createProviderAdapters(db, config.publicBaseUrl), recorder };
+    return {
+      services,
+      async stop() {
+        await recorder.stop();
+        await db.close();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
