@@ -2,7 +2,7 @@
 import type { Actor } from '../src/access/actor.ts';
 import type { Language } from '../src/errors/messages.ts';
 import type { Services } from '../src/runtime.ts';
-import { listSocialAccounts, presentSocialAccount } from '../src/accounts/socialAccounts.ts';
+import { getSocialAccount, listSocialAccounts, presentSocialAccount } from '../src/accounts/socialAccounts.ts';
 import { mapPage } from '../src/pagination.ts';
 import { listProviders } from '../src/providers/catalog.ts';
 
@@ -31,5 +31,7 @@ function page(query: Record<string, unknown>) {
 
 export const operationHandlers: Record<string, OperationHandler> = {
   listSocialAccounts: async ({ services, actor, query }) => ok(mapPage(await listSocialAccounts(services.db, actor, page(query)), presentSocialAccount)),
+  getSocialAccount: async ({ services, actor, params }) =>
+    ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
   listProviders: async ({ actor }) => ok(listProviders(actor)),
 };

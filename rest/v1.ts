@@ -64,6 +64,10 @@ async function createBackend(services: Services) {
       sendError(res, new AppError('INVALID_REQUEST', 'methodNotAllowed', params, { status: 405, headers: { Allow: params.allowed } }));
     },
   });
+  // authenticate() has already resolved the caller (bearer key or session) before routing.
+  const callerResolved = (_context: Context, _req: Request, res: Response) => contextOf(res).actor !== null;
+  backend.registerSecurityHandler('apiKey', callerResolved);
+  backend.registerSecurityHandler('dashboardSession', callerResolved);
   await backend.init();
   return backend;
 }

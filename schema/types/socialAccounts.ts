@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
-import { listSocialAccounts, socialAccountPosition } from '../../src/accounts/socialAccounts.ts';
+import { getSocialAccount, listSocialAccounts, socialAccountPosition } from '../../src/accounts/socialAccounts.ts';
 
 const SocialAccount = builder.prismaObject('SocialAccount', {
   description: 'A connected social account. Its provider tokens are never exposed.',
@@ -22,5 +22,14 @@ builder.queryField('socialAccounts', (t) =>
     authScopes: { operation: 'listSocialAccounts' },
     resolve: async (_root, args, context) =>
       toConnection(await listSocialAccounts(context.services.db, context.actor, pageRequest(args)), socialAccountPosition),
+  }),
+);
+
+builder.queryField('socialAccount', (t) =>
+  t.field({
+    type: SocialAccount,
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { operation: 'getSocialAccount' },
+    resolve: (_root, args, context) => getSocialAccount(context.services.db, context.actor, String(args.id)),
   }),
 );

@@ -10,6 +10,7 @@ interface Requirement {
 
 export const operationRequirements = {
   listSocialAccounts: { scopes: ['accounts:read'] },
+  getSocialAccount: { scopes: ['accounts:read'] },
   listProviders: { scopes: [] },
   viewer: { scopes: [] },
   requestLog: { scopes: [], roles: managerRoles },

@@ -1,6 +1,7 @@
 // Connected social accounts. Provider tokens are sealed before they reach the database and never leave
 // this module in any view.
-import { AppError, invalidRequest } from '../errors/appError.ts';
+import { AppError, invalidRequest, notFound } from '../errors/appError.ts';
+import { isUuid } from '../ids.ts';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import { requirePlan, type Actor } from '../access/actor.ts';
@@ -40,22 +41,22 @@ export function presentSocialAccount(account: SocialAccount): SocialAccountView 
 
 export const socialAccountPosition = (account: SocialAccount) => ({ at: account.connectedAt.toISOString(), id: account.id });
 
-/** `query` lets the graph add the relations a GraphQL selection needs to the same single query. */
-export async function listSocialAccounts(
-  db: Database,
-  actor: Actor,
-  request: PageRequest,
-  query: Omit<Prisma.SocialAccountFindManyArgs, 'where' | 'orderBy' | 'take'> = {},
-): Promise<Page<SocialAccount>> {
+export async function listSocialAccounts(db: Database, actor: Actor, request: PageRequest): Promise<Page<SocialAccount>> {
   authorize(actor, 'listSocialAccounts');
   const limit = pageSize(request);
   const rows = await db.prisma.socialAccount.findMany({
-    ...query,
     where: { workspaceId: actor.workspaceId, ...newestFirstAfter<Prisma.SocialAccountWhereInput>('connectedAt', decodeCursor(request.cursor)) },
     orderBy: [{ connectedAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
   });
   return toPage(rows, limit, socialAccountPosition);
+}
+
+export async function getSocialAccount(db: Database, actor: Actor, id: string): Promise<SocialAccount> {
+  authorize(actor, 'getSocialAccount');
+  const account = isUuid(id) ? await db.prisma.socialAccount.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
+  if (!account) throw notFound('social account');
+  return account;
 }
 
 export interface ConnectAccountInput {

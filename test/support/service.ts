@@ -1,0 +1,40 @@
+// The service, in-process, on its own test database and a random port: what the HTTP tests talk to.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startRuntime, type Services } from '../../src/runtime.ts';
+import { buildApp } from '../../rest/app.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestService {
+  url: string;
+  databaseUrl: string;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestService> {
+  const url = databaseUrl ?? (await createTestDatabase());
+  const dataDir = await mkdtemp(join(tmpdir(), 'sps-service-'));
+  const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', REQUEST_LOG_FLUSH_MS: '50', ...env });
+  const runtime = await startRuntime(config, createLogger(config.logLevel), { migrate: false });
+  const app = await buildApp(runtime.services);
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    databaseUrl: url,
+    services: runtime.services,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.stop();
+    },
+  };
+}
