@@ -1,0 +1,25 @@
+// `npm run bench` runs every section in order; `npm run bench -- <section> ...` runs the ones named.
+// Each section is an async function printing its own figures; all share one migrated database.
+import { openBench, type Section } from './support.ts';
+import { socialAccounts } from './socialAccounts.ts';
+
+const sections: Record<string, Section> = {
+  'social-accounts': socialAccounts,
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((name) => !Object.hasOwn(sections, name));
+if (unknown.length) {
+  console.error(`unknown bench section(s): ${unknown.join(', ')}; known: ${Object.keys(sections).join(', ')}`);
+  process.exit(2);
+}
+
+const bench = await openBench();
+try {
+  for (const name of requested.length ? requested : Object.keys(sections)) {
+    console.log(`\n== ${name}`);
+    await sections[name]!(bench);
+  }
+} finally {
+  await bench.stop();
+}

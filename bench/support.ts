@@ -1,0 +1,137 @@
+// What every bench section shares: the database, child server processes, and the load generator.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres } from '../src/db/server.ts';
+import { applyMigrations } from '../src/db/migrate.ts';
+
+export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+
+/** Handed to every section: a migrated database and the env every service process of the run shares. */
+export interface Bench {
+  databaseUrl: string;
+  /** DATABASE_URL, a run-wide ENCRYPTION_KEY (so nothing is written under .data) and LOG_LEVEL=silent. */
+  serviceEnv: Record<string, string>;
+}
+
+export type Section = (bench: Bench) => Promise<void>;
+
+/** DATABASE_URL when set, else an embedded PostgreSQL in a fresh temporary folder, removed by stop(). */
+export async function openBench(): Promise<Bench & { stop(): Promise<void> }> {
+  let databaseUrl = process.env.DATABASE_URL;
+  let stop = async () => {};
+  if (!databaseUrl) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sps-bench-'));
+    const server = await startEmbeddedPostgres(dataDir);
+    databaseUrl = server.url;
+    stop = async () => {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+  }
+  try {
+    await applyMigrations(databaseUrl);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const serviceEnv = { DATABASE_URL: databaseUrl, ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' };
+  return { databaseUrl, serviceEnv, stop };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface ChildServer {
+  url: string;
+  /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
+  stop(): Promise<void>;
+}
+
+/** Runs `node --import tsx <script>` (relative to the repo root) on a free port; resolves once /healthz answers 200. */
+export async function startChildServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let running = true;
+  void exited.then(() => (running = false));
+  const stop = async () => {
+    if (running) child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(kill);
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const healthy = await fetch(`${url}/healthz`).then((res) => res.ok, () => false);
+    if (healthy) return { url, stop };
+    if (!running || Date.now() > deadline) {
+      await stop();
+      throw new Error(`${script} did not answer ${url}/healthz (${running ? 'timed out' : `exited with ${child.exitCode ?? child.signalCode}`})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+// autocannon ships no types (and @types/autocannon is not a dependency): the little used here, typed by hand.
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+}
+interface AutocannonResult {
+  requests: Histogram;
+  latency: Histogram;
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  pipelining: number;
+  duration: number;
+  headers: Record<string, string>;
+}) => PromiseLike<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  /** Connection errors, timeouts included. */
+  errors: number;
+}
+
+/** Enough connections to saturate a 2-core machine; one request in flight per connection. */
+export const loadShape = { connections: 32, pipelining: 1, warmupSeconds: 2, seconds: 10 };
+
+/** A discarded warm-up run, then the measured run. */
+export async function measure(url: string, headers: Record<string, string>): Promise<LoadFigures> {
+  const options = { url, headers, connections: loadShape.connections, pipelining: loadShape.pipelining };
+  await autocannon({ ...options, duration: loadShape.warmupSeconds });
+  const result = await autocannon({ ...options, duration: loadShape.seconds });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+export function figuresLine(label: string, figures: LoadFigures, labelWidth = 58): string {
+  return `${label.padEnd(labelWidth)} rps=${figures.rps.toFixed(0).padStart(6)}  p50=${figures.p50.toFixed(1).padStart(6)} ms  p99=${figures.p99.toFixed(1).padStart(6)} ms`;
+}

@@ -1,0 +1,178 @@
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** ISO 8601 UTC timestamp with milliseconds. */
+  DateTime: { input: string; output: string; }
+};
+
+export type CaptionRules = {
+  __typename?: 'CaptionRules';
+  /** characters or graphemes */
+  countedIn: Scalars['String']['output'];
+  maxHashtags?: Maybe<Scalars['Int']['output']>;
+  maxLength: Scalars['Int']['output'];
+  maxLinks?: Maybe<Scalars['Int']['output']>;
+  required: Scalars['Boolean']['output'];
+};
+
+export type DurationRules = {
+  __typename?: 'DurationRules';
+  maxDurationMs: Scalars['Int']['output'];
+  minDurationMs: Scalars['Int']['output'];
+};
+
+export type FileRules = {
+  __typename?: 'FileRules';
+  formats: Array<Scalars['String']['output']>;
+  maxBytes: Scalars['Float']['output'];
+  maxDurationMs?: Maybe<Scalars['Int']['output']>;
+  maxPixels?: Maybe<Scalars['Int']['output']>;
+  maxWidth?: Maybe<Scalars['Int']['output']>;
+  minDurationMs?: Maybe<Scalars['Int']['output']>;
+  minWidth?: Maybe<Scalars['Int']['output']>;
+};
+
+export type MediaCountRules = {
+  __typename?: 'MediaCountRules';
+  kinds: Array<Scalars['String']['output']>;
+  max: Scalars['Int']['output'];
+  maxVideos: Scalars['Int']['output'];
+  min: Scalars['Int']['output'];
+  mixedKinds: Scalars['Boolean']['output'];
+};
+
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
+export type PlacementRules = {
+  __typename?: 'PlacementRules';
+  /** Allowed width/height ratio, inclusive. */
+  aspectRatio?: Maybe<Range>;
+  caption: CaptionRules;
+  description: Scalars['String']['output'];
+  media: MediaCountRules;
+  name: Scalars['String']['output'];
+  video?: Maybe<DurationRules>;
+};
+
+/** A network’s formats, placements and limits, as GET /v1/providers returns them. */
+export type ProviderRules = {
+  __typename?: 'ProviderRules';
+  altTextMaxLength?: Maybe<Scalars['Int']['output']>;
+  displayName: Scalars['String']['output'];
+  gif?: Maybe<FileRules>;
+  image: FileRules;
+  notes: Array<Scalars['String']['output']>;
+  placements: Array<PlacementRules>;
+  postingLimits: Array<Scalars['String']['output']>;
+  provider: Scalars['String']['output'];
+  video?: Maybe<FileRules>;
+};
+
+export type Query = {
+  __typename?: 'Query';
+  providers: Array<ProviderRules>;
+  /** Calls recorded for this workspace, newest first. Owners and admins only. */
+  requestLog: QueryRequestLogConnection;
+  socialAccounts: QuerySocialAccountsConnection;
+  viewer: Viewer;
+};
+
+
+export type QueryRequestLogArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QuerySocialAccountsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type QueryRequestLogConnection = {
+  __typename?: 'QueryRequestLogConnection';
+  edges: Array<QueryRequestLogConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryRequestLogConnectionEdge = {
+  __typename?: 'QueryRequestLogConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: RequestLogEntry;
+};
+
+export type QuerySocialAccountsConnection = {
+  __typename?: 'QuerySocialAccountsConnection';
+  edges: Array<QuerySocialAccountsConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QuerySocialAccountsConnectionEdge = {
+  __typename?: 'QuerySocialAccountsConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: SocialAccount;
+};
+
+export type Range = {
+  __typename?: 'Range';
+  max: Scalars['Float']['output'];
+  min: Scalars['Float']['output'];
+};
+
+/** One recorded call of the workspace. */
+export type RequestLogEntry = {
+  __typename?: 'RequestLogEntry';
+  apiKeyId?: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  durationMs: Scalars['Float']['output'];
+  id: Scalars['ID']['output'];
+  method: Scalars['String']['output'];
+  requestId: Scalars['String']['output'];
+  /** Route template, e.g. /v1/social-accounts or POST /graphql. */
+  route: Scalars['String']['output'];
+  status: Scalars['Int']['output'];
+  userId?: Maybe<Scalars['ID']['output']>;
+};
+
+/** A connected social account. Its provider tokens are never exposed. */
+export type SocialAccount = {
+  __typename?: 'SocialAccount';
+  avatarUrl?: Maybe<Scalars['String']['output']>;
+  connectedAt: Scalars['DateTime']['output'];
+  displayName: Scalars['String']['output'];
+  /** Passed as `connectionId` when creating a post for this account. */
+  id: Scalars['ID']['output'];
+  needsReconnect: Scalars['Boolean']['output'];
+  provider: Scalars['String']['output'];
+  status: Scalars['String']['output'];
+  username: Scalars['String']['output'];
+};
+
+/** The caller: a person of one workspace, through an API key or a dashboard session. */
+export type Viewer = {
+  __typename?: 'Viewer';
+  apiKeyId?: Maybe<Scalars['ID']['output']>;
+  /** The plan in force, if any. */
+  plan?: Maybe<Scalars['String']['output']>;
+  role: Scalars['String']['output'];
+  /** Effective scopes: the key’s own, capped by its creator’s role. */
+  scopes: Array<Scalars['String']['output']>;
+  userId: Scalars['ID']['output'];
+  workspaceId: Scalars['ID']['output'];
+};

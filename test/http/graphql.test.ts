@@ -1,0 +1,109 @@
+// The domain graph at /graphql: same callers, scopes and error codes as REST.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.ts';
+import { addPerson, bearer, connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
+import { printGraphSchema } from '../../schema/index.ts';
+
+let service: TestService;
+let acme: TestWorkspace;
+
+beforeAll(async () => {
+  service = await startTestService();
+  acme = await createWorkspace(service.services);
+});
+afterAll(() => service.stop());
+
+async function graph(apiKey: string | null, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const response = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(apiKey ? bearer(apiKey) : {}), ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('GraphQL', () => {
+  it('serves the committed schema (schema/schema.graphql is up to date)', () => {
+    expect(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8')).toBe(printGraphSchema());
+  });
+
+  it('tells the viewer their effective scopes: the key’s own, capped by the role', async () => {
+    const viewer = await addPerson(service.services, acme.workspaceId, 'admin');
+    const key = await keyFor(service.services, acme.workspaceId, viewer.userId, { scopes: ['accounts:read', 'webhooks:write'] });
+    const { body } = await graph(key.apiKey, '{ viewer { role scopes plan workspaceId } }');
+    expect(body.data.viewer).toEqual({ role: 'admin', scopes: ['accounts:read', 'webhooks:write'], plan: 'pro', workspaceId: acme.workspaceId });
+  });
+
+  it('pages social accounts as a connection with the REST cursors', async () => {
+    const workspace = await createWorkspace(service.services);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await connectSandbox(service.services, workspace.workspaceId));
+    const query = 'query($after: String) { socialAccounts(first: 2, after: $after) { edges { node { id provider status needsReconnect } } pageInfo { hasNextPage endCursor } } }';
+    const first = (await graph(workspace.ownerKey, query)).body.data.socialAccounts;
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = (await graph(workspace.ownerKey, query, { after: first.pageInfo.endCursor })).body.data.socialAccounts;
+    expect(second.pageInfo.hasNextPage).toBe(false);
+    const seen = [...first.edges, ...second.edges].map((edge: { node: { id: string } }) => edge.node.id);
+    expect(seen.sort()).toEqual(ids.sort());
+    expect(first.edges[0].node).toMatchObject({ provider: 'sandbox', status: 'ACTIVE', needsReconnect: false });
+
+    const rest = await (await fetch(`${service.url}/v1/social-accounts?limit=2&cursor=${first.pageInfo.endCursor}`, { headers: bearer(workspace.ownerKey) })).json();
+    expect(rest.data.map((a: { id: string }) => a.id)).toEqual(second.edges.map((e: { node: { id: string } }) => e.node.id));
+  });
+
+  it('refuses a missing scope with FORBIDDEN naming scope and operation, in the caller’s language', async () => {
+    const key = await keyFor(service.services, acme.workspaceId, acme.ownerId, { scopes: ['posts:read'] });
+    const { body } = await graph(key.apiKey, '{ socialAccounts(first: 1) { edges { node { id } } } }', {}, { 'accept-language': 'de' });
+    expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(body.errors[0].message).toBe('Der API-Schlüssel benötigt den Scope accounts:read für listSocialAccounts.');
+  });
+
+  it('answers NOT_FOUND for another workspace’s account and 401 without a key', async () => {
+    const other = await createWorkspace(service.services);
+    const theirs = await connectSandbox(service.services, other.workspaceId);
+    const { body } = await graph(acme.ownerKey, 'query($id: ID!) { socialAccount(id: $id) { id } }', { id: theirs });
+    expect(body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const anonymous = await graph(null, '{ viewer { role } }');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('serves provider rules like GET /v1/providers', async () => {
+    const { body } = await graph(acme.ownerKey, '{ providers { provider placements { name caption { maxLength } } } }');
+    const sandbox = body.data.providers.find((p: { provider: string }) => p.provider === 'sandbox');
+    expect(sandbox.placements.map((p: { name: string }) => p.name)).toEqual(['feed', 'reel', 'story']);
+    expect(sandbox.placements[0].caption.maxLength).toBe(500);
+  });
+});
+
+describe('request log', () => {
+  it('records every call with its route template, readable by owners and admins only', async () => {
+    const workspace = await createWorkspace(service.services);
+    const account = await connectSandbox(service.services, workspace.workspaceId);
+    await fetch(`${service.url}/v1/social-accounts/${account}`, { headers: bearer(workspace.ownerKey, { 'x-request-id': 'trace-me-0001' }) });
+    await fetch(`${service.url}/v1/social-accounts?limit=500`, { headers: bearer(workspace.ownerKey) });
+    await service.services.recorder.flush();
+
+    const { body } = await graph(workspace.ownerKey, '{ requestLog(first: 10) { edges { node { requestId method route status durationMs apiKeyId } } } }');
+    const entries = body.data.requestLog.edges.map((edge: { node: unknown }) => edge.node);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ requestId: 'trace-me-0001', method: 'GET', route: '/v1/social-accounts/{id}', status: 200 }),
+        expect.objectContaining({ method: 'GET', route: '/v1/social-accounts', status: 400 }),
+      ]),
+    );
+    expect(entries.every((entry: { apiKeyId: string | null; durationMs: number }) => entry.apiKeyId && entry.durationMs >= 0)).toBe(true);
+
+    // Editors hold no keys (only owners and admins create them): an editor reads the graph from the dashboard.
+    const editor = await addPerson(service.services, workspace.workspaceId, 'editor', 'editor password 1');
+    const login = await fetch(`${service.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: editor.email, password: 'editor password 1' }),
+    });
+    const session = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'x-workspace-id': workspace.workspaceId };
+    const refused = await graph(null, '{ requestLog(first: 1) { edges { node { id } } } }', {}, session);
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});

@@ -1,0 +1,75 @@
+// The OpenAPI document is a promise: valid OpenAPI 3.1, served as JSON and YAML, every operation has a handler,
+// and real answers match the schemas it declares.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { OpenAPIBackend } from 'openapi-backend';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import { openapiDocument } from '../../rest/openapiDocument.ts';
+import { operationHandlers } from '../../rest/operations.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+import { bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+
+let service: TestService;
+let acme: TestWorkspace;
+let responses: OpenAPIBackend;
+
+beforeAll(async () => {
+  service = await startTestService();
+  acme = await createWorkspace(service.services);
+  responses = new OpenAPIBackend({
+    definition: structuredClone(openapiDocument) as never,
+    apiRoot: '/v1',
+    quick: true,
+    customizeAjv: (_ajv, options) => {
+      const ajv = new Ajv2020({ ...options, strict: false });
+      addFormats.default(ajv);
+      return ajv as never;
+    },
+  });
+  await responses.init();
+});
+afterAll(() => service.stop());
+
+async function expectDocumented(operationId: string, response: Response) {
+  const body = await response.json();
+  const result = responses.validateResponse(body, operationId, response.status);
+  expect(result.errors ?? [], `${operationId} ${response.status}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+}
+
+describe('OpenAPI document', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    const result = await new Validator().validate(structuredClone(openapiDocument) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(openapiDocument.openapi).toBe('3.1.0');
+  });
+
+  it('is served at /v1/openapi.json and /v1/openapi.yaml without a key', async () => {
+    const json = await fetch(`${service.url}/v1/openapi.json`);
+    expect(json.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await json.json()).toEqual(openapiDocument);
+    const yaml = await fetch(`${service.url}/v1/openapi.yaml`);
+    expect(parse(await yaml.text())).toEqual(openapiDocument);
+  });
+
+  it('has a handler for every operation, and documents every handler', () => {
+    const documented = Object.values(openapiDocument.paths ?? {}).flatMap((item) =>
+      Object.values(item ?? {}).flatMap((operation) => (typeof operation === 'object' && operation && 'operationId' in operation ? [operation.operationId] : [])),
+    );
+    expect(documented.sort()).toEqual(Object.keys(operationHandlers).sort());
+  });
+
+  it('describes the real answers, errors included', async () => {
+    // The check itself can fail: an answer that does not match is reported.
+    expect(responses.validateResponse({ data: 'nope' }, 'listProviders', 200).errors?.length).toBeGreaterThan(0);
+    const account = await connectSandbox(service.services, acme.workspaceId);
+    await expectDocumented('listSocialAccounts', await fetch(`${service.url}/v1/social-accounts`, { headers: bearer(acme.ownerKey) }));
+    await expectDocumented('listSocialAccounts', await fetch(`${service.url}/v1/social-accounts?limit=0`, { headers: bearer(acme.ownerKey) }));
+    await expectDocumented('listSocialAccounts', await fetch(`${service.url}/v1/social-accounts`));
+    await expectDocumented('getSocialAccount', await fetch(`${service.url}/v1/social-accounts/${account}`, { headers: bearer(acme.ownerKey) }));
+    await expectDocumented('getSocialAccount', await fetch(`${service.url}/v1/social-accounts/${crypto.randomUUID()}`, { headers: bearer(acme.ownerKey) }));
+    await expectDocumented('listProviders', await fetch(`${service.url}/v1/providers`, { headers: bearer(acme.ownerKey) }));
+  });
+});
