@@ -69,9 +69,15 @@ export async function startChildServer(script: string, env: Record<string, strin
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // Should this process die first (an uncaught error), the child is not left behind.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let running = true;
-  void exited.then(() => (running = false));
+  void exited.then(() => {
+    running = false;
+    process.removeListener('exit', orphaned);
+  });
   const stop = async () => {
     if (running) child.kill('SIGTERM');
     const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);

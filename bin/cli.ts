@@ -182,6 +182,7 @@ if (values.help || !command) {
 function fail(code: string, message: string, exitCode: number): never {
   if (values.json) console.log(JSON.stringify({ error: { code, message } }));
   else console.error(message);
+  // The wasm schema engine leaves a 10 s timer behind: exit now rather than wait for it.
   process.exit(exitCode);
 }
 
@@ -202,3 +203,5 @@ try {
   fail('INTERNAL', String((error as Error)?.stack ?? error), 1);
 }
 await runtime?.stop();
+// The wasm schema engine leaves a 10 s timer behind; the command is done, so exit now.
+process.exit();

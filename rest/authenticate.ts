@@ -2,7 +2,7 @@
 // and resolves them through the domain, which also counts the request against the rate limit.
 import type { NextFunction, Request, Response } from 'express';
 import { parseCookie } from 'cookie';
-import { resolveCaller, type Credentials } from '../src/access/callers.ts';
+import type { Credentials } from '../src/access/callers.ts';
 import { rateLimitHeaders } from '../src/ratelimit/window.ts';
 import type { Services } from '../src/runtime.ts';
 import { contextOf } from './requestContext.ts';
@@ -26,7 +26,7 @@ export function credentialsOf(req: Request): Credentials | null {
 
 export function authenticate(services: Services) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const caller = await resolveCaller(services.db, credentialsOf(req), { rateLimitPerMinute: services.config.rateLimitPerMinute });
+    const caller = await services.callers.resolve(credentialsOf(req));
     contextOf(res).actor = caller.actor;
     res.set(rateLimitHeaders(caller.rateLimit));
     next();

@@ -8,6 +8,7 @@ import { loadSecretBox, type SecretBox } from './crypto/secretBox.ts';
 import { createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
 import { RequestRecorder } from './requestLog/recorder.ts';
 import type { Logger } from './logger.ts';
+import { Callers } from './access/callers.ts';
 
 export interface Services {
   config: Config;
@@ -16,6 +17,7 @@ export interface Services {
   secrets: SecretBox;
   adapters: ProviderAdapters;
   recorder: RequestRecorder;
+  callers: Callers;
 }
 
 export interface Runtime {
@@ -36,11 +38,14 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       flushIntervalMs: config.requestLogFlushMs,
       onError: (error) => logger.error({ err: error }, 'request log flush failed'),
     });
-    const services: Services = { config, logger, db, secrets, adapters: createProviderAdapters(db, config.publicBaseUrl), recorder };
+    const callers = new Callers(db, { rateLimitPerMinute: config.rateLimitPerMinute });
+    await callers.listen(server.url);
+    const services: Services = { config, logger, db, secrets, adapters: createProviderAdapters(db, config.publicBaseUrl), recorder, callers };
     return {
       services,
       async stop() {
         await recorder.stop();
+        await callers.stop();
         await db.close();
         await server.stop();
       },

@@ -67,6 +67,7 @@ export async function createApiKey(
 
 export async function revokeApiKey(db: Database, keyId: string): Promise<void> {
   const { count } = await db.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  db.accessChanged();
   if (count === 0 && !(await db.prisma.apiKey.findUnique({ where: { id: keyId } }))) {
     throw new AppError('NOT_FOUND', 'notFound', { kind: 'API key' });
   }

@@ -1,8 +1,13 @@
-// Turns the credentials of a request into an Actor, and counts the request against that person's rate limit,
-// in one SQL round trip. Order of refusals: 400 WORKSPACE_REQUIRED, 401, 429, 402.
+// Turns the credentials of a request into an Actor and counts the request against that person's rate limit.
+// Order of refusals: 400 WORKSPACE_REQUIRED, 401, 429, 402.
+//
+// Who a key or session belongs to is cached per process: every change to keys, sessions, memberships or
+// plans makes the database notify all processes (see the access_changed trigger), and a change made by this
+// process clears the cache at once. Without a live notification channel the cache is not used.
+import pg from 'pg';
 import { AppError } from '../errors/appError.ts';
 import type { Database } from '../db/database.ts';
-import { countRequestCte, rateLimitHeaders, rateLimitState, type RateLimitState } from '../ratelimit/window.ts';
+import { RateLimiter, rateLimitHeaders, type RateLimitState } from '../ratelimit/window.ts';
 import { requirePlan, type Actor } from './actor.ts';
 import { isRole, isScope, scopes, type Scope } from './scopes.ts';
 import { digestSecret } from './secrets.ts';
@@ -17,24 +22,6 @@ export interface Caller {
   rateLimit: RateLimitState;
 }
 
-const apiKeyCaller = `caller AS (
-  SELECT k.id AS api_key_id, k.workspace_id, k.created_by_id AS user_id, k.scopes, m.role, w.plan, w.plan_expires_at
-  FROM api_key k
-  JOIN membership m ON m.workspace_id = k.workspace_id AND m.user_id = k.created_by_id
-  JOIN workspace w ON w.id = k.workspace_id
-  WHERE k.hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
-)`;
-
-const sessionCaller = `caller AS (
-  SELECT NULL::uuid AS api_key_id, m.workspace_id, s.user_id, NULL::text[] AS scopes, m.role, w.plan, w.plan_expires_at
-  FROM session s
-  JOIN membership m ON m.user_id = s.user_id AND m.workspace_id = $2::uuid
-  JOIN workspace w ON w.id = m.workspace_id
-  WHERE s.token_hash = $1 AND s.expires_at > now()
-)`;
-
-const selectCaller = `SELECT caller.*, hit.count, hit.reset_seconds FROM caller LEFT JOIN hit ON true`;
-
 interface CallerRow {
   api_key_id: string | null;
   workspace_id: string;
@@ -43,61 +30,120 @@ interface CallerRow {
   role: string;
   plan: string | null;
   plan_expires_at: Date | null;
-  count: number;
-  reset_seconds: number;
+  /** When the key or session stops being valid. */
+  valid_until: Date | null;
 }
+
+const apiKeyCaller = `
+  SELECT k.id AS api_key_id, k.workspace_id, k.created_by_id AS user_id, k.scopes, m.role, w.plan, w.plan_expires_at,
+         k.expires_at AS valid_until
+  FROM api_key k
+  JOIN membership m ON m.workspace_id = k.workspace_id AND m.user_id = k.created_by_id
+  JOIN workspace w ON w.id = k.workspace_id
+  WHERE k.hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`;
+
+const sessionCaller = `
+  SELECT NULL::uuid AS api_key_id, m.workspace_id, s.user_id, NULL::text[] AS scopes, m.role, w.plan, w.plan_expires_at,
+         s.expires_at AS valid_until
+  FROM session s
+  JOIN membership m ON m.user_id = s.user_id AND m.workspace_id = $2::uuid
+  JOIN workspace w ON w.id = m.workspace_id
+  WHERE s.token_hash = $1 AND s.expires_at > now()`;
 
 const unauthenticated = () => new AppError('UNAUTHENTICATED', 'unauthenticated');
+const cacheTtlMs = 60_000;
+const maxCached = 10_000;
 
-async function findCaller(db: Database, credentials: Credentials): Promise<CallerRow | undefined> {
-  if (credentials.kind === 'apiKey') {
-    const { rows } = await db.pool.query<CallerRow>(`WITH ${apiKeyCaller}, ${countRequestCte} ${selectCaller}`, [
-      digestSecret(credentials.token),
-    ]);
-    return rows[0];
-  }
-  if (!credentials.workspaceId) throw new AppError('WORKSPACE_REQUIRED', 'workspaceRequired');
-  const tokenHash = digestSecret(credentials.token);
-  const row = isUuid(credentials.workspaceId)
-    ? (await db.pool.query<CallerRow>(`WITH ${sessionCaller}, ${countRequestCte} ${selectCaller}`, [tokenHash, credentials.workspaceId])).rows[0]
-    : undefined;
-  if (row) return row;
-  // A valid session that is not a member of that workspace: the workspace does not exist for this person.
-  const session = await db.pool.query('SELECT 1 FROM session WHERE token_hash = $1 AND expires_at > now()', [tokenHash]);
-  if (session.rowCount) throw new AppError('NOT_FOUND', 'notFound', { kind: 'workspace' });
-  return undefined;
-}
+export class Callers {
+  readonly #db: Database;
+  readonly #limiter: RateLimiter;
+  readonly #cache = new Map<string, { row: CallerRow; cachedAt: number }>();
+  #listener: pg.Client | null = null;
+  #stopped = false;
 
-export async function resolveCaller(
-  db: Database,
-  credentials: Credentials | null,
-  options: { rateLimitPerMinute: number },
-): Promise<Caller> {
-  if (!credentials) throw unauthenticated();
-  const row = await findCaller(db, credentials);
-  if (!row || !isRole(row.role)) throw unauthenticated();
-  const rateLimit = rateLimitState(options.rateLimitPerMinute, row.count, row.reset_seconds);
-  const headers = rateLimitHeaders(rateLimit);
-  if (rateLimit.exceeded) {
-    throw new AppError('RATE_LIMITED', 'rateLimited', { limit: rateLimit.limit, seconds: rateLimit.resetSeconds }, { headers });
+  constructor(db: Database, options: { rateLimitPerMinute: number }) {
+    this.#db = db;
+    this.#limiter = new RateLimiter(db.pool, options.rateLimitPerMinute);
+    db.onAccessChanged(() => this.#cache.clear());
   }
-  const plan = { plan: row.plan, planExpiresAt: row.plan_expires_at };
-  try {
-    requirePlan(plan, credentials.kind === 'apiKey' ? 'apiAccess' : undefined);
-  } catch (error) {
-    if (error instanceof AppError) Object.assign(error.headers, headers);
-    throw error;
+
+  /** Opens the notification channel that keeps the cache honest; reopened when it drops. */
+  async listen(connectionString: string): Promise<void> {
+    const client = new pg.Client({ connectionString });
+    client.on('notification', () => this.#cache.clear());
+    client.on('error', () => {
+      this.#cache.clear();
+      this.#listener = null;
+      client.end().catch(() => {});
+      if (!this.#stopped) setTimeout(() => void this.listen(connectionString).catch(() => {}), 1000).unref();
+    });
+    await client.connect();
+    await client.query('LISTEN access_changed');
+    this.#cache.clear();
+    this.#listener = client;
   }
-  const granted: Scope[] = row.scopes ? row.scopes.filter(isScope) : [...scopes];
-  return {
-    actor: {
-      workspaceId: row.workspace_id,
-      userId: row.user_id,
-      role: row.role,
-      apiKeyId: row.api_key_id,
-      grantedScopes: new Set(granted),
-      plan,
-    },
-    rateLimit,
-  };
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#listener?.end().catch(() => {});
+    this.#listener = null;
+  }
+
+  async resolve(credentials: Credentials | null): Promise<Caller> {
+    if (!credentials) throw unauthenticated();
+    const row = await this.#find(credentials);
+    if (!row || !isRole(row.role)) throw unauthenticated();
+    const rateLimit = await this.#limiter.take(`${row.workspace_id}:${row.user_id}`);
+    const headers = rateLimitHeaders(rateLimit);
+    if (rateLimit.exceeded) {
+      throw new AppError('RATE_LIMITED', 'rateLimited', { limit: rateLimit.limit, seconds: rateLimit.resetSeconds }, { headers });
+    }
+    const plan = { plan: row.plan, planExpiresAt: row.plan_expires_at };
+    try {
+      requirePlan(plan, credentials.kind === 'apiKey' ? 'apiAccess' : undefined);
+    } catch (error) {
+      if (error instanceof AppError) Object.assign(error.headers, headers);
+      throw error;
+    }
+    const granted: Scope[] = row.scopes ? row.scopes.filter(isScope) : [...scopes];
+    return {
+      actor: {
+        workspaceId: row.workspace_id,
+        userId: row.user_id,
+        role: row.role,
+        apiKeyId: row.api_key_id,
+        grantedScopes: new Set(granted),
+        plan,
+      },
+      rateLimit,
+    };
+  }
+
+  async #find(credentials: Credentials): Promise<CallerRow | null> {
+    if (credentials.kind === 'session' && !credentials.workspaceId) throw new AppError('WORKSPACE_REQUIRED', 'workspaceRequired');
+    const digest = digestSecret(credentials.token);
+    const cacheKey = credentials.kind === 'apiKey' ? `k:${digest}` : `s:${digest}:${credentials.workspaceId}`;
+    const cached = this.#listener ? this.#cache.get(cacheKey) : undefined;
+    const now = Date.now();
+    if (cached && now - cached.cachedAt < cacheTtlMs && (!cached.row.valid_until || cached.row.valid_until.getTime() > now)) {
+      return cached.row;
+    }
+    const row = await this.#query(credentials, digest);
+    if (row && this.#listener) {
+      if (this.#cache.size >= maxCached) this.#cache.clear();
+      this.#cache.set(cacheKey, { row, cachedAt: now });
+    }
+    return row;
+  }
+
+  async #query(credentials: Credentials, digest: string): Promise<CallerRow | null> {
+    if (credentials.kind === 'apiKey') return (await this.#db.pool.query<CallerRow>(apiKeyCaller, [digest])).rows[0] ?? null;
+    const workspaceId = credentials.workspaceId!;
+    const row = isUuid(workspaceId) ? (await this.#db.pool.query<CallerRow>(sessionCaller, [digest, workspaceId])).rows[0] : undefined;
+    if (row) return row;
+    // A valid session that is not a member of that workspace: the workspace does not exist for this person.
+    const session = await this.#db.pool.query('SELECT 1 FROM session WHERE token_hash = $1 AND expires_at > now()', [digest]);
+    if (session.rowCount) throw new AppError('NOT_FOUND', 'notFound', { kind: 'workspace' });
+    return null;
+  }
 }

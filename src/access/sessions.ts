@@ -21,6 +21,7 @@ export async function signIn(
 
 export async function signOut(db: Database, token: string): Promise<void> {
   await db.prisma.session.deleteMany({ where: { tokenHash: digestSecret(token) } });
+  db.accessChanged();
 }
 
 export interface SessionView {

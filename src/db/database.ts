@@ -9,6 +9,9 @@ export type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]
 export interface Database {
   pool: pg.Pool;
   prisma: PrismaClient;
+  /** Called by the domain after it changed keys, sessions, memberships or plans (other processes hear a NOTIFY). */
+  accessChanged(): void;
+  onAccessChanged(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -17,9 +20,12 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   // An idle client losing its server (e.g. a restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const accessListeners: (() => void)[] = [];
   return {
     pool,
     prisma,
+    accessChanged: () => accessListeners.forEach((listener) => listener()),
+    onAccessChanged: (listener) => void accessListeners.push(listener),
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});

@@ -24,15 +24,44 @@ function loadWasm(): Promise<void> {
 
 export type SchemaEngine = bindings.SchemaEngine;
 
+/**
+ * @prisma/adapter-pg runs a migration script by splitting it on every `;`, which breaks function bodies
+ * (`$$ ... ; ... $$`). PostgreSQL's simple query protocol takes the whole script at once, as `psql` and the
+ * native engine send it.
+ */
+function wholeScripts(factory: PrismaPg, pool: pg.Pool): PrismaPg {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script: string) => {
+      try {
+        await pool.query(script);
+      } catch (error) {
+        (adapter as unknown as { onError(error: unknown): never }).onError(error);
+      }
+    };
+    return adapter;
+  };
+  return factory;
+}
+
 export async function withSchemaEngine<T>(
   connectionString: string,
   datamodel: { path: string; content: string },
   use: (engine: SchemaEngine) => Promise<T>,
 ): Promise<T> {
   await loadWasm();
-  // A pool of our own, ended afterwards: the engine's advisory migration lock lives on its connection.
-  const pool = new pg.Pool({ connectionString, max: 2 });
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
+  // A pool of our own whose connections are closed afterwards: the engine never hands back the connection that
+  // holds its advisory migration lock, which would keep the lock (and this process) alive.
+  const clients = new Set<pg.Client>();
+  class TrackedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      clients.add(this);
+    }
+  }
+  const pool = new pg.Pool({ connectionString, max: 2, Client: TrackedClient, allowExitOnIdle: true });
+  const adapter = bindMigrationAwareSqlAdapterFactory(wholeScripts(new PrismaPg(pool), pool));
   const engine = await bindings.SchemaEngine.new(
     { datamodels: [[datamodel.path, datamodel.content]] },
     () => {},
@@ -42,6 +71,7 @@ export async function withSchemaEngine<T>(
     return await use(engine);
   } finally {
     engine.free();
-    await pool.end();
+    await Promise.all([...clients].map((client) => client.end().catch(() => {})));
+    await pool.end().catch(() => {});
   }
 }

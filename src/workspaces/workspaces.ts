@@ -54,7 +54,7 @@ export async function addUser(
   db: Database,
   input: { workspaceId: string; email: string; role: Role; password?: string },
 ): Promise<{ userId: string }> {
-  return db.prisma.$transaction(async (tx) => {
+  const added = await db.prisma.$transaction(async (tx) => {
     await requireWorkspace(tx, input.workspaceId);
     const userId = await findOrCreateUser(tx, input.email, input.password);
     await tx.membership.upsert({
@@ -64,6 +64,8 @@ export async function addUser(
     });
     return { userId };
   });
+  db.accessChanged();
+  return added;
 }
 
 async function requireWorkspace(tx: Transaction, workspaceId: string) {
@@ -93,6 +95,7 @@ export async function setUserRole(db: Database, input: { workspaceId: string; us
       data: { role: input.role },
     });
   });
+  db.accessChanged();
 }
 
 /** Removing a person revokes every key they created in that workspace. */
@@ -106,6 +109,7 @@ export async function removeUser(db: Database, input: { workspaceId: string; use
       data: { revokedAt: new Date() },
     });
   });
+  db.accessChanged();
 }
 
 export async function setPlan(
@@ -122,4 +126,5 @@ export async function setPlan(
       data: { plan, planExpiresAt: input.expired ? new Date() : null, aiCreditsMonthly: credits, aiCreditsRemaining: credits },
     });
   });
+  db.accessChanged();
 }
