@@ -31,13 +31,14 @@ export function pageSize(request: PageRequest): number {
   return limit;
 }
 
-export function decodeCursor(cursor: string | undefined): Position | null {
+/** The position a cursor stands for; `validId` guards what the id column can hold. */
+export function decodeCursor(cursor: string | undefined, validId: (id: string) => boolean): Position | null {
   if (cursor === undefined) return null;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [at, id] = parsed as unknown[];
-      if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at))) return { at, id };
+      if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at)) && validId(id)) return { at, id };
     }
   } catch {
     // falls through to the error below
@@ -62,22 +63,9 @@ export function mapPage<Row, Item>(page: Page<Row>, present: (row: Row) => Item)
 }
 
 
-/**
- * Prisma filter for rows after `position` in newest-first (`field` desc, id desc) order. `parseId` turns the
- * cursor's id back into the column's type; a cursor it cannot parse is a bad request, not a failure.
- */
-export function newestFirstAfter<Where extends object>(
-  field: string,
-  position: Position | null,
-  parseId: (id: string) => unknown = (id) => id,
-): Where {
+/** Prisma filter for rows after `position` in newest-first (`field` desc, id desc) order. */
+export function newestFirstAfter<Where extends object>(field: string, position: Position | null, toId: (id: string) => unknown = (id) => id): Where {
   if (!position) return {} as Where;
-  let id: unknown;
-  try {
-    id = parseId(position.id);
-  } catch {
-    throw invalidCursor();
-  }
   const at = new Date(position.at);
-  return { OR: [{ [field]: { lt: at } }, { [field]: at, id: { lt: id } }] } as Where;
+  return { OR: [{ [field]: { lt: at } }, { [field]: at, id: { lt: toId(position.id) } }] } as Where;
 }

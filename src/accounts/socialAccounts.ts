@@ -6,12 +6,12 @@ import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import { requirePlan, type Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
-import { newestFirstAfter, decodeCursor, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import { plans } from '../workspaces/plans.ts';
 import { providerNames } from '../providers/catalog.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
 import type { ProviderTokens } from '../providers/adapter.ts';
-import type { Prisma, SocialAccount } from '../db/generated/prisma/client.ts';
+import type { SocialAccount } from '../db/generated/prisma/client.ts';
 
 export const accountStatuses = ['ACTIVE', 'REVOKED'] as const;
 
@@ -44,11 +44,18 @@ export const socialAccountPosition = (account: SocialAccount) => ({ at: account.
 export async function listSocialAccounts(db: Database, actor: Actor, request: PageRequest): Promise<Page<SocialAccount>> {
   authorize(actor, 'listSocialAccounts');
   const limit = pageSize(request);
-  const rows = await db.prisma.socialAccount.findMany({
-    where: { workspaceId: actor.workspaceId, ...newestFirstAfter<Prisma.SocialAccountWhereInput>('connectedAt', decodeCursor(request.cursor)) },
-    orderBy: [{ connectedAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-  });
+  const position = decodeCursor(request.cursor, isUuid);
+  // Raw SQL rather than findMany: this list answers most API calls, and Prisma's query compiler cost a third
+  // of its throughput (npm run bench).
+  const rows = await db.prisma.$queryRaw<SocialAccount[]>`
+    SELECT id, workspace_id AS "workspaceId", provider, username, display_name AS "displayName", status,
+           needs_reconnect AS "needsReconnect", remote_id AS "remoteId", avatar_url AS "avatarUrl",
+           encrypted_tokens AS "encryptedTokens", token_expires_at AS "tokenExpiresAt", connected_at AS "connectedAt",
+           revoked_at AS "revokedAt"
+    FROM social_account
+    WHERE workspace_id = ${actor.workspaceId}::uuid
+      AND (${position === null} OR (connected_at, id) < (${position?.at ?? null}::timestamptz, ${position?.id ?? null}::uuid))
+    ORDER BY connected_at DESC, id DESC LIMIT ${limit + 1}`;
   return toPage(rows, limit, socialAccountPosition);
 }
 

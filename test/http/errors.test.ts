@@ -21,6 +21,7 @@ describe('400 INVALID_REQUEST', () => {
       ['limit=101', 'limit', 'maximum'],
       ['limit=ten', 'limit', 'type'],
       ['cursor=garbage', 'cursor', 'invalid'],
+      [`cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', "x' OR 1=1"])).toString('base64url')}`, 'cursor', 'invalid'],
     ] as const) {
       const response = await get(`/v1/social-accounts?${query}`);
       const body = await response.json();
