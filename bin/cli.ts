@@ -189,7 +189,7 @@ function fail(code: string, message: string, exitCode: number): never {
 const config = loadConfig();
 let runtime: Awaited<ReturnType<typeof startRuntime>> | undefined;
 try {
-  runtime = await startRuntime(config, createLogger(values.json ? 'silent' : config.logLevel === 'info' ? 'error' : config.logLevel));
+  runtime = await startRuntime(config, createLogger(values.json ? 'silent' : config.logLevel === 'info' ? 'error' : config.logLevel), { work: false });
   const { result, text } = await command(runtime.services);
   console.log(values.json ? JSON.stringify(result) : text);
   process.exitCode = 0;

@@ -1,9 +1,12 @@
 // Developer command: `npm run db:migration -- <name>` writes prisma/migrations/<timestamp>_<name>/migration.sql,
-// the SQL that takes the committed migrations to prisma/schema.prisma (what `prisma migrate dev` would write).
+// the SQL that takes the committed prisma/schema.prisma (git HEAD) to the working copy. Prisma's engine diffs
+// the two datamodels itself (the wasm engine cannot introspect a shadow database). SQL that Prisma does not
+// model (functions, triggers) goes into a hand-written migration of its own.
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withSchemaEngine } from '../src/db/schemaEngine.ts';
-import { migrationsDir, noExternalObjects, readDatamodel, readMigrationList } from '../src/db/migrate.ts';
+import { migrationsDir, noExternalObjects, readDatamodel } from '../src/db/migrate.ts';
 import { openDatabaseServer } from '../src/db/server.ts';
 import { loadConfig } from '../src/config.ts';
 
@@ -12,13 +15,19 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   console.error('usage: npm run db:migration -- <name, lower case and underscores>');
   process.exit(2);
 }
+const committed = (() => {
+  try {
+    return execFileSync('git', ['show', 'HEAD:prisma/schema.prisma'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+})();
 const server = await openDatabaseServer(loadConfig());
 try {
   const datamodel = await readDatamodel();
-  const migrationsList = await readMigrationList();
   const sql = await withSchemaEngine(server.url, datamodel, async (engine) => {
     const result = await engine.diff({
-      from: migrationsList.migrationDirectories.length ? { tag: 'migrations', ...migrationsList } : { tag: 'empty' },
+      from: committed ? { tag: 'schemaDatamodel', files: [{ path: datamodel.path, content: committed }] } : { tag: 'empty' },
       to: { tag: 'schemaDatamodel', files: [datamodel] },
       script: true,
       exitCode: null,
@@ -27,7 +36,7 @@ try {
     return result.stdout ?? '';
   });
   if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
-    console.log('schema.prisma matches the migrations: nothing to write');
+    console.log('schema.prisma matches the committed one: nothing to write');
   } else {
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const dir = join(migrationsDir, `${stamp}_${name}`);
@@ -39,3 +48,4 @@ try {
 } finally {
   await server.stop();
 }
+process.exit();

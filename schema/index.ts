@@ -5,6 +5,7 @@ import './types/viewer.ts';
 import './types/socialAccounts.ts';
 import './types/providers.ts';
 import './types/requestLog.ts';
+import './types/posts.ts';
 
 export const graphSchema = builder.toSchema();
 

@@ -14,6 +14,10 @@ export interface Config {
   requestLogFlushMs: number;
   sessionTtlHours: number;
   shutdownTimeoutMs: number;
+  /** Concurrent publish workers per process (each fetches batches of jobs). */
+  publishConcurrency: number;
+  /** How often pg-boss looks for jobs whose worker died, seconds. */
+  jobSuperviseSeconds: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
 }
 
@@ -40,6 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 24 * 14, 1),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    publishConcurrency: integer(env, 'PUBLISH_CONCURRENCY', 4, 1),
+    jobSuperviseSeconds: integer(env, 'JOB_SUPERVISE_SECONDS', 10, 1),
     logLevel,
   };
 }

@@ -9,6 +9,8 @@ import { createProviderAdapters, type ProviderAdapters } from './providers/regis
 import { RequestRecorder } from './requestLog/recorder.ts';
 import type { Logger } from './logger.ts';
 import { Callers } from './access/callers.ts';
+import { startJobs, type PgBoss } from './jobs/boss.ts';
+import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
 
 export interface Services {
   config: Config;
@@ -18,6 +20,7 @@ export interface Services {
   adapters: ProviderAdapters;
   recorder: RequestRecorder;
   callers: Callers;
+  boss: PgBoss;
 }
 
 export interface Runtime {
@@ -25,7 +28,8 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-export async function startRuntime(config: Config, logger: Logger, options: { migrate?: boolean } = {}): Promise<Runtime> {
+/** `work`: run background jobs in this process (the server does; the CLI only enqueues). */
+export async function startRuntime(config: Config, logger: Logger, options: { migrate?: boolean; work?: boolean } = {}): Promise<Runtime> {
   const server: DatabaseServer = await openDatabaseServer(config, (line) => logger.debug({ line: line.trim() }, 'postgres'));
   try {
     if (options.migrate ?? true) {
@@ -40,10 +44,18 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     });
     const callers = new Callers(db, { rateLimitPerMinute: config.rateLimitPerMinute });
     await callers.listen(server.url);
-    const services: Services = { config, logger, db, secrets, adapters: createProviderAdapters(db, config.publicBaseUrl), recorder, callers };
+    const work = options.work ?? true;
+    const boss = await startJobs(server.url, { superviseIntervalSeconds: config.jobSuperviseSeconds, supervise: work }, (error) =>
+      logger.error({ err: error }, 'job runner error'),
+    );
+    const adapters = createProviderAdapters(db, config.publicBaseUrl);
+    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss };
+    if (work) await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger }), config.publishConcurrency);
     return {
       services,
       async stop() {
+        // Jobs in flight finish (up to the shutdown timeout) before their database goes away.
+        await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
         await recorder.stop();
         await callers.stop();
         await db.close();

@@ -14,6 +14,14 @@ export const operationRequirements = {
   listProviders: { scopes: [] },
   viewer: { scopes: [] },
   requestLog: { scopes: [], roles: managerRoles },
+  listPosts: { scopes: ['posts:read'] },
+  getPost: { scopes: ['posts:read'] },
+  createPost: { scopes: ['posts:write'] },
+  updatePost: { scopes: ['posts:write'] },
+  deletePost: { scopes: ['posts:write'] },
+  publishPost: { scopes: ['posts:write'] },
+  schedulePost: { scopes: ['posts:write'] },
+  retryPost: { scopes: ['posts:write'] },
 } as const satisfies Record<string, Requirement>;
 
 export type Operation = keyof typeof operationRequirements;

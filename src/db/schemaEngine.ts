@@ -29,19 +29,23 @@ export type SchemaEngine = bindings.SchemaEngine;
  * (`$$ ... ; ... $$`). PostgreSQL's simple query protocol takes the whole script at once, as `psql` and the
  * native engine send it.
  */
-function wholeScripts(factory: PrismaPg, pool: pg.Pool): PrismaPg {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
+function wholeScripts(factory: PrismaPg): PrismaPg {
+  type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
+  const patch = (adapter: Adapter) => {
+    const { client, onError } = adapter as unknown as { client: pg.Pool; onError(error: unknown): never };
     adapter.executeScript = async (script: string) => {
       try {
-        await pool.query(script);
+        await client.query(script);
       } catch (error) {
-        (adapter as unknown as { onError(error: unknown): never }).onError(error);
+        onError.call(adapter, error);
       }
     };
     return adapter;
   };
+  const connect = factory.connect.bind(factory);
+  const connectToShadowDb = factory.connectToShadowDb.bind(factory);
+  factory.connect = async () => patch(await connect());
+  factory.connectToShadowDb = async () => patch(await connectToShadowDb());
   return factory;
 }
 
@@ -61,7 +65,7 @@ export async function withSchemaEngine<T>(
     }
   }
   const pool = new pg.Pool({ connectionString, max: 2, Client: TrackedClient, allowExitOnIdle: true });
-  const adapter = bindMigrationAwareSqlAdapterFactory(wholeScripts(new PrismaPg(pool), pool));
+  const adapter = bindMigrationAwareSqlAdapterFactory(wholeScripts(new PrismaPg(pool)));
   const engine = await bindings.SchemaEngine.new(
     { datamodels: [[datamodel.path, datamodel.content]] },
     () => {},

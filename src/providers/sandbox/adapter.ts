@@ -2,7 +2,8 @@
 // duplicate call would show as a duplicate post), and the caption steers the outcome:
 //   [sandbox:fail]       every attempt fails with a permanent error
 //   [sandbox:fail-once]  the first attempt fails with a transient error
-//   [sandbox:slow]       the call takes 3 s
+//   [sandbox:slow]       the call takes 3 s; the item exists at the network from the start (like a network
+//                        that created the post but answers slowly, the case that tempts a duplicate retry)
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.ts';
@@ -32,7 +33,6 @@ export class SandboxAdapter implements ProviderAdapter {
 
   async publish(request: PublishRequest): Promise<PublishedItem> {
     const { caption } = request;
-    if (caption.includes(sandboxMarkers.slow)) await sleep(sandboxSlowMs, undefined, { signal: request.signal });
     if (caption.includes(sandboxMarkers.fail)) {
       throw new ProviderError('SANDBOX_REJECTED', `The sandbox network rejected the post (${sandboxMarkers.fail} marker).`, false);
     }
@@ -55,6 +55,7 @@ export class SandboxAdapter implements ProviderAdapter {
         mediaIds: request.media.map((m) => m.id),
       },
     });
+    if (caption.includes(sandboxMarkers.slow)) await sleep(sandboxSlowMs, undefined, { signal: request.signal });
     return this.#item(item.id);
   }
 

@@ -1,0 +1,55 @@
+// pg-boss, the background job runner, and every queue the service uses (a queue must exist before send/work).
+import { PgBoss } from 'pg-boss';
+import type { Transaction } from '../db/database.ts';
+
+export const queueNames = {
+  publishTarget: 'publish-target',
+} as const;
+
+/** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
+export const publishRetryLimit = 5;
+
+export interface JobsOptions {
+  /** How often dead workers' jobs are detected and retried (pg-boss supervision), seconds. */
+  superviseIntervalSeconds: number;
+  /** Whether this process supervises and maintains the queues (worker processes do; the CLI does not). */
+  supervise: boolean;
+}
+
+export async function startJobs(connectionString: string, options: JobsOptions, onError: (error: Error) => void): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString,
+    max: 10,
+    supervise: options.supervise,
+    superviseIntervalSeconds: options.superviseIntervalSeconds,
+    monitorIntervalSeconds: options.superviseIntervalSeconds,
+  });
+  boss.on('error', onError);
+  await boss.start();
+  await boss.createQueue(queueNames.publishTarget, {
+    notify: true,
+    retryLimit: publishRetryLimit,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    // A worker that dies mid-publish stops its heartbeat; the job is then retried (and the retry checks the
+    // network for the earlier attempt before posting again).
+    heartbeatSeconds: 10,
+    expireInSeconds: 300,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  }).catch(async (error: Error) => {
+    if (!/already exists/.test(error.message)) throw error;
+  });
+  return boss;
+}
+
+/** pg-boss statements run inside a Prisma interactive transaction: jobs are enqueued with the change or not at all. */
+export function inTransaction(tx: Transaction): IDatabase {
+  return {
+    executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }),
+  };
+}
+
+export type { PgBoss };
+
+type IDatabase = NonNullable<NonNullable<Parameters<PgBoss['insert']>[2]>['db']>;

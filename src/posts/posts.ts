@@ -1,0 +1,195 @@
+// Posts: created once as a draft, targeting one or more accounts and placements; read, listed, changed under
+// optimistic concurrency (`version`), deleted.
+import { randomUUID } from 'node:crypto';
+import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
+import type { Database, Transaction } from '../db/database.ts';
+import type { Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import { isUuid } from '../ids.ts';
+import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import { recordEvent } from '../events/outbox.ts';
+import type { Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
+import { assertTransition, postStatuses } from './states.ts';
+import { checkTarget, violationDetails } from './validation.ts';
+
+export interface TargetInput {
+  connectionId: string;
+  placement: string;
+  override?: { caption?: string } | null;
+}
+
+export interface PostInput {
+  content: { caption?: string; mediaIds?: string[] };
+  targets: TargetInput[];
+  campaign?: string | null;
+}
+
+export type PostWithTargets = Post & { targets: (PostTarget & { account: SocialAccount })[] };
+
+export const withTargets = { targets: { include: { account: true }, orderBy: { position: 'asc' } } } as const satisfies Prisma.PostInclude;
+
+/** The caption a target publishes: its override, else the post's. */
+export function captionOf(post: Pick<Post, 'caption'>, target: Pick<PostTarget, 'overrideCaption'>): string {
+  return target.overrideCaption ?? post.caption;
+}
+
+/** Loads the post of the actor's workspace, locked for the rest of the transaction. */
+export async function lockPost(tx: Transaction, actor: Actor, id: string): Promise<PostWithTargets> {
+  if (!isUuid(id)) throw notFound('post');
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM post WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE`;
+  if (!locked.length) throw notFound('post');
+  return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+}
+
+/**
+ * Checks the targets of a post about to be written: every account is the workspace's, no target twice, and
+ * the content fits each network's rules. Throws 422 with details.
+ */
+async function resolveTargets(tx: Transaction, actor: Actor, content: { caption: string; mediaIds: string[] }, targets: TargetInput[]) {
+  const accounts = await tx.socialAccount.findMany({
+    where: { workspaceId: actor.workspaceId, id: { in: targets.map((t) => t.connectionId).filter(isUuid) } },
+  });
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  const domainDetails: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  targets.forEach((target, index) => {
+    if (!byId.has(target.connectionId)) {
+      domainDetails.push({ field: `targets[${index}].connectionId`, code: 'unknownAccount', messageKey: 'detail.unknownAccount' });
+    }
+    const key = `${target.connectionId}/${target.placement}`;
+    if (seen.has(key)) domainDetails.push({ field: `targets[${index}]`, code: 'duplicateTarget', messageKey: 'detail.duplicateTarget' });
+    seen.add(key);
+  });
+  content.mediaIds.forEach((_id, index) => {
+    // The media library lands with its own issue; until then no media id can be resolved.
+    domainDetails.push({ field: `content.mediaIds[${index}]`, code: 'unknownMedia', messageKey: 'detail.unknownMedia' });
+  });
+  if (domainDetails.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: domainDetails.length }, { details: domainDetails });
+
+  const resolved = targets.map((target) => {
+    const account = byId.get(target.connectionId)!;
+    const caption = target.override?.caption ?? content.caption;
+    const violations = checkTarget({ provider: account.provider, accountStatus: account.status, placement: target.placement, caption, mediaIds: content.mediaIds });
+    return { target, account, violations };
+  });
+  const providerDetails = resolved.flatMap((entry, index) => violationDetails(index, entry.violations));
+  if (providerDetails.length) {
+    throw new AppError('PROVIDER_VALIDATION_FAILED', 'providerValidationFailed', { count: providerDetails.length }, { details: providerDetails });
+  }
+  return resolved;
+}
+
+function targetRows(postId: string, targets: TargetInput[]) {
+  return targets.map((target, position) => ({
+    id: randomUUID(),
+    postId,
+    connectionId: target.connectionId,
+    placement: target.placement,
+    position,
+    overrideCaption: target.override?.caption ?? null,
+  }));
+}
+
+export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostWithTargets> {
+  authorize(actor, 'createPost');
+  const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [] };
+  return db.prisma.$transaction(async (tx) => {
+    await resolveTargets(tx, actor, content, input.targets);
+    const id = randomUUID();
+    await tx.post.create({
+      data: { id, workspaceId: actor.workspaceId, createdById: actor.userId, caption: content.caption, mediaIds: content.mediaIds, campaign: input.campaign ?? null },
+    });
+    await tx.postTarget.createMany({ data: targetRows(id, input.targets) });
+    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+  });
+}
+
+export async function getPost(db: Database, actor: Actor, id: string): Promise<PostWithTargets> {
+  authorize(actor, 'getPost');
+  const post = isUuid(id) ? await db.prisma.post.findFirst({ where: { id, workspaceId: actor.workspaceId }, include: withTargets }) : null;
+  if (!post) throw notFound('post');
+  return post;
+}
+
+export interface PostFilters {
+  status?: string[];
+  from?: Date;
+  to?: Date;
+  connectionId?: string;
+  provider?: string;
+  campaign?: string;
+}
+
+export const postPosition = (post: Post) => ({ at: post.createdAt.toISOString(), id: post.id });
+
+/** Newest first. `from`/`to` bound the post's time: when it was (or is to be) published, else created. */
+export async function listPosts(db: Database, actor: Actor, filters: PostFilters, request: PageRequest): Promise<Page<PostWithTargets>> {
+  authorize(actor, 'listPosts');
+  const unknown = (filters.status ?? []).filter((status) => !(postStatuses as readonly string[]).includes(status));
+  if (unknown.length) throw invalidRequest([{ field: 'status', code: 'enum', messageKey: 'detail.enum', params: { allowed: postStatuses.join(', ') } }]);
+  const limit = pageSize(request);
+  const timeRange = filters.from || filters.to ? { gte: filters.from, lt: filters.to } : undefined;
+  const where: Prisma.PostWhereInput = {
+    workspaceId: actor.workspaceId,
+    ...(filters.status?.length ? { status: { in: filters.status } } : {}),
+    ...(filters.campaign !== undefined ? { campaign: filters.campaign } : {}),
+    ...(filters.connectionId || filters.provider
+      ? { targets: { some: { ...(filters.connectionId ? { connectionId: filters.connectionId } : {}), ...(filters.provider ? { account: { provider: filters.provider } } : {}) } } }
+      : {}),
+    ...(timeRange
+      ? { OR: [{ publishedAt: timeRange }, { publishedAt: null, scheduledAt: timeRange }, { publishedAt: null, scheduledAt: null, createdAt: timeRange }] }
+      : {}),
+    AND: [newestFirstAfter<Prisma.PostWhereInput>('createdAt', decodeCursor(request.cursor, isUuid))],
+  };
+  const rows = await db.prisma.post.findMany({ where, include: withTargets, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+  return toPage(rows, limit, postPosition);
+}
+
+export interface PostChanges {
+  version: number;
+  content?: { caption?: string; mediaIds?: string[] };
+  targets?: TargetInput[];
+  campaign?: string | null;
+}
+
+/** Applies the changes only if the post is still at `version`; 409 CONCURRENT_MODIFICATION otherwise. */
+export async function updatePost(db: Database, actor: Actor, id: string, changes: PostChanges): Promise<PostWithTargets> {
+  authorize(actor, 'updatePost');
+  return db.prisma.$transaction(async (tx) => {
+    const post = await lockPost(tx, actor, id);
+    if (post.version !== changes.version) {
+      throw new AppError('CONCURRENT_MODIFICATION', 'concurrentModification', { expected: changes.version, actual: post.version });
+    }
+    assertTransition(post.status, 'update');
+    const content = { caption: changes.content?.caption ?? post.caption, mediaIds: changes.content?.mediaIds ?? post.mediaIds };
+    const targets: TargetInput[] =
+      changes.targets ??
+      post.targets.map((target) => ({ connectionId: target.connectionId, placement: target.placement, override: target.overrideCaption === null ? null : { caption: target.overrideCaption } }));
+    await resolveTargets(tx, actor, content, targets);
+    const { count } = await tx.post.updateMany({
+      where: { id, version: changes.version },
+      data: {
+        caption: content.caption,
+        mediaIds: content.mediaIds,
+        ...(changes.campaign !== undefined ? { campaign: changes.campaign } : {}),
+        version: { increment: 1 },
+      },
+    });
+    if (count !== 1) throw new AppError('CONCURRENT_MODIFICATION', 'concurrentModification', { expected: changes.version, actual: post.version });
+    if (changes.targets) {
+      await tx.postTarget.deleteMany({ where: { postId: id } });
+      await tx.postTarget.createMany({ data: targetRows(id, changes.targets) });
+    }
+    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+  });
+}
+
+export async function deletePost(db: Database, actor: Actor, id: string): Promise<void> {
+  authorize(actor, 'deletePost');
+  await db.prisma.$transaction(async (tx) => {
+    const post = await lockPost(tx, actor, id);
+    assertTransition(post.status, 'delete');
+    await tx.post.delete({ where: { id } });
+    await recordEvent(tx, actor.workspaceId, 'post.deleted', { postId: id, status: post.status });
+  });
+}

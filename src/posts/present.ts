@@ -1,0 +1,56 @@
+// How a post looks to API clients (REST; the graph exposes the same fields).
+import { renderMessage, type Language } from '../errors/messages.ts';
+import { presentSocialAccount } from '../accounts/socialAccounts.ts';
+import { captionOf, type PostWithTargets } from './posts.ts';
+import { checkTarget } from './validation.ts';
+
+type Target = PostWithTargets['targets'][number];
+
+/** The content checked against the target network's rules as they stand now. */
+export function validationOf(post: PostWithTargets, target: Target, language: Language) {
+  const problems = checkTarget({
+    provider: target.account.provider,
+    accountStatus: target.account.status,
+    placement: target.placement,
+    caption: captionOf(post, target),
+    mediaIds: post.mediaIds,
+  }).map((violation) => ({ rule: violation.rule, field: violation.field, message: renderMessage(language, violation.messageKey, violation.params) }));
+  return { valid: problems.length === 0, problems };
+}
+
+function presentTarget(post: PostWithTargets, target: Target, language: Language, detail: boolean) {
+  return {
+    id: target.id,
+    connectionId: target.connectionId,
+    provider: target.account.provider,
+    placement: target.placement,
+    override: target.overrideCaption === null ? null : { caption: target.overrideCaption },
+    status: target.status,
+    remoteId: target.remoteId,
+    remoteUrl: target.remoteUrl,
+    error: target.errorCode ? { code: target.errorCode, message: target.errorMessage ?? '' } : null,
+    attempts: target.attempts,
+    publishedAt: target.publishedAt?.toISOString() ?? null,
+    ...(detail ? { validation: validationOf(post, target, language) } : {}),
+  };
+}
+
+/** `detail` (GET of one post) adds the accounts, the media and each target's validation. */
+export function presentPost(post: PostWithTargets, language: Language, detail = false) {
+  const accounts = [...new Map(post.targets.map((target) => [target.account.id, target.account])).values()];
+  return {
+    id: post.id,
+    status: post.status,
+    version: post.version,
+    content: { caption: post.caption, mediaIds: post.mediaIds },
+    campaign: post.campaign,
+    scheduledAt: post.scheduledAt?.toISOString() ?? null,
+    timezone: post.timezone,
+    queueId: post.queueId,
+    publishedAt: post.publishedAt?.toISOString() ?? null,
+    createdAt: post.createdAt.toISOString(),
+    updatedAt: post.updatedAt.toISOString(),
+    targets: post.targets.map((target) => presentTarget(post, target, language, detail)),
+    ...(detail ? { accounts: accounts.map(presentSocialAccount), media: [] } : {}),
+  };
+}

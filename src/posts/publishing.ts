@@ -1,0 +1,112 @@
+// Publishing: publish now, schedule, retry. Each starts a publish *run* (a fresh id stored on the post) and
+// enqueues one job per target in the same transaction; jobs of an older run find a different id and do nothing,
+// which is how rescheduling and deleting cancel what was queued before.
+import { randomUUID } from 'node:crypto';
+import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
+import type { Database, Transaction } from '../db/database.ts';
+import type { Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
+import { isUuid } from '../ids.ts';
+import { assertTransition } from './states.ts';
+import { captionOf, lockPost, withTargets, type PostWithTargets } from './posts.ts';
+import { checkTarget, violationDetails } from './validation.ts';
+
+export interface PublishTargetJob {
+  postId: string;
+  targetId: string;
+  runId: string;
+}
+
+/** Re-checks every target against its network's rules; 422 PROVIDER_VALIDATION_FAILED when any breaks one. */
+export function assertPublishable(post: PostWithTargets): void {
+  const details: ErrorDetail[] = post.targets.flatMap((target, index) =>
+    violationDetails(
+      index,
+      checkTarget({ provider: target.account.provider, accountStatus: target.account.status, placement: target.placement, caption: captionOf(post, target), mediaIds: post.mediaIds }),
+    ),
+  );
+  if (details.length) throw new AppError('PROVIDER_VALIDATION_FAILED', 'providerValidationFailed', { count: details.length }, { details });
+}
+
+async function enqueueRun(tx: Transaction, boss: PgBoss, post: PostWithTargets, targetIds: string[], runId: string, startAfter?: Date) {
+  await boss.insert(
+    queueNames.publishTarget,
+    targetIds.map((targetId) => ({ data: { postId: post.id, targetId, runId } satisfies PublishTargetJob, ...(startAfter ? { startAfter } : {}) })),
+    { db: inTransaction(tx) },
+  );
+}
+
+export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: string): Promise<PostWithTargets> {
+  authorize(actor, 'publishPost');
+  return db.prisma.$transaction(async (tx) => {
+    const post = await lockPost(tx, actor, id);
+    assertTransition(post.status, 'publish');
+    assertPublishable(post);
+    const runId = randomUUID();
+    await tx.postTarget.updateMany({ where: { postId: id }, data: { status: 'pending', errorCode: null, errorMessage: null } });
+    await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
+    await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId);
+    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+  });
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Publishes at `scheduledAt` (UTC, in the future); `timezone` (IANA) records the author's zone. */
+export async function schedulePost(
+  db: Database,
+  boss: PgBoss,
+  actor: Actor,
+  id: string,
+  input: { scheduledAt: Date; timezone: string; queueId?: string | null },
+): Promise<PostWithTargets> {
+  authorize(actor, 'schedulePost');
+  const details: ErrorDetail[] = [];
+  if (input.scheduledAt.getTime() <= Date.now()) details.push({ field: 'scheduledAt', code: 'past', messageKey: 'detail.pastTime' });
+  if (!isTimeZone(input.timezone)) details.push({ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone: input.timezone } });
+  if (details.length) throw invalidRequest(details);
+  return db.prisma.$transaction(async (tx) => {
+    const post = await lockPost(tx, actor, id);
+    assertTransition(post.status, input.queueId ? 'queue' : 'schedule');
+    assertPublishable(post);
+    const runId = randomUUID();
+    await tx.post.update({
+      where: { id },
+      data: { status: 'scheduled', scheduledAt: input.scheduledAt, timezone: input.timezone, queueId: input.queueId ?? null, publishRunId: runId, version: { increment: 1 } },
+    });
+    await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId, input.scheduledAt);
+    await recordEvent(tx, actor.workspaceId, 'post.scheduled', { postId: id, scheduledAt: input.scheduledAt.toISOString(), timezone: input.timezone });
+    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+  });
+}
+
+/** Publishes the failed targets again: the one named, or all of them. */
+export async function retryPost(db: Database, boss: PgBoss, actor: Actor, id: string, targetId?: string): Promise<PostWithTargets> {
+  authorize(actor, 'retryPost');
+  return db.prisma.$transaction(async (tx) => {
+    const post = await lockPost(tx, actor, id);
+    assertTransition(post.status, 'retry');
+    const failed = post.targets.filter((target) => target.status === 'failed');
+    const chosen = targetId === undefined ? failed : failed.filter((target) => target.id === targetId);
+    if (targetId !== undefined && !chosen.length) {
+      if (!isUuid(targetId) || !post.targets.some((target) => target.id === targetId)) throw notFound('target');
+      throw new AppError('INVALID_STATE_TRANSITION', 'targetNotFailed', { targetId });
+    }
+    assertPublishable({ ...post, targets: chosen });
+    const runId = randomUUID();
+    const ids = chosen.map((target) => target.id);
+    await tx.postTarget.updateMany({ where: { id: { in: ids } }, data: { status: 'pending', errorCode: null, errorMessage: null } });
+    await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
+    await enqueueRun(tx, boss, post, ids, runId);
+    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+  });
+}

@@ -1,0 +1,32 @@
+// The post state machine of the contract. Anything not listed here is 409 INVALID_STATE_TRANSITION.
+import { AppError } from '../errors/appError.ts';
+
+export const postStatuses = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'] as const;
+export type PostStatus = (typeof postStatuses)[number];
+export const targetStatuses = ['pending', 'publishing', 'published', 'failed'] as const;
+export type TargetStatus = (typeof targetStatuses)[number];
+
+export type PostAction = 'update' | 'delete' | 'schedule' | 'queue' | 'publish' | 'retry';
+
+const allowedFrom: Record<PostAction, readonly PostStatus[]> = {
+  update: ['draft', 'scheduled', 'failed'],
+  delete: ['draft', 'scheduled', 'published', 'partially_published', 'failed'],
+  schedule: ['draft', 'scheduled'],
+  queue: ['draft', 'scheduled'],
+  publish: ['draft', 'scheduled'],
+  retry: ['failed', 'partially_published'],
+};
+
+export function assertTransition(status: string, action: PostAction): void {
+  if (!(allowedFrom[action] as readonly string[]).includes(status)) {
+    throw new AppError('INVALID_STATE_TRANSITION', 'invalidTransition', { action, status, allowed: allowedFrom[action].join(', ') });
+  }
+}
+
+/** The post's state once every target is final: all published, all failed, or a mix. */
+export function settledStatus(targets: readonly { status: string }[]): 'published' | 'partially_published' | 'failed' | null {
+  if (targets.some((target) => target.status === 'pending' || target.status === 'publishing')) return null;
+  const published = targets.filter((target) => target.status === 'published').length;
+  if (published === targets.length) return 'published';
+  return published === 0 ? 'failed' : 'partially_published';
+}
