@@ -1,0 +1,32 @@
+// Helpers for the posts tests: calling the API and waiting for background publishing to settle.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bearer } from './fixtures.ts';
+
+export interface Api {
+  (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+export function apiFor(baseUrl: string, apiKey: string): Api {
+  return async (method, path, body, headers = {}) => {
+    const response = await fetch(`${baseUrl}/v1${path}`, {
+      method,
+      headers: bearer(apiKey, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/** Polls GET /posts/{id} until its status is one of `statuses`. */
+export async function waitForPost(api: Api, id: string, statuses: string[], timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api('GET', `/posts/${id}`);
+    if (statuses.includes(body.data.status)) return body.data;
+    if (Date.now() > deadline) throw new Error(`post ${id} is ${body.data.status}, not ${statuses.join('|')}: ${JSON.stringify(body.data.targets)}`);
+    await sleep(100);
+  }
+}
+
+export const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
