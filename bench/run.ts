@@ -2,9 +2,11 @@
 // Each section is an async function printing its own figures; all share one migrated database.
 import { openBench, type Section } from './support.ts';
 import { socialAccounts } from './socialAccounts.ts';
+import { publishing } from './publishing.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
+  publishing,
 };
 
 const requested = process.argv.slice(2);

@@ -1,8 +1,10 @@
-// Developer command: `npm run db:migration -- <name>` writes prisma/migrations/<timestamp>_<name>/migration.sql,
-// the SQL that takes the committed prisma/schema.prisma (git HEAD) to the working copy. Prisma's engine diffs
+// Developer command: `npm run db:migration -- <name> [--from <schema file>]` writes
+// prisma/migrations/<timestamp>_<name>/migration.sql, the SQL that takes the committed prisma/schema.prisma
+// (git HEAD, or the file given) to the working copy. Prisma's engine diffs
 // the two datamodels itself (the wasm engine cannot introspect a shadow database). SQL that Prisma does not
 // model (functions, triggers) goes into a hand-written migration of its own.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withSchemaEngine } from '../src/db/schemaEngine.ts';
@@ -15,7 +17,9 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   console.error('usage: npm run db:migration -- <name, lower case and underscores>');
   process.exit(2);
 }
+const fromIndex = process.argv.indexOf('--from');
 const committed = (() => {
+  if (fromIndex > 0) return readFileSync(process.argv[fromIndex + 1]!, 'utf8');
   try {
     return execFileSync('git', ['show', 'HEAD:prisma/schema.prisma'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {

@@ -1,17 +1,17 @@
-// The job that publishes one target. A target reaches its network at most once: the attempt is recorded
-// (status `publishing`, attempts + 1) before the network is called, and any later attempt first asks the network
-// whether the earlier one got through (`findPublished`, keyed by the target id) before posting again.
-import type { Database, Transaction } from '../db/database.ts';
+// The jobs that publish targets, a batch at a time. A target reaches its network at most once: the attempt is
+// committed (status `publishing`, attempts + 1) before the network is called, and any later attempt first asks
+// the network whether the earlier one got through (`findPublished`, keyed by the target id) before posting
+// again. Claiming and recording are set-based statements per batch, so the database work per target stays small.
+import type pg from 'pg';
+import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
-import { ProviderError, type ProviderTokens, type PublishRequest, type PublishedItem } from '../providers/adapter.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { ProviderError, type ProviderTokens, type PublishedItem } from '../providers/adapter.ts';
+import { insertEvents, type NewEvent } from '../events/outbox.ts';
 import { renderMessage } from '../errors/messages.ts';
 import { publishRetryLimit, queueNames, type PgBoss } from '../jobs/boss.ts';
-import type { Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
 import { settledStatus } from './states.ts';
-import { captionOf } from './posts.ts';
 import { checkTarget } from './validation.ts';
 import type { PublishTargetJob } from './publishing.ts';
 
@@ -22,33 +22,77 @@ interface Deps {
   logger: Logger;
 }
 
-interface Claim {
-  post: Post;
-  target: PostTarget & { account: SocialAccount };
+export interface PublishJob {
+  id: string;
+  data: PublishTargetJob;
+  retryCount: number;
+  signal: AbortSignal;
+}
+
+interface ClaimedTarget {
+  job: PublishJob;
+  targetId: string;
+  postId: string;
+  workspaceId: string;
+  connectionId: string;
+  provider: string;
+  username: string;
+  remoteId: string | null;
+  encryptedTokens: string | null;
+  placement: string;
+  caption: string;
   /** An earlier attempt started and may have reached the network. */
   attemptedBefore: boolean;
 }
 
-type Failure = { code: string; message: string };
-
-async function lockPostRow(tx: Transaction, postId: string): Promise<Post | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM post WHERE id = ${postId}::uuid FOR UPDATE`;
-  return rows.length ? tx.post.findUnique({ where: { id: postId } }) : null;
+interface Failure {
+  code: string;
+  message: string;
 }
 
-/** Once every target is final, the post becomes published, partially_published or failed, with its event. */
-async function settlePost(tx: Transaction, post: Post): Promise<void> {
-  const targets = await tx.postTarget.findMany({ where: { postId: post.id }, orderBy: { position: 'asc' } });
-  const status = settledStatus(targets);
-  if (!status) return;
-  const published = targets.filter((target) => target.publishedAt);
-  const publishedAt = published.length ? new Date(Math.max(...published.map((target) => target.publishedAt!.getTime()))) : null;
-  await tx.post.update({ where: { id: post.id }, data: { status, publishedAt, version: { increment: 1 } } });
-  await recordEvent(tx, post.workspaceId, `post.${status}` as const, {
-    postId: post.id,
-    status,
-    targets: targets.map((target) => ({ targetId: target.id, connectionId: target.connectionId, status: target.status, remoteUrl: target.remoteUrl })),
-  });
+type Outcome = { target: ClaimedTarget; item: PublishedItem } | { target: ClaimedTarget; failure: Failure; retry: boolean };
+
+interface ClaimRow {
+  target_id: string;
+  target_status: string;
+  attempts: number;
+  placement: string;
+  override_caption: string | null;
+  connection_id: string;
+  post_id: string;
+  workspace_id: string;
+  post_status: string;
+  publish_run_id: string | null;
+  caption: string;
+  media_ids: string[];
+  provider: string;
+  account_status: string;
+  username: string;
+  remote_id: string | null;
+  encrypted_tokens: string | null;
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function targetEvent(target: ClaimedTarget, type: 'target.published' | 'target.failed', data: Record<string, unknown>): NewEvent {
+  return {
+    workspaceId: target.workspaceId,
+    type,
+    data: { postId: target.postId, targetId: target.targetId, connectionId: target.connectionId, provider: target.provider, ...data },
+  };
 }
 
 export class TargetPublisher {
@@ -58,108 +102,152 @@ export class TargetPublisher {
     this.#deps = deps;
   }
 
-  /** Runs one job; `failed` asks pg-boss to retry it later (with backoff). */
-  async run(job: PublishTargetJob, attempt: { retryCount: number; retryLimit: number }, signal: AbortSignal): Promise<'completed' | 'failed'> {
-    const claim = await this.#claim(job);
-    if (!claim) return 'completed';
-    let item: PublishedItem;
+  /** Publishes a batch of jobs; a job answered `failed` is retried by pg-boss later, with backoff. */
+  async run(jobs: PublishJob[]): Promise<{ id: string; status: 'completed' | 'failed' }[]> {
+    const { claimed, refused } = await this.#claim(jobs);
+    const outcomes = [...refused, ...(await Promise.all(claimed.map((target) => this.#publish(target))))];
+    await this.#record(outcomes);
+    const retried = new Set(outcomes.filter((outcome) => 'retry' in outcome && outcome.retry).map((outcome) => outcome.target.job.id));
+    return jobs.map((job) => ({ id: job.id, status: retried.has(job.id) ? 'failed' : 'completed' }));
+  }
+
+  /** Locks the batch's posts and targets, drops stale or finished jobs, and records the attempts about to start. */
+  async #claim(jobs: PublishJob[]): Promise<{ claimed: ClaimedTarget[]; refused: Outcome[] }> {
+    const byTarget = new Map(jobs.map((job) => [job.data.targetId, job]));
+    return inTransaction(this.#deps.db.pool, async (client) => {
+      const { rows } = await client.query<ClaimRow>(
+        `SELECT t.id AS target_id, t.status AS target_status, t.attempts, t.placement, t.override_caption, t.connection_id,
+                p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids,
+                a.provider, a.status AS account_status, a.username, a.remote_id, a.encrypted_tokens
+         FROM post_target t JOIN post p ON p.id = t.post_id JOIN social_account a ON a.id = t.connection_id
+         WHERE t.id = ANY($1::uuid[]) ORDER BY p.id, t.id FOR UPDATE OF p, t`,
+        [[...byTarget.keys()]],
+      );
+      const live = rows.filter((row) => {
+        const job = byTarget.get(row.target_id)!;
+        return (
+          row.publish_run_id === job.data.runId &&
+          (row.target_status === 'pending' || row.target_status === 'publishing') &&
+          (row.post_status === 'scheduled' || row.post_status === 'publishing')
+        );
+      });
+      // When a scheduled post's time comes, its first job moves it to publishing.
+      const due = [...new Set(live.filter((row) => row.post_status === 'scheduled').map((row) => row.post_id))];
+      if (due.length) await client.query(`UPDATE post SET status = 'publishing', version = version + 1, updated_at = now() WHERE id = ANY($1::uuid[])`, [due]);
+
+      const claimed: ClaimedTarget[] = [];
+      const refused: Outcome[] = [];
+      for (const row of live) {
+        const target: ClaimedTarget = {
+          job: byTarget.get(row.target_id)!,
+          targetId: row.target_id,
+          postId: row.post_id,
+          workspaceId: row.workspace_id,
+          connectionId: row.connection_id,
+          provider: row.provider,
+          username: row.username,
+          remoteId: row.remote_id,
+          encryptedTokens: row.encrypted_tokens,
+          placement: row.placement,
+          caption: row.override_caption ?? row.caption,
+          attemptedBefore: row.attempts > 0,
+        };
+        // The rules are checked again when the time comes: an account may have been revoked since scheduling.
+        const violations = checkTarget({ provider: row.provider, accountStatus: row.account_status, placement: row.placement, caption: target.caption, mediaIds: row.media_ids });
+        if (violations.length) {
+          const message = violations.map((violation) => renderMessage('en', violation.messageKey, violation.params)).join(' ');
+          refused.push({ target, failure: { code: 'PROVIDER_VALIDATION_FAILED', message }, retry: false });
+        } else {
+          claimed.push(target);
+        }
+      }
+      if (claimed.length) {
+        await client.query(`UPDATE post_target SET status = 'publishing', attempts = attempts + 1 WHERE id = ANY($1::uuid[])`, [claimed.map((t) => t.targetId)]);
+      }
+      return { claimed, refused };
+    });
+  }
+
+  async #publish(target: ClaimedTarget): Promise<Outcome> {
     try {
-      item = await this.#publish(claim, signal);
-    } catch (error) {
-      const transient = !(error instanceof ProviderError) || error.transient;
-      const failure: Failure =
-        error instanceof ProviderError ? { code: error.code, message: error.message } : { code: 'PUBLISH_ERROR', message: 'The network could not be reached.' };
-      if (!(error instanceof ProviderError)) this.#deps.logger.error({ err: error, targetId: job.targetId }, 'publish attempt failed');
-      if (transient && attempt.retryCount < attempt.retryLimit) {
-        await this.#deps.db.prisma.postTarget.update({ where: { id: claim.target.id }, data: { errorCode: failure.code, errorMessage: failure.message } });
-        return 'failed';
-      }
-      await this.#finish(claim, { failure });
-      return 'completed';
-    }
-    await this.#finish(claim, { item });
-    return 'completed';
-  }
-
-  async #claim(job: PublishTargetJob): Promise<Claim | null> {
-    return this.#deps.db.prisma.$transaction(async (tx) => {
-      let post = await lockPostRow(tx, job.postId);
-      if (!post || post.publishRunId !== job.runId) return null;
-      const target = await tx.postTarget.findUnique({ where: { id: job.targetId }, include: { account: true } });
-      if (!target || target.status === 'published' || target.status === 'failed') return null;
-      if (post.status === 'scheduled') {
-        post = await tx.post.update({ where: { id: post.id }, data: { status: 'publishing', version: { increment: 1 } } });
-      }
-      if (post.status !== 'publishing') return null;
-      // The rules are checked again when the time comes: an account may have been revoked since scheduling.
-      const violations = checkTarget({
-        provider: target.account.provider,
-        accountStatus: target.account.status,
+      const adapter = this.#deps.adapters.get(target.provider);
+      if (!adapter) throw new ProviderError('PROVIDER_NOT_AVAILABLE', `Publishing to ${target.provider} is not available on this installation yet.`, false);
+      const tokens: ProviderTokens | null = target.encryptedTokens ? JSON.parse(this.#deps.secrets.open(target.encryptedTokens)) : null;
+      const request = {
+        account: { id: target.connectionId, provider: target.provider, username: target.username, remoteId: target.remoteId, tokens },
         placement: target.placement,
-        caption: captionOf(post, target),
-        mediaIds: post.mediaIds,
-      });
-      if (violations.length) {
-        const message = violations.map((violation) => renderMessage('en', violation.messageKey, violation.params)).join(' ');
-        await this.#fail(tx, post, target, { code: 'PROVIDER_VALIDATION_FAILED', message });
-        return null;
-      }
-      await tx.postTarget.update({ where: { id: target.id }, data: { status: 'publishing', attempts: { increment: 1 } } });
-      return { post, target, attemptedBefore: target.attempts > 0 };
-    });
-  }
-
-  async #publish(claim: Claim, signal: AbortSignal): Promise<PublishedItem> {
-    const { post, target, attemptedBefore } = claim;
-    const adapter = this.#deps.adapters.get(target.account.provider);
-    if (!adapter) {
-      throw new ProviderError('PROVIDER_NOT_AVAILABLE', `Publishing to ${target.account.provider} is not available on this installation yet.`, false);
+        caption: target.caption,
+        media: [],
+        idempotencyKey: target.targetId,
+        signal: target.job.signal,
+      };
+      const earlier = target.attemptedBefore ? await adapter.findPublished(request) : null;
+      return { target, item: earlier ?? (await adapter.publish(request)) };
+    } catch (error) {
+      if (!(error instanceof ProviderError)) this.#deps.logger.error({ err: error, targetId: target.targetId }, 'publish attempt failed');
+      const failure = error instanceof ProviderError ? { code: error.code, message: error.message } : { code: 'PUBLISH_ERROR', message: 'The network could not be reached.' };
+      const transient = !(error instanceof ProviderError) || error.transient;
+      return { target, failure, retry: transient && target.job.retryCount < publishRetryLimit };
     }
-    const tokens: ProviderTokens | null = target.account.encryptedTokens ? JSON.parse(this.#deps.secrets.open(target.account.encryptedTokens)) : null;
-    const request: PublishRequest = {
-      account: { id: target.account.id, provider: target.account.provider, username: target.account.username, remoteId: target.account.remoteId, tokens },
-      placement: target.placement,
-      caption: captionOf(post, target),
-      media: [],
-      idempotencyKey: target.id,
-      signal,
-    };
-    const earlier = attemptedBefore ? await adapter.findPublished(request) : null;
-    return earlier ?? adapter.publish(request);
   }
 
-  async #finish(claim: Claim, outcome: { item: PublishedItem } | { failure: Failure }): Promise<void> {
-    await this.#deps.db.prisma.$transaction(async (tx) => {
-      const post = await lockPostRow(tx, claim.post.id);
-      if (!post) return;
-      if ('failure' in outcome) return this.#fail(tx, post, claim.target, outcome.failure);
-      const { remoteId, remoteUrl } = outcome.item;
-      await tx.postTarget.update({
-        where: { id: claim.target.id },
-        data: { status: 'published', remoteId, remoteUrl, publishedAt: new Date(), errorCode: null, errorMessage: null },
-      });
-      await recordEvent(tx, post.workspaceId, 'target.published', {
-        postId: post.id,
-        targetId: claim.target.id,
-        connectionId: claim.target.connectionId,
-        provider: claim.target.account.provider,
-        remoteId,
-        remoteUrl,
-      });
-      await settlePost(tx, post);
+  /** Records every outcome of the batch, its events, and the final state of posts whose targets are all final. */
+  async #record(outcomes: Outcome[]): Promise<void> {
+    if (!outcomes.length) return;
+    await inTransaction(this.#deps.db.pool, async (client) => {
+      const postIds = [...new Set(outcomes.map((outcome) => outcome.target.postId))].sort();
+      await client.query('SELECT id FROM post WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [postIds]);
+      const published = outcomes.filter((outcome): outcome is Extract<Outcome, { item: PublishedItem }> => 'item' in outcome);
+      const failures = outcomes.filter((outcome): outcome is Extract<Outcome, { failure: Failure }> => 'failure' in outcome);
+      const final = failures.filter((outcome) => !outcome.retry);
+      const events: NewEvent[] = [];
+      if (published.length) {
+        await client.query(
+          `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = now(),
+                  error_code = NULL, error_message = NULL
+           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, remote_id, remote_url) WHERE t.id = u.id`,
+          [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl)],
+        );
+        for (const { target, item } of published) events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
+      }
+      if (failures.length) {
+        // A failure that will be retried keeps the target `publishing`, with the reason visible meanwhile.
+        await client.query(
+          `UPDATE post_target t SET status = CASE WHEN u.final THEN 'failed' ELSE t.status END, error_code = u.code, error_message = u.message
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bool[]) AS u(id, code, message, final) WHERE t.id = u.id`,
+          [failures.map((o) => o.target.targetId), failures.map((o) => o.failure.code), failures.map((o) => o.failure.message), failures.map((o) => !o.retry)],
+        );
+        for (const { target, failure } of final) events.push(targetEvent(target, 'target.failed', { error: failure }));
+      }
+      events.push(...(await this.#settle(client, postIds)));
+      await insertEvents(client, events);
     });
   }
 
-  async #fail(tx: Transaction, post: Post, target: PostTarget & { account: SocialAccount }, failure: Failure): Promise<void> {
-    await tx.postTarget.update({ where: { id: target.id }, data: { status: 'failed', errorCode: failure.code, errorMessage: failure.message } });
-    await recordEvent(tx, post.workspaceId, 'target.failed', {
-      postId: post.id,
-      targetId: target.id,
-      connectionId: target.connectionId,
-      provider: target.account.provider,
-      error: failure,
-    });
-    await settlePost(tx, post);
+  /** Posts whose targets are all final become published, partially_published or failed. */
+  async #settle(client: pg.PoolClient, postIds: string[]): Promise<NewEvent[]> {
+    const { rows } = await client.query<{ post_id: string; workspace_id: string; status: string; targets: { targetId: string; connectionId: string; status: string; remoteUrl: string | null; publishedAt: string | null }[] }>(
+      `SELECT p.id AS post_id, p.workspace_id, p.status,
+              json_agg(json_build_object('targetId', t.id, 'connectionId', t.connection_id, 'status', t.status, 'remoteUrl', t.remote_url, 'publishedAt', t.published_at) ORDER BY t.position) AS targets
+       FROM post p JOIN post_target t ON t.post_id = p.id WHERE p.id = ANY($1::uuid[]) GROUP BY p.id`,
+      [postIds],
+    );
+    const events: NewEvent[] = [];
+    for (const row of rows) {
+      const status = row.status === 'publishing' ? settledStatus(row.targets) : null;
+      if (!status) continue;
+      await client.query(
+        `UPDATE post SET status = $2, version = version + 1, updated_at = now(),
+                published_at = (SELECT max(published_at) FROM post_target WHERE post_id = $1) WHERE id = $1`,
+        [row.post_id, status],
+      );
+      events.push({
+        workspaceId: row.workspace_id,
+        type: `post.${status}`,
+        data: { postId: row.post_id, status, targets: row.targets.map(({ publishedAt: _publishedAt, ...target }) => target) },
+      });
+    }
+    return events;
   }
 }
 
@@ -167,7 +255,7 @@ export async function startPublishWorkers(boss: PgBoss, publisher: TargetPublish
   await boss.work<PublishTargetJob>(
     queueNames.publishTarget,
     {
-      batchSize: 25,
+      batchSize: 50,
       localConcurrency: concurrency,
       includeMetadata: true,
       perJobResults: true,
@@ -175,12 +263,6 @@ export async function startPublishWorkers(boss: PgBoss, publisher: TargetPublish
       notifyPollingIntervalSeconds: 0.5,
       burstWhenBatchFull: true,
     },
-    async (jobs) =>
-      Promise.all(
-        jobs.map(async (job) => ({
-          id: job.id,
-          status: await publisher.run(job.data, { retryCount: job.retryCount, retryLimit: publishRetryLimit }, job.signal),
-        })),
-      ),
+    (jobs) => publisher.run(jobs.map((job) => ({ id: job.id, data: job.data, retryCount: job.retryCount, signal: job.signal }))),
   );
 }

@@ -34,7 +34,7 @@ async function createDraft(caption: string, overrideB?: string) {
 
 const sandboxItems = (targetId: string) => service.services.db.prisma.sandboxItem.count({ where: { idempotencyKey: targetId } });
 const events = async (postId: string) =>
-  (await service.services.db.prisma.outboxEvent.findMany({ where: { workspaceId: acme.workspaceId }, orderBy: [{ createdAt: 'asc' }] }))
+  (await service.services.db.prisma.outboxEvent.findMany({ where: { workspaceId: acme.workspaceId }, orderBy: { sequence: 'asc' } }))
     .map(envelopeOf)
     .filter((event) => event.data.postId === postId);
 

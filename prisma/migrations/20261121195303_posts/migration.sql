@@ -41,6 +41,7 @@ CREATE TABLE "post_target" (
 -- CreateTable
 CREATE TABLE "outbox_event" (
     "id" UUID NOT NULL,
+    "sequence" BIGSERIAL NOT NULL,
     "workspace_id" UUID NOT NULL,
     "type" TEXT NOT NULL,
     "data" JSONB NOT NULL,
@@ -62,10 +63,10 @@ CREATE INDEX "post_target_connection_id_idx" ON "post_target"("connection_id");
 CREATE UNIQUE INDEX "post_target_post_id_connection_id_placement_key" ON "post_target"("post_id", "connection_id", "placement");
 
 -- CreateIndex
-CREATE INDEX "outbox_event_workspace_id_created_at_idx" ON "outbox_event"("workspace_id", "created_at");
+CREATE UNIQUE INDEX "outbox_event_sequence_key" ON "outbox_event"("sequence");
 
 -- CreateIndex
-CREATE INDEX "outbox_event_created_at_id_idx" ON "outbox_event"("created_at", "id");
+CREATE INDEX "outbox_event_workspace_id_sequence_idx" ON "outbox_event"("workspace_id", "sequence");
 
 -- AddForeignKey
 ALTER TABLE "post" ADD CONSTRAINT "post_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;

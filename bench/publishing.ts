@@ -1,0 +1,83 @@
+// Section `publishing`: 1,000 posts scheduled for the same second on the sandbox network. Prints the delay from
+// each target's scheduled time to its publication (p50, p99, max) and the targets published per second, with the
+// publishing done by the real server process (bin/server.ts) and its pg-boss workers.
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { startRuntime } from '../src/runtime.ts';
+import { setupWorkspace } from '../src/workspaces/workspaces.ts';
+import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
+import { createPost } from '../src/posts/posts.ts';
+import { schedulePost } from '../src/posts/publishing.ts';
+import { startChildServer, type Bench } from './support.ts';
+
+const posts = 1000;
+const accounts = 10;
+const leadSeconds = 8;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<unknown>) {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+export async function publishing(bench: Bench): Promise<void> {
+  const env = { ...bench.serviceEnv, RATE_LIMIT_PER_MINUTE: '100000000' };
+  const runtime = await startRuntime(loadConfig(env), createLogger('silent'), { migrate: false, work: false });
+  const server = await startChildServer('bin/server.ts', env);
+  const db = new pg.Client({ connectionString: bench.databaseUrl });
+  await db.connect();
+  try {
+    const { services } = runtime;
+    const run = `${process.pid}-${Date.now()}`;
+    const { apiKey } = await setupWorkspace(services.db, { name: `bench-publish-${run}`, email: `bench-publish-${run}@example.test`, plan: 'business' });
+    const { actor } = await services.callers.resolve({ kind: 'apiKey', token: apiKey! });
+    const connectionIds: string[] = [];
+    for (let i = 0; i < accounts; i++) {
+      connectionIds.push((await connectSocialAccount(services.db, services.secrets, services.adapters, { workspaceId: actor.workspaceId, provider: 'sandbox', username: `publish-${i}` })).connectionId);
+    }
+    const ids: string[] = [];
+    await inBatches([...Array(posts).keys()], 20, async (i) => {
+      const post = await createPost(services.db, actor, { content: { caption: `Bench post ${i}` }, targets: [{ connectionId: connectionIds[i % accounts]!, placement: 'feed' }] });
+      ids.push(post.id);
+    });
+    const scheduledAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + leadSeconds * 1000);
+    await inBatches(ids, 20, (id) => schedulePost(services.db, services.boss, actor, id, { scheduledAt, timezone: 'UTC' }));
+    const lead = (scheduledAt.getTime() - Date.now()) / 1000;
+    if (lead < 1) console.log('WARNING: scheduling took longer than the lead time; delays include it');
+    console.log(`${posts} posts (1 target each, ${accounts} sandbox accounts) scheduled for ${scheduledAt.toISOString()}, ${lead.toFixed(1)} s ahead; publisher: ${server.url}`);
+
+    const deadline = scheduledAt.getTime() + 120_000;
+    let done = 0;
+    while (Date.now() < deadline) {
+      const { rows } = await db.query<{ done: string }>(
+        `SELECT count(*) AS done FROM post_target t JOIN post p ON p.id = t.post_id WHERE p.workspace_id = $1 AND t.status IN ('published', 'failed')`,
+        [actor.workspaceId],
+      );
+      done = Number(rows[0]!.done);
+      if (done >= posts) break;
+      await sleep(200);
+    }
+    const { rows } = await db.query<{ published_at: Date; status: string }>(
+      `SELECT t.published_at, t.status FROM post_target t JOIN post p ON p.id = t.post_id WHERE p.workspace_id = $1`,
+      [actor.workspaceId],
+    );
+    const published = rows.filter((row) => row.status === 'published');
+    const delays = published.map((row) => row.published_at.getTime() - scheduledAt.getTime()).sort((a, b) => a - b);
+    const first = delays[0] ?? 0;
+    const last = delays.at(-1) ?? 0;
+    console.log(`published ${published.length}/${posts}${published.length < posts ? ` (WARNING: ${posts - published.length} not published)` : ''}`);
+    console.log(
+      `delay from scheduled time to published: first=${first} ms  p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${last} ms  (target p99 < 2000 ms)`,
+    );
+    const rate = published.length / Math.max(0.001, (last - first) / 1000);
+    console.log(`throughput: ${rate.toFixed(0)} targets/s between the first and the last publication (target >= 200)`);
+  } finally {
+    await db.end();
+    await server.stop();
+    await runtime.stop();
+  }
+}
