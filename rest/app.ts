@@ -10,6 +10,8 @@ import { dashboardAuthRouter } from './dashboardAuth.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { contextOf, requestContext } from './requestContext.ts';
 import { v1Router } from './v1.ts';
+import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
+import { isUuid } from '../src/ids.ts';
 
 export async function buildApp(services: Services): Promise<Express> {
   const app = express();
@@ -30,6 +32,14 @@ export async function buildApp(services: Services): Promise<Express> {
     } catch {
       res.status(503).json({ status: 'unavailable' });
     }
+  });
+
+  // The sandbox network's public page of a published item (the `remoteUrl` of sandbox targets).
+  app.get('/sandbox/items/:id', async (req, res, next) => {
+    contextOf(res).route = '/sandbox/items/{id}';
+    const item = isUuid(req.params.id) ? await findSandboxItem(services.db, req.params.id) : null;
+    if (!item) return next();
+    res.json({ data: item });
   });
 
   app.use('/auth', dashboardAuthRouter(services));

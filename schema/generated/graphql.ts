@@ -47,6 +47,57 @@ export type MediaCountRules = {
   mixedKinds: Scalars['Boolean']['output'];
 };
 
+export type Mutation = {
+  __typename?: 'Mutation';
+  createPost: Post;
+  deletePost: Scalars['Boolean']['output'];
+  publishPost: Post;
+  retryPost: Post;
+  schedulePost: Post;
+  updatePost: Post;
+};
+
+
+export type MutationCreatePostArgs = {
+  campaign?: InputMaybe<Scalars['String']['input']>;
+  caption?: InputMaybe<Scalars['String']['input']>;
+  mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  targets: Array<TargetInput>;
+};
+
+
+export type MutationDeletePostArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationPublishPostArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRetryPostArgs = {
+  id: Scalars['ID']['input'];
+  targetId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationSchedulePostArgs = {
+  id: Scalars['ID']['input'];
+  scheduledAt: Scalars['DateTime']['input'];
+  timezone: Scalars['String']['input'];
+};
+
+
+export type MutationUpdatePostArgs = {
+  campaign?: InputMaybe<Scalars['String']['input']>;
+  caption?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  targets?: InputMaybe<Array<TargetInput>>;
+  version: Scalars['Int']['input'];
+};
+
 export type PageInfo = {
   __typename?: 'PageInfo';
   endCursor?: Maybe<Scalars['String']['output']>;
@@ -66,6 +117,41 @@ export type PlacementRules = {
   video?: Maybe<DurationRules>;
 };
 
+/** A post: created once, published to one or more targets. */
+export type Post = {
+  __typename?: 'Post';
+  campaign?: Maybe<Scalars['String']['output']>;
+  caption: Scalars['String']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  mediaIds: Array<Scalars['ID']['output']>;
+  publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  queueId?: Maybe<Scalars['ID']['output']>;
+  scheduledAt?: Maybe<Scalars['DateTime']['output']>;
+  status: Scalars['String']['output'];
+  targets: Array<PostTarget>;
+  timezone?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['DateTime']['output'];
+  version: Scalars['Int']['output'];
+};
+
+/** One account and placement a post goes to. */
+export type PostTarget = {
+  __typename?: 'PostTarget';
+  attempts: Scalars['Int']['output'];
+  connectionId: Scalars['ID']['output'];
+  error?: Maybe<TargetError>;
+  id: Scalars['ID']['output'];
+  overrideCaption?: Maybe<Scalars['String']['output']>;
+  placement: Scalars['String']['output'];
+  provider: Scalars['String']['output'];
+  publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  remoteId?: Maybe<Scalars['String']['output']>;
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+  status: Scalars['String']['output'];
+  validation: TargetValidation;
+};
+
 /** A network’s formats, placements and limits, as GET /v1/providers returns them. */
 export type ProviderRules = {
   __typename?: 'ProviderRules';
@@ -82,11 +168,33 @@ export type ProviderRules = {
 
 export type Query = {
   __typename?: 'Query';
+  post: Post;
+  posts: QueryPostsConnection;
   providers: Array<ProviderRules>;
   /** Calls recorded for this workspace, newest first. Owners and admins only. */
   requestLog: QueryRequestLogConnection;
+  socialAccount: SocialAccount;
   socialAccounts: QuerySocialAccountsConnection;
   viewer: Viewer;
+};
+
+
+export type QueryPostArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryPostsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  campaign?: InputMaybe<Scalars['String']['input']>;
+  connectionId?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  provider?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Array<Scalars['String']['input']>>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -98,11 +206,28 @@ export type QueryRequestLogArgs = {
 };
 
 
+export type QuerySocialAccountArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type QuerySocialAccountsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type QueryPostsConnection = {
+  __typename?: 'QueryPostsConnection';
+  edges: Array<QueryPostsConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryPostsConnectionEdge = {
+  __typename?: 'QueryPostsConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: Post;
 };
 
 export type QueryRequestLogConnection = {
@@ -162,6 +287,31 @@ export type SocialAccount = {
   provider: Scalars['String']['output'];
   status: Scalars['String']['output'];
   username: Scalars['String']['output'];
+};
+
+export type TargetError = {
+  __typename?: 'TargetError';
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type TargetInput = {
+  connectionId: Scalars['ID']['input'];
+  overrideCaption?: InputMaybe<Scalars['String']['input']>;
+  placement: Scalars['String']['input'];
+};
+
+export type TargetValidation = {
+  __typename?: 'TargetValidation';
+  problems: Array<ValidationProblem>;
+  valid: Scalars['Boolean']['output'];
+};
+
+export type ValidationProblem = {
+  __typename?: 'ValidationProblem';
+  field: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  rule: Scalars['String']['output'];
 };
 
 /** The caller: a person of one workspace, through an API key or a dashboard session. */

@@ -71,5 +71,16 @@ describe('OpenAPI document', () => {
     await expectDocumented('getSocialAccount', await fetch(`${service.url}/v1/social-accounts/${account}`, { headers: bearer(acme.ownerKey) }));
     await expectDocumented('getSocialAccount', await fetch(`${service.url}/v1/social-accounts/${crypto.randomUUID()}`, { headers: bearer(acme.ownerKey) }));
     await expectDocumented('listProviders', await fetch(`${service.url}/v1/providers`, { headers: bearer(acme.ownerKey) }));
+
+    const json = (body: unknown) => ({ method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: JSON.stringify(body) });
+    const created = await fetch(`${service.url}/v1/posts`, json({ content: { caption: 'Documented' }, targets: [{ connectionId: account, placement: 'feed' }] }));
+    const post = (await created.clone().json()).data;
+    await expectDocumented('createPost', created);
+    await expectDocumented('createPost', await fetch(`${service.url}/v1/posts`, json({ content: { caption: 'x'.repeat(501) }, targets: [{ connectionId: account, placement: 'feed' }] })));
+    await expectDocumented('getPost', await fetch(`${service.url}/v1/posts/${post.id}`, { headers: bearer(acme.ownerKey) }));
+    await expectDocumented('listPosts', await fetch(`${service.url}/v1/posts?status=draft`, { headers: bearer(acme.ownerKey) }));
+    await expectDocumented('schedulePost', await fetch(`${service.url}/v1/posts/${post.id}/schedule`, json({ scheduledAt: new Date(Date.now() + 3_600_000).toISOString(), timezone: 'UTC' })));
+    await expectDocumented('publishPost', await fetch(`${service.url}/v1/posts/${post.id}/publish`, json({})));
+    await expectDocumented('publishPost', await fetch(`${service.url}/v1/posts/${post.id}/publish`, json({})));
   });
 });

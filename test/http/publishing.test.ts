@@ -50,6 +50,8 @@ describe('POST /posts/{id}/publish', () => {
       expect(target).toMatchObject({ status: 'published', attempts: 1, error: null });
       expect(target.remoteUrl).toBe(`${service.services.config.publicBaseUrl}/sandbox/items/${target.remoteId}`);
       expect(await sandboxItems(target.id)).toBe(1);
+      const shown = await (await fetch(target.remoteUrl.replace(service.services.config.publicBaseUrl, service.url))).json();
+      expect(shown.data).toMatchObject({ id: target.remoteId, caption: 'Shipping it', placement: 'feed' });
     }
     expect(published.publishedAt).not.toBeNull();
 

@@ -83,3 +83,11 @@ export class SandboxAdapter implements ProviderAdapter {
     };
   }
 }
+
+/** A published sandbox item, as the "network" shows it publicly at its remote URL. */
+export async function findSandboxItem(db: Database, id: string) {
+  return db.prisma.sandboxItem.findUnique({
+    where: { id },
+    select: { id: true, placement: true, caption: true, mediaIds: true, createdAt: true },
+  });
+}
