@@ -107,3 +107,34 @@ describe('request log', () => {
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });
+
+describe('posts in the graph', () => {
+  it('creates, changes, publishes and lists posts with the REST rules and codes', async () => {
+    const workspace = await createWorkspace(service.services);
+    const account = await connectSandbox(service.services, workspace.workspaceId);
+    const created = await graph(
+      workspace.ownerKey,
+      'mutation($targets: [TargetInput!]!) { createPost(caption: "From the graph", targets: $targets) { id status version targets { placement status validation { valid } } } }',
+      { targets: [{ connectionId: account, placement: 'feed' }] },
+    );
+    const post = created.body.data.createPost;
+    expect(post).toMatchObject({ status: 'draft', version: 1, targets: [{ placement: 'feed', status: 'pending', validation: { valid: true } }] });
+
+    const invalid = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(caption: "x", targets: $targets) { id } }', {
+      targets: [{ connectionId: account, placement: 'reel' }],
+    });
+    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'PROVIDER_VALIDATION_FAILED', details: [{ field: 'targets[0].mediaIds', code: 'media.min' }] });
+
+    const update = 'mutation($id: ID!, $version: Int!) { updatePost(id: $id, version: $version, caption: "Changed") { version caption } }';
+    expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.data.updatePost).toEqual({ version: 2, caption: 'Changed' });
+    expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.errors[0].extensions.code).toBe('CONCURRENT_MODIFICATION');
+
+    const published = await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status } }', { id: post.id });
+    expect(published.body.data.publishPost.status).toBe('publishing');
+    const again = await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status } }', { id: post.id });
+    expect(again.body.errors[0].extensions.code).toBe('INVALID_STATE_TRANSITION');
+
+    const listed = await graph(workspace.ownerKey, '{ posts(first: 5, status: ["publishing", "published"]) { edges { node { id } } } }');
+    expect(listed.body.data.posts.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([post.id]);
+  });
+});
