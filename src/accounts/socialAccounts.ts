@@ -13,7 +13,6 @@ import type { ProviderAdapters } from '../providers/registry.ts';
 import type { ProviderTokens } from '../providers/adapter.ts';
 import type { SocialAccount } from '../db/generated/prisma/client.ts';
 
-export const accountStatuses = ['ACTIVE', 'REVOKED'] as const;
 
 export interface SocialAccountView {
   id: string;
