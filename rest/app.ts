@@ -10,6 +10,7 @@ import { dashboardAuthRouter } from './dashboardAuth.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { contextOf, requestContext } from './requestContext.ts';
 import { v1Router } from './v1.ts';
+import { uploadsRouter } from './uploads.ts';
 import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
 
@@ -42,6 +43,7 @@ export async function buildApp(services: Services): Promise<Express> {
     res.json({ data: item });
   });
 
+  app.use(uploadsRouter(services));
   app.use('/auth', dashboardAuthRouter(services));
   app.use('/v1', await v1Router(services));
 

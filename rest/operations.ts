@@ -7,6 +7,9 @@ import { mapPage } from '../src/pagination.ts';
 import { createPost, deletePost, getPost, listPosts, updatePost, type PostChanges, type PostInput } from '../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../src/posts/publishing.ts';
 import { presentPost } from '../src/posts/present.ts';
+import { deleteMedia, getMedia, listMedia, presentMedia, setAltText } from '../src/media/library.ts';
+import { completeUpload, startUpload } from '../src/media/uploads.ts';
+import type { Media } from '../src/db/generated/prisma/client.ts';
 import { listProviders } from '../src/providers/catalog.ts';
 
 export interface OperationInput {
@@ -27,6 +30,8 @@ export interface OperationResult {
 export type OperationHandler = (input: OperationInput) => Promise<OperationResult>;
 
 const ok = (body: unknown): OperationResult => ({ status: 200, body });
+const links = (services: Services) => ({ signer: services.signer, publicBaseUrl: services.config.publicBaseUrl });
+const mediaView = (services: Services) => (media: Media) => presentMedia(media, services.signer, services.config.publicBaseUrl);
 
 const optionalDate = (value: unknown) => (typeof value === 'string' ? new Date(value) : undefined);
 
@@ -49,30 +54,55 @@ export const operationHandlers: Record<string, OperationHandler> = {
       provider: query.provider as string | undefined,
       campaign: query.campaign as string | undefined,
     };
-    return ok(mapPage(await listPosts(services.db, actor, filters, page(query)), (post) => presentPost(post, language)));
+    return ok(mapPage(await listPosts(services.db, actor, filters, page(query)), (post) => presentPost(post, language, links(services))));
   },
   createPost: async ({ services, actor, body, language }) => ({
     status: 201,
-    body: { data: presentPost(await createPost(services.db, actor, body as PostInput), language, true) },
+    body: { data: presentPost(await createPost(services.db, actor, body as PostInput), language, links(services)) },
   }),
-  getPost: async ({ services, actor, params, language }) => ok({ data: presentPost(await getPost(services.db, actor, params.id!), language, true) }),
+  getPost: async ({ services, actor, params, language }) => ok({ data: presentPost(await getPost(services.db, actor, params.id!), language, links(services)) }),
   updatePost: async ({ services, actor, params, body, language }) =>
-    ok({ data: presentPost(await updatePost(services.db, actor, params.id!, body as PostChanges), language, true) }),
+    ok({ data: presentPost(await updatePost(services.db, actor, params.id!, body as PostChanges), language, links(services)) }),
   deletePost: async ({ services, actor, params }) => {
     await deletePost(services.db, actor, params.id!);
     return { status: 204 };
   },
   publishPost: async ({ services, actor, params, language }) => ({
     status: 202,
-    body: { data: presentPost(await publishPost(services.db, services.boss, actor, params.id!), language, true) },
+    body: { data: presentPost(await publishPost(services.db, services.boss, actor, params.id!), language, links(services)) },
   }),
   schedulePost: async ({ services, actor, params, body, language }) => {
     const input = body as { scheduledAt: string; timezone: string };
     const post = await schedulePost(services.db, services.boss, actor, params.id!, { scheduledAt: new Date(input.scheduledAt), timezone: input.timezone });
-    return ok({ data: presentPost(post, language, true) });
+    return ok({ data: presentPost(post, language, links(services)) });
   },
+  listMedia: async ({ services, actor, query }) => {
+    const filters = {
+      q: query.q as string | undefined,
+      type: query.type as string | undefined,
+      status: query.status as string | undefined,
+      from: optionalDate(query.from),
+      to: optionalDate(query.to),
+    };
+    return ok(mapPage(await listMedia(services.db, actor, filters, page(query)), mediaView(services)));
+  },
+  startUpload: async ({ services, actor, body }) => ({
+    status: 201,
+    body: { data: await startUpload(services.db, services.signer, { publicBaseUrl: services.config.publicBaseUrl, maxUploadBytes: services.config.maxUploadBytes }, actor, body as { filename: string; contentType: string; size: number }) },
+  }),
+  completeUpload: async ({ services, actor, params }) => ({
+    status: 202,
+    body: { data: mediaView(services)(await completeUpload(services.db, services.boss, services.storage, actor, params.id!)) },
+  }),
+  getMedia: async ({ services, actor, params }) => ok({ data: mediaView(services)(await getMedia(services.db, actor, params.id!)) }),
+  deleteMedia: async ({ services, actor, params }) => {
+    await deleteMedia(services.db, services.storage, actor, params.id!);
+    return { status: 204 };
+  },
+  setAltText: async ({ services, actor, params, body }) =>
+    ok({ data: mediaView(services)(await setAltText(services.db, actor, params.id!, (body as { altText: string | null }).altText)) }),
   retryPost: async ({ services, actor, params, body, language }) => ({
     status: 202,
-    body: { data: presentPost(await retryPost(services.db, services.boss, actor, params.id!, (body as { targetId?: string } | undefined)?.targetId), language, true) },
+    body: { data: presentPost(await retryPost(services.db, services.boss, actor, params.id!, (body as { targetId?: string } | undefined)?.targetId), language, links(services)) },
   }),
 };

@@ -18,6 +18,8 @@ export interface Config {
   publishConcurrency: number;
   /** How often pg-boss looks for jobs whose worker died, seconds. */
   jobSuperviseSeconds: number;
+  /** Largest file one upload may declare. */
+  maxUploadBytes: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
 }
 
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     publishConcurrency: integer(env, 'PUBLISH_CONCURRENCY', 4, 1),
     jobSuperviseSeconds: integer(env, 'JOB_SUPERVISE_SECONDS', 10, 1),
+    maxUploadBytes: integer(env, 'MEDIA_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1),
     logLevel,
   };
 }

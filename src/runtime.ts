@@ -11,6 +11,10 @@ import type { Logger } from './logger.ts';
 import { Callers } from './access/callers.ts';
 import { startJobs, type PgBoss } from './jobs/boss.ts';
 import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
+import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
+import { startMediaWorkers } from './media/processing.ts';
+import { UrlSigner } from './crypto/urlSigner.ts';
+import { join } from 'node:path';
 
 export interface Services {
   config: Config;
@@ -21,6 +25,8 @@ export interface Services {
   recorder: RequestRecorder;
   callers: Callers;
   boss: PgBoss;
+  storage: MediaStorage;
+  signer: UrlSigner;
 }
 
 export interface Runtime {
@@ -49,8 +55,13 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       logger.error({ err: error }, 'job runner error'),
     );
     const adapters = createProviderAdapters(db, config.publicBaseUrl);
-    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss };
-    if (work) await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger }), config.publishConcurrency);
+    const storage = new LocalDiskStorage(join(config.dataDir, 'media'));
+    const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
+    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer };
+    if (work) {
+      await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, publicBaseUrl: config.publicBaseUrl }), config.publishConcurrency);
+      await startMediaWorkers(boss, db, storage, logger);
+    }
     return {
       services,
       async stop() {

@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
-import { createPost, deletePost, getPost, listPosts, postPosition, updatePost, type PostWithTargets } from '../../src/posts/posts.ts';
+import { createPost, deletePost, getPost, listPosts, postPosition, updatePost, withMedia, type PostDetail, type PostWithTargets } from '../../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing.ts';
 import { validationOf } from '../../src/posts/present.ts';
 
@@ -18,7 +18,7 @@ const TargetValidation = builder.objectRef<{ valid: boolean; problems: { rule: s
   fields: (t) => ({ valid: t.exposeBoolean('valid'), problems: t.expose('problems', { type: [ValidationProblem] }) }),
 });
 
-const PostTarget = builder.objectRef<{ post: PostWithTargets; target: Target }>('PostTarget').implement({
+const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; target: Target }>('PostTarget').implement({
   description: 'One account and placement a post goes to.',
   fields: (t) => ({
     id: t.id({ resolve: ({ target }) => target.id }),
@@ -32,11 +32,15 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets; target: Target }>(
     error: t.field({ type: TargetError, nullable: true, resolve: ({ target }) => (target.errorCode ? { code: target.errorCode, message: target.errorMessage ?? '' } : null) }),
     attempts: t.int({ resolve: ({ target }) => target.attempts }),
     publishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ target }) => target.publishedAt }),
-    validation: t.field({ type: TargetValidation, resolve: ({ post, target }, _args, context) => validationOf(post, target, context.language) }),
+    validation: t.field({
+      type: TargetValidation,
+      resolve: async ({ post, target }, _args, context) =>
+        validationOf('media' in post ? post : await withMedia(context.services.db.prisma, post), target, context.language),
+    }),
   }),
 });
 
-const Post = builder.objectRef<PostWithTargets>('Post').implement({
+const Post = builder.objectRef<PostWithTargets | PostDetail>('Post').implement({
   description: 'A post: created once, published to one or more targets.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -22,6 +22,12 @@ export const operationRequirements = {
   publishPost: { scopes: ['posts:write'] },
   schedulePost: { scopes: ['posts:write'] },
   retryPost: { scopes: ['posts:write'] },
+  listMedia: { scopes: ['media:read'] },
+  getMedia: { scopes: ['media:read'] },
+  startUpload: { scopes: ['media:write'] },
+  completeUpload: { scopes: ['media:write'] },
+  setAltText: { scopes: ['media:write'] },
+  deleteMedia: { scopes: ['media:write'] },
 } as const satisfies Record<string, Requirement>;
 
 export type Operation = keyof typeof operationRequirements;

@@ -1,6 +1,6 @@
 // Authenticated encryption (AES-256-GCM) for secrets at rest, such as provider tokens.
 // Stored form: `v1.<iv>.<tag>.<ciphertext>`, base64url parts.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -17,6 +17,11 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return ['v1', iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  }
+
+  /** A key of its own for another purpose (e.g. signing URLs), derived with HKDF so the keys never coincide. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), purpose, 32));
   }
 
   open(sealed: string): string {

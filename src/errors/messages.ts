@@ -5,6 +5,20 @@ export const languages = ['en', 'de', 'fr', 'es'] as const;
 export type Language = (typeof languages)[number];
 
 const en = {
+  uploadUrlInvalid: "The upload URL or token is invalid or has expired: start a new upload.",
+  uploadClosed: "This upload is already {status}; start a new upload to send another file.",
+  mediaInUse: "The file is used by posts that are not published yet: {posts}.",
+  'detail.uploadIncomplete': "Received {received} of {expected} bytes: send the rest first.",
+  'detail.mediaNotReady': "The media file is not ready (it is {status}).",
+  'rule.mediaKind': "A {placement} does not take {kind} files.",
+  'rule.tooManyVideos': "A {placement} takes at most {limit} video(s) or GIF(s).",
+  'rule.mixedMedia': "A {placement} cannot mix images and videos.",
+  'rule.mediaFormat': "{provider} does not take {format} files.",
+  'rule.mediaTooLarge': "The file is {size} bytes; {provider} takes at most {limit}.",
+  'rule.videoDuration': "The video lasts {seconds} s; a {placement} on {provider} takes {min} to {max} s.",
+  'rule.aspectRatio': "The aspect ratio is {ratio}; a {placement} on {provider} takes {min} to {max}.",
+  'rule.imageWidth': "The image is {width} px wide; {provider} takes {min} to {max} px.",
+  'rule.altTextTooLong': "The alt text is {length} characters long; {provider} takes at most {limit}.",
   invalidTransition: "Cannot {action} a post that is {status}; this works on posts that are {allowed}.",
   targetNotFailed: "Target {targetId} has not failed; only failed targets are retried.",
   validationFailed: "The post cannot be saved: {count} problem(s), see details.",
@@ -65,6 +79,20 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 const de: Record<MessageKey, string> = {
+  uploadUrlInvalid: "Die Upload-URL oder das Token ist ungültig oder abgelaufen: bitte einen neuen Upload starten.",
+  uploadClosed: "Dieser Upload ist bereits {status}; für eine weitere Datei einen neuen Upload starten.",
+  mediaInUse: "Die Datei wird von noch nicht veröffentlichten Beiträgen verwendet: {posts}.",
+  'detail.uploadIncomplete': "{received} von {expected} Bytes empfangen: bitte zuerst den Rest senden.",
+  'detail.mediaNotReady': "Die Mediendatei ist nicht fertig (Status {status}).",
+  'rule.mediaKind': "Ein {placement} nimmt keine Dateien vom Typ {kind}.",
+  'rule.tooManyVideos': "Ein {placement} nimmt höchstens {limit} Video(s) oder GIF(s).",
+  'rule.mixedMedia': "Ein {placement} kann Bilder und Videos nicht mischen.",
+  'rule.mediaFormat': "{provider} nimmt keine Dateien im Format {format}.",
+  'rule.mediaTooLarge': "Die Datei hat {size} Bytes; {provider} nimmt höchstens {limit}.",
+  'rule.videoDuration': "Das Video dauert {seconds} s; ein {placement} auf {provider} erlaubt {min} bis {max} s.",
+  'rule.aspectRatio': "Das Seitenverhältnis ist {ratio}; ein {placement} auf {provider} erlaubt {min} bis {max}.",
+  'rule.imageWidth': "Das Bild ist {width} px breit; {provider} nimmt {min} bis {max} px.",
+  'rule.altTextTooLong': "Der Alternativtext hat {length} Zeichen; {provider} nimmt höchstens {limit}.",
   invalidTransition: "Ein Beitrag im Status {status} kann nicht: {action}; das geht bei Beiträgen im Status {allowed}.",
   targetNotFailed: "Ziel {targetId} ist nicht fehlgeschlagen; nur fehlgeschlagene Ziele werden erneut versucht.",
   validationFailed: "Der Beitrag kann nicht gespeichert werden: {count} Problem(e), siehe details.",
@@ -123,6 +151,20 @@ const de: Record<MessageKey, string> = {
 };
 
 const fr: Record<MessageKey, string> = {
+  uploadUrlInvalid: "L’URL ou le jeton d’envoi est invalide ou expiré : démarrez un nouvel envoi.",
+  uploadClosed: "Cet envoi est déjà {status} ; démarrez un nouvel envoi pour un autre fichier.",
+  mediaInUse: "Le fichier est utilisé par des publications pas encore publiées : {posts}.",
+  'detail.uploadIncomplete': "{received} octets reçus sur {expected} : envoyez d’abord le reste.",
+  'detail.mediaNotReady': "Le fichier média n’est pas prêt (état {status}).",
+  'rule.mediaKind': "Un {placement} n’accepte pas les fichiers {kind}.",
+  'rule.tooManyVideos': "Un {placement} accepte au plus {limit} vidéo(s) ou GIF.",
+  'rule.mixedMedia': "Un {placement} ne peut pas mélanger images et vidéos.",
+  'rule.mediaFormat': "{provider} n’accepte pas les fichiers {format}.",
+  'rule.mediaTooLarge': "Le fichier fait {size} octets ; {provider} accepte au plus {limit}.",
+  'rule.videoDuration': "La vidéo dure {seconds} s ; un {placement} sur {provider} accepte de {min} à {max} s.",
+  'rule.aspectRatio': "Le format est {ratio} ; un {placement} sur {provider} accepte de {min} à {max}.",
+  'rule.imageWidth': "L’image fait {width} px de large ; {provider} accepte de {min} à {max} px.",
+  'rule.altTextTooLong': "Le texte alternatif fait {length} caractères ; {provider} accepte au plus {limit}.",
   invalidTransition: "Impossible de faire {action} sur une publication à l’état {status} ; possible pour les états {allowed}.",
   targetNotFailed: "La cible {targetId} n’a pas échoué ; seules les cibles en échec sont relancées.",
   validationFailed: "La publication ne peut pas être enregistrée : {count} problème(s), voir details.",
@@ -181,6 +223,20 @@ const fr: Record<MessageKey, string> = {
 };
 
 const es: Record<MessageKey, string> = {
+  uploadUrlInvalid: "La URL o el token de subida no es válido o ha caducado: inicie una nueva subida.",
+  uploadClosed: "Esta subida ya está {status}; inicie una nueva subida para otro archivo.",
+  mediaInUse: "El archivo lo usan publicaciones aún no publicadas: {posts}.",
+  'detail.uploadIncomplete': "Recibidos {received} de {expected} bytes: envíe primero el resto.",
+  'detail.mediaNotReady': "El archivo multimedia no está listo (estado {status}).",
+  'rule.mediaKind': "Un {placement} no admite archivos {kind}.",
+  'rule.tooManyVideos': "Un {placement} admite como máximo {limit} vídeo(s) o GIF.",
+  'rule.mixedMedia': "Un {placement} no puede mezclar imágenes y vídeos.",
+  'rule.mediaFormat': "{provider} no admite archivos {format}.",
+  'rule.mediaTooLarge': "El archivo tiene {size} bytes; {provider} admite como máximo {limit}.",
+  'rule.videoDuration': "El vídeo dura {seconds} s; un {placement} en {provider} admite de {min} a {max} s.",
+  'rule.aspectRatio': "La relación de aspecto es {ratio}; un {placement} en {provider} admite de {min} a {max}.",
+  'rule.imageWidth': "La imagen mide {width} px de ancho; {provider} admite de {min} a {max} px.",
+  'rule.altTextTooLong': "El texto alternativo tiene {length} caracteres; {provider} admite como máximo {limit}.",
   invalidTransition: "No se puede hacer {action} en una publicación en estado {status}; solo en estados {allowed}.",
   targetNotFailed: "El destino {targetId} no ha fallado; solo se reintentan los destinos fallidos.",
   validationFailed: "La publicación no se puede guardar: {count} problema(s), ver details.",

@@ -4,6 +4,7 @@ import type { Transaction } from '../db/database.ts';
 
 export const queueNames = {
   publishTarget: 'publish-target',
+  processMedia: 'process-media',
 } as const;
 
 /** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
@@ -14,6 +15,10 @@ export interface JobsOptions {
   superviseIntervalSeconds: number;
   /** Whether this process supervises and maintains the queues (worker processes do; the CLI does not). */
   supervise: boolean;
+}
+
+async function ignoreExisting(error: Error) {
+  if (!/already exists/.test(error.message)) throw error;
 }
 
 export async function startJobs(connectionString: string, options: JobsOptions, onError: (error: Error) => void): Promise<PgBoss> {
@@ -37,9 +42,8 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     heartbeatSeconds: 10,
     expireInSeconds: 300,
     deleteAfterSeconds: 7 * 24 * 3600,
-  }).catch(async (error: Error) => {
-    if (!/already exists/.test(error.message)) throw error;
-  });
+  }).catch(ignoreExisting);
+  await boss.createQueue(queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
   return boss;
 }
 

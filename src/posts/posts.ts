@@ -8,7 +8,8 @@ import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import { recordEvent } from '../events/outbox.ts';
-import type { Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
+import type { Media, Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
+import { factsOf, mediaOf } from '../media/facts.ts';
 import { assertTransition, postStatuses } from './states.ts';
 import { checkTarget, violationDetails } from './validation.ts';
 
@@ -25,6 +26,12 @@ export interface PostInput {
 }
 
 export type PostWithTargets = Post & { targets: (PostTarget & { account: SocialAccount })[] };
+/** A post with its media files, in the order of `mediaIds`. */
+export type PostDetail = PostWithTargets & { media: Media[] };
+
+export async function withMedia(client: Pick<Transaction, 'media'>, post: PostWithTargets): Promise<PostDetail> {
+  return { ...post, media: await mediaOf(client, post.workspaceId, post.mediaIds) };
+}
 
 export const withTargets = { targets: { include: { account: true }, orderBy: { position: 'asc' } } } as const satisfies Prisma.PostInclude;
 
@@ -60,16 +67,20 @@ async function resolveTargets(tx: Transaction, actor: Actor, content: { caption:
     if (seen.has(key)) domainDetails.push({ field: `targets[${index}]`, code: 'duplicateTarget', messageKey: 'detail.duplicateTarget' });
     seen.add(key);
   });
-  content.mediaIds.forEach((_id, index) => {
-    // The media library lands with its own issue; until then no media id can be resolved.
-    domainDetails.push({ field: `content.mediaIds[${index}]`, code: 'unknownMedia', messageKey: 'detail.unknownMedia' });
+  const media = await mediaOf(tx, actor.workspaceId, content.mediaIds.filter(isUuid));
+  content.mediaIds.forEach((id, index) => {
+    const file = media.find((candidate) => candidate.id === id);
+    if (!file) domainDetails.push({ field: `content.mediaIds[${index}]`, code: 'unknownMedia', messageKey: 'detail.unknownMedia' });
+    else if (file.status !== 'ready') {
+      domainDetails.push({ field: `content.mediaIds[${index}]`, code: 'mediaNotReady', messageKey: 'detail.mediaNotReady', params: { status: file.status } });
+    }
   });
   if (domainDetails.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: domainDetails.length }, { details: domainDetails });
 
   const resolved = targets.map((target) => {
     const account = byId.get(target.connectionId)!;
     const caption = target.override?.caption ?? content.caption;
-    const violations = checkTarget({ provider: account.provider, accountStatus: account.status, placement: target.placement, caption, mediaIds: content.mediaIds });
+    const violations = checkTarget({ provider: account.provider, accountStatus: account.status, placement: target.placement, caption, media: media.map(factsOf) });
     return { target, account, violations };
   });
   const providerDetails = resolved.flatMap((entry, index) => violationDetails(index, entry.violations));
@@ -90,7 +101,7 @@ function targetRows(postId: string, targets: TargetInput[]) {
   }));
 }
 
-export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostWithTargets> {
+export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostDetail> {
   authorize(actor, 'createPost');
   const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [] };
   return db.prisma.$transaction(async (tx) => {
@@ -100,15 +111,15 @@ export async function createPost(db: Database, actor: Actor, input: PostInput): 
       data: { id, workspaceId: actor.workspaceId, createdById: actor.userId, caption: content.caption, mediaIds: content.mediaIds, campaign: input.campaign ?? null },
     });
     await tx.postTarget.createMany({ data: targetRows(id, input.targets) });
-    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
 
-export async function getPost(db: Database, actor: Actor, id: string): Promise<PostWithTargets> {
+export async function getPost(db: Database, actor: Actor, id: string): Promise<PostDetail> {
   authorize(actor, 'getPost');
   const post = isUuid(id) ? await db.prisma.post.findFirst({ where: { id, workspaceId: actor.workspaceId }, include: withTargets }) : null;
   if (!post) throw notFound('post');
-  return post;
+  return withMedia(db.prisma, post);
 }
 
 export interface PostFilters {
@@ -153,7 +164,7 @@ export interface PostChanges {
 }
 
 /** Applies the changes only if the post is still at `version`; 409 CONCURRENT_MODIFICATION otherwise. */
-export async function updatePost(db: Database, actor: Actor, id: string, changes: PostChanges): Promise<PostWithTargets> {
+export async function updatePost(db: Database, actor: Actor, id: string, changes: PostChanges): Promise<PostDetail> {
   authorize(actor, 'updatePost');
   return db.prisma.$transaction(async (tx) => {
     const post = await lockPost(tx, actor, id);
@@ -180,7 +191,7 @@ export async function updatePost(db: Database, actor: Actor, id: string, changes
       await tx.postTarget.deleteMany({ where: { postId: id } });
       await tx.postTarget.createMany({ data: targetRows(id, changes.targets) });
     }
-    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
 

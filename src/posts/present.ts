@@ -1,24 +1,27 @@
 // How a post looks to API clients (REST; the graph exposes the same fields).
 import { renderMessage, type Language } from '../errors/messages.ts';
 import { presentSocialAccount } from '../accounts/socialAccounts.ts';
-import { captionOf, type PostWithTargets } from './posts.ts';
+import { captionOf, type PostDetail, type PostWithTargets } from './posts.ts';
 import { checkTarget } from './validation.ts';
+import { factsOf } from '../media/facts.ts';
+import { presentMedia } from '../media/library.ts';
+import type { UrlSigner } from '../crypto/urlSigner.ts';
 
 type Target = PostWithTargets['targets'][number];
 
 /** The content checked against the target network's rules as they stand now. */
-export function validationOf(post: PostWithTargets, target: Target, language: Language) {
+export function validationOf(post: PostDetail, target: Target, language: Language) {
   const problems = checkTarget({
     provider: target.account.provider,
     accountStatus: target.account.status,
     placement: target.placement,
     caption: captionOf(post, target),
-    mediaIds: post.mediaIds,
+    media: post.media.map(factsOf),
   }).map((violation) => ({ rule: violation.rule, field: violation.field, message: renderMessage(language, violation.messageKey, violation.params) }));
   return { valid: problems.length === 0, problems };
 }
 
-function presentTarget(post: PostWithTargets, target: Target, language: Language, detail: boolean) {
+function presentTarget(post: PostWithTargets | PostDetail, target: Target, language: Language) {
   return {
     id: target.id,
     connectionId: target.connectionId,
@@ -31,12 +34,17 @@ function presentTarget(post: PostWithTargets, target: Target, language: Language
     error: target.errorCode ? { code: target.errorCode, message: target.errorMessage ?? '' } : null,
     attempts: target.attempts,
     publishedAt: target.publishedAt?.toISOString() ?? null,
-    ...(detail ? { validation: validationOf(post, target, language) } : {}),
+    ...('media' in post ? { validation: validationOf(post, target, language) } : {}),
   };
 }
 
-/** `detail` (GET of one post) adds the accounts, the media and each target's validation. */
-export function presentPost(post: PostWithTargets, language: Language, detail = false) {
+export interface FileLinks {
+  signer: UrlSigner;
+  publicBaseUrl: string;
+}
+
+/** A post with its media (GET of one post, and every write) also shows its accounts, media and each target's validation. */
+export function presentPost(post: PostWithTargets | PostDetail, language: Language, links: FileLinks) {
   const accounts = [...new Map(post.targets.map((target) => [target.account.id, target.account])).values()];
   return {
     id: post.id,
@@ -50,7 +58,9 @@ export function presentPost(post: PostWithTargets, language: Language, detail = 
     publishedAt: post.publishedAt?.toISOString() ?? null,
     createdAt: post.createdAt.toISOString(),
     updatedAt: post.updatedAt.toISOString(),
-    targets: post.targets.map((target) => presentTarget(post, target, language, detail)),
-    ...(detail ? { accounts: accounts.map(presentSocialAccount), media: [] } : {}),
+    targets: post.targets.map((target) => presentTarget(post, target, language)),
+    ...('media' in post
+      ? { accounts: accounts.map(presentSocialAccount), media: post.media.map((media) => presentMedia(media, links.signer, links.publicBaseUrl)) }
+      : {}),
   };
 }

@@ -13,6 +13,10 @@ import { renderMessage } from '../errors/messages.ts';
 import { publishRetryLimit, queueNames, type PgBoss } from '../jobs/boss.ts';
 import { settledStatus } from './states.ts';
 import { checkTarget } from './validation.ts';
+import type { UrlSigner } from '../crypto/urlSigner.ts';
+import { factsOf } from '../media/facts.ts';
+import { presentMedia } from '../media/library.ts';
+import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './publishing.ts';
 
 interface Deps {
@@ -20,6 +24,8 @@ interface Deps {
   adapters: ProviderAdapters;
   secrets: SecretBox;
   logger: Logger;
+  signer: UrlSigner;
+  publicBaseUrl: string;
 }
 
 export interface PublishJob {
@@ -41,6 +47,7 @@ interface ClaimedTarget {
   encryptedTokens: string | null;
   placement: string;
   caption: string;
+  media: Media[];
   /** An earlier attempt started and may have reached the network. */
   attemptedBefore: boolean;
 }
@@ -132,6 +139,9 @@ export class TargetPublisher {
         );
       });
       // When a scheduled post's time comes, its first job moves it to publishing.
+      const mediaIds = [...new Set(live.flatMap((row) => row.media_ids))];
+      const mediaRows = mediaIds.length ? (await this.#deps.db.prisma.media.findMany({ where: { id: { in: mediaIds } } })) : [];
+      const mediaById = new Map(mediaRows.map((media) => [media.id, media]));
       const due = [...new Set(live.filter((row) => row.post_status === 'scheduled').map((row) => row.post_id))];
       if (due.length) await client.query(`UPDATE post SET status = 'publishing', version = version + 1, updated_at = now() WHERE id = ANY($1::uuid[])`, [due]);
 
@@ -150,10 +160,13 @@ export class TargetPublisher {
           encryptedTokens: row.encrypted_tokens,
           placement: row.placement,
           caption: row.override_caption ?? row.caption,
+          media: row.media_ids.flatMap((id) => mediaById.get(id) ?? []),
           attemptedBefore: row.attempts > 0,
         };
         // The rules are checked again when the time comes: an account may have been revoked since scheduling.
-        const violations = checkTarget({ provider: row.provider, accountStatus: row.account_status, placement: row.placement, caption: target.caption, mediaIds: row.media_ids });
+        const missing = target.media.length !== row.media_ids.length || target.media.some((media) => media.status !== 'ready');
+        const violations = checkTarget({ provider: row.provider, accountStatus: row.account_status, placement: row.placement, caption: target.caption, media: target.media.map(factsOf) });
+        if (missing) violations.push({ rule: 'media.ready', field: 'mediaIds', messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
         if (violations.length) {
           const message = violations.map((violation) => renderMessage('en', violation.messageKey, violation.params)).join(' ');
           refused.push({ target, failure: { code: 'PROVIDER_VALIDATION_FAILED', message }, retry: false });
@@ -177,7 +190,11 @@ export class TargetPublisher {
         account: { id: target.connectionId, provider: target.provider, username: target.username, remoteId: target.remoteId, tokens },
         placement: target.placement,
         caption: target.caption,
-        media: [],
+        // Networks fetch the files from signed URLs of this service.
+        media: target.media.map((media) => {
+          const view = presentMedia(media, this.#deps.signer, this.#deps.publicBaseUrl);
+          return { id: media.id, kind: media.type ?? 'image', url: view.url ?? '', altText: media.altText };
+        }),
         idempotencyKey: target.targetId,
         signal: target.job.signal,
       };

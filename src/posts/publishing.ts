@@ -10,7 +10,8 @@ import { recordEvent } from '../events/outbox.ts';
 import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
 import { isUuid } from '../ids.ts';
 import { assertTransition } from './states.ts';
-import { captionOf, lockPost, withTargets, type PostWithTargets } from './posts.ts';
+import { captionOf, lockPost, withMedia, withTargets, type PostDetail, type PostWithTargets } from './posts.ts';
+import { factsOf } from '../media/facts.ts';
 import { checkTarget, violationDetails } from './validation.ts';
 
 export interface PublishTargetJob {
@@ -20,11 +21,12 @@ export interface PublishTargetJob {
 }
 
 /** Re-checks every target against its network's rules; 422 PROVIDER_VALIDATION_FAILED when any breaks one. */
-export function assertPublishable(post: PostWithTargets): void {
+export function assertPublishable(post: PostDetail): void {
+  const media = post.media.map(factsOf);
   const details: ErrorDetail[] = post.targets.flatMap((target, index) =>
     violationDetails(
       index,
-      checkTarget({ provider: target.account.provider, accountStatus: target.account.status, placement: target.placement, caption: captionOf(post, target), mediaIds: post.mediaIds }),
+      checkTarget({ provider: target.account.provider, accountStatus: target.account.status, placement: target.placement, caption: captionOf(post, target), media }),
     ),
   );
   if (details.length) throw new AppError('PROVIDER_VALIDATION_FAILED', 'providerValidationFailed', { count: details.length }, { details });
@@ -38,17 +40,17 @@ async function enqueueRun(tx: Transaction, boss: PgBoss, post: PostWithTargets, 
   );
 }
 
-export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: string): Promise<PostWithTargets> {
+export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: string): Promise<PostDetail> {
   authorize(actor, 'publishPost');
   return db.prisma.$transaction(async (tx) => {
-    const post = await lockPost(tx, actor, id);
+    const post = await withMedia(tx, await lockPost(tx, actor, id));
     assertTransition(post.status, 'publish');
     assertPublishable(post);
     const runId = randomUUID();
     await tx.postTarget.updateMany({ where: { postId: id }, data: { status: 'pending', errorCode: null, errorMessage: null } });
     await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
     await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId);
-    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
 
@@ -68,14 +70,14 @@ export async function schedulePost(
   actor: Actor,
   id: string,
   input: { scheduledAt: Date; timezone: string; queueId?: string | null },
-): Promise<PostWithTargets> {
+): Promise<PostDetail> {
   authorize(actor, 'schedulePost');
   const details: ErrorDetail[] = [];
   if (input.scheduledAt.getTime() <= Date.now()) details.push({ field: 'scheduledAt', code: 'past', messageKey: 'detail.pastTime' });
   if (!isTimeZone(input.timezone)) details.push({ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone: input.timezone } });
   if (details.length) throw invalidRequest(details);
   return db.prisma.$transaction(async (tx) => {
-    const post = await lockPost(tx, actor, id);
+    const post = await withMedia(tx, await lockPost(tx, actor, id));
     assertTransition(post.status, input.queueId ? 'queue' : 'schedule');
     assertPublishable(post);
     const runId = randomUUID();
@@ -85,15 +87,15 @@ export async function schedulePost(
     });
     await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId, input.scheduledAt);
     await recordEvent(tx, actor.workspaceId, 'post.scheduled', { postId: id, scheduledAt: input.scheduledAt.toISOString(), timezone: input.timezone });
-    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
 
 /** Publishes the failed targets again: the one named, or all of them. */
-export async function retryPost(db: Database, boss: PgBoss, actor: Actor, id: string, targetId?: string): Promise<PostWithTargets> {
+export async function retryPost(db: Database, boss: PgBoss, actor: Actor, id: string, targetId?: string): Promise<PostDetail> {
   authorize(actor, 'retryPost');
   return db.prisma.$transaction(async (tx) => {
-    const post = await lockPost(tx, actor, id);
+    const post = await withMedia(tx, await lockPost(tx, actor, id));
     assertTransition(post.status, 'retry');
     const failed = post.targets.filter((target) => target.status === 'failed');
     const chosen = targetId === undefined ? failed : failed.filter((target) => target.id === targetId);
@@ -107,6 +109,6 @@ export async function retryPost(db: Database, boss: PgBoss, actor: Actor, id: st
     await tx.postTarget.updateMany({ where: { id: { in: ids } }, data: { status: 'pending', errorCode: null, errorMessage: null } });
     await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
     await enqueueRun(tx, boss, post, ids, runId);
-    return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
+    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }

@@ -3,13 +3,26 @@
 import type { ErrorDetail } from '../errors/appError.ts';
 import type { MessageKey } from '../errors/messages.ts';
 import { rulesOf } from '../providers/catalog.ts';
+import type { MediaKind, PlacementRules, ProviderRules } from '../providers/rules.ts';
+
+/** What validation needs to know of a ready media file. */
+export interface MediaFacts {
+  id: string;
+  kind: MediaKind;
+  format: string;
+  size: number;
+  width: number;
+  height: number;
+  durationMs: number | null;
+  altText: string | null;
+}
 
 export interface TargetContent {
   provider: string;
   accountStatus: string;
   placement: string;
   caption: string;
-  mediaIds: readonly string[];
+  media: readonly MediaFacts[];
 }
 
 export interface RuleViolation {
@@ -59,11 +72,48 @@ export function checkTarget(target: TargetContent): RuleViolation[] {
   if (caption.maxLinks !== null && links > caption.maxLinks) {
     violations.push({ rule: 'caption.maxLinks', field: 'caption', messageKey: 'rule.tooManyLinks', params: { count: links, limit: caption.maxLinks } });
   }
-  const count = target.mediaIds.length;
+  const count = target.media.length;
   if (count < media.min) violations.push({ rule: 'media.min', field: 'mediaIds', messageKey: 'rule.tooFewMedia', params: { count, limit: media.min, placement: placement.name } });
   if (count > media.max) violations.push({ rule: 'media.max', field: 'mediaIds', messageKey: 'rule.tooManyMedia', params: { count, limit: media.max, placement: placement.name } });
   if (target.caption.trim() === '' && count === 0) {
     violations.push({ rule: 'content.empty', field: 'caption', messageKey: 'rule.emptyPost', params: {} });
+  }
+  const moving = target.media.filter((file) => file.kind !== 'image').length;
+  if (moving > media.maxVideos) violations.push({ rule: 'media.maxVideos', field: 'mediaIds', messageKey: 'rule.tooManyVideos', params: { limit: media.maxVideos, placement: placement.name } });
+  if (!media.mixedKinds && moving > 0 && moving < count) violations.push({ rule: 'media.mixed', field: 'mediaIds', messageKey: 'rule.mixedMedia', params: { placement: placement.name } });
+  target.media.forEach((file, index) => violations.push(...checkFile(rules, placement, file, `mediaIds[${index}]`)));
+  return violations;
+}
+
+/** One media file against the network's file rules and the placement's shape and duration. */
+function checkFile(rules: ProviderRules, placement: PlacementRules, file: MediaFacts, field: string): RuleViolation[] {
+  const provider = rules.provider;
+  const files = file.kind === 'image' ? rules.image : file.kind === 'gif' ? rules.gif : rules.video;
+  if (!files || !placement.media.kinds.includes(file.kind)) {
+    return [{ rule: 'media.kind', field, messageKey: 'rule.mediaKind', params: { kind: file.kind, placement: placement.name } }];
+  }
+  const violations: RuleViolation[] = [];
+  if (!files.formats.includes(file.format)) violations.push({ rule: 'media.format', field, messageKey: 'rule.mediaFormat', params: { provider, format: file.format } });
+  if (file.size > files.maxBytes) violations.push({ rule: 'media.maxBytes', field, messageKey: 'rule.mediaTooLarge', params: { provider, size: file.size, limit: files.maxBytes } });
+  if ((files.minWidth !== null && file.width < files.minWidth) || (files.maxWidth !== null && file.width > files.maxWidth)) {
+    violations.push({ rule: 'media.width', field, messageKey: 'rule.imageWidth', params: { provider, width: file.width, min: files.minWidth ?? 0, max: files.maxWidth ?? '∞' } });
+  }
+  const ratio = file.width / file.height;
+  if (placement.aspectRatio && (ratio < placement.aspectRatio.min - 0.005 || ratio > placement.aspectRatio.max + 0.005)) {
+    const round = (n: number) => Math.round(n * 100) / 100;
+    violations.push({ rule: 'media.aspectRatio', field, messageKey: 'rule.aspectRatio', params: { provider, placement: placement.name, ratio: round(ratio), min: round(placement.aspectRatio.min), max: round(placement.aspectRatio.max) } });
+  }
+  const duration = placement.video ?? rules.video;
+  if (file.durationMs !== null && duration && (file.durationMs < duration.minDurationMs || file.durationMs > duration.maxDurationMs)) {
+    violations.push({
+      rule: 'media.duration',
+      field,
+      messageKey: 'rule.videoDuration',
+      params: { provider, placement: placement.name, seconds: file.durationMs / 1000, min: duration.minDurationMs / 1000, max: duration.maxDurationMs / 1000 },
+    });
+  }
+  if (file.altText && rules.altText && [...file.altText].length > rules.altText.maxLength) {
+    violations.push({ rule: 'media.altText', field, messageKey: 'rule.altTextTooLong', params: { provider, length: [...file.altText].length, limit: rules.altText.maxLength } });
   }
   return violations;
 }

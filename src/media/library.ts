@@ -1,0 +1,118 @@
+// The media library: list and search, read, alt text, delete. Files and thumbnails are only reachable through
+// signed, expiring URLs handed to callers who may read the media.
+import { AppError, invalidRequest, notFound } from '../errors/appError.ts';
+import type { Database } from '../db/database.ts';
+import type { Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import type { UrlSigner } from '../crypto/urlSigner.ts';
+import { isUuid } from '../ids.ts';
+import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import type { Media, Prisma } from '../db/generated/prisma/client.ts';
+import { storageKeys, type MediaStorage } from './storage.ts';
+import { longestAltText } from './limits.ts';
+
+export const mediaTypes = ['image', 'video', 'gif'] as const;
+export const mediaStatuses = ['uploading', 'processing', 'ready', 'failed'] as const;
+export const fileUrlTtlSeconds = 3600;
+export type MediaVariant = 'original' | 'thumbnail';
+
+export const mediaSubject = (id: string, variant: MediaVariant) => `media:${id}:${variant}`;
+
+function signedUrl(signer: UrlSigner, publicBaseUrl: string, id: string, variant: MediaVariant): string {
+  const { expires, signature } = signer.sign(mediaSubject(id, variant), fileUrlTtlSeconds);
+  return `${publicBaseUrl}/media-files/${id}/${variant}?expires=${expires}&signature=${signature}`;
+}
+
+export function presentMedia(media: Media, signer: UrlSigner, publicBaseUrl: string) {
+  return {
+    id: media.id,
+    status: media.status,
+    type: media.type,
+    filename: media.filename,
+    mimeType: media.mimeType,
+    format: media.format,
+    size: Number(media.size),
+    width: media.width,
+    height: media.height,
+    durationMs: media.durationMs,
+    codecs: media.codecs,
+    altText: media.altText,
+    url: media.status === 'ready' ? signedUrl(signer, publicBaseUrl, media.id, 'original') : null,
+    thumbnailUrl: media.hasThumbnail ? signedUrl(signer, publicBaseUrl, media.id, 'thumbnail') : null,
+    error: media.errorCode ? { code: media.errorCode, message: media.errorMessage ?? '' } : null,
+    createdAt: media.createdAt.toISOString(),
+  };
+}
+
+export interface MediaFilters {
+  q?: string;
+  type?: string;
+  status?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export const mediaPosition = (media: Media) => ({ at: media.createdAt.toISOString(), id: media.id });
+
+export async function listMedia(db: Database, actor: Actor, filters: MediaFilters, request: PageRequest): Promise<Page<Media>> {
+  authorize(actor, 'listMedia');
+  const limit = pageSize(request);
+  const q = filters.q?.trim();
+  const where: Prisma.MediaWhereInput = {
+    workspaceId: actor.workspaceId,
+    ...(filters.type ? { type: filters.type } : {}),
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.from || filters.to ? { createdAt: { gte: filters.from, lt: filters.to } } : {}),
+    ...(q ? { OR: [{ filename: { contains: q, mode: 'insensitive' } }, { altText: { contains: q, mode: 'insensitive' } }] } : {}),
+    AND: [newestFirstAfter<Prisma.MediaWhereInput>('createdAt', decodeCursor(request.cursor, isUuid))],
+  };
+  const rows = await db.prisma.media.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+  return toPage(rows, limit, mediaPosition);
+}
+
+export async function getMedia(db: Database, actor: Actor, id: string): Promise<Media> {
+  authorize(actor, 'getMedia');
+  const media = isUuid(id) ? await db.prisma.media.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
+  if (!media) throw notFound('media file');
+  return media;
+}
+
+/** Saves (or, with null or blank, clears) the alt text; longer than any network takes is refused. */
+export async function setAltText(db: Database, actor: Actor, id: string, altText: string | null): Promise<Media> {
+  authorize(actor, 'setAltText');
+  const text = altText?.trim() ? altText.trim() : null;
+  const limit = longestAltText();
+  if (text && [...text].length > limit) {
+    throw invalidRequest([{ field: 'altText', code: 'maxLength', messageKey: 'detail.maxLength', params: { limit } }]);
+  }
+  const media = await getMedia(db, actor, id);
+  return db.prisma.media.update({ where: { id: media.id }, data: { altText: text } });
+}
+
+/** Deletes the file, unless a post that is not yet published uses it (409 CONFLICT). */
+export async function deleteMedia(db: Database, storage: MediaStorage, actor: Actor, id: string): Promise<void> {
+  authorize(actor, 'deleteMedia');
+  await db.prisma.$transaction(async (tx) => {
+    const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM media WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE` : [];
+    if (!found.length) throw notFound('media file');
+    const users = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM post WHERE workspace_id = ${actor.workspaceId}::uuid AND ${id}::uuid = ANY(media_ids) AND status <> 'published' LIMIT 5`;
+    if (users.length) throw new AppError('CONFLICT', 'mediaInUse', { posts: users.map((post) => post.id).join(', ') });
+    await tx.media.delete({ where: { id } });
+  });
+  await storage.remove(storageKeys.original(id));
+  await storage.remove(storageKeys.thumbnail(id));
+}
+
+/** The file behind a signed URL, or null when the signature is wrong or expired. */
+export async function signedFile(db: Database, signer: UrlSigner, id: string, variant: string, expires: unknown, signature: unknown) {
+  if (!isUuid(id) || (variant !== 'original' && variant !== 'thumbnail')) return null;
+  if (!signer.verify(mediaSubject(id, variant), expires, signature)) return null;
+  const media = await db.prisma.media.findUnique({ where: { id } });
+  if (!media || (variant === 'thumbnail' ? !media.hasThumbnail : media.status !== 'ready')) return null;
+  return {
+    key: variant === 'thumbnail' ? storageKeys.thumbnail(id) : storageKeys.original(id),
+    contentType: variant === 'thumbnail' ? 'image/webp' : (media.mimeType ?? 'application/octet-stream'),
+    filename: media.filename,
+  };
+}

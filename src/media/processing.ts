@@ -1,0 +1,76 @@
+// The job that checks and processes an uploaded file: its real type from its bytes, its dimensions, duration and
+// codecs, a thumbnail (or poster frame), and the limits of the networks. It ends `ready` or `failed` with a reason,
+// and writes media.ready or media.failed to the outbox in the same transaction.
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { queueNames, type PgBoss } from '../jobs/boss.ts';
+import type { MediaKind } from '../providers/rules.ts';
+import { storageKeys, type MediaStorage } from './storage.ts';
+import { acceptedFormats, largestAccepted, longestVideoMs } from './limits.ts';
+import { MediaRejection, describeImage, describeVideo, detectType, type FileDescription } from './probe.ts';
+
+export interface ProcessMediaJob {
+  mediaId: string;
+}
+
+const kindOfExtension = (ext: string): MediaKind | null =>
+  ext === 'gif' ? 'gif' : ['jpg', 'png', 'webp', 'heic', 'avif', 'tif', 'bmp'].includes(ext) ? 'image' : ['mp4', 'mov', 'webm', 'm4v', 'qt', 'mkv', 'avi'].includes(ext) ? 'video' : null;
+
+async function describe(storage: MediaStorage, id: string, size: number): Promise<FileDescription> {
+  if (size === 0) throw new MediaRejection('empty', 'The file is empty.');
+  const path = storage.localPath(storageKeys.original(id));
+  const { ext, mime } = await detectType(path);
+  const kind = kindOfExtension(ext);
+  if (!kind) throw new MediaRejection('unsupportedType', `No network takes ${mime} files.`);
+  if (size > largestAccepted(kind)) {
+    throw new MediaRejection('tooLarge', `The ${kind} is ${size} bytes; no network takes more than ${largestAccepted(kind)}.`);
+  }
+  const thumbnail = storage.localPath(storageKeys.thumbnail(id));
+  await mkdir(dirname(thumbnail), { recursive: true });
+  const description = kind === 'video' ? await describeVideo(path, mime, ext, thumbnail) : await describeImage(path, mime, ext, thumbnail);
+  if (!acceptedFormats(description.kind).has(description.format)) {
+    throw new MediaRejection('unsupportedType', `No network takes ${description.format} ${description.kind === 'video' ? 'videos' : 'images'}.`);
+  }
+  if (description.durationMs !== null && description.durationMs > longestVideoMs()) {
+    throw new MediaRejection('tooLong', `The video lasts ${Math.round(description.durationMs / 1000)} s; no network takes more than ${Math.round(longestVideoMs() / 1000)} s.`);
+  }
+  return description;
+}
+
+export async function processMedia(db: Database, storage: MediaStorage, job: ProcessMediaJob): Promise<void> {
+  const media = await db.prisma.media.findUnique({ where: { id: job.mediaId } });
+  if (!media || media.status !== 'processing') return;
+  let outcome: { description: FileDescription } | { rejection: MediaRejection };
+  try {
+    outcome = { description: await describe(storage, media.id, Number(media.size)) };
+  } catch (error) {
+    if (!(error instanceof MediaRejection)) throw error;
+    outcome = { rejection: error };
+    await storage.remove(storageKeys.thumbnail(media.id));
+  }
+  await db.prisma.$transaction(async (tx) => {
+    if ('description' in outcome) {
+      const { kind, mimeType, format, width, height, durationMs, codecs } = outcome.description;
+      await tx.media.update({ where: { id: media.id }, data: { status: 'ready', type: kind, mimeType, format, width, height, durationMs, codecs, hasThumbnail: true } });
+      await recordEvent(tx, media.workspaceId, 'media.ready', { mediaId: media.id, mediaType: kind, mimeType, size: Number(media.size), width, height, durationMs });
+    } else {
+      const error = { code: outcome.rejection.code, message: outcome.rejection.message };
+      await tx.media.update({ where: { id: media.id }, data: { status: 'failed', errorCode: error.code, errorMessage: error.message } });
+      await recordEvent(tx, media.workspaceId, 'media.failed', { mediaId: media.id, error });
+    }
+  });
+}
+
+export async function startMediaWorkers(boss: PgBoss, db: Database, storage: MediaStorage, logger: Logger): Promise<void> {
+  await boss.work<ProcessMediaJob>(queueNames.processMedia, { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
+    try {
+      await processMedia(db, storage, job!.data);
+    } catch (error) {
+      logger.error({ err: error, mediaId: job!.data.mediaId }, 'media processing failed; it will be retried');
+      throw error;
+    }
+  });
+}

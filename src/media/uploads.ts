@@ -1,0 +1,110 @@
+// Uploads: a client starts one (and gets a signed, expiring URL on this service), sends the bytes (one PUT, or
+// the resumable tus protocol for large files), then completes it, which queues checking and processing.
+import type { Readable } from 'node:stream';
+import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
+import type { Database } from '../db/database.ts';
+import type { Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import type { UrlSigner } from '../crypto/urlSigner.ts';
+import { isUuid } from '../ids.ts';
+import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
+import { storageKeys, TooLargeError, type MediaStorage } from './storage.ts';
+import type { Media } from '../db/generated/prisma/client.ts';
+
+export const uploadTtlSeconds = 24 * 3600;
+/** Chunk size suggested to resumable (tus) clients. */
+export const resumableChunkBytes = 64 * 1024 * 1024;
+
+export interface UploadSettings {
+  publicBaseUrl: string;
+  maxUploadBytes: number;
+}
+
+export const uploadSubject = (id: string) => `upload:${id}`;
+
+export function uploadToken(signer: UrlSigner, id: string): string {
+  const { expires, signature } = signer.sign(uploadSubject(id), uploadTtlSeconds);
+  return `${expires}.${signature}`;
+}
+
+export async function startUpload(
+  db: Database,
+  signer: UrlSigner,
+  settings: UploadSettings,
+  actor: Actor,
+  input: { filename: string; contentType: string; size: number },
+) {
+  authorize(actor, 'startUpload');
+  if (input.size > settings.maxUploadBytes) {
+    throw invalidRequest([{ field: 'size', code: 'maximum', messageKey: 'detail.maximum', params: { limit: settings.maxUploadBytes } }]);
+  }
+  const expiresAt = new Date(Date.now() + uploadTtlSeconds * 1000);
+  const media = await db.prisma.media.create({
+    data: {
+      workspaceId: actor.workspaceId,
+      createdById: actor.userId,
+      filename: input.filename,
+      declaredType: input.contentType,
+      size: BigInt(input.size),
+      uploadExpiresAt: expiresAt,
+    },
+  });
+  const { expires, signature } = signer.sign(uploadSubject(media.id), uploadTtlSeconds);
+  return {
+    id: media.id,
+    uploadUrl: `${settings.publicBaseUrl}/uploads/${media.id}?expires=${expires}&signature=${signature}`,
+    method: 'PUT' as const,
+    headers: { 'content-type': input.contentType },
+    expiresAt: expiresAt.toISOString(),
+    maxBytes: input.size,
+    resumable: {
+      protocol: 'tus',
+      version: '1.0.0',
+      endpoint: `${settings.publicBaseUrl}/uploads/tus`,
+      headers: { 'x-upload-token': `${expires}.${signature}` },
+      metadata: { uploadId: media.id, filename: input.filename, filetype: input.contentType },
+      chunkSize: resumableChunkBytes,
+    },
+  };
+}
+
+/** The upload that a signed URL or tus token allows, still waiting for its bytes; throws otherwise. */
+export async function uploadAllowedBy(db: Database, signer: UrlSigner, id: string, expires: unknown, signature: unknown): Promise<Media> {
+  if (!isUuid(id) || !signer.verify(uploadSubject(id), expires, signature)) throw new AppError('FORBIDDEN', 'uploadUrlInvalid');
+  const media = await db.prisma.media.findUnique({ where: { id } });
+  if (!media) throw notFound('upload');
+  if (media.status !== 'uploading') throw new AppError('INVALID_STATE_TRANSITION', 'uploadClosed', { status: media.status });
+  return media;
+}
+
+/** Streams the whole file of a signed PUT to storage; more bytes than declared are refused. */
+export async function receiveUpload(db: Database, storage: MediaStorage, signer: UrlSigner, id: string, expires: unknown, signature: unknown, body: Readable): Promise<number> {
+  const media = await uploadAllowedBy(db, signer, id, expires, signature);
+  try {
+    return await storage.write(storageKeys.original(id), body, Number(media.size));
+  } catch (error) {
+    if (error instanceof TooLargeError) {
+      throw invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: `${error.limit} bytes` } }]);
+    }
+    throw error;
+  }
+}
+
+/** Queues checking and processing of the received file; 400 while bytes are missing. */
+export async function completeUpload(db: Database, boss: PgBoss, storage: MediaStorage, actor: Actor, id: string): Promise<Media> {
+  authorize(actor, 'completeUpload');
+  return db.prisma.$transaction(async (tx) => {
+    const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM media WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE` : [];
+    if (!found.length) throw notFound('upload');
+    const media = await tx.media.findUniqueOrThrow({ where: { id } });
+    if (media.status !== 'uploading') throw new AppError('INVALID_STATE_TRANSITION', 'uploadClosed', { status: media.status });
+    const received = (await storage.size(storageKeys.original(id))) ?? 0;
+    if (BigInt(received) !== media.size) {
+      const detail: ErrorDetail = { field: 'upload', code: 'incomplete', messageKey: 'detail.uploadIncomplete', params: { received, expected: media.size.toString() } };
+      throw invalidRequest([detail]);
+    }
+    const processing = await tx.media.update({ where: { id }, data: { status: 'processing' } });
+    await boss.insert(queueNames.processMedia, [{ data: { mediaId: id } }], { db: inTransaction(tx) });
+    return processing;
+  });
+}
