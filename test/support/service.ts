@@ -1,5 +1,5 @@
 // The service, in-process, on its own test database and a random port: what the HTTP tests talk to.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +36,7 @@ export async function startTestService(env: Record<string, string> = {}, databas
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.stop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
