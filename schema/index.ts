@@ -6,6 +6,7 @@ import './types/socialAccounts.ts';
 import './types/providers.ts';
 import './types/requestLog.ts';
 import './types/posts.ts';
+import './types/media.ts';
 
 export const graphSchema = builder.toSchema();
 

@@ -47,14 +47,51 @@ export type MediaCountRules = {
   mixedKinds: Scalars['Boolean']['output'];
 };
 
+export type MediaError = {
+  __typename?: 'MediaError';
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+/** A file of the media library. */
+export type MediaFile = {
+  __typename?: 'MediaFile';
+  altText?: Maybe<Scalars['String']['output']>;
+  codecs: Array<Scalars['String']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  durationMs?: Maybe<Scalars['Int']['output']>;
+  error?: Maybe<MediaError>;
+  filename: Scalars['String']['output'];
+  format?: Maybe<Scalars['String']['output']>;
+  height?: Maybe<Scalars['Int']['output']>;
+  id: Scalars['ID']['output'];
+  mimeType?: Maybe<Scalars['String']['output']>;
+  size: Scalars['Float']['output'];
+  status: Scalars['String']['output'];
+  thumbnailUrl?: Maybe<Scalars['String']['output']>;
+  type?: Maybe<Scalars['String']['output']>;
+  /** Signed, expiring URL of the file. */
+  url?: Maybe<Scalars['String']['output']>;
+  width?: Maybe<Scalars['Int']['output']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Uploads start with POST /v1/media/uploads (the bytes go to a URL, not through the graph). */
+  completeUpload: MediaFile;
   createPost: Post;
+  deleteMedia: Scalars['Boolean']['output'];
   deletePost: Scalars['Boolean']['output'];
   publishPost: Post;
   retryPost: Post;
   schedulePost: Post;
+  setAltText: MediaFile;
   updatePost: Post;
+};
+
+
+export type MutationCompleteUploadArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -63,6 +100,11 @@ export type MutationCreatePostArgs = {
   caption?: InputMaybe<Scalars['String']['input']>;
   mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   targets: Array<TargetInput>;
+};
+
+
+export type MutationDeleteMediaArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -86,6 +128,12 @@ export type MutationSchedulePostArgs = {
   id: Scalars['ID']['input'];
   scheduledAt: Scalars['DateTime']['input'];
   timezone: Scalars['String']['input'];
+};
+
+
+export type MutationSetAltTextArgs = {
+  altText?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
 };
 
 
@@ -168,6 +216,8 @@ export type ProviderRules = {
 
 export type Query = {
   __typename?: 'Query';
+  media: QueryMediaConnection;
+  mediaFile: MediaFile;
   post: Post;
   posts: QueryPostsConnection;
   providers: Array<ProviderRules>;
@@ -176,6 +226,24 @@ export type Query = {
   socialAccount: SocialAccount;
   socialAccounts: QuerySocialAccountsConnection;
   viewer: Viewer;
+};
+
+
+export type QueryMediaArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  q?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMediaFileArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -216,6 +284,18 @@ export type QuerySocialAccountsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type QueryMediaConnection = {
+  __typename?: 'QueryMediaConnection';
+  edges: Array<QueryMediaConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryMediaConnectionEdge = {
+  __typename?: 'QueryMediaConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: MediaFile;
 };
 
 export type QueryPostsConnection = {

@@ -138,3 +138,20 @@ describe('posts in the graph', () => {
     expect(listed.body.data.posts.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([post.id]);
   });
 });
+
+describe('media in the graph', () => {
+  it('lists media, sets alt text and refuses deleting a file a draft uses', async () => {
+    const workspace = await createWorkspace(service.services);
+    const started = await fetch(`${service.url}/v1/media/uploads`, {
+      method: 'POST',
+      headers: bearer(workspace.ownerKey, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ filename: 'graph.png', contentType: 'image/png', size: 3 }),
+    }).then((r) => r.json());
+    const listed = await graph(workspace.ownerKey, '{ media(first: 5) { edges { node { id status filename url } } } }');
+    expect(listed.body.data.media.edges).toEqual([{ node: { id: started.data.id, status: 'uploading', filename: 'graph.png', url: null } }]);
+    const alt = await graph(workspace.ownerKey, 'mutation($id: ID!) { setAltText(id: $id, altText: "A test card") { altText } }', { id: started.data.id });
+    expect(alt.body.data.setAltText.altText).toBe('A test card');
+    const incomplete = await graph(workspace.ownerKey, 'mutation($id: ID!) { completeUpload(id: $id) { status } }', { id: started.data.id });
+    expect(incomplete.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'upload', code: 'incomplete' }] });
+  });
+});

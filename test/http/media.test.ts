@@ -23,7 +23,7 @@ async function upload(filename: string, contentType: string, bytes: Buffer, as: 
   const started = await as('POST', '/media/uploads', { filename, contentType, size: bytes.length });
   expect(started.status).toBe(201);
   const { id, uploadUrl, method, headers } = started.body.data;
-  const put = await fetch(uploadUrl.replace(service.services.config.publicBaseUrl, service.url), { method, headers, body: bytes });
+  const put = await fetch(uploadUrl.replace(service.services.config.publicBaseUrl, service.url), { method, headers, body: new Uint8Array(bytes) });
   expect(put.status).toBe(200);
   const completed = await as('POST', `/media/uploads/${id}/complete`);
   expect(completed.status).toBe(202);
@@ -86,10 +86,10 @@ describe('uploads end ready with their details, or failed with a reason', () => 
 describe('upload rules', () => {
   it('refuses more bytes than declared, a wrong signature, and completing before all bytes arrived', async () => {
     const started = (await api('POST', '/media/uploads', { filename: 'a.png', contentType: 'image/png', size: 10 })).body.data;
-    const tooMany = await fetch(local(started.uploadUrl), { method: 'PUT', body: Buffer.alloc(11) });
+    const tooMany = await fetch(local(started.uploadUrl), { method: 'PUT', body: new Uint8Array(11) });
     expect(tooMany.status).toBe(400);
     expect((await tooMany.json()).error.details[0]).toMatchObject({ field: 'body', code: 'tooLarge' });
-    const forged = await fetch(local(started.uploadUrl).replace(/signature=[^&]+/, 'signature=forged'), { method: 'PUT', body: Buffer.alloc(10) });
+    const forged = await fetch(local(started.uploadUrl).replace(/signature=[^&]+/, 'signature=forged'), { method: 'PUT', body: new Uint8Array(10) });
     expect(forged.status).toBe(403);
     const early = await api('POST', `/media/uploads/${started.id}/complete`);
     expect(early.status).toBe(400);
