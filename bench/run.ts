@@ -3,10 +3,12 @@
 import { openBench, type Section } from './support.ts';
 import { socialAccounts } from './socialAccounts.ts';
 import { publishing } from './publishing.ts';
+import { uploads } from './uploads.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
   publishing,
+  uploads,
 };
 
 const requested = process.argv.slice(2);

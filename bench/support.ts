@@ -57,6 +57,7 @@ export async function freePort(): Promise<number> {
 
 export interface ChildServer {
   url: string;
+  pid: number;
   /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
   stop(): Promise<void>;
 }
@@ -88,7 +89,7 @@ export async function startChildServer(script: string, env: Record<string, strin
   const deadline = Date.now() + 60_000;
   for (;;) {
     const healthy = await fetch(`${url}/healthz`).then((res) => res.ok, () => false);
-    if (healthy) return { url, stop };
+    if (healthy) return { url, pid: child.pid!, stop };
     if (!running || Date.now() > deadline) {
       await stop();
       throw new Error(`${script} did not answer ${url}/healthz (${running ? 'timed out' : `exited with ${child.exitCode ?? child.signalCode}`})`);

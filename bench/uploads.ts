@@ -1,0 +1,75 @@
+// Section `uploads`: a 1 GiB file PUT to its signed upload URL, streamed by the real server process to its
+// storage. Prints the throughput next to a plain streaming file copy on this machine, and the server's peak
+// memory growth while the file streams (sampled from /proc).
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { startRuntime } from '../src/runtime.ts';
+import { setupWorkspace } from '../src/workspaces/workspaces.ts';
+import { startChildServer, type Bench } from './support.ts';
+
+const MiB = 1024 * 1024;
+const size = 1024 * MiB;
+
+/** 1 GiB of bytes from one reused 1 MiB block: cheap to make, so the sender is not what is measured. */
+function payload(): Readable {
+  const block = Buffer.alloc(MiB, 'social publishing service ');
+  async function* blocks() {
+    for (let sent = 0; sent < size; sent += MiB) yield block;
+  }
+  return Readable.from(blocks());
+}
+
+async function rssBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+const mbPerSecond = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
+
+export async function uploads(bench: Bench): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sps-bench-media-'));
+  const env = { ...bench.serviceEnv, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
+  const runtime = await startRuntime(loadConfig(env), createLogger('silent'), { migrate: false, work: false });
+  const server = await startChildServer('bin/server.ts', env);
+  try {
+    const run = `${process.pid}-${Date.now()}`;
+    const { apiKey } = await setupWorkspace(runtime.services.db, { name: `bench-upload-${run}`, email: `bench-upload-${run}@example.test`, plan: 'business' });
+    const started = await fetch(`${server.url}/v1/media/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ filename: 'big.bin', contentType: 'application/octet-stream', size }),
+    }).then((response) => response.json());
+    const uploadUrl = (started.data.uploadUrl as string).replace(runtime.services.config.publicBaseUrl, server.url);
+
+    const baseline = await rssBytes(server.pid);
+    let peak = baseline;
+    const sampler = setInterval(() => void rssBytes(server.pid).then((rss) => (peak = Math.max(peak, rss)), () => {}), 20);
+    const began = performance.now();
+    const response = await fetch(uploadUrl, { method: 'PUT', body: Readable.toWeb(payload()) as ReadableStream, duplex: 'half' } as RequestInit);
+    const uploadMs = performance.now() - began;
+    clearInterval(sampler);
+    if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+
+    const copied = join(dataDir, 'copy.bin');
+    const copyBegan = performance.now();
+    await pipeline(createReadStream(runtime.services.storage.localPath(`uploads/${started.data.id}`)), createWriteStream(copied));
+    const copyMs = performance.now() - copyBegan;
+
+    const upload = mbPerSecond(size, uploadMs);
+    const copy = mbPerSecond(size, copyMs);
+    console.log(`1 GiB PUT to the signed upload URL: ${upload.toFixed(0)} MB/s (${(uploadMs / 1000).toFixed(1)} s)`);
+    console.log(`plain streaming file copy of the same 1 GiB: ${copy.toFixed(0)} MB/s (${(copyMs / 1000).toFixed(1)} s)`);
+    console.log(`ratio upload/copy = ${(upload / copy).toFixed(2)} (target >= 0.70)`);
+    console.log(`server RSS: ${(baseline / MiB).toFixed(0)} MB before, ${(peak / MiB).toFixed(0)} MB peak, growth ${((peak - baseline) / MiB).toFixed(0)} MB (target < 100 MB)`);
+  } finally {
+    await server.stop();
+    await runtime.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
