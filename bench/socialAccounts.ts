@@ -16,12 +16,12 @@ const accounts = 25;
 async function seed(bench: Bench): Promise<{ workspaceId: string; apiKey: string }> {
   const runtime = await startRuntime(loadConfig(bench.serviceEnv), createLogger('silent'), { migrate: false });
   try {
-    const { db, secrets, adapters } = runtime.services;
+    const { db, secrets, adapters, outbox } = runtime.services;
     const run = `${process.pid}-${Date.now()}`;
     const { workspaceId, apiKey } = await setupWorkspace(db, { name: `bench-${run}`, email: `bench-${run}@example.test`, plan: 'pro' });
     if (!apiKey) throw new Error('the pro plan has API access');
     for (let i = 0; i < accounts; i++) {
-      await connectSocialAccount(db, secrets, adapters, { workspaceId, provider: 'sandbox', username: `bench-${i}` });
+      await connectSocialAccount(db, secrets, adapters, outbox, { workspaceId, provider: 'sandbox', username: `bench-${i}` });
     }
     return { workspaceId, apiKey };
   } finally {

@@ -141,9 +141,9 @@ const commands: Record<string, Command> = {
       text: keys.map((k) => `${k.id}  ${k.prefix}…  ${k.scopes.join(',')}${k.revokedAt ? '  revoked' : ''}${k.expiresAt ? `  expires ${k.expiresAt.toISOString()}` : ''}`).join('\n') || 'no keys',
     };
   },
-  'accounts connect': async ({ db, secrets, adapters }) => {
+  'accounts connect': async ({ db, secrets, adapters, outbox }) => {
     const accessToken = values['access-token'];
-    const result = await connectSocialAccount(db, secrets, adapters, {
+    const result = await connectSocialAccount(db, secrets, adapters, outbox, {
       workspaceId: id('workspace'),
       provider: required('provider'),
       username: required('username'),
@@ -159,8 +159,8 @@ const commands: Record<string, Command> = {
     });
     return { result, text: `connection ${result.connectionId}` };
   },
-  'accounts revoke': async ({ db }) => {
-    await revokeSocialAccount(db, id('connection'));
+  'accounts revoke': async ({ db, outbox }) => {
+    await revokeSocialAccount(db, outbox, id('connection'));
     return { result: { ok: true }, text: 'connection revoked' };
   },
   'plans set': async ({ db }) => {

@@ -10,6 +10,10 @@ import { presentPost } from '../src/posts/present.ts';
 import { deleteMedia, getMedia, listMedia, presentMedia, setAltText } from '../src/media/library.ts';
 import { completeUpload, startUpload } from '../src/media/uploads.ts';
 import type { Media } from '../src/db/generated/prisma/client.ts';
+import {
+  createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, presentDelivery, presentEndpoint, replayDelivery,
+  rotateWebhookSecret, testWebhook, updateWebhook,
+} from '../src/webhooks/endpoints.ts';
 import { listProviders } from '../src/providers/catalog.ts';
 
 export interface OperationInput {
@@ -31,6 +35,7 @@ export type OperationHandler = (input: OperationInput) => Promise<OperationResul
 
 const ok = (body: unknown): OperationResult => ({ status: 200, body });
 const links = (services: Services) => ({ signer: services.signer, publicBaseUrl: services.config.publicBaseUrl });
+const webhookSettings = (services: Services) => ({ secrets: services.secrets, allowedHosts: services.webhookAllowedHosts });
 const mediaView = (services: Services) => (media: Media) => presentMedia(media, services.signer, services.config.publicBaseUrl);
 
 const optionalDate = (value: unknown) => (typeof value === 'string' ? new Date(value) : undefined);
@@ -64,7 +69,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
   updatePost: async ({ services, actor, params, body, language }) =>
     ok({ data: presentPost(await updatePost(services.db, actor, params.id!, body as PostChanges), language, links(services)) }),
   deletePost: async ({ services, actor, params }) => {
-    await deletePost(services.db, actor, params.id!);
+    await deletePost(services.db, services.outbox, actor, params.id!);
     return { status: 204 };
   },
   publishPost: async ({ services, actor, params, language }) => ({
@@ -73,7 +78,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
   }),
   schedulePost: async ({ services, actor, params, body, language }) => {
     const input = body as { scheduledAt: string; timezone: string };
-    const post = await schedulePost(services.db, services.boss, actor, params.id!, { scheduledAt: new Date(input.scheduledAt), timezone: input.timezone });
+    const post = await schedulePost(services.db, services.boss, services.outbox, actor, params.id!, { scheduledAt: new Date(input.scheduledAt), timezone: input.timezone });
     return ok({ data: presentPost(post, language, links(services)) });
   },
   listMedia: async ({ services, actor, query }) => {
@@ -101,6 +106,28 @@ export const operationHandlers: Record<string, OperationHandler> = {
   },
   setAltText: async ({ services, actor, params, body }) =>
     ok({ data: mediaView(services)(await setAltText(services.db, actor, params.id!, (body as { altText: string | null }).altText)) }),
+  createWebhook: async ({ services, actor, body }) => ({
+    status: 201,
+    body: { data: await createWebhook(services.db, webhookSettings(services), actor, body as { url: string; events?: string[]; description?: string | null }) },
+  }),
+  listWebhooks: async ({ services, actor, query }) => ok(mapPage(await listWebhooks(services.db, actor, page(query)), presentEndpoint)),
+  getWebhook: async ({ services, actor, params }) => ok({ data: presentEndpoint(await getWebhook(services.db, actor, params.id!)) }),
+  updateWebhook: async ({ services, actor, params, body }) =>
+    ok({ data: presentEndpoint(await updateWebhook(services.db, webhookSettings(services), actor, params.id!, body as Parameters<typeof updateWebhook>[4])) }),
+  deleteWebhook: async ({ services, actor, params }) => {
+    await deleteWebhook(services.db, actor, params.id!);
+    return { status: 204 };
+  },
+  rotateWebhookSecret: async ({ services, actor, params }) => ok({ data: await rotateWebhookSecret(services.db, webhookSettings(services), actor, params.id!) }),
+  testWebhook: async ({ services, actor, params }) => {
+    const delivery = await testWebhook(services.db, services.outbox, actor, params.id!);
+    return { status: 202, body: { data: { id: delivery.id, eventId: delivery.eventId, status: delivery.status } } };
+  },
+  listWebhookDeliveries: async ({ services, actor, params, query }) => ok(mapPage(await listDeliveries(services.db, actor, params.id!, page(query)), presentDelivery)),
+  replayWebhookDelivery: async ({ services, actor, params }) => ({
+    status: 202,
+    body: { data: presentDelivery(await replayDelivery(services.db, services.outbox, actor, params.id!, params.deliveryId!)) },
+  }),
   retryPost: async ({ services, actor, params, body, language }) => ({
     status: 202,
     body: { data: presentPost(await retryPost(services.db, services.boss, actor, params.id!, (body as { targetId?: string } | undefined)?.targetId), language, links(services)) },

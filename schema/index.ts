@@ -7,6 +7,7 @@ import './types/providers.ts';
 import './types/requestLog.ts';
 import './types/posts.ts';
 import './types/media.ts';
+import './types/webhooks.ts';
 
 export const graphSchema = builder.toSchema();
 

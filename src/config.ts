@@ -20,6 +20,11 @@ export interface Config {
   jobSuperviseSeconds: number;
   /** Largest file one upload may declare. */
   maxUploadBytes: number;
+  /** Hosts (names or addresses) webhooks may reach even when private, and over http. */
+  webhookAllowedHosts: string | undefined;
+  /** Seconds before each webhook retry. */
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
 }
 
@@ -29,6 +34,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
+}
+
+function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.some((value) => !Number.isFinite(value) || value < 0)) throw new Error(`${name} must be comma-separated seconds, got "${raw}"`);
+  return values;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publishConcurrency: integer(env, 'PUBLISH_CONCURRENCY', 4, 1),
     jobSuperviseSeconds: integer(env, 'JOB_SUPERVISE_SECONDS', 10, 1),
     maxUploadBytes: integer(env, 'MEDIA_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1),
+    webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,
+    webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', [5, 300, 1800, 7200, 18000, 36000, 36000]),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
     logLevel,
   };
 }

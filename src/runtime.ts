@@ -14,6 +14,9 @@ import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
 import { startMediaWorkers } from './media/processing.ts';
 import { UrlSigner } from './crypto/urlSigner.ts';
+import { Outbox } from './events/outbox.ts';
+import { WebhookDeliverer, startWebhookWorkers } from './webhooks/delivery.ts';
+import { allowedHostsFrom } from './webhooks/destination.ts';
 import { join } from 'node:path';
 
 export interface Services {
@@ -27,6 +30,8 @@ export interface Services {
   boss: PgBoss;
   storage: MediaStorage;
   signer: UrlSigner;
+  outbox: Outbox;
+  webhookAllowedHosts: ReadonlySet<string>;
 }
 
 export interface Runtime {
@@ -57,16 +62,27 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     const adapters = createProviderAdapters(db, config.publicBaseUrl);
     const storage = new LocalDiskStorage(join(config.dataDir, 'media'));
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
-    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer };
+    const outbox = new Outbox(boss);
+    const webhookAllowedHosts = allowedHostsFrom(config.webhookAllowedHosts);
+    const deliverer = new WebhookDeliverer({
+      db,
+      secrets,
+      outbox,
+      logger,
+      settings: { allowedHosts: webhookAllowedHosts, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
+    });
+    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhookAllowedHosts };
     if (work) {
-      await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, publicBaseUrl: config.publicBaseUrl }), config.publishConcurrency);
-      await startMediaWorkers(boss, db, storage, logger);
+      await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, publicBaseUrl: config.publicBaseUrl, outbox }), config.publishConcurrency);
+      await startMediaWorkers(boss, db, storage, outbox, logger);
+      await startWebhookWorkers(boss, deliverer, logger);
     }
     return {
       services,
       async stop() {
         // Jobs in flight finish (up to the shutdown timeout) before their database goes away.
         await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
+        await deliverer.close();
         await recorder.stop();
         await callers.stop();
         await db.close();

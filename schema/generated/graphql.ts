@@ -80,13 +80,20 @@ export type Mutation = {
   /** Uploads start with POST /v1/media/uploads (the bytes go to a URL, not through the graph). */
   completeUpload: MediaFile;
   createPost: Post;
+  createWebhook: WebhookEndpoint;
   deleteMedia: Scalars['Boolean']['output'];
   deletePost: Scalars['Boolean']['output'];
+  deleteWebhook: Scalars['Boolean']['output'];
   publishPost: Post;
+  replayWebhookDelivery: WebhookDelivery;
   retryPost: Post;
+  rotateWebhookSecret: WebhookEndpoint;
   schedulePost: Post;
   setAltText: MediaFile;
+  /** Queues a webhook.test delivery to this endpoint; answers the delivery id. */
+  testWebhook: Scalars['ID']['output'];
   updatePost: Post;
+  updateWebhook: WebhookEndpoint;
 };
 
 
@@ -103,6 +110,13 @@ export type MutationCreatePostArgs = {
 };
 
 
+export type MutationCreateWebhookArgs = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  url: Scalars['String']['input'];
+};
+
+
 export type MutationDeleteMediaArgs = {
   id: Scalars['ID']['input'];
 };
@@ -113,14 +127,30 @@ export type MutationDeletePostArgs = {
 };
 
 
+export type MutationDeleteWebhookArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationPublishPostArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationReplayWebhookDeliveryArgs = {
+  deliveryId: Scalars['ID']['input'];
+  endpointId: Scalars['ID']['input'];
 };
 
 
 export type MutationRetryPostArgs = {
   id: Scalars['ID']['input'];
   targetId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationRotateWebhookSecretArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -137,6 +167,11 @@ export type MutationSetAltTextArgs = {
 };
 
 
+export type MutationTestWebhookArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationUpdatePostArgs = {
   campaign?: InputMaybe<Scalars['String']['input']>;
   caption?: InputMaybe<Scalars['String']['input']>;
@@ -144,6 +179,15 @@ export type MutationUpdatePostArgs = {
   mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   targets?: InputMaybe<Array<TargetInput>>;
   version: Scalars['Int']['input'];
+};
+
+
+export type MutationUpdateWebhookArgs = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  id: Scalars['ID']['input'];
+  url?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type PageInfo = {
@@ -226,6 +270,8 @@ export type Query = {
   socialAccount: SocialAccount;
   socialAccounts: QuerySocialAccountsConnection;
   viewer: Viewer;
+  webhookDeliveries: QueryWebhookDeliveriesConnection;
+  webhooks: QueryWebhooksConnection;
 };
 
 
@@ -286,6 +332,23 @@ export type QuerySocialAccountsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
+
+export type QueryWebhookDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  endpointId: Scalars['ID']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWebhooksArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
 export type QueryMediaConnection = {
   __typename?: 'QueryMediaConnection';
   edges: Array<QueryMediaConnectionEdge>;
@@ -332,6 +395,30 @@ export type QuerySocialAccountsConnectionEdge = {
   __typename?: 'QuerySocialAccountsConnectionEdge';
   cursor: Scalars['String']['output'];
   node: SocialAccount;
+};
+
+export type QueryWebhookDeliveriesConnection = {
+  __typename?: 'QueryWebhookDeliveriesConnection';
+  edges: Array<QueryWebhookDeliveriesConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryWebhookDeliveriesConnectionEdge = {
+  __typename?: 'QueryWebhookDeliveriesConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: WebhookDelivery;
+};
+
+export type QueryWebhooksConnection = {
+  __typename?: 'QueryWebhooksConnection';
+  edges: Array<QueryWebhooksConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryWebhooksConnectionEdge = {
+  __typename?: 'QueryWebhooksConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: WebhookEndpoint;
 };
 
 export type Range = {
@@ -405,4 +492,38 @@ export type Viewer = {
   scopes: Array<Scalars['String']['output']>;
   userId: Scalars['ID']['output'];
   workspaceId: Scalars['ID']['output'];
+};
+
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  attemptedAt: Scalars['String']['output'];
+  durationMs: Scalars['Int']['output'];
+  error?: Maybe<Scalars['String']['output']>;
+  number: Scalars['Int']['output'];
+  responseExcerpt?: Maybe<Scalars['String']['output']>;
+  statusCode?: Maybe<Scalars['Int']['output']>;
+};
+
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  attemptLog: Array<WebhookAttempt>;
+  attempts: Scalars['Int']['output'];
+  eventId: Scalars['ID']['output'];
+  eventType: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  status: Scalars['String']['output'];
+};
+
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  createdAt: Scalars['String']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  enabled: Scalars['Boolean']['output'];
+  /** Empty means every kind. */
+  events: Array<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  previousSecretExpiresAt?: Maybe<Scalars['String']['output']>;
+  /** Only in the answer of createWebhook and rotateWebhookSecret. */
+  secret?: Maybe<Scalars['String']['output']>;
+  url: Scalars['String']['output'];
 };

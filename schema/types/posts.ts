@@ -146,7 +146,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     authScopes: { operation: 'deletePost' },
     resolve: async (_root, args, context) => {
-      await deletePost(context.services.db, context.actor, String(args.id));
+      await deletePost(context.services.db, context.services.outbox, context.actor, String(args.id));
       return true;
     },
   }),
@@ -161,7 +161,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), scheduledAt: t.arg({ type: 'DateTime', required: true }), timezone: t.arg.string({ required: true }) },
     authScopes: { operation: 'schedulePost' },
     resolve: (_root, args, context) =>
-      schedulePost(context.services.db, context.services.boss, context.actor, String(args.id), { scheduledAt: args.scheduledAt, timezone: args.timezone }),
+      schedulePost(context.services.db, context.services.boss, context.services.outbox, context.actor, String(args.id), { scheduledAt: args.scheduledAt, timezone: args.timezone }),
   }),
   retryPost: t.field({
     type: Post,

@@ -28,6 +28,15 @@ export const operationRequirements = {
   completeUpload: { scopes: ['media:write'] },
   setAltText: { scopes: ['media:write'] },
   deleteMedia: { scopes: ['media:write'] },
+  createWebhook: { scopes: ['webhooks:write'] },
+  listWebhooks: { scopes: ['webhooks:write'] },
+  getWebhook: { scopes: ['webhooks:write'] },
+  updateWebhook: { scopes: ['webhooks:write'] },
+  deleteWebhook: { scopes: ['webhooks:write'] },
+  rotateWebhookSecret: { scopes: ['webhooks:write'] },
+  testWebhook: { scopes: ['webhooks:write'] },
+  listWebhookDeliveries: { scopes: ['webhooks:write'] },
+  replayWebhookDelivery: { scopes: ['webhooks:write'] },
 } as const satisfies Record<string, Requirement>;
 
 export type Operation = keyof typeof operationRequirements;

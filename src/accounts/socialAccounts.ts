@@ -11,6 +11,7 @@ import { plans } from '../workspaces/plans.ts';
 import { providerNames } from '../providers/catalog.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
 import type { ProviderTokens } from '../providers/adapter.ts';
+import type { Outbox } from '../events/outbox.ts';
 import type { SocialAccount } from '../db/generated/prisma/client.ts';
 
 
@@ -79,6 +80,7 @@ export async function connectSocialAccount(
   db: Database,
   secrets: SecretBox,
   adapters: ProviderAdapters,
+  outbox: Outbox,
   input: ConnectAccountInput,
 ): Promise<{ connectionId: string }> {
   if (!providerNames.includes(input.provider)) {
@@ -106,6 +108,7 @@ export async function connectSocialAccount(
     const existing = await tx.socialAccount.findUnique({ where: { workspaceId_provider_username: key } });
     if (existing) {
       await tx.socialAccount.update({ where: { id: existing.id }, data });
+      await outbox.record(tx, input.workspaceId, 'connection.connected', { connectionId: existing.id, provider: input.provider, username: input.username, reconnected: true });
       return { connectionId: existing.id };
     }
     const active = await tx.socialAccount.count({ where: { workspaceId: input.workspaceId, status: 'ACTIVE' } });
@@ -113,15 +116,20 @@ export async function connectSocialAccount(
       throw new AppError('ENTITLEMENT_EXCEEDED', 'planAccountLimit', { plan, limit: plans[plan].maxSocialAccounts });
     }
     const created = await tx.socialAccount.create({ data: { ...key, ...data } });
+    await outbox.record(tx, input.workspaceId, 'connection.connected', { connectionId: created.id, provider: input.provider, username: input.username, reconnected: false });
     return { connectionId: created.id };
   });
 }
 
 /** Marks the account revoked: it stays listed (needsReconnect) and its tokens are erased. */
-export async function revokeSocialAccount(db: Database, connectionId: string): Promise<void> {
-  const { count } = await db.prisma.socialAccount.updateMany({
-    where: { id: connectionId },
-    data: { status: 'REVOKED', needsReconnect: true, encryptedTokens: null, revokedAt: new Date() },
+export async function revokeSocialAccount(db: Database, outbox: Outbox, connectionId: string): Promise<void> {
+  await db.prisma.$transaction(async (tx) => {
+    const account = await tx.socialAccount.findUnique({ where: { id: connectionId } });
+    if (!account) throw new AppError('NOT_FOUND', 'notFound', { kind: 'social account' });
+    await tx.socialAccount.update({
+      where: { id: connectionId },
+      data: { status: 'REVOKED', needsReconnect: true, encryptedTokens: null, revokedAt: new Date() },
+    });
+    await outbox.record(tx, account.workspaceId, 'connection.revoked', { connectionId, provider: account.provider, username: account.username });
   });
-  if (count === 0) throw new AppError('NOT_FOUND', 'notFound', { kind: 'social account' });
 }

@@ -5,6 +5,11 @@ export const languages = ['en', 'de', 'fr', 'es'] as const;
 export type Language = (typeof languages)[number];
 
 const en = {
+  'detail.webhookUrl.invalidUrl': "The URL is not valid.",
+  'detail.webhookUrl.httpsRequired': "Webhook URLs must use https (or http to a host the operator allows).",
+  'detail.webhookUrl.privateAddress': "The host {host} resolves to {address}, which is not a public address.",
+  'detail.webhookUrl.unresolvable': "The host {host} cannot be resolved.",
+  webhookDisabled: "The endpoint is disabled: enable it first.",
   uploadUrlInvalid: "The upload URL or token is invalid or has expired: start a new upload.",
   uploadClosed: "This upload is already {status}; start a new upload to send another file.",
   mediaInUse: "The file is used by posts that are not published yet: {posts}.",
@@ -79,6 +84,11 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 const de: Record<MessageKey, string> = {
+  'detail.webhookUrl.invalidUrl': "Die URL ist ungültig.",
+  'detail.webhookUrl.httpsRequired': "Webhook-URLs müssen https verwenden (oder http zu einem vom Betreiber erlaubten Host).",
+  'detail.webhookUrl.privateAddress': "Der Host {host} löst zu {address} auf, keiner öffentlichen Adresse.",
+  'detail.webhookUrl.unresolvable': "Der Host {host} lässt sich nicht auflösen.",
+  webhookDisabled: "Der Endpunkt ist deaktiviert: bitte zuerst aktivieren.",
   uploadUrlInvalid: "Die Upload-URL oder das Token ist ungültig oder abgelaufen: bitte einen neuen Upload starten.",
   uploadClosed: "Dieser Upload ist bereits {status}; für eine weitere Datei einen neuen Upload starten.",
   mediaInUse: "Die Datei wird von noch nicht veröffentlichten Beiträgen verwendet: {posts}.",
@@ -151,6 +161,11 @@ const de: Record<MessageKey, string> = {
 };
 
 const fr: Record<MessageKey, string> = {
+  'detail.webhookUrl.invalidUrl': "L’URL n’est pas valide.",
+  'detail.webhookUrl.httpsRequired': "Les URL de webhook doivent utiliser https (ou http vers un hôte autorisé par l’opérateur).",
+  'detail.webhookUrl.privateAddress': "L’hôte {host} se résout en {address}, qui n’est pas une adresse publique.",
+  'detail.webhookUrl.unresolvable': "L’hôte {host} ne peut pas être résolu.",
+  webhookDisabled: "Le point d’accès est désactivé : activez-le d’abord.",
   uploadUrlInvalid: "L’URL ou le jeton d’envoi est invalide ou expiré : démarrez un nouvel envoi.",
   uploadClosed: "Cet envoi est déjà {status} ; démarrez un nouvel envoi pour un autre fichier.",
   mediaInUse: "Le fichier est utilisé par des publications pas encore publiées : {posts}.",
@@ -223,6 +238,11 @@ const fr: Record<MessageKey, string> = {
 };
 
 const es: Record<MessageKey, string> = {
+  'detail.webhookUrl.invalidUrl': "La URL no es válida.",
+  'detail.webhookUrl.httpsRequired': "Las URL de webhook deben usar https (o http a un host que el operador permita).",
+  'detail.webhookUrl.privateAddress': "El host {host} se resuelve a {address}, que no es una dirección pública.",
+  'detail.webhookUrl.unresolvable': "El host {host} no se puede resolver.",
+  webhookDisabled: "El endpoint está desactivado: actívelo primero.",
   uploadUrlInvalid: "La URL o el token de subida no es válido o ha caducado: inicie una nueva subida.",
   uploadClosed: "Esta subida ya está {status}; inicie una nueva subida para otro archivo.",
   mediaInUse: "El archivo lo usan publicaciones aún no publicadas: {posts}.",

@@ -5,6 +5,7 @@ import type { Transaction } from '../db/database.ts';
 export const queueNames = {
   publishTarget: 'publish-target',
   processMedia: 'process-media',
+  webhookDrain: 'webhook-drain',
 } as const;
 
 /** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
@@ -43,6 +44,8 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     expireInSeconds: 300,
     deleteAfterSeconds: 7 * 24 * 3600,
   }).catch(ignoreExisting);
+  // One drain job per endpoint at a time (running), and at most one waiting: see Outbox.drainSoon.
+  await boss.createQueue(queueNames.webhookDrain, { policy: 'stately', notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 }).catch(ignoreExisting);
   await boss.createQueue(queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
   return boss;
 }

@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { recordEvent } from '../events/outbox.ts';
+import type { Outbox } from '../events/outbox.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
 import type { MediaKind } from '../providers/rules.ts';
 import { storageKeys, type MediaStorage } from './storage.ts';
@@ -40,7 +40,7 @@ async function describe(storage: MediaStorage, id: string, size: number): Promis
   return description;
 }
 
-export async function processMedia(db: Database, storage: MediaStorage, job: ProcessMediaJob): Promise<void> {
+export async function processMedia(db: Database, storage: MediaStorage, outbox: Outbox, job: ProcessMediaJob): Promise<void> {
   const media = await db.prisma.media.findUnique({ where: { id: job.mediaId } });
   if (!media || media.status !== 'processing') return;
   let outcome: { description: FileDescription } | { rejection: MediaRejection };
@@ -55,19 +55,19 @@ export async function processMedia(db: Database, storage: MediaStorage, job: Pro
     if ('description' in outcome) {
       const { kind, mimeType, format, width, height, durationMs, codecs } = outcome.description;
       await tx.media.update({ where: { id: media.id }, data: { status: 'ready', type: kind, mimeType, format, width, height, durationMs, codecs, hasThumbnail: true } });
-      await recordEvent(tx, media.workspaceId, 'media.ready', { mediaId: media.id, mediaType: kind, mimeType, size: Number(media.size), width, height, durationMs });
+      await outbox.record(tx, media.workspaceId, 'media.ready', { mediaId: media.id, mediaType: kind, mimeType, size: Number(media.size), width, height, durationMs });
     } else {
       const error = { code: outcome.rejection.code, message: outcome.rejection.message };
       await tx.media.update({ where: { id: media.id }, data: { status: 'failed', errorCode: error.code, errorMessage: error.message } });
-      await recordEvent(tx, media.workspaceId, 'media.failed', { mediaId: media.id, error });
+      await outbox.record(tx, media.workspaceId, 'media.failed', { mediaId: media.id, error });
     }
   });
 }
 
-export async function startMediaWorkers(boss: PgBoss, db: Database, storage: MediaStorage, logger: Logger): Promise<void> {
+export async function startMediaWorkers(boss: PgBoss, db: Database, storage: MediaStorage, outbox: Outbox, logger: Logger): Promise<void> {
   await boss.work<ProcessMediaJob>(queueNames.processMedia, { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
     try {
-      await processMedia(db, storage, job!.data);
+      await processMedia(db, storage, outbox, job!.data);
     } catch (error) {
       logger.error({ err: error, mediaId: job!.data.mediaId }, 'media processing failed; it will be retried');
       throw error;

@@ -7,7 +7,7 @@ import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
-import { recordEvent } from '../events/outbox.ts';
+import type { Outbox } from '../events/outbox.ts';
 import type { Media, Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { assertTransition, postStatuses } from './states.ts';
@@ -195,12 +195,12 @@ export async function updatePost(db: Database, actor: Actor, id: string, changes
   });
 }
 
-export async function deletePost(db: Database, actor: Actor, id: string): Promise<void> {
+export async function deletePost(db: Database, outbox: Outbox, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'deletePost');
   await db.prisma.$transaction(async (tx) => {
     const post = await lockPost(tx, actor, id);
     assertTransition(post.status, 'delete');
     await tx.post.delete({ where: { id } });
-    await recordEvent(tx, actor.workspaceId, 'post.deleted', { postId: id, status: post.status });
+    await outbox.record(tx, actor.workspaceId, 'post.deleted', { postId: id, status: post.status });
   });
 }

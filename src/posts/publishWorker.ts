@@ -8,7 +8,7 @@ import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
 import { ProviderError, type ProviderTokens, type PublishedItem } from '../providers/adapter.ts';
-import { insertEvents, type NewEvent } from '../events/outbox.ts';
+import { viaClient, type NewEvent, type Outbox } from '../events/outbox.ts';
 import { renderMessage } from '../errors/messages.ts';
 import { publishRetryLimit, queueNames, type PgBoss } from '../jobs/boss.ts';
 import { settledStatus } from './states.ts';
@@ -26,6 +26,7 @@ interface Deps {
   logger: Logger;
   signer: UrlSigner;
   publicBaseUrl: string;
+  outbox: Outbox;
 }
 
 export interface PublishJob {
@@ -237,7 +238,7 @@ export class TargetPublisher {
         for (const { target, failure } of final) events.push(targetEvent(target, 'target.failed', { error: failure }));
       }
       events.push(...(await this.#settle(client, postIds)));
-      await insertEvents(client, events);
+      await this.#deps.outbox.recordAll(viaClient(client), events);
     });
   }
 

@@ -6,7 +6,7 @@ import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/
 import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
-import { recordEvent } from '../events/outbox.ts';
+import type { Outbox } from '../events/outbox.ts';
 import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
 import { isUuid } from '../ids.ts';
 import { assertTransition } from './states.ts';
@@ -67,6 +67,7 @@ function isTimeZone(zone: string): boolean {
 export async function schedulePost(
   db: Database,
   boss: PgBoss,
+  outbox: Outbox,
   actor: Actor,
   id: string,
   input: { scheduledAt: Date; timezone: string; queueId?: string | null },
@@ -86,7 +87,7 @@ export async function schedulePost(
       data: { status: 'scheduled', scheduledAt: input.scheduledAt, timezone: input.timezone, queueId: input.queueId ?? null, publishRunId: runId, version: { increment: 1 } },
     });
     await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId, input.scheduledAt);
-    await recordEvent(tx, actor.workspaceId, 'post.scheduled', { postId: id, scheduledAt: input.scheduledAt.toISOString(), timezone: input.timezone });
+    await outbox.record(tx, actor.workspaceId, 'post.scheduled', { postId: id, scheduledAt: input.scheduledAt.toISOString(), timezone: input.timezone });
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }

@@ -86,7 +86,7 @@ describe('POST /posts', () => {
     expect(media.body.error.details[0]).toMatchObject({ field: 'content.mediaIds[0]', code: 'unknownMedia' });
 
     const revoked = await connectSandbox(service.services, acme.workspaceId);
-    await revokeSocialAccount(service.services.db, revoked);
+    await revokeSocialAccount(service.services.db, service.services.outbox, revoked);
     const inactive = await api('POST', '/posts', draft({ targets: [{ connectionId: revoked, placement: 'feed' }] }));
     expect(inactive.status).toBe(422);
     expect(inactive.body.error.details[0]).toMatchObject({ field: 'targets[0].connectionId', code: 'account.active' });

@@ -35,7 +35,7 @@ export async function keyFor(
 }
 
 export async function connectSandbox(services: Services, workspaceId: string, username = unique('user')) {
-  const { connectionId } = await connectSocialAccount(services.db, services.secrets, services.adapters, { workspaceId, provider: 'sandbox', username });
+  const { connectionId } = await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, { workspaceId, provider: 'sandbox', username });
   return connectionId;
 }
 

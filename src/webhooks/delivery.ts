@@ -1,0 +1,188 @@
+// Delivering an endpoint's events, in event order: a drain job per endpoint sends its pending deliveries one by
+// one; a failure puts the delivery on the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter)
+// and stops the drain until then, so later events wait behind it. After the last attempt the delivery is failed
+// and the drain moves on. Every attempt is logged. Other endpoints have drains of their own and never wait.
+import { request, Agent } from 'undici';
+import type { Database } from '../db/database.ts';
+import type { SecretBox } from '../crypto/secretBox.ts';
+import type { Logger } from '../logger.ts';
+import { envelopeOf, viaPool, type Outbox, type WebhookDrainJob } from '../events/outbox.ts';
+import { queueNames, type PgBoss } from '../jobs/boss.ts';
+import type { OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
+import { checkDestination, RefusedDestination, type Destination } from './destination.ts';
+import { signDelivery } from './signing.ts';
+
+export interface DeliverySettings {
+  allowedHosts: ReadonlySet<string>;
+  /** Seconds to wait before each retry; one attempt more than there are entries. */
+  retrySchedule: readonly number[];
+  timeoutMs: number;
+}
+
+interface Deps {
+  db: Database;
+  secrets: SecretBox;
+  outbox: Outbox;
+  logger: Logger;
+  settings: DeliverySettings;
+}
+
+interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+const batch = 50;
+const excerptBytes = 1024;
+
+export class WebhookDeliverer {
+  readonly #deps: Deps;
+  /** Keep-alive connection pools per checked address, so every request goes to the address that was vetted. */
+  readonly #agents = new Map<string, Agent>();
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
+
+  async drain(endpointId: string): Promise<void> {
+    const { db } = this.#deps;
+    for (;;) {
+      const endpoint = await db.prisma.webhookEndpoint.findUnique({ where: { id: endpointId } });
+      if (!endpoint?.enabled) return;
+      const due = await db.prisma.webhookDelivery.findMany({
+        where: { endpointId, status: 'pending' },
+        include: { event: true },
+        orderBy: [{ eventSequence: 'asc' }, { createdAt: 'asc' }],
+        take: batch,
+      });
+      for (const delivery of due) {
+        if (delivery.nextAttemptAt.getTime() > Date.now()) return this.#drainAt(endpointId, delivery.nextAttemptAt);
+        const stillPending = await this.#attempt(endpoint, delivery);
+        if (stillPending) return this.#drainAt(endpointId, stillPending);
+      }
+      if (due.length < batch) return;
+    }
+  }
+
+  #drainAt(endpointId: string, at: Date): Promise<void> {
+    return this.#deps.outbox.drainSoon(viaPool(this.#deps.db.pool), [endpointId], at);
+  }
+
+  /** One attempt, logged. Returns when to try again if the delivery is still pending after it, else null. */
+  async #attempt(endpoint: WebhookEndpoint, delivery: WebhookDelivery & { event: OutboxEvent }): Promise<Date | null> {
+    const { db, secrets, settings } = this.#deps;
+    const attemptedAt = new Date();
+    const number = delivery.attempts + 1;
+    const keys = [secrets.open(endpoint.sealedSecret)];
+    if (endpoint.sealedPreviousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > attemptedAt) {
+      keys.push(secrets.open(endpoint.sealedPreviousSecret));
+    }
+    const body = JSON.stringify(envelopeOf(delivery.event));
+    const headers = signDelivery({ secrets: keys, eventId: delivery.eventId, eventType: delivery.event.type, deliveryId: delivery.id, body, timestamp: Math.floor(attemptedAt.getTime() / 1000) });
+    const result = await this.#send(endpoint.url, { ...headers, 'content-type': 'application/json', 'user-agent': 'social-publishing-service-webhooks/1' }, body);
+
+    const delay = settings.retrySchedule[number - 1];
+    const final = result.ok || delay === undefined;
+    const nextAttemptAt = final ? null : new Date(Date.now() + delay * 1000 * (0.9 + Math.random() * 0.2));
+    await db.prisma.$transaction([
+      db.prisma.webhookAttempt.create({
+        data: { deliveryId: delivery.id, number, attemptedAt, statusCode: result.statusCode, durationMs: result.durationMs, responseExcerpt: result.responseExcerpt, error: result.error },
+      }),
+      db.prisma.webhookDelivery.update({
+        where: { id: delivery.id },
+        data: {
+          attempts: number,
+          status: result.ok ? 'succeeded' : final ? 'failed' : 'pending',
+          ...(nextAttemptAt ? { nextAttemptAt } : { completedAt: new Date() }),
+        },
+      }),
+    ]);
+    return nextAttemptAt;
+  }
+
+  async #send(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let destination: Destination;
+    try {
+      destination = await checkDestination(url, this.#deps.settings.allowedHosts);
+    } catch (error) {
+      if (!(error instanceof RefusedDestination)) throw error;
+      return { ok: false, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: `Refused before sending: ${error.message}` };
+    }
+    try {
+      const response = await request(destination.url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: this.#agentFor(destination),
+        signal: AbortSignal.timeout(this.#deps.settings.timeoutMs),
+        headersTimeout: this.#deps.settings.timeoutMs,
+        bodyTimeout: this.#deps.settings.timeoutMs,
+      });
+      // Redirects are not followed: a 3xx is an answer like any other non-2xx.
+      const excerpt = await readExcerpt(response.body);
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { ok, statusCode: response.statusCode, durationMs: elapsed(), responseExcerpt: excerpt, error: ok ? null : `The endpoint answered ${response.statusCode}.` };
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError' || /timeout/i.test((error as Error).message);
+      return {
+        ok: false,
+        statusCode: null,
+        durationMs: elapsed(),
+        responseExcerpt: null,
+        error: timedOut ? `No answer within ${this.#deps.settings.timeoutMs / 1000} s.` : `The request failed: ${(error as Error).message}`,
+      };
+    }
+  }
+
+  #agentFor(destination: Destination): Agent {
+    const key = `${destination.address}|${destination.url.host}`;
+    let agent = this.#agents.get(key);
+    if (!agent) {
+      if (this.#agents.size >= 500) void this.close();
+      const { address, family } = destination;
+      agent = new Agent({
+        connect: { lookup: (_hostname, _options, callback) => callback(null, [{ address, family }] as never) },
+        keepAliveTimeout: 10_000,
+      });
+      this.#agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.#agents.values()];
+    this.#agents.clear();
+    await Promise.all(agents.map((agent) => agent.close().catch(() => {})));
+  }
+}
+
+async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= excerptBytes) {
+      body.destroy();
+      break;
+    }
+  }
+  const text = Buffer.concat(chunks).subarray(0, excerptBytes).toString('utf8');
+  return text || null;
+}
+
+export async function startWebhookWorkers(boss: PgBoss, deliverer: WebhookDeliverer, logger: Logger): Promise<void> {
+  await boss.work<WebhookDrainJob>(queueNames.webhookDrain, { batchSize: 1, localConcurrency: 16, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
+    try {
+      await deliverer.drain(job!.data.endpointId);
+    } catch (error) {
+      logger.error({ err: error, endpointId: job!.data.endpointId }, 'webhook drain failed; it will be retried');
+      throw error;
+    }
+  });
+}
