@@ -4,11 +4,13 @@ import { openBench, type Section } from './support.ts';
 import { socialAccounts } from './socialAccounts.ts';
 import { publishing } from './publishing.ts';
 import { uploads } from './uploads.ts';
+import { webhooks } from './webhooks.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
   publishing,
   uploads,
+  webhooks,
 };
 
 const requested = process.argv.slice(2);

@@ -109,14 +109,14 @@ export class Outbox {
   }
 
   /**
-   * Queues the job that sends an endpoint's pending deliveries in event order. One per endpoint at a time
-   * (a `stately` queue keyed by endpoint): a slow or dead endpoint only ever holds up its own deliveries.
+   * Queues the job that sends an endpoint's pending deliveries in event order (one at a time per endpoint, see
+   * src/webhooks/delivery.ts): a slow or dead endpoint only ever holds up its own deliveries.
    */
   async drainSoon(sql: SqlRunner, endpointIds: string[], startAfter?: Date): Promise<void> {
     if (!endpointIds.length) return;
     await this.#boss.insert(
       queueNames.webhookDrain,
-      endpointIds.map((endpointId) => ({ data: { endpointId } satisfies WebhookDrainJob, singletonKey: endpointId, ...(startAfter ? { startAfter } : {}) })),
+      endpointIds.map((endpointId) => ({ data: { endpointId } satisfies WebhookDrainJob, ...(startAfter ? { startAfter } : {}) })),
       { db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await sql.query(text, values) }) } },
     );
   }

@@ -27,6 +27,8 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     connectionString,
     max: 10,
     supervise: options.supervise,
+    // Workers wake on NOTIFY when a job lands on a notify queue, instead of at their next poll.
+    useListenNotify: options.supervise,
     superviseIntervalSeconds: options.superviseIntervalSeconds,
     monitorIntervalSeconds: options.superviseIntervalSeconds,
   });
@@ -44,8 +46,7 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     expireInSeconds: 300,
     deleteAfterSeconds: 7 * 24 * 3600,
   }).catch(ignoreExisting);
-  // One drain job per endpoint at a time (running), and at most one waiting: see Outbox.drainSoon.
-  await boss.createQueue(queueNames.webhookDrain, { policy: 'stately', notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 }).catch(ignoreExisting);
+  await boss.createQueue(queueNames.webhookDrain, { notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 }).catch(ignoreExisting);
   await boss.createQueue(queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
   return boss;
 }

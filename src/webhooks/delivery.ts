@@ -2,6 +2,8 @@
 // one; a failure puts the delivery on the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter)
 // and stops the drain until then, so later events wait behind it. After the last attempt the delivery is failed
 // and the drain moves on. Every attempt is logged. Other endpoints have drains of their own and never wait.
+// One drain per endpoint at a time is ensured by a lease on the endpoint's row, not by the job queue: a queue key
+// would make pg-boss hold back other endpoints' jobs behind a slow endpoint's waiting one.
 import { request, Agent } from 'undici';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
@@ -36,6 +38,8 @@ interface AttemptResult {
 }
 
 const batch = 50;
+/** Long enough for one attempt (its timeout) with room to spare; renewed before each attempt. */
+const leaseSeconds = (settings: DeliverySettings) => Math.ceil(settings.timeoutMs / 1000) * 3 + 10;
 const excerptBytes = 1024;
 
 export class WebhookDeliverer {
@@ -47,7 +51,38 @@ export class WebhookDeliverer {
     this.#deps = deps;
   }
 
+  /**
+   * Sends the endpoint's due deliveries in event order, holding the endpoint's drain lease so that no other job
+   * (of this process or another) sends to it meanwhile. A job that finds the lease taken ends at once: the holder
+   * looks for new deliveries once more after letting the lease go.
+   */
   async drain(endpointId: string): Promise<void> {
+    while (await this.#takeLease(endpointId)) {
+      try {
+        await this.#sendDue(endpointId);
+      } finally {
+        await this.#deps.db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = NULL WHERE id = $1', [endpointId]);
+      }
+      // Due means the first pending delivery in event order is due: later ones wait behind a retry.
+      const { rows } = await this.#deps.db.pool.query<{ due: boolean }>(
+        `SELECT next_attempt_at <= now() AS due FROM webhook_delivery WHERE endpoint_id = $1 AND status = 'pending'
+         ORDER BY event_sequence, created_at LIMIT 1`,
+        [endpointId],
+      );
+      if (!rows[0]?.due) return;
+    }
+  }
+
+  async #takeLease(endpointId: string): Promise<boolean> {
+    const { rowCount } = await this.#deps.db.pool.query(
+      `UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2)
+       WHERE id = $1 AND enabled AND (drain_lease_until IS NULL OR drain_lease_until < now())`,
+      [endpointId, leaseSeconds(this.#deps.settings)],
+    );
+    return rowCount === 1;
+  }
+
+  async #sendDue(endpointId: string): Promise<void> {
     const { db } = this.#deps;
     for (;;) {
       const endpoint = await db.prisma.webhookEndpoint.findUnique({ where: { id: endpointId } });
@@ -58,12 +93,14 @@ export class WebhookDeliverer {
         orderBy: [{ eventSequence: 'asc' }, { createdAt: 'asc' }],
         take: batch,
       });
+      // Until nothing is left: deliveries that arrive meanwhile go out in this run.
+      if (!due.length) return;
       for (const delivery of due) {
         if (delivery.nextAttemptAt.getTime() > Date.now()) return this.#drainAt(endpointId, delivery.nextAttemptAt);
+        await db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2) WHERE id = $1', [endpointId, leaseSeconds(this.#deps.settings)]);
         const stillPending = await this.#attempt(endpoint, delivery);
         if (stillPending) return this.#drainAt(endpointId, stillPending);
       }
-      if (due.length < batch) return;
     }
   }
 

@@ -9,6 +9,7 @@ CREATE TABLE "webhook_endpoint" (
     "sealed_previous_secret" TEXT,
     "previous_secret_expires_at" TIMESTAMPTZ(3),
     "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "drain_lease_until" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
