@@ -1,4 +1,5 @@
 // One handler per operationId of rest/openapi.yaml: input comes validated, output goes out as JSON.
+import type { Readable } from 'node:stream';
 import type { Actor } from '../src/access/actor.ts';
 import type { Language } from '../src/errors/messages.ts';
 import type { Services } from '../src/runtime.ts';
@@ -14,6 +15,8 @@ import {
   createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, presentDelivery, presentEndpoint, replayDelivery,
   rotateWebhookSecret, testWebhook, updateWebhook,
 } from '../src/webhooks/endpoints.ts';
+import { createQueue, deleteQueue, listQueues, presentQueue, queuePost, updateQueue, type QueueInput } from '../src/queues/queues.ts';
+import { analytics, analyticsCsv, type AnalyticsQuery } from '../src/analytics/report.ts';
 import { listProviders } from '../src/providers/catalog.ts';
 
 export interface OperationInput {
@@ -29,6 +32,8 @@ export interface OperationResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A streamed body (CSV export); `release` runs once the response is over. */
+  stream?: { readable: Readable; release: () => void };
 }
 
 export type OperationHandler = (input: OperationInput) => Promise<OperationResult>;
@@ -39,6 +44,18 @@ const webhookSettings = (services: Services) => ({ secrets: services.secrets, al
 const mediaView = (services: Services) => (media: Media) => presentMedia(media, services.signer, services.config.publicBaseUrl);
 
 const optionalDate = (value: unknown) => (typeof value === 'string' ? new Date(value) : undefined);
+
+function analyticsQuery(query: Record<string, unknown>): AnalyticsQuery {
+  return {
+    from: String(query.from),
+    to: String(query.to),
+    groupBy: query.groupBy as string | undefined,
+    status: typeof query.status === 'string' ? query.status.split(',').map((status) => status.trim()).filter(Boolean) : undefined,
+    connectionId: query.connectionId as string | undefined,
+    provider: query.provider as string | undefined,
+    campaign: query.campaign as string | undefined,
+  };
+}
 
 function page(query: Record<string, unknown>) {
   return { limit: query.limit as number | undefined, cursor: query.cursor as string | undefined };
@@ -128,6 +145,24 @@ export const operationHandlers: Record<string, OperationHandler> = {
     status: 202,
     body: { data: presentDelivery(await replayDelivery(services.db, services.outbox, actor, params.id!, params.deliveryId!)) },
   }),
+  listQueues: async ({ services, actor, query }) => ok(mapPage(await listQueues(services.db, actor, page(query)), presentQueue)),
+  createQueue: async ({ services, actor, body }) => ({ status: 201, body: { data: presentQueue(await createQueue(services.db, actor, body as QueueInput)) } }),
+  updateQueue: async ({ services, actor, params, body }) => {
+    const { queue, keptScheduledPosts } = await updateQueue(services.db, actor, params.id!, body as Partial<QueueInput>);
+    return ok({ data: presentQueue(queue), keptScheduledPosts });
+  },
+  deleteQueue: async ({ services, actor, params }) => ok({ data: { id: params.id, deleted: true, ...(await deleteQueue(services.db, actor, params.id!)) } }),
+  queuePost: async ({ services, actor, params, body, language }) =>
+    ok({ data: presentPost(await queuePost(services.db, services.boss, services.outbox, actor, params.id!, (body as { queueId: string }).queueId), language, links(services)) }),
+  getAnalytics: async ({ services, actor, query }) => ok({ data: await analytics(services.db, actor, analyticsQuery(query)) }),
+  exportAnalytics: async ({ services, actor, query }) => {
+    const { filename, csv, release } = await analyticsCsv(services.db, actor, analyticsQuery(query));
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
+      stream: { readable: csv, release },
+    };
+  },
   retryPost: async ({ services, actor, params, body, language }) => ({
     status: 202,
     body: { data: presentPost(await retryPost(services.db, services.boss, actor, params.id!, (body as { targetId?: string } | undefined)?.targetId), language, links(services)) },

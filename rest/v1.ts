@@ -1,6 +1,7 @@
 // /v1: openapi-backend routes each request by rest/openapi.yaml, validates it against the document, and hands
 // it to the operation's handler, which calls the domain. Handlers only translate; every rule lives in src/.
 import express, { type Request, type Response, type Router } from 'express';
+import { pipeline } from 'node:stream/promises';
 import { OpenAPIBackend, type Context } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -44,7 +45,12 @@ async function createBackend(services: Services) {
       language: contextOf(res).language,
     });
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    if (result.body === undefined) res.status(result.status).end();
+    if (result.stream) {
+      const { readable, release } = result.stream;
+      res.status(result.status);
+      res.on('close', release);
+      await pipeline(readable, res).catch(() => res.destroy());
+    } else if (result.body === undefined) res.status(result.status).end();
     else res.status(result.status).json(result.body);
   };
   const handlers: Record<string, (context: Context, req: Request, res: Response) => Promise<void> | void> = {};

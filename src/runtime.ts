@@ -17,6 +17,7 @@ import { UrlSigner } from './crypto/urlSigner.ts';
 import { Outbox } from './events/outbox.ts';
 import { WebhookDeliverer, startWebhookWorkers } from './webhooks/delivery.ts';
 import { allowedHostsFrom } from './webhooks/destination.ts';
+import { startMetricsCollection } from './analytics/collect.ts';
 import { join } from 'node:path';
 
 export interface Services {
@@ -76,6 +77,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, publicBaseUrl: config.publicBaseUrl, outbox }), config.publishConcurrency);
       await startMediaWorkers(boss, db, storage, outbox, logger);
       await startWebhookWorkers(boss, deliverer, logger);
+      await startMetricsCollection(boss, { db, adapters, secrets, logger });
     }
     return {
       services,

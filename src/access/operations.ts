@@ -37,6 +37,12 @@ export const operationRequirements = {
   testWebhook: { scopes: ['webhooks:write'] },
   listWebhookDeliveries: { scopes: ['webhooks:write'] },
   replayWebhookDelivery: { scopes: ['webhooks:write'] },
+  listQueues: { scopes: ['posts:read'] },
+  createQueue: { scopes: ['posts:write'] },
+  updateQueue: { scopes: ['posts:write'] },
+  deleteQueue: { scopes: ['posts:write'] },
+  queuePost: { scopes: ['posts:write'] },
+  getAnalytics: { scopes: ['analytics:read'] },
 } as const satisfies Record<string, Requirement>;
 
 export type Operation = keyof typeof operationRequirements;

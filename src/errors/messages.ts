@@ -5,6 +5,9 @@ export const languages = ['en', 'de', 'fr', 'es'] as const;
 export type Language = (typeof languages)[number];
 
 const en = {
+  'detail.analyticsRange': "Must not be before from, nor more than {max} days after it.",
+  'detail.notInQueue': "This account is not one the queue serves.",
+  queueFull: "The queue has no free slot in the next year: add slots or use another queue.",
   'detail.webhookUrl.invalidUrl': "The URL is not valid.",
   'detail.webhookUrl.httpsRequired': "Webhook URLs must use https (or http to a host the operator allows).",
   'detail.webhookUrl.privateAddress': "The host {host} resolves to {address}, which is not a public address.",
@@ -84,6 +87,9 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 const de: Record<MessageKey, string> = {
+  'detail.analyticsRange': "Darf nicht vor from liegen und nicht mehr als {max} Tage danach.",
+  'detail.notInQueue': "Diese Warteschlange bedient dieses Konto nicht.",
+  queueFull: "Die Warteschlange hat im nächsten Jahr keinen freien Platz: Plätze hinzufügen oder eine andere verwenden.",
   'detail.webhookUrl.invalidUrl': "Die URL ist ungültig.",
   'detail.webhookUrl.httpsRequired': "Webhook-URLs müssen https verwenden (oder http zu einem vom Betreiber erlaubten Host).",
   'detail.webhookUrl.privateAddress': "Der Host {host} löst zu {address} auf, keiner öffentlichen Adresse.",
@@ -161,6 +167,9 @@ const de: Record<MessageKey, string> = {
 };
 
 const fr: Record<MessageKey, string> = {
+  'detail.analyticsRange': "Ne doit pas précéder from ni le dépasser de plus de {max} jours.",
+  'detail.notInQueue': "Cette file ne sert pas ce compte.",
+  queueFull: "La file n’a plus de créneau libre dans l’année : ajoutez des créneaux ou utilisez une autre file.",
   'detail.webhookUrl.invalidUrl': "L’URL n’est pas valide.",
   'detail.webhookUrl.httpsRequired': "Les URL de webhook doivent utiliser https (ou http vers un hôte autorisé par l’opérateur).",
   'detail.webhookUrl.privateAddress': "L’hôte {host} se résout en {address}, qui n’est pas une adresse publique.",
@@ -238,6 +247,9 @@ const fr: Record<MessageKey, string> = {
 };
 
 const es: Record<MessageKey, string> = {
+  'detail.analyticsRange': "No debe ser anterior a from ni superarlo en más de {max} días.",
+  'detail.notInQueue': "Esta cola no sirve a esta cuenta.",
+  queueFull: "La cola no tiene huecos libres en el próximo año: añada huecos o use otra cola.",
   'detail.webhookUrl.invalidUrl': "La URL no es válida.",
   'detail.webhookUrl.httpsRequired': "Las URL de webhook deben usar https (o http a un host que el operador permita).",
   'detail.webhookUrl.privateAddress': "El host {host} se resuelve a {address}, que no es una dirección pública.",

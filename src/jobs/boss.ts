@@ -6,6 +6,7 @@ export const queueNames = {
   publishTarget: 'publish-target',
   processMedia: 'process-media',
   webhookDrain: 'webhook-drain',
+  collectMetrics: 'collect-metrics',
 } as const;
 
 /** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
@@ -47,6 +48,7 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     deleteAfterSeconds: 7 * 24 * 3600,
   }).catch(ignoreExisting);
   await boss.createQueue(queueNames.webhookDrain, { notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 }).catch(ignoreExisting);
+  await boss.createQueue(queueNames.collectMetrics, { policy: 'singleton', retryLimit: 2, retryDelay: 60, expireInSeconds: 3600 }).catch(ignoreExisting);
   await boss.createQueue(queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
   return boss;
 }

@@ -9,6 +9,7 @@ import { authorize } from '../access/operations.ts';
 import type { Outbox } from '../events/outbox.ts';
 import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
 import { isUuid } from '../ids.ts';
+import { isTimeZone } from '../time.ts';
 import { assertTransition } from './states.ts';
 import { captionOf, lockPost, withMedia, withTargets, type PostDetail, type PostWithTargets } from './posts.ts';
 import { factsOf } from '../media/facts.ts';
@@ -54,15 +55,6 @@ export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: 
   });
 }
 
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Publishes at `scheduledAt` (UTC, in the future); `timezone` (IANA) records the author's zone. */
 export async function schedulePost(
   db: Database,
@@ -70,7 +62,7 @@ export async function schedulePost(
   outbox: Outbox,
   actor: Actor,
   id: string,
-  input: { scheduledAt: Date; timezone: string; queueId?: string | null },
+  input: { scheduledAt: Date; timezone: string },
 ): Promise<PostDetail> {
   authorize(actor, 'schedulePost');
   const details: ErrorDetail[] = [];
@@ -79,17 +71,34 @@ export async function schedulePost(
   if (details.length) throw invalidRequest(details);
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, id));
-    assertTransition(post.status, input.queueId ? 'queue' : 'schedule');
-    assertPublishable(post);
-    const runId = randomUUID();
-    await tx.post.update({
-      where: { id },
-      data: { status: 'scheduled', scheduledAt: input.scheduledAt, timezone: input.timezone, queueId: input.queueId ?? null, publishRunId: runId, version: { increment: 1 } },
-    });
-    await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId, input.scheduledAt);
-    await outbox.record(tx, actor.workspaceId, 'post.scheduled', { postId: id, scheduledAt: input.scheduledAt.toISOString(), timezone: input.timezone });
-    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
+    assertTransition(post.status, 'schedule');
+    return scheduleLocked(tx, boss, outbox, actor, post, { ...input, queueId: null });
   });
+}
+
+/** Schedules a post already locked in `tx` (by schedule, or by queue once it has picked the slot). */
+export async function scheduleLocked(
+  tx: Transaction,
+  boss: PgBoss,
+  outbox: Outbox,
+  actor: Actor,
+  post: PostDetail,
+  input: { scheduledAt: Date; timezone: string; queueId: string | null },
+): Promise<PostDetail> {
+  assertPublishable(post);
+  const runId = randomUUID();
+  await tx.post.update({
+    where: { id: post.id },
+    data: { status: 'scheduled', scheduledAt: input.scheduledAt, timezone: input.timezone, queueId: input.queueId, publishRunId: runId, version: { increment: 1 } },
+  });
+  await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId, input.scheduledAt);
+  await outbox.record(tx, actor.workspaceId, 'post.scheduled', {
+    postId: post.id,
+    scheduledAt: input.scheduledAt.toISOString(),
+    timezone: input.timezone,
+    queueId: input.queueId,
+  });
+  return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id: post.id }, include: withTargets }));
 }
 
 /** Publishes the failed targets again: the one named, or all of them. */

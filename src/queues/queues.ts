@@ -1,0 +1,142 @@
+// Posting queues: weekly slots in a time zone, optionally for some accounts only. Queuing a post schedules it at
+// the queue's next free slot (a slot holds one post). Deleting a queue, or taking slots out of it, leaves the posts
+// already placed scheduled at their times, and the answer says how many.
+import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
+import type { Database, Transaction } from '../db/database.ts';
+import type { Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import { isUuid } from '../ids.ts';
+import { isTimeZone } from '../time.ts';
+import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import type { Outbox } from '../events/outbox.ts';
+import type { PgBoss } from '../jobs/boss.ts';
+import type { Prisma, Queue } from '../db/generated/prisma/client.ts';
+import { assertTransition } from '../posts/states.ts';
+import { lockPost, withMedia, type PostDetail } from '../posts/posts.ts';
+import { scheduleLocked } from '../posts/publishing.ts';
+import { isSlot, nextFreeSlot, normalizeSlots, type Slot } from './slots.ts';
+
+export interface QueueInput {
+  name: string;
+  timezone: string;
+  slots: Slot[];
+  connectionIds?: string[];
+}
+
+export const slotsOf = (queue: Queue) => queue.slots as unknown as Slot[];
+
+export function presentQueue(queue: Queue) {
+  return {
+    id: queue.id,
+    name: queue.name,
+    timezone: queue.timezone,
+    slots: slotsOf(queue),
+    connectionIds: queue.connectionIds,
+    createdAt: queue.createdAt.toISOString(),
+    updatedAt: queue.updatedAt.toISOString(),
+  };
+}
+
+async function checkAccounts(tx: Transaction, actor: Actor, connectionIds: string[]): Promise<void> {
+  const found = await tx.socialAccount.count({ where: { workspaceId: actor.workspaceId, id: { in: connectionIds.filter(isUuid) } } });
+  if (found !== new Set(connectionIds).size) {
+    throw invalidRequest([{ field: 'connectionIds', code: 'unknownAccount', messageKey: 'detail.unknownAccount' }]);
+  }
+}
+
+function checkTimezone(timezone: string): void {
+  if (!isTimeZone(timezone)) throw invalidRequest([{ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone } }]);
+}
+
+export async function createQueue(db: Database, actor: Actor, input: QueueInput): Promise<Queue> {
+  authorize(actor, 'createQueue');
+  checkTimezone(input.timezone);
+  return db.prisma.$transaction(async (tx) => {
+    await checkAccounts(tx, actor, input.connectionIds ?? []);
+    return tx.queue.create({
+      data: {
+        workspaceId: actor.workspaceId,
+        name: input.name,
+        timezone: input.timezone,
+        slots: normalizeSlots(input.slots) as unknown as Prisma.InputJsonValue,
+        connectionIds: [...new Set(input.connectionIds ?? [])],
+      },
+    });
+  });
+}
+
+export const queuePosition = (queue: Queue) => ({ at: queue.createdAt.toISOString(), id: queue.id });
+
+export async function listQueues(db: Database, actor: Actor, request: PageRequest): Promise<Page<Queue>> {
+  authorize(actor, 'listQueues');
+  const limit = pageSize(request);
+  const rows = await db.prisma.queue.findMany({
+    where: { workspaceId: actor.workspaceId, ...newestFirstAfter<Prisma.QueueWhereInput>('createdAt', decodeCursor(request.cursor, isUuid)) },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
+  return toPage(rows, limit, queuePosition);
+}
+
+async function lockQueue(tx: Transaction, actor: Actor, id: string): Promise<Queue> {
+  const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM queue WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE` : [];
+  if (!found.length) throw notFound('queue');
+  return tx.queue.findUniqueOrThrow({ where: { id } });
+}
+
+/** Posts of the queue still to be published. */
+const upcoming = (queueId: string) => ({ queueId, status: 'scheduled', scheduledAt: { gt: new Date() } });
+
+/** Changes the queue; posts whose slot is gone stay scheduled at their time (`keptScheduledPosts` counts them). */
+export async function updateQueue(db: Database, actor: Actor, id: string, changes: Partial<QueueInput>) {
+  authorize(actor, 'updateQueue');
+  if (changes.timezone !== undefined) checkTimezone(changes.timezone);
+  return db.prisma.$transaction(async (tx) => {
+    const queue = await lockQueue(tx, actor, id);
+    if (changes.connectionIds) await checkAccounts(tx, actor, changes.connectionIds);
+    const updated = await tx.queue.update({
+      where: { id: queue.id },
+      data: {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
+        ...(changes.slots !== undefined ? { slots: normalizeSlots(changes.slots) as unknown as Prisma.InputJsonValue } : {}),
+        ...(changes.connectionIds !== undefined ? { connectionIds: [...new Set(changes.connectionIds)] } : {}),
+      },
+    });
+    const placed = await tx.post.findMany({ where: upcoming(queue.id), select: { scheduledAt: true } });
+    const keptScheduledPosts = placed.filter((post) => !isSlot(updated.timezone, slotsOf(updated), post.scheduledAt!)).length;
+    return { queue: updated, keptScheduledPosts };
+  });
+}
+
+/** Deletes the queue; its posts stay scheduled at their times (`keptScheduledPosts` counts them). */
+export async function deleteQueue(db: Database, actor: Actor, id: string): Promise<{ keptScheduledPosts: number }> {
+  authorize(actor, 'deleteQueue');
+  return db.prisma.$transaction(async (tx) => {
+    const queue = await lockQueue(tx, actor, id);
+    const keptScheduledPosts = await tx.post.count({ where: upcoming(queue.id) });
+    await tx.queue.delete({ where: { id: queue.id } });
+    return { keptScheduledPosts };
+  });
+}
+
+/** Schedules the post at the queue's next free slot, in the queue's time zone. */
+export async function queuePost(db: Database, boss: PgBoss, outbox: Outbox, actor: Actor, postId: string, queueId: string): Promise<PostDetail> {
+  authorize(actor, 'queuePost');
+  return db.prisma.$transaction(async (tx) => {
+    const post = await withMedia(tx, await lockPost(tx, actor, postId));
+    assertTransition(post.status, 'queue');
+    // The queue's lock makes two posts queued at once take two slots.
+    const queue = await lockQueue(tx, actor, queueId);
+    if (queue.connectionIds.length) {
+      const outside: ErrorDetail[] = post.targets.flatMap((target, index) =>
+        queue.connectionIds.includes(target.connectionId) ? [] : [{ field: `targets[${index}].connectionId`, code: 'notInQueue', messageKey: 'detail.notInQueue' as const }],
+      );
+      if (outside.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: outside.length }, { details: outside });
+    }
+    const taken = await tx.post.findMany({ where: { ...upcoming(queue.id), id: { not: post.id } }, select: { scheduledAt: true } });
+    const slot = nextFreeSlot(queue.timezone, slotsOf(queue), new Set(taken.map((p) => p.scheduledAt!.getTime())), new Date());
+    if (!slot) throw new AppError('CONFLICT', 'queueFull');
+    return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: slot, timezone: queue.timezone, queueId: queue.id });
+  });
+}
