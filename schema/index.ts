@@ -8,6 +8,7 @@ import './types/requestLog.ts';
 import './types/posts.ts';
 import './types/media.ts';
 import './types/webhooks.ts';
+import './types/queues.ts';
 
 export const graphSchema = builder.toSchema();
 

@@ -11,6 +11,21 @@ export type Scalars = {
   DateTime: { input: string; output: string; }
 };
 
+export type AnalyticsResult = {
+  __typename?: 'AnalyticsResult';
+  from: Scalars['String']['output'];
+  groupBy: Scalars['String']['output'];
+  rows: Array<AnalyticsRow>;
+  to: Scalars['String']['output'];
+  totals: Metrics;
+};
+
+export type AnalyticsRow = {
+  __typename?: 'AnalyticsRow';
+  key: Scalars['String']['output'];
+  metrics: Metrics;
+};
+
 export type CaptionRules = {
   __typename?: 'CaptionRules';
   /** characters or graphemes */
@@ -75,16 +90,32 @@ export type MediaFile = {
   width?: Maybe<Scalars['Int']['output']>;
 };
 
+export type Metrics = {
+  __typename?: 'Metrics';
+  clicks: Scalars['Float']['output'];
+  comments: Scalars['Float']['output'];
+  impressions: Scalars['Float']['output'];
+  likes: Scalars['Float']['output'];
+  reach: Scalars['Float']['output'];
+  saves: Scalars['Float']['output'];
+  shares: Scalars['Float']['output'];
+  videoViews: Scalars['Float']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Uploads start with POST /v1/media/uploads (the bytes go to a URL, not through the graph). */
   completeUpload: MediaFile;
   createPost: Post;
+  createQueue: Queue;
   createWebhook: WebhookEndpoint;
   deleteMedia: Scalars['Boolean']['output'];
   deletePost: Scalars['Boolean']['output'];
+  /** Deletes the queue; answers how many of its posts stay scheduled at their times. */
+  deleteQueue: Scalars['Int']['output'];
   deleteWebhook: Scalars['Boolean']['output'];
   publishPost: Post;
+  queuePost: Post;
   replayWebhookDelivery: WebhookDelivery;
   retryPost: Post;
   rotateWebhookSecret: WebhookEndpoint;
@@ -93,6 +124,7 @@ export type Mutation = {
   /** Queues a webhook.test delivery to this endpoint; answers the delivery id. */
   testWebhook: Scalars['ID']['output'];
   updatePost: Post;
+  updateQueue: QueueChange;
   updateWebhook: WebhookEndpoint;
 };
 
@@ -107,6 +139,14 @@ export type MutationCreatePostArgs = {
   caption?: InputMaybe<Scalars['String']['input']>;
   mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   targets: Array<TargetInput>;
+};
+
+
+export type MutationCreateQueueArgs = {
+  connectionIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  name: Scalars['String']['input'];
+  slots: Array<SlotInput>;
+  timezone: Scalars['String']['input'];
 };
 
 
@@ -127,6 +167,11 @@ export type MutationDeletePostArgs = {
 };
 
 
+export type MutationDeleteQueueArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationDeleteWebhookArgs = {
   id: Scalars['ID']['input'];
 };
@@ -134,6 +179,12 @@ export type MutationDeleteWebhookArgs = {
 
 export type MutationPublishPostArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationQueuePostArgs = {
+  id: Scalars['ID']['input'];
+  queueId: Scalars['ID']['input'];
 };
 
 
@@ -179,6 +230,15 @@ export type MutationUpdatePostArgs = {
   mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   targets?: InputMaybe<Array<TargetInput>>;
   version: Scalars['Int']['input'];
+};
+
+
+export type MutationUpdateQueueArgs = {
+  connectionIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  slots?: InputMaybe<Array<SlotInput>>;
+  timezone?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -260,11 +320,13 @@ export type ProviderRules = {
 
 export type Query = {
   __typename?: 'Query';
+  analytics: AnalyticsResult;
   media: QueryMediaConnection;
   mediaFile: MediaFile;
   post: Post;
   posts: QueryPostsConnection;
   providers: Array<ProviderRules>;
+  queues: QueryQueuesConnection;
   /** Calls recorded for this workspace, newest first. Owners and admins only. */
   requestLog: QueryRequestLogConnection;
   socialAccount: SocialAccount;
@@ -272,6 +334,17 @@ export type Query = {
   viewer: Viewer;
   webhookDeliveries: QueryWebhookDeliveriesConnection;
   webhooks: QueryWebhooksConnection;
+};
+
+
+export type QueryAnalyticsArgs = {
+  campaign?: InputMaybe<Scalars['String']['input']>;
+  connectionId?: InputMaybe<Scalars['ID']['input']>;
+  from: Scalars['String']['input'];
+  groupBy?: InputMaybe<Scalars['String']['input']>;
+  provider?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Array<Scalars['String']['input']>>;
+  to: Scalars['String']['input'];
 };
 
 
@@ -309,6 +382,14 @@ export type QueryPostsArgs = {
   provider?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Array<Scalars['String']['input']>>;
   to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+export type QueryQueuesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -373,6 +454,18 @@ export type QueryPostsConnectionEdge = {
   node: Post;
 };
 
+export type QueryQueuesConnection = {
+  __typename?: 'QueryQueuesConnection';
+  edges: Array<QueryQueuesConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryQueuesConnectionEdge = {
+  __typename?: 'QueryQueuesConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: Queue;
+};
+
 export type QueryRequestLogConnection = {
   __typename?: 'QueryRequestLogConnection';
   edges: Array<QueryRequestLogConnectionEdge>;
@@ -421,6 +514,23 @@ export type QueryWebhooksConnectionEdge = {
   node: WebhookEndpoint;
 };
 
+export type Queue = {
+  __typename?: 'Queue';
+  connectionIds: Array<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  slots: Array<Slot>;
+  timezone: Scalars['String']['output'];
+};
+
+export type QueueChange = {
+  __typename?: 'QueueChange';
+  /** Posts whose slot is gone, still scheduled at their time. */
+  keptScheduledPosts: Scalars['Int']['output'];
+  queue: Queue;
+};
+
 export type Range = {
   __typename?: 'Range';
   max: Scalars['Float']['output'];
@@ -440,6 +550,18 @@ export type RequestLogEntry = {
   route: Scalars['String']['output'];
   status: Scalars['Int']['output'];
   userId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type Slot = {
+  __typename?: 'Slot';
+  day: Scalars['String']['output'];
+  /** HH:mm, local to the queue. */
+  time: Scalars['String']['output'];
+};
+
+export type SlotInput = {
+  day: Scalars['String']['input'];
+  time: Scalars['String']['input'];
 };
 
 /** A connected social account. Its provider tokens are never exposed. */

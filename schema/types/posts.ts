@@ -40,7 +40,7 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
   }),
 });
 
-const Post = builder.objectRef<PostWithTargets | PostDetail>('Post').implement({
+export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').implement({
   description: 'A post: created once, published to one or more targets.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -76,7 +76,7 @@ const targetsOf = (targets: { connectionId: string | number; placement: string; 
 
 builder.queryFields((t) => ({
   posts: t.connection({
-    type: Post,
+    type: PostRef,
     args: {
       status: t.arg.stringList(),
       from: t.arg({ type: 'DateTime' }),
@@ -99,7 +99,7 @@ builder.queryFields((t) => ({
     },
   }),
   post: t.field({
-    type: Post,
+    type: PostRef,
     args: { id: t.arg.id({ required: true }) },
     authScopes: { operation: 'getPost' },
     resolve: (_root, args, context) => getPost(context.services.db, context.actor, String(args.id)),
@@ -108,7 +108,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createPost: t.field({
-    type: Post,
+    type: PostRef,
     args: {
       caption: t.arg.string(),
       mediaIds: t.arg.idList(),
@@ -124,7 +124,7 @@ builder.mutationFields((t) => ({
       }),
   }),
   updatePost: t.field({
-    type: Post,
+    type: PostRef,
     args: {
       id: t.arg.id({ required: true }),
       version: t.arg.int({ required: true }),
@@ -151,20 +151,20 @@ builder.mutationFields((t) => ({
     },
   }),
   publishPost: t.field({
-    type: Post,
+    type: PostRef,
     args: { id: t.arg.id({ required: true }) },
     authScopes: { operation: 'publishPost' },
     resolve: (_root, args, context) => publishPost(context.services.db, context.services.boss, context.actor, String(args.id)),
   }),
   schedulePost: t.field({
-    type: Post,
+    type: PostRef,
     args: { id: t.arg.id({ required: true }), scheduledAt: t.arg({ type: 'DateTime', required: true }), timezone: t.arg.string({ required: true }) },
     authScopes: { operation: 'schedulePost' },
     resolve: (_root, args, context) =>
       schedulePost(context.services.db, context.services.boss, context.services.outbox, context.actor, String(args.id), { scheduledAt: args.scheduledAt, timezone: args.timezone }),
   }),
   retryPost: t.field({
-    type: Post,
+    type: PostRef,
     args: { id: t.arg.id({ required: true }), targetId: t.arg.id() },
     authScopes: { operation: 'retryPost' },
     resolve: (_root, args, context) =>

@@ -155,3 +155,23 @@ describe('media in the graph', () => {
     expect(incomplete.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'upload', code: 'incomplete' }] });
   });
 });
+
+describe('queues and analytics in the graph', () => {
+  it('creates a queue, queues a post into it and reads analytics', async () => {
+    const workspace = await createWorkspace(service.services);
+    const account = await connectSandbox(service.services, workspace.workspaceId);
+    const queue = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Graph", timezone: "Asia/Tokyo", slots: [{ day: "friday", time: "12:00" }]) { id slots { day time } } }');
+    expect(queue.body.data.createQueue.slots).toEqual([{ day: 'friday', time: '12:00' }]);
+    const post = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(caption: "Queued in the graph", targets: $targets) { id } }', {
+      targets: [{ connectionId: account, placement: 'feed' }],
+    });
+    const queued = await graph(workspace.ownerKey, 'mutation($id: ID!, $queueId: ID!) { queuePost(id: $id, queueId: $queueId) { status timezone queueId scheduledAt } }', {
+      id: post.body.data.createPost.id,
+      queueId: queue.body.data.createQueue.id,
+    });
+    expect(queued.body.data.queuePost).toMatchObject({ status: 'scheduled', timezone: 'Asia/Tokyo', queueId: queue.body.data.createQueue.id });
+    expect(new Date(queued.body.data.queuePost.scheduledAt).getUTCHours()).toBe(3); // 12:00 in Tokyo
+    const report = await graph(workspace.ownerKey, '{ analytics(from: "2026-01-01", to: "2026-01-31", groupBy: "provider") { groupBy totals { impressions } rows { key } } }');
+    expect(report.body.data.analytics).toEqual({ groupBy: 'provider', totals: { impressions: 0 }, rows: [] });
+  });
+});

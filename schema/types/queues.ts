@@ -1,0 +1,119 @@
+import { builder } from '../builder.ts';
+import { pageRequest, toConnection } from '../connections.ts';
+import { createQueue, deleteQueue, listQueues, queuePosition, queuePost, slotsOf, updateQueue } from '../../src/queues/queues.ts';
+import { analytics } from '../../src/analytics/report.ts';
+import { metricNames, type Metrics } from '../../src/analytics/metrics.ts';
+import type { Queue as QueueRow } from '../../src/db/generated/prisma/client.ts';
+import type { Slot, Weekday } from '../../src/queues/slots.ts';
+import { PostRef } from './posts.ts';
+
+const SlotRef = builder.objectRef<Slot>('Slot').implement({
+  fields: (t) => ({ day: t.exposeString('day'), time: t.exposeString('time', { description: 'HH:mm, local to the queue.' }) }),
+});
+
+const SlotInput = builder.inputType('SlotInput', {
+  fields: (t) => ({ day: t.string({ required: true }), time: t.string({ required: true }) }),
+});
+
+const QueueRef = builder.objectRef<QueueRow>('Queue').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    timezone: t.exposeString('timezone'),
+    slots: t.field({ type: [SlotRef], resolve: (queue) => slotsOf(queue) }),
+    connectionIds: t.exposeIDList('connectionIds'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const QueueChange = builder.objectRef<{ queue: QueueRow; keptScheduledPosts: number }>('QueueChange').implement({
+  fields: (t) => ({
+    queue: t.field({ type: QueueRef, resolve: (change) => change.queue }),
+    keptScheduledPosts: t.exposeInt('keptScheduledPosts', { description: 'Posts whose slot is gone, still scheduled at their time.' }),
+  }),
+});
+
+const MetricsRef = builder.objectRef<Metrics>('Metrics').implement({
+  fields: (t) => Object.fromEntries(metricNames.map((name) => [name, t.exposeFloat(name)])) as never,
+});
+
+const AnalyticsRow = builder.objectRef<{ key: string; metrics: Metrics }>('AnalyticsRow').implement({
+  fields: (t) => ({ key: t.exposeString('key'), metrics: t.field({ type: MetricsRef, resolve: (row) => row.metrics }) }),
+});
+
+const AnalyticsResult = builder.objectRef<Awaited<ReturnType<typeof analytics>>>('AnalyticsResult').implement({
+  fields: (t) => ({
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    groupBy: t.exposeString('groupBy'),
+    totals: t.field({ type: MetricsRef, resolve: (result) => result.totals }),
+    rows: t.field({ type: [AnalyticsRow], resolve: (result) => result.rows }),
+  }),
+});
+
+const slotsFrom = (slots: { day: string; time: string }[]) => slots.map((slot) => ({ day: slot.day as Weekday, time: slot.time }));
+
+builder.queryFields((t) => ({
+  queues: t.connection({
+    type: QueueRef,
+    authScopes: { operation: 'listQueues' },
+    resolve: async (_root, args, context) => toConnection(await listQueues(context.services.db, context.actor, pageRequest(args)), queuePosition),
+  }),
+  analytics: t.field({
+    type: AnalyticsResult,
+    args: {
+      from: t.arg.string({ required: true }),
+      to: t.arg.string({ required: true }),
+      groupBy: t.arg.string(),
+      status: t.arg.stringList(),
+      connectionId: t.arg.id(),
+      provider: t.arg.string(),
+      campaign: t.arg.string(),
+    },
+    authScopes: { operation: 'getAnalytics' },
+    resolve: (_root, args, context) =>
+      analytics(context.services.db, context.actor, {
+        from: args.from,
+        to: args.to,
+        groupBy: args.groupBy ?? undefined,
+        status: args.status ?? undefined,
+        connectionId: args.connectionId ? String(args.connectionId) : undefined,
+        provider: args.provider ?? undefined,
+        campaign: args.campaign ?? undefined,
+      }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createQueue: t.field({
+    type: QueueRef,
+    args: { name: t.arg.string({ required: true }), timezone: t.arg.string({ required: true }), slots: t.arg({ type: [SlotInput], required: true }), connectionIds: t.arg.idList() },
+    authScopes: { operation: 'createQueue' },
+    resolve: (_root, args, context) =>
+      createQueue(context.services.db, context.actor, { name: args.name, timezone: args.timezone, slots: slotsFrom(args.slots), connectionIds: args.connectionIds?.map(String) }),
+  }),
+  updateQueue: t.field({
+    type: QueueChange,
+    args: { id: t.arg.id({ required: true }), name: t.arg.string(), timezone: t.arg.string(), slots: t.arg({ type: [SlotInput] }), connectionIds: t.arg.idList() },
+    authScopes: { operation: 'updateQueue' },
+    resolve: (_root, args, context) =>
+      updateQueue(context.services.db, context.actor, String(args.id), {
+        name: args.name ?? undefined,
+        timezone: args.timezone ?? undefined,
+        slots: args.slots ? slotsFrom(args.slots) : undefined,
+        connectionIds: args.connectionIds?.map(String),
+      }),
+  }),
+  deleteQueue: t.int({
+    description: 'Deletes the queue; answers how many of its posts stay scheduled at their times.',
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { operation: 'deleteQueue' },
+    resolve: async (_root, args, context) => (await deleteQueue(context.services.db, context.actor, String(args.id))).keptScheduledPosts,
+  }),
+  queuePost: t.field({
+    type: PostRef,
+    args: { id: t.arg.id({ required: true }), queueId: t.arg.id({ required: true }) },
+    authScopes: { operation: 'queuePost' },
+    resolve: (_root, args, context) => queuePost(context.services.db, context.services.boss, context.services.outbox, context.actor, String(args.id), String(args.queueId)),
+  }),
+}));
