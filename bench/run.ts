@@ -5,12 +5,14 @@ import { socialAccounts } from './socialAccounts.ts';
 import { publishing } from './publishing.ts';
 import { uploads } from './uploads.ts';
 import { webhooks } from './webhooks.ts';
+import { analyticsSection } from './analytics.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
   publishing,
   uploads,
   webhooks,
+  analytics: analyticsSection,
 };
 
 const requested = process.argv.slice(2);

@@ -64,7 +64,7 @@ async function storeToday(db: Database, today: string, now: Date, collected: { t
   const values = metricNames.map((name) => collected.map(({ metrics }) => Math.max(0, Math.round(metrics[name]))));
   await db.pool.query(
     `WITH totals AS (
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], ${columns.map((_, i) => `$${i + 8}::bigint[]`).join(', ')})
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], ${columns.map((_, i) => `$${i + 8}::int[]`).join(', ')})
          AS t(target_id, post_id, workspace_id, connection_id, provider, ${columns.join(', ')})
      ), earlier AS (
        SELECT target_id, ${columns.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM target_metric_day

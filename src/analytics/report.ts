@@ -34,12 +34,8 @@ interface Checked {
   values: unknown[];
 }
 
-const keyOf: Record<Grouping, string> = {
-  day: `to_char(m.day, 'YYYY-MM-DD')`,
-  provider: 'm.provider',
-  account: 'm.connection_id::text',
-  post: 'm.post_id::text',
-};
+/** What rows are grouped by; turned into the text key once per group, not once per row. */
+const groupColumn: Record<Grouping, string> = { day: 'm.day', provider: 'm.provider', account: 'm.connection_id', post: 'm.post_id' };
 
 const dayOf = (value: string) => (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value.slice(0, 10))) ? value.slice(0, 10) : null);
 
@@ -70,10 +66,10 @@ function plan(actor: Actor, query: AnalyticsQuery): Checked {
   if (query.provider) where.push(`m.provider = $${values.push(query.provider)}`);
   if (statuses.length) where.push(`p.status = ANY($${values.push(statuses)}::text[])`);
   if (query.campaign !== undefined) where.push(`p.campaign = $${values.push(query.campaign)}`);
-  const key = keyOf[groupBy];
-  const sql = `SELECT ${key} AS key, ${metricNames.map((name) => `sum(m.${metricColumns[name]})::float8 AS "${name}"`).join(', ')}
+  const column = groupColumn[groupBy];
+  const sql = `SELECT ${column}::text AS key, ${metricNames.map((name) => `sum(m.${metricColumns[name]})::float8 AS "${name}"`).join(', ')}
     FROM target_metric_day m ${byPost ? 'JOIN post p ON p.id = m.post_id' : ''}
-    WHERE ${where.join(' AND ')} GROUP BY ${key} ORDER BY ${key}`;
+    WHERE ${where.join(' AND ')} GROUP BY ${column} ORDER BY ${column}`;
   return { from: from!, to: to!, groupBy, sql, values };
 }
 
