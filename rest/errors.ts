@@ -5,6 +5,11 @@ import { localizeError } from '../src/errors/localize.ts';
 import type { Logger } from '../src/logger.ts';
 import { contextOf, languageOf } from './requestContext.ts';
 
+/** PostgreSQL text cannot hold NUL: such a body is refused before it reaches the domain. */
+export function rejectNulCharacters(_req: unknown, _res: unknown, body: Buffer): void {
+  if (body.includes('\\u0000')) throw new Error('NUL in body');
+}
+
 export function sendError(res: Response, error: AppError): void {
   const context = contextOf(res);
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
@@ -16,6 +21,9 @@ export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const parserError = error as { type?: string; limit?: number };
     if (parserError.type === 'entity.parse.failed') return sendError(res, new AppError('INVALID_JSON', 'invalidJson'));
+    if (parserError.type === 'entity.verify.failed') {
+      return sendError(res, invalidRequest([{ field: 'body', code: 'nulCharacter', messageKey: 'detail.nulCharacter' }]));
+    }
     if (parserError.type === 'entity.too.large') {
       return sendError(res, invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: `${parserError.limit} bytes` } }]));
     }

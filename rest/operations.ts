@@ -84,7 +84,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
   }),
   getPost: async ({ services, actor, params, language }) => ok({ data: presentPost(await getPost(services.db, actor, params.id!), language, links(services)) }),
   updatePost: async ({ services, actor, params, body, language }) =>
-    ok({ data: presentPost(await updatePost(services.db, actor, params.id!, body as PostChanges), language, links(services)) }),
+    ok({ data: presentPost(await updatePost(services.db, services.boss, actor, params.id!, body as PostChanges), language, links(services)) }),
   deletePost: async ({ services, actor, params }) => {
     await deletePost(services.db, services.outbox, actor, params.id!);
     return { status: 204 };
@@ -130,7 +130,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
   listWebhooks: async ({ services, actor, query }) => ok(mapPage(await listWebhooks(services.db, actor, page(query)), presentEndpoint)),
   getWebhook: async ({ services, actor, params }) => ok({ data: presentEndpoint(await getWebhook(services.db, actor, params.id!)) }),
   updateWebhook: async ({ services, actor, params, body }) =>
-    ok({ data: presentEndpoint(await updateWebhook(services.db, webhookSettings(services), actor, params.id!, body as Parameters<typeof updateWebhook>[4])) }),
+    ok({ data: presentEndpoint(await updateWebhook(services.db, webhookSettings(services), services.outbox, actor, params.id!, body as Parameters<typeof updateWebhook>[5])) }),
   deleteWebhook: async ({ services, actor, params }) => {
     await deleteWebhook(services.db, actor, params.id!);
     return { status: 204 };

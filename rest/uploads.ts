@@ -10,6 +10,7 @@ import { receiveUpload, uploadAllowedBy } from '../src/media/uploads.ts';
 import { signedFile } from '../src/media/library.ts';
 import { localizeError } from '../src/errors/localize.ts';
 import { contextOf } from './requestContext.ts';
+import { isUuid } from '../src/ids.ts';
 
 function tusServer(services: Services): TusServer {
   const directory = services.storage.localPath('uploads');
@@ -24,7 +25,7 @@ function tusServer(services: Services): TusServer {
     generateUrl: (_req, { path, id }) => `${services.config.publicBaseUrl}${path}/${id}`,
     // The upload was started through the API; tus only carries its bytes, under the same id.
     namingFunction: (_req, metadata) => metadata?.uploadId ?? '',
-    maxSize: async (_req, id) => (id ? Number((await services.db.prisma.media.findUnique({ where: { id } }))?.size ?? 1) : 1),
+    maxSize: async (_req, id) => (id && isUuid(id) ? Number((await services.db.prisma.media.findUnique({ where: { id } }))?.size ?? 1) : 1),
     onIncomingRequest: async (req, id) => {
       const [expires, signature] = tokenOf(req.headers);
       try {

@@ -10,7 +10,7 @@ import type { Services } from '../src/runtime.ts';
 import { openapiDocument, openapiJson, openapiYaml } from './openapiDocument.ts';
 import { authenticate } from './authenticate.ts';
 import { contextOf } from './requestContext.ts';
-import { sendError } from './errors.ts';
+import { rejectNulCharacters, sendError } from './errors.ts';
 import { detailsOf } from './validationDetails.ts';
 import { operationHandlers, type OperationHandler } from './operations.ts';
 
@@ -89,7 +89,7 @@ export async function v1Router(services: Services): Promise<Router> {
     contextOf(res).route = `${apiRoot}/openapi.yaml`;
     res.type('application/yaml').send(openapiYaml);
   });
-  router.use(express.json({ limit: '1mb', strict: false }));
+  router.use(express.json({ limit: '1mb', strict: false, verify: rejectNulCharacters }));
   router.use(authenticate(services));
   router.use((req, res) =>
     backend.handleRequest(

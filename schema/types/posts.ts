@@ -135,7 +135,7 @@ builder.mutationFields((t) => ({
     },
     authScopes: { operation: 'updatePost' },
     resolve: (_root, args, context) =>
-      updatePost(context.services.db, context.actor, String(args.id), {
+      updatePost(context.services.db, context.services.boss, context.actor, String(args.id), {
         version: args.version,
         content: { caption: args.caption ?? undefined, mediaIds: args.mediaIds?.map(String) },
         targets: args.targets ? targetsOf(args.targets) : undefined,

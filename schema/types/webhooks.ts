@@ -79,7 +79,7 @@ builder.mutationFields((t) => ({
     authScopes: { operation: 'updateWebhook' },
     resolve: async (_root, args, context) =>
       view(
-        await updateWebhook(context.services.db, settings(context), context.actor, String(args.id), {
+        await updateWebhook(context.services.db, settings(context), context.services.outbox, context.actor, String(args.id), {
           url: args.url ?? undefined,
           events: args.events ?? undefined,
           description: args.description,

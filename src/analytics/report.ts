@@ -37,7 +37,13 @@ interface Checked {
 /** What rows are grouped by; turned into the text key once per group, not once per row. */
 const groupColumn: Record<Grouping, string> = { day: 'm.day', provider: 'm.provider', account: 'm.connection_id', post: 'm.post_id' };
 
-const dayOf = (value: string) => (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value.slice(0, 10))) ? value.slice(0, 10) : null);
+/** The calendar date a value starts with, if it is a real one (2026-02-31 is not). */
+function dayOf(value: string): string | null {
+  const day = /^(\d{4})-\d{2}-\d{2}/.exec(value)?.[0];
+  if (!day || day < '1000') return null;
+  const parsed = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day ? day : null;
+}
 
 /** Validates the query and builds the one SQL statement both the JSON answer and the CSV export run. */
 function plan(actor: Actor, query: AnalyticsQuery): Checked {

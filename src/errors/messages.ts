@@ -5,6 +5,9 @@ export const languages = ['en', 'de', 'fr', 'es'] as const;
 export type Language = (typeof languages)[number];
 
 const en = {
+  webhookChanged: "The endpoint changed meanwhile; read it again and retry.",
+  'detail.nulCharacter': "Text may not contain the NUL character (\\u0000).",
+  nothingToRetry: "No target of this post is waiting to be published again.",
   'detail.analyticsRange': "Must not be before from, nor more than {max} days after it.",
   'detail.notInQueue': "This account is not one the queue serves.",
   queueFull: "The queue has no free slot in the next year: add slots or use another queue.",
@@ -87,6 +90,9 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 const de: Record<MessageKey, string> = {
+  webhookChanged: "Der Endpunkt wurde inzwischen geändert; bitte neu lesen und erneut versuchen.",
+  'detail.nulCharacter': "Text darf kein NUL-Zeichen (\\u0000) enthalten.",
+  nothingToRetry: "Kein Ziel dieses Beitrags wartet auf einen neuen Versuch.",
   'detail.analyticsRange': "Darf nicht vor from liegen und nicht mehr als {max} Tage danach.",
   'detail.notInQueue': "Diese Warteschlange bedient dieses Konto nicht.",
   queueFull: "Die Warteschlange hat im nächsten Jahr keinen freien Platz: Plätze hinzufügen oder eine andere verwenden.",
@@ -167,6 +173,9 @@ const de: Record<MessageKey, string> = {
 };
 
 const fr: Record<MessageKey, string> = {
+  webhookChanged: "Le point d’accès a changé entre-temps ; relisez-le puis réessayez.",
+  'detail.nulCharacter': "Le texte ne peut pas contenir le caractère NUL (\\u0000).",
+  nothingToRetry: "Aucune cible de cette publication n’attend d’être relancée.",
   'detail.analyticsRange': "Ne doit pas précéder from ni le dépasser de plus de {max} jours.",
   'detail.notInQueue': "Cette file ne sert pas ce compte.",
   queueFull: "La file n’a plus de créneau libre dans l’année : ajoutez des créneaux ou utilisez une autre file.",
@@ -247,6 +256,9 @@ const fr: Record<MessageKey, string> = {
 };
 
 const es: Record<MessageKey, string> = {
+  webhookChanged: "El endpoint cambió entretanto; vuelva a leerlo y reintente.",
+  'detail.nulCharacter': "El texto no puede contener el carácter NUL (\\u0000).",
+  nothingToRetry: "Ningún destino de esta publicación espera un nuevo intento.",
   'detail.analyticsRange': "No debe ser anterior a from ni superarlo en más de {max} días.",
   'detail.notInQueue': "Esta cola no sirve a esta cuenta.",
   queueFull: "La cola no tiene huecos libres en el próximo año: añada huecos o use otra cola.",

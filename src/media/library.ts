@@ -1,6 +1,6 @@
 // The media library: list and search, read, alt text, delete. Files and thumbnails are only reachable through
 // signed, expiring URLs handed to callers who may read the media.
-import { AppError, invalidRequest, notFound } from '../errors/appError.ts';
+import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
 import type { Database } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
@@ -56,6 +56,14 @@ export const mediaPosition = (media: Media) => ({ at: media.createdAt.toISOStrin
 
 export async function listMedia(db: Database, actor: Actor, filters: MediaFilters, request: PageRequest): Promise<Page<Media>> {
   authorize(actor, 'listMedia');
+  const details: ErrorDetail[] = [];
+  if (filters.type !== undefined && !(mediaTypes as readonly string[]).includes(filters.type)) {
+    details.push({ field: 'type', code: 'enum', messageKey: 'detail.enum', params: { allowed: mediaTypes.join(', ') } });
+  }
+  if (filters.status !== undefined && !(mediaStatuses as readonly string[]).includes(filters.status)) {
+    details.push({ field: 'status', code: 'enum', messageKey: 'detail.enum', params: { allowed: mediaStatuses.join(', ') } });
+  }
+  if (details.length) throw invalidRequest(details);
   const limit = pageSize(request);
   const q = filters.q?.trim();
   const where: Prisma.MediaWhereInput = {
@@ -70,11 +78,15 @@ export async function listMedia(db: Database, actor: Actor, filters: MediaFilter
   return toPage(rows, limit, mediaPosition);
 }
 
-export async function getMedia(db: Database, actor: Actor, id: string): Promise<Media> {
-  authorize(actor, 'getMedia');
+async function findMedia(db: Database, actor: Actor, id: string): Promise<Media> {
   const media = isUuid(id) ? await db.prisma.media.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
   if (!media) throw notFound('media file');
   return media;
+}
+
+export async function getMedia(db: Database, actor: Actor, id: string): Promise<Media> {
+  authorize(actor, 'getMedia');
+  return findMedia(db, actor, id);
 }
 
 /** Saves (or, with null or blank, clears) the alt text; longer than any network takes is refused. */
@@ -85,8 +97,10 @@ export async function setAltText(db: Database, actor: Actor, id: string, altText
   if (text && [...text].length > limit) {
     throw invalidRequest([{ field: 'altText', code: 'maxLength', messageKey: 'detail.maxLength', params: { limit } }]);
   }
-  const media = await getMedia(db, actor, id);
-  return db.prisma.media.update({ where: { id: media.id }, data: { altText: text } });
+  const media = await findMedia(db, actor, id);
+  const { count } = await db.prisma.media.updateMany({ where: { id: media.id, workspaceId: actor.workspaceId }, data: { altText: text } });
+  if (!count) throw notFound('media file');
+  return { ...media, altText: text };
 }
 
 /** Deletes the file, unless a post that is not yet published uses it (409 CONFLICT). */

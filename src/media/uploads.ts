@@ -49,7 +49,8 @@ export async function startUpload(
       uploadExpiresAt: expiresAt,
     },
   });
-  const { expires, signature } = signer.sign(uploadSubject(media.id), uploadTtlSeconds);
+  const token = uploadToken(signer, media.id);
+  const [expires, signature] = token.split('.');
   return {
     id: media.id,
     uploadUrl: `${settings.publicBaseUrl}/uploads/${media.id}?expires=${expires}&signature=${signature}`,
@@ -61,7 +62,7 @@ export async function startUpload(
       protocol: 'tus',
       version: '1.0.0',
       endpoint: `${settings.publicBaseUrl}/uploads/tus`,
-      headers: { 'x-upload-token': `${expires}.${signature}` },
+      headers: { 'x-upload-token': token },
       metadata: { uploadId: media.id, filename: input.filename, filetype: input.contentType },
       chunkSize: resumableChunkBytes,
     },

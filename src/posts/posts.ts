@@ -8,6 +8,8 @@ import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import type { Outbox } from '../events/outbox.ts';
+import type { PgBoss } from '../jobs/boss.ts';
+import { enqueueRun } from './runs.ts';
 import type { Media, Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { assertTransition, postStatuses } from './states.ts';
@@ -67,6 +69,10 @@ async function resolveTargets(tx: Transaction, actor: Actor, content: { caption:
     if (seen.has(key)) domainDetails.push({ field: `targets[${index}]`, code: 'duplicateTarget', messageKey: 'detail.duplicateTarget' });
     seen.add(key);
   });
+  // Shared locks: a file cannot be deleted while a post that uses it is being written.
+  if (content.mediaIds.length) {
+    await tx.$queryRaw`SELECT id FROM media WHERE workspace_id = ${actor.workspaceId}::uuid AND id = ANY(${content.mediaIds.filter(isUuid)}::uuid[]) FOR SHARE`;
+  }
   const media = await mediaOf(tx, actor.workspaceId, content.mediaIds.filter(isUuid));
   content.mediaIds.forEach((id, index) => {
     const file = media.find((candidate) => candidate.id === id);
@@ -138,6 +144,9 @@ export async function listPosts(db: Database, actor: Actor, filters: PostFilters
   authorize(actor, 'listPosts');
   const unknown = (filters.status ?? []).filter((status) => !(postStatuses as readonly string[]).includes(status));
   if (unknown.length) throw invalidRequest([{ field: 'status', code: 'enum', messageKey: 'detail.enum', params: { allowed: postStatuses.join(', ') } }]);
+  if (filters.connectionId !== undefined && !isUuid(filters.connectionId)) {
+    throw invalidRequest([{ field: 'connectionId', code: 'format', messageKey: 'detail.format', params: { format: 'uuid' } }]);
+  }
   const limit = pageSize(request);
   const timeRange = filters.from || filters.to ? { gte: filters.from, lt: filters.to } : undefined;
   const where: Prisma.PostWhereInput = {
@@ -163,8 +172,11 @@ export interface PostChanges {
   campaign?: string | null;
 }
 
-/** Applies the changes only if the post is still at `version`; 409 CONCURRENT_MODIFICATION otherwise. */
-export async function updatePost(db: Database, actor: Actor, id: string, changes: PostChanges): Promise<PostDetail> {
+/**
+ * Applies the changes only if the post is still at `version`; 409 CONCURRENT_MODIFICATION otherwise. New targets of
+ * a scheduled post get their jobs (a new run at the same time).
+ */
+export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: string, changes: PostChanges): Promise<PostDetail> {
   authorize(actor, 'updatePost');
   return db.prisma.$transaction(async (tx) => {
     const post = await lockPost(tx, actor, id);
@@ -189,7 +201,13 @@ export async function updatePost(db: Database, actor: Actor, id: string, changes
     if (count !== 1) throw new AppError('CONCURRENT_MODIFICATION', 'concurrentModification', { expected: changes.version, actual: post.version });
     if (changes.targets) {
       await tx.postTarget.deleteMany({ where: { postId: id } });
-      await tx.postTarget.createMany({ data: targetRows(id, changes.targets) });
+      const rows = targetRows(id, changes.targets);
+      await tx.postTarget.createMany({ data: rows });
+      if (post.status === 'scheduled') {
+        const runId = randomUUID();
+        await tx.post.update({ where: { id }, data: { publishRunId: runId } });
+        await enqueueRun(tx, boss, id, rows.map((row) => row.id), runId, post.scheduledAt);
+      }
     }
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });

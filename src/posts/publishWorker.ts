@@ -17,7 +17,7 @@ import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { factsOf } from '../media/facts.ts';
 import { presentMedia } from '../media/library.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
-import type { PublishTargetJob } from './publishing.ts';
+import type { PublishTargetJob } from './runs.ts';
 
 interface Deps {
   db: Database;
@@ -80,7 +80,7 @@ interface ClaimRow {
   encrypted_tokens: string | null;
 }
 
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function withPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -122,7 +122,7 @@ export class TargetPublisher {
   /** Locks the batch's posts and targets, drops stale or finished jobs, and records the attempts about to start. */
   async #claim(jobs: PublishJob[]): Promise<{ claimed: ClaimedTarget[]; refused: Outcome[] }> {
     const byTarget = new Map(jobs.map((job) => [job.data.targetId, job]));
-    return inTransaction(this.#deps.db.pool, async (client) => {
+    return withPoolTransaction(this.#deps.db.pool, async (client) => {
       const { rows } = await client.query<ClaimRow>(
         `SELECT t.id AS target_id, t.status AS target_status, t.attempts, t.placement, t.override_caption, t.connection_id,
                 p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids,
@@ -212,7 +212,7 @@ export class TargetPublisher {
   /** Records every outcome of the batch, its events, and the final state of posts whose targets are all final. */
   async #record(outcomes: Outcome[]): Promise<void> {
     if (!outcomes.length) return;
-    await inTransaction(this.#deps.db.pool, async (client) => {
+    await withPoolTransaction(this.#deps.db.pool, async (client) => {
       const postIds = [...new Set(outcomes.map((outcome) => outcome.target.postId))].sort();
       await client.query('SELECT id FROM post WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [postIds]);
       const published = outcomes.filter((outcome): outcome is Extract<Outcome, { item: PublishedItem }> => 'item' in outcome);

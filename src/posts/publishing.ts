@@ -7,39 +7,31 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import type { Outbox } from '../events/outbox.ts';
-import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
+import type { PgBoss } from '../jobs/boss.ts';
+import { enqueueRun } from './runs.ts';
 import { isUuid } from '../ids.ts';
-import { isTimeZone } from '../time.ts';
+import { canonicalTimeZone } from '../time.ts';
 import { assertTransition } from './states.ts';
-import { captionOf, lockPost, withMedia, withTargets, type PostDetail, type PostWithTargets } from './posts.ts';
+import { captionOf, lockPost, withMedia, withTargets, type PostDetail } from './posts.ts';
 import { factsOf } from '../media/facts.ts';
 import { checkTarget, violationDetails } from './validation.ts';
 
-export interface PublishTargetJob {
-  postId: string;
-  targetId: string;
-  runId: string;
-}
 
-/** Re-checks every target against its network's rules; 422 PROVIDER_VALIDATION_FAILED when any breaks one. */
-export function assertPublishable(post: PostDetail): void {
+/**
+ * Re-checks the targets (all, or those given) against their networks' rules; 422 PROVIDER_VALIDATION_FAILED when any
+ * breaks one. Details name each target by its place in the post.
+ */
+export function assertPublishable(post: PostDetail, targets = post.targets): void {
   const media = post.media.map(factsOf);
-  const details: ErrorDetail[] = post.targets.flatMap((target, index) =>
+  const details: ErrorDetail[] = targets.flatMap((target) =>
     violationDetails(
-      index,
+      post.targets.indexOf(target),
       checkTarget({ provider: target.account.provider, accountStatus: target.account.status, placement: target.placement, caption: captionOf(post, target), media }),
     ),
   );
   if (details.length) throw new AppError('PROVIDER_VALIDATION_FAILED', 'providerValidationFailed', { count: details.length }, { details });
 }
 
-async function enqueueRun(tx: Transaction, boss: PgBoss, post: PostWithTargets, targetIds: string[], runId: string, startAfter?: Date) {
-  await boss.insert(
-    queueNames.publishTarget,
-    targetIds.map((targetId) => ({ data: { postId: post.id, targetId, runId } satisfies PublishTargetJob, ...(startAfter ? { startAfter } : {}) })),
-    { db: inTransaction(tx) },
-  );
-}
 
 export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: string): Promise<PostDetail> {
   authorize(actor, 'publishPost');
@@ -50,7 +42,7 @@ export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: 
     const runId = randomUUID();
     await tx.postTarget.updateMany({ where: { postId: id }, data: { status: 'pending', errorCode: null, errorMessage: null } });
     await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
-    await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId);
+    await enqueueRun(tx, boss, post.id, post.targets.map((target) => target.id), runId);
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
@@ -67,12 +59,13 @@ export async function schedulePost(
   authorize(actor, 'schedulePost');
   const details: ErrorDetail[] = [];
   if (input.scheduledAt.getTime() <= Date.now()) details.push({ field: 'scheduledAt', code: 'past', messageKey: 'detail.pastTime' });
-  if (!isTimeZone(input.timezone)) details.push({ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone: input.timezone } });
+  const timezone = canonicalTimeZone(input.timezone);
+  if (!timezone) details.push({ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone: input.timezone } });
   if (details.length) throw invalidRequest(details);
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, id));
     assertTransition(post.status, 'schedule');
-    return scheduleLocked(tx, boss, outbox, actor, post, { ...input, queueId: null });
+    return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: input.scheduledAt, timezone: timezone!, queueId: null });
   });
 }
 
@@ -91,7 +84,7 @@ export async function scheduleLocked(
     where: { id: post.id },
     data: { status: 'scheduled', scheduledAt: input.scheduledAt, timezone: input.timezone, queueId: input.queueId, publishRunId: runId, version: { increment: 1 } },
   });
-  await enqueueRun(tx, boss, post, post.targets.map((target) => target.id), runId, input.scheduledAt);
+  await enqueueRun(tx, boss, post.id, post.targets.map((target) => target.id), runId, input.scheduledAt);
   await outbox.record(tx, actor.workspaceId, 'post.scheduled', {
     postId: post.id,
     scheduledAt: input.scheduledAt.toISOString(),
@@ -101,24 +94,25 @@ export async function scheduleLocked(
   return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id: post.id }, include: withTargets }));
 }
 
-/** Publishes the failed targets again: the one named, or all of them. */
+/** Publishes the targets not yet published (failed, or added since): the one named, or all of them. */
 export async function retryPost(db: Database, boss: PgBoss, actor: Actor, id: string, targetId?: string): Promise<PostDetail> {
   authorize(actor, 'retryPost');
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, id));
     assertTransition(post.status, 'retry');
-    const failed = post.targets.filter((target) => target.status === 'failed');
-    const chosen = targetId === undefined ? failed : failed.filter((target) => target.id === targetId);
+    const retryable = post.targets.filter((target) => target.status === 'failed' || target.status === 'pending');
+    const chosen = targetId === undefined ? retryable : retryable.filter((target) => target.id === targetId);
     if (targetId !== undefined && !chosen.length) {
       if (!isUuid(targetId) || !post.targets.some((target) => target.id === targetId)) throw notFound('target');
       throw new AppError('INVALID_STATE_TRANSITION', 'targetNotFailed', { targetId });
     }
-    assertPublishable({ ...post, targets: chosen });
+    if (!chosen.length) throw new AppError('INVALID_STATE_TRANSITION', 'nothingToRetry');
+    assertPublishable(post, chosen);
     const runId = randomUUID();
     const ids = chosen.map((target) => target.id);
     await tx.postTarget.updateMany({ where: { id: { in: ids } }, data: { status: 'pending', errorCode: null, errorMessage: null } });
     await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
-    await enqueueRun(tx, boss, post, ids, runId);
+    await enqueueRun(tx, boss, post.id, ids, runId);
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }

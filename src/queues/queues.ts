@@ -6,7 +6,7 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
-import { isTimeZone } from '../time.ts';
+import { canonicalTimeZone } from '../time.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { PgBoss } from '../jobs/boss.ts';
@@ -14,7 +14,7 @@ import type { Prisma, Queue } from '../db/generated/prisma/client.ts';
 import { assertTransition } from '../posts/states.ts';
 import { lockPost, withMedia, type PostDetail } from '../posts/posts.ts';
 import { scheduleLocked } from '../posts/publishing.ts';
-import { isSlot, nextFreeSlot, normalizeSlots, type Slot } from './slots.ts';
+import { isSlot, nextFreeSlot, normalizeSlots, weekdays, type Slot } from './slots.ts';
 
 export interface QueueInput {
   name: string;
@@ -44,20 +44,34 @@ async function checkAccounts(tx: Transaction, actor: Actor, connectionIds: strin
   }
 }
 
-function checkTimezone(timezone: string): void {
-  if (!isTimeZone(timezone)) throw invalidRequest([{ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone } }]);
+const slotTime = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+function checkSlots(slots: readonly Slot[]): void {
+  const details: ErrorDetail[] = slots.flatMap((slot, index): ErrorDetail[] => [
+    ...(weekdays.includes(slot.day) ? [] : [{ field: `slots[${index}].day`, code: 'enum', messageKey: 'detail.enum' as const, params: { allowed: weekdays.join(', ') } }]),
+    ...(slotTime.test(slot.time) ? [] : [{ field: `slots[${index}].time`, code: 'pattern', messageKey: 'detail.pattern' as const }]),
+  ]);
+  if (!slots.length) details.push({ field: 'slots', code: 'minItems', messageKey: 'detail.minItems', params: { limit: 1 } });
+  if (details.length) throw invalidRequest(details);
+}
+
+function checkedTimezone(timezone: string): string {
+  const canonical = canonicalTimeZone(timezone);
+  if (!canonical) throw invalidRequest([{ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone } }]);
+  return canonical;
 }
 
 export async function createQueue(db: Database, actor: Actor, input: QueueInput): Promise<Queue> {
   authorize(actor, 'createQueue');
-  checkTimezone(input.timezone);
+  const timezone = checkedTimezone(input.timezone);
+  checkSlots(input.slots);
   return db.prisma.$transaction(async (tx) => {
     await checkAccounts(tx, actor, input.connectionIds ?? []);
     return tx.queue.create({
       data: {
         workspaceId: actor.workspaceId,
         name: input.name,
-        timezone: input.timezone,
+        timezone,
         slots: normalizeSlots(input.slots) as unknown as Prisma.InputJsonValue,
         connectionIds: [...new Set(input.connectionIds ?? [])],
       },
@@ -90,7 +104,8 @@ const upcoming = (queueId: string) => ({ queueId, status: 'scheduled', scheduled
 /** Changes the queue; posts whose slot is gone stay scheduled at their time (`keptScheduledPosts` counts them). */
 export async function updateQueue(db: Database, actor: Actor, id: string, changes: Partial<QueueInput>) {
   authorize(actor, 'updateQueue');
-  if (changes.timezone !== undefined) checkTimezone(changes.timezone);
+  const timezone = changes.timezone === undefined ? undefined : checkedTimezone(changes.timezone);
+  if (changes.slots !== undefined) checkSlots(changes.slots);
   return db.prisma.$transaction(async (tx) => {
     const queue = await lockQueue(tx, actor, id);
     if (changes.connectionIds) await checkAccounts(tx, actor, changes.connectionIds);
@@ -98,7 +113,7 @@ export async function updateQueue(db: Database, actor: Actor, id: string, change
       where: { id: queue.id },
       data: {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
+        ...(timezone !== undefined ? { timezone } : {}),
         ...(changes.slots !== undefined ? { slots: normalizeSlots(changes.slots) as unknown as Prisma.InputJsonValue } : {}),
         ...(changes.connectionIds !== undefined ? { connectionIds: [...new Set(changes.connectionIds)] } : {}),
       },

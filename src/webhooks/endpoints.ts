@@ -87,6 +87,7 @@ export async function getWebhook(db: Database, actor: Actor, id: string): Promis
 export async function updateWebhook(
   db: Database,
   settings: WebhookSettings,
+  outbox: Outbox,
   actor: Actor,
   id: string,
   changes: { url?: string; events?: string[]; description?: string | null; enabled?: boolean },
@@ -99,13 +100,20 @@ export async function updateWebhook(
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
   };
-  return db.prisma.webhookEndpoint.update({ where: { id: endpoint.id }, data });
+  return db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, workspaceId: actor.workspaceId }, data: data as Prisma.WebhookEndpointUpdateManyMutationInput });
+    if (!count) throw notFound('webhook endpoint');
+    const updated = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    // Enabled again: what waited while it was disabled goes out now.
+    if (updated.enabled && !endpoint.enabled) await outbox.drainSoon(viaPrisma(tx), [endpoint.id]);
+    return updated;
+  });
 }
 
 export async function deleteWebhook(db: Database, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'deleteWebhook');
-  const endpoint = await findEndpoint(db, actor, id);
-  await db.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
+  const { count } = isUuid(id) ? await db.prisma.webhookEndpoint.deleteMany({ where: { id, workspaceId: actor.workspaceId } }) : { count: 0 };
+  if (!count) throw notFound('webhook endpoint');
 }
 
 /** A new secret, shown this once; the previous one also signs deliveries for the next 24 hours. */
@@ -113,21 +121,24 @@ export async function rotateWebhookSecret(db: Database, settings: WebhookSetting
   authorize(actor, 'rotateWebhookSecret');
   const endpoint = await findEndpoint(db, actor, id);
   const secret = newWebhookSecret();
-  const rotated = await db.prisma.webhookEndpoint.update({
-    where: { id: endpoint.id },
+  const { count } = await db.prisma.webhookEndpoint.updateMany({
+    where: { id: endpoint.id, workspaceId: actor.workspaceId, sealedSecret: endpoint.sealedSecret },
     data: {
       sealedSecret: settings.secrets.seal(secret),
       sealedPreviousSecret: endpoint.sealedSecret,
       previousSecretExpiresAt: new Date(Date.now() + previousSecretTtlMs),
     },
   });
-  return { ...presentEndpoint(rotated), secret };
+  // Another rotation in between, or a deletion: this one did not take.
+  if (!count) throw new AppError('CONCURRENT_MODIFICATION', 'webhookChanged');
+  return { ...presentEndpoint(await db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })), secret };
 }
 
 /** Sends a `webhook.test` event to this endpoint only. */
 export async function testWebhook(db: Database, outbox: Outbox, actor: Actor, id: string): Promise<WebhookDelivery> {
   authorize(actor, 'testWebhook');
   const endpoint = await findEndpoint(db, actor, id);
+  if (!endpoint.enabled) throw new AppError('CONFLICT', 'webhookDisabled');
   return db.prisma.$transaction(async (tx) => {
     const eventId = await outbox.record(tx, actor.workspaceId, 'webhook.test', { endpointId: endpoint.id, message: 'This is a test event.' });
     const deliveryId = await outbox.deliverTo(viaPrisma(tx), endpoint.id, eventId);

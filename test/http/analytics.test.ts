@@ -120,6 +120,9 @@ describe('results for a period', () => {
     const backwards = await api('GET', '/analytics?from=2026-03-31&to=2026-03-01');
     expect(backwards.body.error.details).toEqual([expect.objectContaining({ field: 'to', code: 'range' })]);
     expect((await api('GET', '/analytics?from=yesterday&to=2026-03-01')).body.error.details[0].field).toBe('from');
+    const impossible = await api('GET', '/analytics?from=2026-02-31&to=2026-03-01');
+    expect(impossible.status).toBe(400);
+    expect(impossible.body.error.details[0].field).toBe('from');
     expect((await api('GET', '/analytics/export?to=2026-03-01')).status).toBe(400);
     const key = await keyFor(service.services, acme.workspaceId, acme.ownerId, { scopes: ['posts:read'] });
     const refused = await apiFor(service.url, key.apiKey)('GET', '/analytics?from=2026-03-01&to=2026-03-31');

@@ -108,3 +108,15 @@ describe('500 INTERNAL', () => {
     }
   });
 });
+
+describe('text the database cannot store', () => {
+  it('answers a NUL character in a body with 400, not 500', async () => {
+    const response = await fetch(`${service.url}/v1/posts`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: '{"content":{"caption":"a\\u0000b"},"targets":[]}',
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.details[0]).toMatchObject({ field: 'body', code: 'nulCharacter' });
+  });
+});

@@ -171,6 +171,10 @@ describe('queues and analytics in the graph', () => {
     });
     expect(queued.body.data.queuePost).toMatchObject({ status: 'scheduled', timezone: 'Asia/Tokyo', queueId: queue.body.data.createQueue.id });
     expect(new Date(queued.body.data.queuePost.scheduledAt).getUTCHours()).toBe(3); // 12:00 in Tokyo
+    const badSlot = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Bad", timezone: "UTC", slots: [{ day: "funday", time: "noon" }]) { id } }');
+    expect(badSlot.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'slots[0].day' }, { field: 'slots[0].time' }] });
+    const badFilter = await graph(workspace.ownerKey, '{ posts(first: 1, connectionId: "not-a-uuid") { edges { node { id } } } }');
+    expect(badFilter.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'connectionId' }] });
     const report = await graph(workspace.ownerKey, '{ analytics(from: "2026-01-01", to: "2026-01-31", groupBy: "provider") { groupBy totals { impressions } rows { key } } }');
     expect(report.body.data.analytics).toEqual({ groupBy: 'provider', totals: { impressions: 0 }, rows: [] });
   });

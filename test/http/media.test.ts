@@ -123,6 +123,9 @@ describe('the library', () => {
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.details[0]).toMatchObject({ field: 'altText', code: 'maxLength' });
     expect((await api('PUT', `/media/${media.id}/alt-text`, { altText: null })).body.data.altText).toBeNull();
+    const writer = await keyFor(service.services, acme.workspaceId, acme.ownerId, { scopes: ['media:write'] });
+    const onlyWrite = await apiFor(service.url, writer.apiKey)('PUT', `/media/${media.id}/alt-text`, { altText: 'Set with media:write alone' });
+    expect(onlyWrite.status).toBe(200);
   });
 
   it('filters by type and status and pages', async () => {

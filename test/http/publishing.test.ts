@@ -183,3 +183,36 @@ describe('POST /posts/{id}/schedule', () => {
     for (const target of deleted.targets) expect(await sandboxItems(target.id)).toBe(0);
   });
 });
+
+describe('changing and retrying', () => {
+  it('publishes the new targets of a scheduled post whose targets were changed', async () => {
+    const post = await createDraft('Changing targets');
+    const scheduled = (await api('POST', `/posts/${post.id}/schedule`, { scheduledAt: inSeconds(1.5), timezone: 'europe/berlin' })).body.data;
+    expect(scheduled.timezone).toBe('Europe/Berlin');
+    const changed = await api('PATCH', `/posts/${post.id}`, { version: scheduled.version, targets: [{ connectionId: accountB, placement: 'feed' }] });
+    expect(changed.body.data.status).toBe('scheduled');
+    const published = await waitForPost(api, post.id, ['published']);
+    expect(published.targets).toHaveLength(1);
+    expect(await sandboxItems(published.targets[0].id)).toBe(1);
+    for (const target of post.targets) expect(await sandboxItems(target.id)).toBe(0);
+  });
+
+  it('refuses a retry with nothing to retry, and retries targets added to a failed post', async () => {
+    const post = await createDraft('[sandbox:fail] first');
+    await api('POST', `/posts/${post.id}/publish`);
+    const failed = await waitForPost(api, post.id, ['failed']);
+    const changed = await api('PATCH', `/posts/${post.id}`, { version: failed.version, content: { caption: 'Now fine' }, targets: [{ connectionId: accountA, placement: 'feed' }] });
+    expect(changed.body.data.targets[0].status).toBe('pending');
+    expect((await api('POST', `/posts/${post.id}/retry`, {})).status).toBe(202);
+    const published = await waitForPost(api, post.id, ['published']);
+    const nothing = await api('POST', `/posts/${post.id}/retry`, {});
+    expect(nothing.status).toBe(409);
+    expect(published.targets[0].status).toBe('published');
+  });
+
+  it('refuses time zones that are only offsets', async () => {
+    const post = await createDraft('Offsets');
+    const offset = await api('POST', `/posts/${post.id}/schedule`, { scheduledAt: inSeconds(60), timezone: '+05:00' });
+    expect(offset.body.error.details[0]).toMatchObject({ field: 'timezone', code: 'unknownTimezone' });
+  });
+});

@@ -208,3 +208,29 @@ describe('deliveries', () => {
     expect(receiver.received).toHaveLength(0);
   });
 });
+
+describe('disabled endpoints', () => {
+  it('get no new events, keep pending deliveries until enabled again, and refuse test events', async () => {
+    const { receiver, endpoint } = await receiverWithEndpoint(['post.deleted']);
+    receiver.answer({ status: 500 });
+    const account = await connectSandbox(service.services, acme.workspaceId);
+    const before = (await api('POST', '/posts', { content: { caption: 'Before' }, targets: [{ connectionId: account, placement: 'feed' }] })).body.data;
+    await api('DELETE', `/posts/${before.id}`);
+    await receiver.waitFor(1);
+    await api('PATCH', `/webhooks/${endpoint.id}`, { enabled: false });
+    expect((await api('POST', `/webhooks/${endpoint.id}/test`)).status).toBe(409);
+    const during = (await api('POST', '/posts', { content: { caption: 'During' }, targets: [{ connectionId: account, placement: 'feed' }] })).body.data;
+    await api('DELETE', `/posts/${during.id}`);
+    await sleep(1200); // past the retry time: nothing is sent while disabled
+    expect(receiver.received).toHaveLength(1);
+    await api('PATCH', `/webhooks/${endpoint.id}`, { enabled: true });
+    const received = await receiver.waitFor(2);
+    expect(received.map((r) => r.envelope.data.postId)).toEqual([before.id, before.id]);
+  });
+
+  it('refuses IPv4-compatible IPv6 forms of private addresses', async () => {
+    const { status, body } = await api('POST', '/webhooks', { url: 'https://[::7f00:1]/hook' });
+    expect(status).toBe(400);
+    expect(body.error.details[0].code).toBe('privateAddress');
+  });
+});
