@@ -37,6 +37,17 @@ export async function withMedia(client: Pick<Transaction, 'media'>, post: PostWi
 
 export const withTargets = { targets: { include: { account: true }, orderBy: { position: 'asc' } } } as const satisfies Prisma.PostInclude;
 
+/** A stored target against its network's rules, with the post's content and media as they are now. */
+export function checkPostTarget(post: PostDetail, target: PostDetail['targets'][number]) {
+  return checkTarget({
+    provider: target.account.provider,
+    accountStatus: target.account.status,
+    placement: target.placement,
+    caption: captionOf(post, target),
+    media: post.media.map(factsOf),
+  });
+}
+
 /** The caption a target publishes: its override, else the post's. */
 export function captionOf(post: Pick<Post, 'caption'>, target: Pick<PostTarget, 'overrideCaption'>): string {
   return target.overrideCaption ?? post.caption;

@@ -1,9 +1,7 @@
 // How a post looks to API clients (REST; the graph exposes the same fields).
 import { renderMessage, type Language } from '../errors/messages.ts';
 import { presentSocialAccount } from '../accounts/socialAccounts.ts';
-import { captionOf, type PostDetail, type PostWithTargets } from './posts.ts';
-import { checkTarget } from './validation.ts';
-import { factsOf } from '../media/facts.ts';
+import { checkPostTarget, type PostDetail, type PostWithTargets } from './posts.ts';
 import { presentMedia } from '../media/library.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
 
@@ -11,13 +9,7 @@ type Target = PostWithTargets['targets'][number];
 
 /** The content checked against the target network's rules as they stand now. */
 export function validationOf(post: PostDetail, target: Target, language: Language) {
-  const problems = checkTarget({
-    provider: target.account.provider,
-    accountStatus: target.account.status,
-    placement: target.placement,
-    caption: captionOf(post, target),
-    media: post.media.map(factsOf),
-  }).map((violation) => ({ rule: violation.rule, field: violation.field, message: renderMessage(language, violation.messageKey, violation.params) }));
+  const problems = checkPostTarget(post, target).map((violation) => ({ rule: violation.rule, field: violation.field, message: renderMessage(language, violation.messageKey, violation.params) }));
   return { valid: problems.length === 0, problems };
 }
 

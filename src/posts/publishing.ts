@@ -12,9 +12,8 @@ import { enqueueRun } from './runs.ts';
 import { isUuid } from '../ids.ts';
 import { canonicalTimeZone } from '../time.ts';
 import { assertTransition } from './states.ts';
-import { captionOf, lockPost, withMedia, withTargets, type PostDetail } from './posts.ts';
-import { factsOf } from '../media/facts.ts';
-import { checkTarget, violationDetails } from './validation.ts';
+import { checkPostTarget, lockPost, withMedia, withTargets, type PostDetail } from './posts.ts';
+import { violationDetails } from './validation.ts';
 
 
 /**
@@ -22,13 +21,7 @@ import { checkTarget, violationDetails } from './validation.ts';
  * breaks one. Details name each target by its place in the post.
  */
 export function assertPublishable(post: PostDetail, targets = post.targets): void {
-  const media = post.media.map(factsOf);
-  const details: ErrorDetail[] = targets.flatMap((target) =>
-    violationDetails(
-      post.targets.indexOf(target),
-      checkTarget({ provider: target.account.provider, accountStatus: target.account.status, placement: target.placement, caption: captionOf(post, target), media }),
-    ),
-  );
+  const details: ErrorDetail[] = targets.flatMap((target) => violationDetails(post.targets.indexOf(target), checkPostTarget(post, target)));
   if (details.length) throw new AppError('PROVIDER_VALIDATION_FAILED', 'providerValidationFailed', { count: details.length }, { details });
 }
 
