@@ -6,6 +6,7 @@ import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { isUuid } from '../ids.ts';
+import { lockOwnedRow } from '../db/locks.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import type { Media, Prisma } from '../db/generated/prisma/client.ts';
 import { storageKeys, type MediaStorage } from './storage.ts';
@@ -107,8 +108,7 @@ export async function setAltText(db: Database, actor: Actor, id: string, altText
 export async function deleteMedia(db: Database, storage: MediaStorage, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'deleteMedia');
   await db.prisma.$transaction(async (tx) => {
-    const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM media WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE` : [];
-    if (!found.length) throw notFound('media file');
+    if (!(await lockOwnedRow(tx, 'media', actor.workspaceId, id))) throw notFound('media file');
     const users = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM post WHERE workspace_id = ${actor.workspaceId}::uuid AND ${id}::uuid = ANY(media_ids) AND status <> 'published' LIMIT 5`;
     if (users.length) throw new AppError('CONFLICT', 'mediaInUse', { posts: users.map((post) => post.id).join(', ') });

@@ -7,6 +7,7 @@ import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { isUuid } from '../ids.ts';
+import { lockOwnedRow } from '../db/locks.ts';
 import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
 import { storageKeys, TooLargeError, type MediaStorage } from './storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
@@ -95,8 +96,7 @@ export async function receiveUpload(db: Database, storage: MediaStorage, signer:
 export async function completeUpload(db: Database, boss: PgBoss, storage: MediaStorage, actor: Actor, id: string): Promise<Media> {
   authorize(actor, 'completeUpload');
   return db.prisma.$transaction(async (tx) => {
-    const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM media WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE` : [];
-    if (!found.length) throw notFound('upload');
+    if (!(await lockOwnedRow(tx, 'media', actor.workspaceId, id))) throw notFound('upload');
     const media = await tx.media.findUniqueOrThrow({ where: { id } });
     if (media.status !== 'uploading') throw new AppError('INVALID_STATE_TRANSITION', 'uploadClosed', { status: media.status });
     const received = (await storage.size(storageKeys.original(id))) ?? 0;

@@ -6,6 +6,7 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
+import { lockOwnedRow } from '../db/locks.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { PgBoss } from '../jobs/boss.ts';
@@ -55,9 +56,7 @@ export function captionOf(post: Pick<Post, 'caption'>, target: Pick<PostTarget, 
 
 /** Loads the post of the actor's workspace, locked for the rest of the transaction. */
 export async function lockPost(tx: Transaction, actor: Actor, id: string): Promise<PostWithTargets> {
-  if (!isUuid(id)) throw notFound('post');
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM post WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE`;
-  if (!locked.length) throw notFound('post');
+  if (!(await lockOwnedRow(tx, 'post', actor.workspaceId, id))) throw notFound('post');
   return tx.post.findUniqueOrThrow({ where: { id }, include: withTargets });
 }
 

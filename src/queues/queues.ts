@@ -6,6 +6,7 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
+import { lockOwnedRow } from '../db/locks.ts';
 import { canonicalTimeZone } from '../time.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import type { Outbox } from '../events/outbox.ts';
@@ -93,8 +94,7 @@ export async function listQueues(db: Database, actor: Actor, request: PageReques
 }
 
 async function lockQueue(tx: Transaction, actor: Actor, id: string): Promise<Queue> {
-  const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM queue WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE` : [];
-  if (!found.length) throw notFound('queue');
+  if (!(await lockOwnedRow(tx, 'queue', actor.workspaceId, id))) throw notFound('queue');
   return tx.queue.findUniqueOrThrow({ where: { id } });
 }
 
