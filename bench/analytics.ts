@@ -1,31 +1,21 @@
 // Section `analytics`: 1,000,000 generated metric rows (11,112 targets over 90 days) in one workspace; times the
 // JSON results for the 90-day period (grouped by day, network and post) and the CSV export, through the real
 // server process, and samples its memory while the export streams.
-import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startRuntime } from '../src/runtime.ts';
-import { setupWorkspace } from '../src/workspaces/workspaces.ts';
-import { startChildServer, type Bench } from './support.ts';
+import { benchRuntime, benchWorkspace, rssBytes, startChildServer, type Bench } from './support.ts';
 
 const targets = 11_112;
 const days = 90;
 const MiB = 1024 * 1024;
 
-async function rssBytes(pid: number): Promise<number> {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-}
-
 export async function analyticsSection(bench: Bench): Promise<void> {
   const env = { ...bench.serviceEnv, RATE_LIMIT_PER_MINUTE: '100000000' };
-  const runtime = await startRuntime(loadConfig(env), createLogger('silent'), { migrate: false, work: false });
+  const runtime = await benchRuntime(env);
   const server = await startChildServer('bin/server.ts', env);
   const db = new pg.Client({ connectionString: bench.databaseUrl });
   await db.connect();
   try {
-    const run = `${process.pid}-${Date.now()}`;
-    const { workspaceId, apiKey } = await setupWorkspace(runtime.services.db, { name: `bench-analytics-${run}`, email: `bench-analytics-${run}@example.test`, plan: 'business' });
+    const { workspaceId, apiKey } = await benchWorkspace(runtime.services, 'analytics');
     const generated = performance.now();
     await db.query(
       `INSERT INTO target_metric_day (target_id, day, workspace_id, post_id, connection_id, provider, impressions, reach, likes, comments, shares, saves, clicks, video_views, collected_at)

@@ -3,14 +3,10 @@
 // publishing done by the real server process (bin/server.ts) and its pg-boss workers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startRuntime } from '../src/runtime.ts';
-import { setupWorkspace } from '../src/workspaces/workspaces.ts';
 import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
 import { createPost } from '../src/posts/posts.ts';
 import { schedulePost } from '../src/posts/publishing.ts';
-import { startChildServer, type Bench } from './support.ts';
+import { benchRuntime, benchWorkspace, startChildServer, type Bench } from './support.ts';
 
 const posts = 1000;
 const accounts = 10;
@@ -26,14 +22,13 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
 
 export async function publishing(bench: Bench): Promise<void> {
   const env = { ...bench.serviceEnv, RATE_LIMIT_PER_MINUTE: '100000000' };
-  const runtime = await startRuntime(loadConfig(env), createLogger('silent'), { migrate: false, work: false });
+  const runtime = await benchRuntime(env);
   const server = await startChildServer('bin/server.ts', env);
   const db = new pg.Client({ connectionString: bench.databaseUrl });
   await db.connect();
   try {
     const { services } = runtime;
-    const run = `${process.pid}-${Date.now()}`;
-    const { apiKey } = await setupWorkspace(services.db, { name: `bench-publish-${run}`, email: `bench-publish-${run}@example.test`, plan: 'business' });
+    const { apiKey } = await benchWorkspace(services, 'publish');
     const { actor } = await services.callers.resolve({ kind: 'apiKey', token: apiKey! });
     const connectionIds: string[] = [];
     for (let i = 0; i < accounts; i++) {

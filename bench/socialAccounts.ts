@@ -2,24 +2,18 @@
 // counted in PostgreSQL, request log recorded), against bare node:http + pg running the same query.
 // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there.
 import { isDeepStrictEqual } from 'node:util';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startRuntime } from '../src/runtime.ts';
-import { setupWorkspace } from '../src/workspaces/workspaces.ts';
 import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
-import { figuresLine, loadShape, measure, startChildServer, type Bench, type ChildServer, type LoadFigures } from './support.ts';
+import { benchRuntime, benchWorkspace, figuresLine, loadShape, measure, startChildServer, type Bench, type ChildServer, type LoadFigures } from './support.ts';
 
 const path = '/v1/social-accounts';
 const accounts = 25;
 
 /** A pro workspace with a full page of sandbox accounts, and its owner's API key. */
 async function seed(bench: Bench): Promise<{ workspaceId: string; apiKey: string }> {
-  const runtime = await startRuntime(loadConfig(bench.serviceEnv), createLogger('silent'), { migrate: false });
+  const runtime = await benchRuntime(bench.serviceEnv);
   try {
     const { db, secrets, adapters, outbox } = runtime.services;
-    const run = `${process.pid}-${Date.now()}`;
-    const { workspaceId, apiKey } = await setupWorkspace(db, { name: `bench-${run}`, email: `bench-${run}@example.test`, plan: 'pro' });
-    if (!apiKey) throw new Error('the pro plan has API access');
+    const { workspaceId, apiKey } = await benchWorkspace(runtime.services, 'accounts', 'pro');
     for (let i = 0; i < accounts; i++) {
       await connectSocialAccount(db, secrets, adapters, outbox, { workspaceId, provider: 'sandbox', username: `bench-${i}` });
     }

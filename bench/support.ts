@@ -1,14 +1,19 @@
 // What every bench section shares: the database, child server processes, and the load generator.
+import { freePort } from '../src/net.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '../src/db/server.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { startRuntime, type Services } from '../src/runtime.ts';
+import { setupWorkspace } from '../src/workspaces/workspaces.ts';
+import type { PlanName } from '../src/workspaces/plans.ts';
 
 export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -42,17 +47,6 @@ export async function openBench(): Promise<Bench & { stop(): Promise<void> }> {
   }
   const serviceEnv = { DATABASE_URL: databaseUrl, ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' };
   return { databaseUrl, serviceEnv, stop };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 export interface ChildServer {
@@ -141,4 +135,22 @@ export async function measure(url: string, headers: Record<string, string>): Pro
 
 export function figuresLine(label: string, figures: LoadFigures, labelWidth = 58): string {
   return `${label.padEnd(labelWidth)} rps=${figures.rps.toFixed(0).padStart(6)}  p50=${figures.p50.toFixed(1).padStart(6)} ms  p99=${figures.p99.toFixed(1).padStart(6)} ms`;
+}
+
+/** The service's domain in the bench process, for setting up data (its jobs run in the server under test). */
+export function benchRuntime(env: Record<string, string>) {
+  return startRuntime(loadConfig(env), createLogger('silent'), { migrate: false, work: false });
+}
+
+/** A workspace of its own for a section, with its owner's API key. */
+export async function benchWorkspace(services: Services, label: string, plan: PlanName = 'business'): Promise<{ workspaceId: string; apiKey: string }> {
+  const run = `${label}-${process.pid}-${Date.now()}`;
+  const { workspaceId, apiKey } = await setupWorkspace(services.db, { name: `bench-${run}`, email: `bench-${run}@example.test`, plan });
+  if (!apiKey) throw new Error(`the ${plan} plan has API access`);
+  return { workspaceId, apiKey };
+}
+
+/** Resident memory of a process, from /proc. */
+export async function rssBytes(pid: number): Promise<number> {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 }

@@ -1,17 +1,13 @@
 // Section `uploads`: a 1 GiB file PUT to its signed upload URL, streamed by the real server process to its
 // storage. Prints the throughput next to a plain streaming file copy on this machine, and the server's peak
 // memory growth while the file streams (sampled from /proc).
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startRuntime } from '../src/runtime.ts';
-import { setupWorkspace } from '../src/workspaces/workspaces.ts';
-import { startChildServer, type Bench } from './support.ts';
+import { benchRuntime, benchWorkspace, rssBytes, startChildServer, type Bench } from './support.ts';
 
 const MiB = 1024 * 1024;
 const size = 1024 * MiB;
@@ -25,21 +21,15 @@ function payload(): Readable {
   return Readable.from(blocks());
 }
 
-async function rssBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
 const mbPerSecond = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
 
 export async function uploads(bench: Bench): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sps-bench-media-'));
   const env = { ...bench.serviceEnv, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
-  const runtime = await startRuntime(loadConfig(env), createLogger('silent'), { migrate: false, work: false });
+  const runtime = await benchRuntime(env);
   const server = await startChildServer('bin/server.ts', env);
   try {
-    const run = `${process.pid}-${Date.now()}`;
-    const { apiKey } = await setupWorkspace(runtime.services.db, { name: `bench-upload-${run}`, email: `bench-upload-${run}@example.test`, plan: 'business' });
+    const { apiKey } = await benchWorkspace(runtime.services, 'upload');
     const started = await fetch(`${server.url}/v1/media/uploads`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },

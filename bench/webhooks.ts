@@ -4,12 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startRuntime } from '../src/runtime.ts';
-import { setupWorkspace } from '../src/workspaces/workspaces.ts';
 import { viaPool, type NewEvent } from '../src/events/outbox.ts';
-import { startChildServer, type Bench } from './support.ts';
+import { benchRuntime, benchWorkspace, startChildServer, type Bench } from './support.ts';
 
 interface Arrival {
   eventId: string;
@@ -42,13 +38,12 @@ async function waitUntil(check: () => boolean, timeoutMs: number) {
 
 export async function webhooks(bench: Bench): Promise<void> {
   const env = { ...bench.serviceEnv, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '100000000' };
-  const runtime = await startRuntime(loadConfig(env), createLogger('silent'), { migrate: false, work: false });
+  const runtime = await benchRuntime(env);
   const server = await startChildServer('bin/server.ts', env);
   const receivers: Awaited<ReturnType<typeof receiver>>[] = [];
   try {
     const { services } = runtime;
-    const run = `${process.pid}-${Date.now()}`;
-    const { apiKey } = await setupWorkspace(services.db, { name: `bench-hooks-${run}`, email: `bench-hooks-${run}@example.test`, plan: 'business' });
+    const { apiKey } = await benchWorkspace(services, 'hooks');
     const { actor } = await services.callers.resolve({ kind: 'apiKey', token: apiKey! });
     const addEndpoint = async (delayMs: number, events: string[]) => {
       const hook = await receiver(delayMs);

@@ -40,9 +40,10 @@ export type OperationHandler = (input: OperationInput) => Promise<OperationResul
 
 const ok = (body: unknown): OperationResult => ({ status: 200, body });
 const links = (services: Services) => ({ signer: services.signer, publicBaseUrl: services.config.publicBaseUrl });
-const webhookSettings = (services: Services) => ({ secrets: services.secrets, allowedHosts: services.webhookAllowedHosts });
 const mediaView = (services: Services) => (media: Media) => presentMedia(media, services.signer, services.config.publicBaseUrl);
 
+/** `a, b,c` → ['a', 'b', 'c'] (the form of list filters such as `status`). */
+const commaList = (value: unknown) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
 const optionalDate = (value: unknown) => (typeof value === 'string' ? new Date(value) : undefined);
 
 function analyticsQuery(query: Record<string, unknown>): AnalyticsQuery {
@@ -50,7 +51,7 @@ function analyticsQuery(query: Record<string, unknown>): AnalyticsQuery {
     from: String(query.from),
     to: String(query.to),
     groupBy: query.groupBy as string | undefined,
-    status: typeof query.status === 'string' ? query.status.split(',').map((status) => status.trim()).filter(Boolean) : undefined,
+    status: commaList(query.status),
     connectionId: query.connectionId as string | undefined,
     provider: query.provider as string | undefined,
     campaign: query.campaign as string | undefined,
@@ -69,7 +70,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
 
   listPosts: async ({ services, actor, query, language }) => {
     const filters = {
-      status: typeof query.status === 'string' ? query.status.split(',').map((status) => status.trim()).filter(Boolean) : undefined,
+      status: commaList(query.status),
       from: optionalDate(query.from),
       to: optionalDate(query.to),
       connectionId: query.connectionId as string | undefined,
@@ -125,17 +126,17 @@ export const operationHandlers: Record<string, OperationHandler> = {
     ok({ data: mediaView(services)(await setAltText(services.db, actor, params.id!, (body as { altText: string | null }).altText)) }),
   createWebhook: async ({ services, actor, body }) => ({
     status: 201,
-    body: { data: await createWebhook(services.db, webhookSettings(services), actor, body as { url: string; events?: string[]; description?: string | null }) },
+    body: { data: await createWebhook(services.db, services.webhooks, actor, body as { url: string; events?: string[]; description?: string | null }) },
   }),
   listWebhooks: async ({ services, actor, query }) => ok(mapPage(await listWebhooks(services.db, actor, page(query)), presentEndpoint)),
   getWebhook: async ({ services, actor, params }) => ok({ data: presentEndpoint(await getWebhook(services.db, actor, params.id!)) }),
   updateWebhook: async ({ services, actor, params, body }) =>
-    ok({ data: presentEndpoint(await updateWebhook(services.db, webhookSettings(services), services.outbox, actor, params.id!, body as Parameters<typeof updateWebhook>[5])) }),
+    ok({ data: presentEndpoint(await updateWebhook(services.db, services.webhooks, services.outbox, actor, params.id!, body as Parameters<typeof updateWebhook>[5])) }),
   deleteWebhook: async ({ services, actor, params }) => {
     await deleteWebhook(services.db, actor, params.id!);
     return { status: 204 };
   },
-  rotateWebhookSecret: async ({ services, actor, params }) => ok({ data: await rotateWebhookSecret(services.db, webhookSettings(services), actor, params.id!) }),
+  rotateWebhookSecret: async ({ services, actor, params }) => ok({ data: await rotateWebhookSecret(services.db, services.webhooks, actor, params.id!) }),
   testWebhook: async ({ services, actor, params }) => {
     const delivery = await testWebhook(services.db, services.outbox, actor, params.id!);
     return { status: 202, body: { data: { id: delivery.id, eventId: delivery.eventId, status: delivery.status } } };

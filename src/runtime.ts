@@ -17,6 +17,7 @@ import { UrlSigner } from './crypto/urlSigner.ts';
 import { Outbox } from './events/outbox.ts';
 import { WebhookDeliverer, startWebhookWorkers } from './webhooks/delivery.ts';
 import { allowedHostsFrom } from './webhooks/destination.ts';
+import type { WebhookSettings } from './webhooks/endpoints.ts';
 import { startMetricsCollection } from './analytics/collect.ts';
 import { join } from 'node:path';
 
@@ -32,7 +33,8 @@ export interface Services {
   storage: MediaStorage;
   signer: UrlSigner;
   outbox: Outbox;
-  webhookAllowedHosts: ReadonlySet<string>;
+  /** What webhook endpoints are checked with: the sealing key of their secrets and the hosts the operator allows. */
+  webhooks: WebhookSettings;
 }
 
 export interface Runtime {
@@ -64,15 +66,15 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     const storage = new LocalDiskStorage(join(config.dataDir, 'media'));
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);
-    const webhookAllowedHosts = allowedHostsFrom(config.webhookAllowedHosts);
+    const webhooks: WebhookSettings = { secrets, allowedHosts: allowedHostsFrom(config.webhookAllowedHosts) };
     const deliverer = new WebhookDeliverer({
       db,
       secrets,
       outbox,
       logger,
-      settings: { allowedHosts: webhookAllowedHosts, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
+      settings: { allowedHosts: webhooks.allowedHosts, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
     });
-    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhookAllowedHosts };
+    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks };
     if (work) {
       await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, publicBaseUrl: config.publicBaseUrl, outbox }), config.publishConcurrency);
       await startMediaWorkers(boss, db, storage, outbox, logger);

@@ -4,6 +4,7 @@ import { deleteMedia, getMedia, listMedia, mediaPosition, presentMedia, setAltTe
 import { completeUpload } from '../../src/media/uploads.ts';
 import type { Media } from '../../src/db/generated/prisma/client.ts';
 import type { GraphContext } from '../builder.ts';
+import { storedError } from '../../src/errors/appError.ts';
 
 const MediaError = builder.objectRef<{ code: string; message: string }>('MediaError').implement({
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
@@ -28,7 +29,7 @@ const MediaFile = builder.objectRef<Media>('MediaFile').implement({
     altText: t.exposeString('altText', { nullable: true }),
     url: t.string({ nullable: true, description: 'Signed, expiring URL of the file.', resolve: (media, _args, context) => view(media, context).url }),
     thumbnailUrl: t.string({ nullable: true, resolve: (media, _args, context) => view(media, context).thumbnailUrl }),
-    error: t.field({ type: MediaError, nullable: true, resolve: (media) => (media.errorCode ? { code: media.errorCode, message: media.errorMessage ?? '' } : null) }),
+    error: t.field({ type: MediaError, nullable: true, resolve: (media) => storedError(media) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -3,6 +3,7 @@ import { pageRequest, toConnection } from '../connections.ts';
 import { createPost, deletePost, getPost, listPosts, postPosition, updatePost, withMedia, type PostDetail, type PostWithTargets } from '../../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing.ts';
 import { validationOf } from '../../src/posts/present.ts';
+import { storedError } from '../../src/errors/appError.ts';
 
 type Target = PostWithTargets['targets'][number];
 
@@ -29,7 +30,7 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
     status: t.string({ resolve: ({ target }) => target.status }),
     remoteId: t.string({ nullable: true, resolve: ({ target }) => target.remoteId }),
     remoteUrl: t.string({ nullable: true, resolve: ({ target }) => target.remoteUrl }),
-    error: t.field({ type: TargetError, nullable: true, resolve: ({ target }) => (target.errorCode ? { code: target.errorCode, message: target.errorMessage ?? '' } : null) }),
+    error: t.field({ type: TargetError, nullable: true, resolve: ({ target }) => storedError(target) }),
     attempts: t.int({ resolve: ({ target }) => target.attempts }),
     publishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ target }) => target.publishedAt }),
     validation: t.field({

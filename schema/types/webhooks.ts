@@ -1,4 +1,4 @@
-import { builder, type GraphContext } from '../builder.ts';
+import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import {
   createWebhook, deleteWebhook, deliveryPosition, endpointPosition, listDeliveries, listWebhooks, presentDelivery, presentEndpoint,
@@ -8,7 +8,6 @@ import type { WebhookEndpoint as EndpointRow } from '../../src/db/generated/pris
 
 type EndpointView = ReturnType<typeof presentEndpoint> & { secret?: string };
 type DeliveryView = ReturnType<typeof presentDelivery>;
-const settings = (context: GraphContext) => ({ secrets: context.services.secrets, allowedHosts: context.services.webhookAllowedHosts });
 
 const WebhookEndpoint = builder.objectRef<EndpointView>('WebhookEndpoint').implement({
   fields: (t) => ({
@@ -71,7 +70,7 @@ builder.mutationFields((t) => ({
     args: { url: t.arg.string({ required: true }), events: t.arg.stringList(), description: t.arg.string() },
     authScopes: { operation: 'createWebhook' },
     resolve: (_root, args, context) =>
-      createWebhook(context.services.db, settings(context), context.actor, { url: args.url, events: args.events ?? undefined, description: args.description }),
+      createWebhook(context.services.db, context.services.webhooks, context.actor, { url: args.url, events: args.events ?? undefined, description: args.description }),
   }),
   updateWebhook: t.field({
     type: WebhookEndpoint,
@@ -79,7 +78,7 @@ builder.mutationFields((t) => ({
     authScopes: { operation: 'updateWebhook' },
     resolve: async (_root, args, context) =>
       view(
-        await updateWebhook(context.services.db, settings(context), context.services.outbox, context.actor, String(args.id), {
+        await updateWebhook(context.services.db, context.services.webhooks, context.services.outbox, context.actor, String(args.id), {
           url: args.url ?? undefined,
           events: args.events ?? undefined,
           description: args.description,
@@ -99,7 +98,7 @@ builder.mutationFields((t) => ({
     type: WebhookEndpoint,
     args: { id: t.arg.id({ required: true }) },
     authScopes: { operation: 'rotateWebhookSecret' },
-    resolve: (_root, args, context) => rotateWebhookSecret(context.services.db, settings(context), context.actor, String(args.id)),
+    resolve: (_root, args, context) => rotateWebhookSecret(context.services.db, context.services.webhooks, context.actor, String(args.id)),
   }),
   testWebhook: t.id({
     description: 'Queues a webhook.test delivery to this endpoint; answers the delivery id.',

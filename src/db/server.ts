@@ -1,6 +1,6 @@
 // The PostgreSQL server the service talks to: the one at DATABASE_URL, or an embedded one under DATA_DIR.
+import { freePort } from '../net.ts';
 import { mkdir, chown, readFile, writeFile, access } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { Config } from '../config.ts';
@@ -11,17 +11,6 @@ export interface DatabaseServer {
 }
 
 const signalsEmbeddedPostgresHooks = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function urlOf(password: string, port: number): string {
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/social`;

@@ -74,6 +74,11 @@ export function notFound(kind: string): AppError {
   return new AppError('NOT_FOUND', 'notFound', { kind });
 }
 
+/** The reason a stored target or file failed, as answers show it; null when it has not failed. */
+export function storedError(row: { errorCode: string | null; errorMessage: string | null }): { code: string; message: string } | null {
+  return row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null;
+}
+
 export function internalError(cause: unknown): AppError {
   return cause instanceof AppError ? cause : new AppError('INTERNAL', 'internal', {}, { cause });
 }

@@ -1,6 +1,6 @@
 // The media library: list and search, read, alt text, delete. Files and thumbnails are only reachable through
 // signed, expiring URLs handed to callers who may read the media.
-import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
+import { AppError, invalidRequest, notFound, storedError, type ErrorDetail } from '../errors/appError.ts';
 import type { Database } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
@@ -40,7 +40,7 @@ export function presentMedia(media: Media, signer: UrlSigner, publicBaseUrl: str
     altText: media.altText,
     url: media.status === 'ready' ? signedUrl(signer, publicBaseUrl, media.id, 'original') : null,
     thumbnailUrl: media.hasThumbnail ? signedUrl(signer, publicBaseUrl, media.id, 'thumbnail') : null,
-    error: media.errorCode ? { code: media.errorCode, message: media.errorMessage ?? '' } : null,
+    error: storedError(media),
     createdAt: media.createdAt.toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 // How a post looks to API clients (REST; the graph exposes the same fields).
 import { renderMessage, type Language } from '../errors/messages.ts';
+import { storedError } from '../errors/appError.ts';
 import { presentSocialAccount } from '../accounts/socialAccounts.ts';
 import { checkPostTarget, type PostDetail, type PostWithTargets } from './posts.ts';
 import { presentMedia } from '../media/library.ts';
@@ -23,7 +24,7 @@ function presentTarget(post: PostWithTargets | PostDetail, target: Target, langu
     status: target.status,
     remoteId: target.remoteId,
     remoteUrl: target.remoteUrl,
-    error: target.errorCode ? { code: target.errorCode, message: target.errorMessage ?? '' } : null,
+    error: storedError(target),
     attempts: target.attempts,
     publishedAt: target.publishedAt?.toISOString() ?? null,
     ...('media' in post ? { validation: validationOf(post, target, language) } : {}),

@@ -1,9 +1,9 @@
 // Running the real entry points (bin/server.ts, bin/cli.ts) as child processes, the way an operator does.
+import { freePort } from '../../src/net.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -11,17 +11,6 @@ export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A data folder of its own, so no test writes into the project's ./.data. */
 export const scratchDataDir = () => mkdtempSync(join(tmpdir(), 'sps-process-'));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ServerProcess {
   url: string;
