@@ -76,7 +76,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     });
     const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks };
     if (work) {
-      await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, publicBaseUrl: config.publicBaseUrl, outbox }), config.publishConcurrency);
+      await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, storage, publicBaseUrl: config.publicBaseUrl, outbox }), config.publishConcurrency);
       await startMediaWorkers(boss, db, storage, outbox, logger);
       await startWebhookWorkers(boss, deliverer, logger);
       await startMetricsCollection(boss, { db, adapters, secrets, logger });

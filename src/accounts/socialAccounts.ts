@@ -90,7 +90,7 @@ export async function connectSocialAccount(
   if (input.provider !== 'sandbox' && !input.tokens) {
     throw invalidRequest([{ field: 'accessToken', code: 'required', messageKey: 'detail.required' }]);
   }
-  const identity = adapter ? await adapter.verifyConnection(input.tokens ?? null, input.username) : null;
+  const identity = adapter?.connector.method === 'local' ? { remoteId: `${input.provider}-${input.username}`, displayName: undefined } : null;
   return db.prisma.$transaction(async (tx) => {
     const workspace = await tx.workspace.findUnique({ where: { id: input.workspaceId } });
     if (!workspace) throw new AppError('NOT_FOUND', 'notFound', { kind: 'workspace' });

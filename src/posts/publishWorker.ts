@@ -7,7 +7,7 @@ import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
-import { ProviderError, type ProviderTokens, type PublishedItem } from '../providers/adapter.ts';
+import { ProviderError, type ProviderTokens, type PublishMedia, type PublishedItem } from '../providers/adapter.ts';
 import { viaClient, type NewEvent, type Outbox } from '../events/outbox.ts';
 import { renderMessage } from '../errors/messages.ts';
 import { publishRetryLimit, queueNames, type PgBoss } from '../jobs/boss.ts';
@@ -16,6 +16,7 @@ import { checkTarget } from './validation.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { factsOf } from '../media/facts.ts';
 import { presentMedia } from '../media/library.ts';
+import { storageKeys, type MediaStorage } from '../media/storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
 
@@ -25,6 +26,7 @@ interface Deps {
   secrets: SecretBox;
   logger: Logger;
   signer: UrlSigner;
+  storage: MediaStorage;
   publicBaseUrl: string;
   outbox: Outbox;
 }
@@ -194,13 +196,17 @@ export class TargetPublisher {
         // Networks fetch the files from signed URLs of this service.
         media: target.media.map((media) => {
           const view = presentMedia(media, this.#deps.signer, this.#deps.publicBaseUrl);
-          return { id: media.id, kind: media.type ?? 'image', url: view.url ?? '', altText: media.altText };
+          return { ...view, mimeType: view.mimeType ?? 'application/octet-stream', url: view.url ?? '', kind: (view.type ?? 'image') as PublishMedia['kind'], open: async () => this.#deps.storage.read(storageKeys.original(media.id)) };
         }),
+        settings: {},
         idempotencyKey: target.targetId,
         signal: target.job.signal,
       };
       const earlier = target.attemptedBefore ? await adapter.findPublished(request) : null;
-      return { target, item: earlier ?? (await adapter.publish(request)) };
+      if (earlier) return { target, item: earlier };
+      const outcome = await adapter.publish(request);
+      if (outcome.status !== 'published') throw new Error('asynchronous completion is not wired into the worker yet');
+      return { target, item: outcome.item };
     } catch (error) {
       if (!(error instanceof ProviderError)) this.#deps.logger.error({ err: error, targetId: target.targetId }, 'publish attempt failed');
       const failure = error instanceof ProviderError ? { code: error.code, message: error.message } : { code: 'PUBLISH_ERROR', message: 'The network could not be reached.' };

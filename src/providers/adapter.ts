@@ -1,14 +1,34 @@
-// What every network integration implements. Publishing is split so that a target is never posted twice:
-// the publish pipeline records `remoteId` the moment `publish` returns, and before any re-attempt asks
-// `findPublished` whether an earlier attempt reached the network after all (see src/posts/ once it lands).
+// What every network integration implements, designed for all ten networks: OAuth 2.0 networks (X, LinkedIn,
+// Meta's three, TikTok, YouTube, Pinterest, Mastodon), credential networks (Bluesky app passwords) and the
+// built-in sandbox.
+//
+// Publishing never posts a target twice: the worker commits the attempt before calling `publish`, records
+// `remoteId` the moment the network confirms, and before any re-attempt asks `findPublished` whether an earlier
+// attempt reached the network after all. Where the network takes an idempotency key, it gets the target id
+// (`idempotencyKey`).
+//
+// Networks that finish asynchronously (Meta's containers, YouTube's processing, TikTok's status polling,
+// Mastodon's media processing) answer `publish` with `{ status: 'processing', handle }`: the target stays
+// `publishing` without holding a worker, and a status-check job calls `checkStatus(handle)` later.
+import type { Readable } from 'node:stream';
 import type { ProviderRules } from './rules.ts';
 
 export interface ProviderTokens {
   accessToken: string;
   refreshToken?: string;
+  /** ISO 8601; absent when the network's tokens do not expire. */
   expiresAt?: string;
-  /** Network-specific extras (instance URL for Mastodon, page id for Facebook, board id for Pinterest). */
+  scope?: string;
+  /** Network-specific extras (PDS URL and DID for Bluesky, instance URL for Mastodon, page id for Facebook). */
   extra?: Record<string, string>;
+}
+
+/** Who an account is at its network. */
+export interface RemoteIdentity {
+  remoteId: string;
+  username: string;
+  displayName: string;
+  avatarUrl?: string | null;
 }
 
 export interface ConnectedAccount {
@@ -19,11 +39,78 @@ export interface ConnectedAccount {
   tokens: ProviderTokens | null;
 }
 
+/** The operator's app at a network (from `<NETWORK>_CLIENT_ID`/`_SECRET`, or registered per Mastodon instance). */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret?: string;
+  /** Where the network sends the person back: `<PUBLIC_BASE_URL>/oauth/callback/<provider>`. */
+  redirectUri: string;
+}
+
+/** The network's OAuth 2.0 endpoints and what to ask for, for one authorization. */
+export interface OAuthServer {
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  revocationEndpoint?: string;
+  scopes: string[];
+  /** Whether the network supports PKCE (S256); it is used wherever it does. */
+  pkce: boolean;
+  /** Extra query parameters the network's authorization URL needs. */
+  authorizationParams?: Record<string, string>;
+}
+
+/** Where an authorization happens: the network's base URLs, or the person's instance (Mastodon). */
+export interface AuthorizationContext {
+  redirectUri: string;
+  /** Mastodon: the instance the person chose. Already checked by the SSRF guard. */
+  instanceUrl?: string;
+}
+
+/** Networks connected through OAuth 2.0 authorization code (+ PKCE). The flow itself is shared (src/accounts/). */
+export interface OAuthConnector {
+  readonly method: 'oauth2';
+  /** The app and endpoints to use; Mastodon registers (and keeps) an app per instance here. */
+  prepare(context: AuthorizationContext): Promise<{ client: OAuthClient; server: OAuthServer }>;
+  /** Who the tokens belong to; several accounts where one authorization reaches several (Facebook pages). */
+  identities(tokens: ProviderTokens, context: AuthorizationContext): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }[]>;
+}
+
+/** Networks connected with credentials the person gives us (Bluesky: identifier + app password + PDS). */
+export interface CredentialConnector {
+  readonly method: 'credentials';
+  /** Signs in; a refusal by the network is a ProviderError with code CREDENTIALS_REJECTED. */
+  connect(credentials: Record<string, string>): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }>;
+}
+
+/** The sandbox: nothing to check at a network. */
+export interface LocalConnector {
+  readonly method: 'local';
+}
+
+export type Connector = OAuthConnector | CredentialConnector | LocalConnector;
+
+export interface PublishMedia {
+  id: string;
+  kind: 'image' | 'video' | 'gif';
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  altText: string | null;
+  /** A signed URL of this service, for networks that fetch media themselves (Meta, Pinterest, TikTok pull). */
+  url: string;
+  /** The file's bytes, for networks that take uploads (Bluesky blobs, Mastodon media, X chunks, YouTube). */
+  open(): Promise<Readable>;
+}
+
 export interface PublishRequest {
   account: ConnectedAccount;
   placement: string;
   caption: string;
-  media: { id: string; kind: string; url: string; altText: string | null }[];
+  media: PublishMedia[];
+  /** `targets[].settings`, validated against the adapter's `settings` schema, defaults applied. */
+  settings: Record<string, unknown>;
   /** Stable per target; networks that support idempotency keys receive it, the others use it to find earlier attempts. */
   idempotencyKey: string;
   signal: AbortSignal;
@@ -34,16 +121,39 @@ export interface PublishedItem {
   remoteUrl: string;
 }
 
-/** A failure reported by a network: `transient` ones are retried with backoff, the others fail the target. */
-export class ProviderError extends Error {
-  readonly code: string;
-  readonly transient: boolean;
+export type PublishOutcome =
+  | { status: 'published'; item: PublishedItem }
+  /** Accepted, still being processed at the network: check again with `checkStatus(handle)` after `checkAfterMs`. */
+  | { status: 'processing'; handle: string; checkAfterMs: number };
 
-  constructor(code: string, message: string, transient: boolean) {
+/** The target error codes of the contract ("Publishing to real networks"). */
+export type ProviderErrorCode =
+  | 'PROVIDER_REJECTED'
+  | 'PROVIDER_UNAVAILABLE'
+  | 'ACCOUNT_NEEDS_RECONNECT'
+  | 'ACCOUNT_DISCONNECTED'
+  | 'RATE_LIMITED_BY_PROVIDER'
+  | 'CREDENTIALS_REJECTED'
+  | (string & {});
+
+/**
+ * A failure reported by a network, carrying its own reason in `message`. `transient` ones are retried (after
+ * `retryAfterMs` when the network said when); `tokenRejected` means the network refused the access token (401):
+ * the worker refreshes once and tries again, and an account whose tokens cannot be refreshed needs reconnecting.
+ */
+export class ProviderError extends Error {
+  readonly code: ProviderErrorCode;
+  readonly transient: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly tokenRejected: boolean;
+
+  constructor(code: ProviderErrorCode, message: string, transient: boolean, options: { retryAfterMs?: number; tokenRejected?: boolean } = {}) {
     super(message);
     this.name = 'ProviderError';
     this.code = code;
     this.transient = transient;
+    this.retryAfterMs = options.retryAfterMs;
+    this.tokenRejected = options.tokenRejected ?? false;
   }
 }
 
@@ -58,11 +168,31 @@ export interface ItemMetrics {
   videoViews?: number;
 }
 
+/** A JSON Schema (2020-12) object describing `targets[].settings` for one network, with defaults. */
+export interface SettingsSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  additionalProperties: false;
+  required?: string[];
+}
+
 export interface ProviderAdapter {
+  readonly provider: string;
   readonly rules: ProviderRules;
-  /** Checks tokens given at connection time and returns the account's identity at the network. */
-  verifyConnection(tokens: ProviderTokens | null, username: string): Promise<{ remoteId: string; displayName?: string }>;
-  publish(request: PublishRequest): Promise<PublishedItem>;
+  readonly settings: SettingsSchema;
+  readonly connector: Connector;
+  /** Rules for one account where they differ per account (Mastodon reads its instance's limits). */
+  rulesFor?(account: ConnectedAccount): Promise<ProviderRules>;
+  /**
+   * New tokens for old ones. A refusal (revoked, invalid_grant) is ProviderError ACCOUNT_NEEDS_RECONNECT, not
+   * transient; a network that cannot be reached is transient and the old tokens stay as they are.
+   */
+  refresh?(account: ConnectedAccount): Promise<ProviderTokens>;
+  /** Revokes the tokens at the network, where it offers that (best effort on disconnect). */
+  revoke?(account: ConnectedAccount): Promise<void>;
+  publish(request: PublishRequest): Promise<PublishOutcome>;
+  /** For `processing` outcomes: where the network's processing stands now. */
+  checkStatus?(request: PublishRequest, handle: string): Promise<PublishOutcome>;
   /** The item an earlier attempt with this idempotency key created, if it reached the network. */
   findPublished(request: PublishRequest): Promise<PublishedItem | null>;
   metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics>;

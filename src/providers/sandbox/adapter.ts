@@ -7,14 +7,17 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.ts';
-import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishRequest, type PublishedItem } from '../adapter.ts';
+import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest, type PublishedItem, type SettingsSchema } from '../adapter.ts';
 import { sandboxRules } from './rules.ts';
 
 export const sandboxMarkers = { fail: '[sandbox:fail]', failOnce: '[sandbox:fail-once]', slow: '[sandbox:slow]' } as const;
 export const sandboxSlowMs = 3000;
 
 export class SandboxAdapter implements ProviderAdapter {
+  readonly provider = 'sandbox';
   readonly rules = sandboxRules;
+  readonly settings: SettingsSchema = { type: 'object', properties: {}, additionalProperties: false };
+  readonly connector = { method: 'local' } as const;
   readonly #db: Database;
   readonly #publicBaseUrl: string;
 
@@ -23,15 +26,11 @@ export class SandboxAdapter implements ProviderAdapter {
     this.#publicBaseUrl = publicBaseUrl;
   }
 
-  async verifyConnection(_tokens: unknown, username: string) {
-    return { remoteId: `sandbox-${username}` };
-  }
-
   #item(id: string): PublishedItem {
     return { remoteId: id, remoteUrl: `${this.#publicBaseUrl}/sandbox/items/${id}` };
   }
 
-  async publish(request: PublishRequest): Promise<PublishedItem> {
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
     const { caption } = request;
     if (caption.includes(sandboxMarkers.fail)) {
       throw new ProviderError('SANDBOX_REJECTED', `The sandbox network rejected the post (${sandboxMarkers.fail} marker).`, false);
@@ -56,7 +55,7 @@ export class SandboxAdapter implements ProviderAdapter {
       },
     });
     if (caption.includes(sandboxMarkers.slow)) await sleep(sandboxSlowMs, undefined, { signal: request.signal });
-    return this.#item(item.id);
+    return { status: 'published', item: this.#item(item.id) };
   }
 
   async findPublished(request: PublishRequest): Promise<PublishedItem | null> {
