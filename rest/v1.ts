@@ -11,7 +11,7 @@ import { openapiDocument, openapiJson, openapiYaml } from './openapiDocument.ts'
 import { authenticate } from './authenticate.ts';
 import { contextOf } from './requestContext.ts';
 import { rejectNulCharacters, sendError } from './errors.ts';
-import { detailsOf } from './validationDetails.ts';
+import { detailsOf } from '../src/errors/schemaDetails.ts';
 import { operationHandlers, type OperationHandler } from './operations.ts';
 
 export const apiRoot = '/v1';
