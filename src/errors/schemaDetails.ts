@@ -1,7 +1,7 @@
-// Turns Ajv's errors (from openapi-backend's request validation) into the `details` of a 400 INVALID_REQUEST.
+// Turns Ajv's errors (openapi-backend's request validation, the networks' settings schemas) into error `details`.
 import type { ErrorObject } from 'ajv';
-import type { ErrorDetail } from '../src/errors/appError.ts';
-import type { MessageKey } from '../src/errors/messages.ts';
+import type { ErrorDetail } from './appError.ts';
+import type { MessageKey } from './messages.ts';
 
 /** `/requestBody/targets/0/placement` → `targets[0].placement`; `/query/limit` → `limit`. */
 export function fieldPath(instancePath: string, child?: string): string {
