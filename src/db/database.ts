@@ -32,3 +32,19 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
     },
   };
 }
+
+/** A transaction on one pooled client, for set-based SQL outside Prisma (publishing, token refresh). */
+export async function withPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

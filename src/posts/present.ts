@@ -21,6 +21,7 @@ function presentTarget(post: PostWithTargets | PostDetail, target: Target, langu
     provider: target.account.provider,
     placement: target.placement,
     override: target.overrideCaption === null ? null : { caption: target.overrideCaption },
+    settings: target.settings as Record<string, unknown>,
     status: target.status,
     remoteId: target.remoteId,
     remoteUrl: target.remoteUrl,

@@ -1,13 +1,21 @@
 // The jobs that publish targets, a batch at a time. A target reaches its network at most once: the attempt is
 // committed (status `publishing`, attempts + 1) before the network is called, and any later attempt first asks
 // the network whether the earlier one got through (`findPublished`, keyed by the target id) before posting
-// again. Claiming and recording are set-based statements per batch, so the database work per target stays small.
+// again. Claiming is one set-based statement per batch; each outcome is recorded the moment the network answers
+// (outcomes that finish together share a transaction), so a slow network never holds back the others.
+//
+// A network that accepts a post and processes it later answers `processing`: the target stays `publishing` with
+// the network's handle, no worker waits, and a status-check job asks the network again after the delay it gave.
+// A network's rate-limit answer (or any failure that says when to come back) is retried after that time by a new
+// job; other transient failures by pg-boss's own retries with backoff. A refused access token is refreshed once
+// (src/accounts/tokens.ts) and the call made again; tokens the network no longer accepts fail the target with
+// ACCOUNT_NEEDS_RECONNECT and are not retried.
 import type pg from 'pg';
-import type { Database } from '../db/database.ts';
+import { withPoolTransaction, type Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
-import { ProviderError, type ProviderTokens, type PublishMedia, type PublishedItem } from '../providers/adapter.ts';
+import { ProviderError, type ProviderAdapter, type ProviderTokens, type PublishMedia, type PublishOutcome, type PublishRequest, type PublishedItem } from '../providers/adapter.ts';
 import { viaClient, type NewEvent, type Outbox } from '../events/outbox.ts';
 import { renderMessage } from '../errors/messages.ts';
 import { publishRetryLimit, queueNames, type PgBoss } from '../jobs/boss.ts';
@@ -19,27 +27,48 @@ import { presentMedia } from '../media/library.ts';
 import { storageKeys, type MediaStorage } from '../media/storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
+import type { MetricReadings } from '../analytics/collect.ts';
+import type { TokenKeeper } from '../accounts/tokens.ts';
+import { BatchedWrites } from './batchedWrites.ts';
 
 interface Deps {
   db: Database;
+  boss: PgBoss;
   adapters: ProviderAdapters;
   secrets: SecretBox;
+  tokens: TokenKeeper;
   logger: Logger;
   signer: UrlSigner;
   storage: MediaStorage;
   publicBaseUrl: string;
   outbox: Outbox;
+  metricReadings: MetricReadings;
 }
 
-export interface PublishJob {
+/** A status check of a target the network is still processing. */
+export interface CheckTargetJob extends PublishTargetJob {
+  handle: string;
+  /** When the network accepted the post (ISO 8601); checks stop after `processingLimitMs`. */
+  since: string;
+}
+
+export interface PublishJob<Data extends PublishTargetJob = PublishTargetJob> {
   id: string;
-  data: PublishTargetJob;
+  data: Data;
   retryCount: number;
   signal: AbortSignal;
 }
 
+type Mode = 'publish' | 'check';
+
+/** How long a network may keep a post in processing before the target fails. */
+export const processingLimitMs = 24 * 3600_000;
+/** Attempts after which a target the network keeps rate-limiting fails instead of waiting again. */
+export const rateLimitedAttemptLimit = 10;
+
 interface ClaimedTarget {
   job: PublishJob;
+  mode: Mode;
   targetId: string;
   postId: string;
   workspaceId: string;
@@ -50,7 +79,9 @@ interface ClaimedTarget {
   encryptedTokens: string | null;
   placement: string;
   caption: string;
+  settings: Record<string, unknown>;
   media: Media[];
+  attempts: number;
   /** An earlier attempt started and may have reached the network. */
   attemptedBefore: boolean;
 }
@@ -60,7 +91,11 @@ interface Failure {
   message: string;
 }
 
-type Outcome = { target: ClaimedTarget; item: PublishedItem } | { target: ClaimedTarget; failure: Failure; retry: boolean };
+type Outcome =
+  | { target: ClaimedTarget; kind: 'published'; item: PublishedItem }
+  | { target: ClaimedTarget; kind: 'processing'; handle: string; checkAfter: Date }
+  /** `job`: pg-boss retries the job with backoff; `later`: a new job at `retryAt`; `never`: the target fails. */
+  | { target: ClaimedTarget; kind: 'failed'; failure: Failure; retry: 'job' | 'later' | 'never'; retryAt?: Date };
 
 interface ClaimRow {
   target_id: string;
@@ -68,6 +103,8 @@ interface ClaimRow {
   attempts: number;
   placement: string;
   override_caption: string | null;
+  settings: Record<string, unknown>;
+  processing_handle: string | null;
   connection_id: string;
   post_id: string;
   workspace_id: string;
@@ -77,24 +114,10 @@ interface ClaimRow {
   media_ids: string[];
   provider: string;
   account_status: string;
+  account_rules: unknown;
   username: string;
   remote_id: string | null;
   encrypted_tokens: string | null;
-}
-
-async function withPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 function targetEvent(target: ClaimedTarget, type: 'target.published' | 'target.failed', data: Record<string, unknown>): NewEvent {
@@ -105,46 +128,75 @@ function targetEvent(target: ClaimedTarget, type: 'target.published' | 'target.f
   };
 }
 
+/** Why an account cannot publish at all; the target fails with this code, without retries. */
+const accountRefusals: Record<string, Failure> = {
+  REVOKED: { code: 'ACCOUNT_DISCONNECTED', message: 'The account was disconnected from this workspace.' },
+  NEEDS_RECONNECT: { code: 'ACCOUNT_NEEDS_RECONNECT', message: 'The network no longer accepts the account’s tokens: reconnect the account.' },
+};
+
+const failed = (target: ClaimedTarget, failure: Failure): Outcome => ({ target, kind: 'failed', failure, retry: 'never' });
+
 export class TargetPublisher {
   readonly #deps: Deps;
+  readonly #recording: BatchedWrites<Outcome>;
 
   constructor(deps: Deps) {
     this.#deps = deps;
+    this.#recording = new BatchedWrites((outcomes) => this.#record(outcomes));
   }
 
   /** Publishes a batch of jobs; a job answered `failed` is retried by pg-boss later, with backoff. */
-  async run(jobs: PublishJob[]): Promise<{ id: string; status: 'completed' | 'failed' }[]> {
-    const { claimed, refused } = await this.#claim(jobs);
-    const outcomes = [...refused, ...(await Promise.all(claimed.map((target) => this.#publish(target))))];
-    await this.#record(outcomes);
-    const retried = new Set(outcomes.filter((outcome) => 'retry' in outcome && outcome.retry).map((outcome) => outcome.target.job.id));
+  run(jobs: PublishJob[]): Promise<{ id: string; status: 'completed' | 'failed' }[]> {
+    return this.#process('publish', jobs);
+  }
+
+  /** Asks the network where the processing of accepted posts stands, and records what it says. */
+  check(jobs: PublishJob<CheckTargetJob>[]): Promise<{ id: string; status: 'completed' | 'failed' }[]> {
+    return this.#process('check', jobs);
+  }
+
+  async #process(mode: Mode, jobs: PublishJob[]): Promise<{ id: string; status: 'completed' | 'failed' }[]> {
+    const { claimed, refused } = await this.#claim(mode, jobs);
+    const outcomes = [...refused];
+    await Promise.all([
+      ...refused.map((outcome) => this.#recording.add(outcome)),
+      ...claimed.map(async (target) => {
+        const outcome = await this.#attempt(target);
+        outcomes.push(outcome);
+        await this.#recording.add(outcome);
+      }),
+    ]);
+    const retried = new Set(outcomes.filter((outcome) => outcome.kind === 'failed' && outcome.retry === 'job').map((outcome) => outcome.target.job.id));
     return jobs.map((job) => ({ id: job.id, status: retried.has(job.id) ? 'failed' : 'completed' }));
   }
 
   /** Locks the batch's posts and targets, drops stale or finished jobs, and records the attempts about to start. */
-  async #claim(jobs: PublishJob[]): Promise<{ claimed: ClaimedTarget[]; refused: Outcome[] }> {
+  async #claim(mode: Mode, jobs: PublishJob[]): Promise<{ claimed: ClaimedTarget[]; refused: Outcome[] }> {
     const byTarget = new Map(jobs.map((job) => [job.data.targetId, job]));
     return withPoolTransaction(this.#deps.db.pool, async (client) => {
       const { rows } = await client.query<ClaimRow>(
-        `SELECT t.id AS target_id, t.status AS target_status, t.attempts, t.placement, t.override_caption, t.connection_id,
-                p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids,
-                a.provider, a.status AS account_status, a.username, a.remote_id, a.encrypted_tokens
+        `SELECT t.id AS target_id, t.status AS target_status, t.attempts, t.placement, t.override_caption, t.settings, t.processing_handle,
+                t.connection_id, p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids,
+                a.provider, a.status AS account_status, a.rules AS account_rules, a.username, a.remote_id, a.encrypted_tokens
          FROM post_target t JOIN post p ON p.id = t.post_id JOIN social_account a ON a.id = t.connection_id
          WHERE t.id = ANY($1::uuid[]) ORDER BY p.id, t.id FOR UPDATE OF p, t`,
         [[...byTarget.keys()]],
       );
       const live = rows.filter((row) => {
         const job = byTarget.get(row.target_id)!;
+        const handle = (job.data as Partial<CheckTargetJob>).handle;
         return (
           row.publish_run_id === job.data.runId &&
           (row.target_status === 'pending' || row.target_status === 'publishing') &&
-          (row.post_status === 'scheduled' || row.post_status === 'publishing')
+          (row.post_status === 'scheduled' || row.post_status === 'publishing') &&
+          // A target the network is processing belongs to its status check, not to another publish.
+          (mode === 'publish' ? row.processing_handle === null : row.processing_handle === handle)
         );
       });
-      // When a scheduled post's time comes, its first job moves it to publishing.
       const mediaIds = [...new Set(live.flatMap((row) => row.media_ids))];
-      const mediaRows = mediaIds.length ? (await this.#deps.db.prisma.media.findMany({ where: { id: { in: mediaIds } } })) : [];
+      const mediaRows = mediaIds.length ? await this.#deps.db.prisma.media.findMany({ where: { id: { in: mediaIds } } }) : [];
       const mediaById = new Map(mediaRows.map((media) => [media.id, media]));
+      // When a scheduled post's time comes, its first job moves it to publishing.
       const due = [...new Set(live.filter((row) => row.post_status === 'scheduled').map((row) => row.post_id))];
       if (due.length) await client.query(`UPDATE post SET status = 'publishing', version = version + 1, updated_at = now() WHERE id = ANY($1::uuid[])`, [due]);
 
@@ -153,6 +205,7 @@ export class TargetPublisher {
       for (const row of live) {
         const target: ClaimedTarget = {
           job: byTarget.get(row.target_id)!,
+          mode,
           targetId: row.target_id,
           postId: row.post_id,
           workspaceId: row.workspace_id,
@@ -163,89 +216,197 @@ export class TargetPublisher {
           encryptedTokens: row.encrypted_tokens,
           placement: row.placement,
           caption: row.override_caption ?? row.caption,
+          settings: row.settings,
           media: row.media_ids.flatMap((id) => mediaById.get(id) ?? []),
+          attempts: row.attempts + (mode === 'publish' ? 1 : 0),
           attemptedBefore: row.attempts > 0,
         };
-        // The rules are checked again when the time comes: an account may have been revoked since scheduling.
-        const missing = target.media.length !== row.media_ids.length || target.media.some((media) => media.status !== 'ready');
-        const violations = checkTarget({ provider: row.provider, accountStatus: row.account_status, placement: row.placement, caption: target.caption, media: target.media.map(factsOf) });
-        if (missing) violations.push({ rule: 'media.ready', field: 'mediaIds', messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
-        if (violations.length) {
-          const message = violations.map((violation) => renderMessage('en', violation.messageKey, violation.params)).join(' ');
-          refused.push({ target, failure: { code: 'PROVIDER_VALIDATION_FAILED', message }, retry: false });
-        } else {
-          claimed.push(target);
-        }
+        const refusal = mode === 'publish' ? this.#refusalOf(row, target) : null;
+        if (refusal) refused.push(failed(target, refusal));
+        else claimed.push(target);
       }
-      if (claimed.length) {
-        await client.query(`UPDATE post_target SET status = 'publishing', attempts = attempts + 1 WHERE id = ANY($1::uuid[])`, [claimed.map((t) => t.targetId)]);
-      }
+      const attempted = claimed.filter((target) => target.mode === 'publish').map((target) => target.targetId);
+      if (attempted.length) await client.query(`UPDATE post_target SET status = 'publishing', attempts = attempts + 1 WHERE id = ANY($1::uuid[])`, [attempted]);
       return { claimed, refused };
     });
   }
 
-  async #publish(target: ClaimedTarget): Promise<Outcome> {
+  /** The rules are checked again when the time comes: an account may have been disconnected since scheduling. */
+  #refusalOf(row: ClaimRow, target: ClaimedTarget): Failure | null {
+    const accountRefusal = accountRefusals[row.account_status];
+    if (accountRefusal) return accountRefusal;
+    if (!this.#deps.adapters.has(row.provider)) {
+      return { code: 'PROVIDER_NOT_AVAILABLE', message: `Publishing to ${row.provider} is not available on this installation yet.` };
+    }
+    const violations = checkTarget({
+      provider: row.provider,
+      accountStatus: row.account_status,
+      accountRules: row.account_rules,
+      placement: row.placement,
+      caption: target.caption,
+      media: target.media.map(factsOf),
+      settings: row.settings,
+    });
+    const missing = target.media.length !== row.media_ids.length || target.media.some((media) => media.status !== 'ready');
+    if (missing) violations.push({ rule: 'media.ready', field: 'mediaIds', messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
+    if (!violations.length) return null;
+    return { code: 'PROVIDER_VALIDATION_FAILED', message: violations.map((violation) => renderMessage('en', violation.messageKey, violation.params)).join(' ') };
+  }
+
+  #request(target: ClaimedTarget, tokens: ProviderTokens | null): PublishRequest {
+    const { signer, publicBaseUrl, storage } = this.#deps;
+    return {
+      account: { id: target.connectionId, provider: target.provider, username: target.username, remoteId: target.remoteId, tokens },
+      placement: target.placement,
+      caption: target.caption,
+      media: target.media.map((media): PublishMedia => {
+        const view = presentMedia(media, signer, publicBaseUrl);
+        return {
+          id: media.id,
+          kind: (view.type ?? 'image') as PublishMedia['kind'],
+          mimeType: view.mimeType ?? 'application/octet-stream',
+          size: view.size,
+          width: view.width,
+          height: view.height,
+          durationMs: view.durationMs,
+          altText: view.altText,
+          // Networks that fetch media themselves get signed URLs of this service.
+          url: view.url ?? '',
+          open: async () => storage.read(storageKeys.original(media.id)),
+        };
+      }),
+      settings: target.settings,
+      idempotencyKey: target.targetId,
+      signal: target.job.signal,
+    };
+  }
+
+  async #attempt(target: ClaimedTarget): Promise<Outcome> {
+    const adapter = this.#deps.adapters.get(target.provider)!;
     try {
-      const adapter = this.#deps.adapters.get(target.provider);
-      if (!adapter) throw new ProviderError('PROVIDER_NOT_AVAILABLE', `Publishing to ${target.provider} is not available on this installation yet.`, false);
       const tokens: ProviderTokens | null = target.encryptedTokens ? JSON.parse(this.#deps.secrets.open(target.encryptedTokens)) : null;
-      const request = {
-        account: { id: target.connectionId, provider: target.provider, username: target.username, remoteId: target.remoteId, tokens },
-        placement: target.placement,
-        caption: target.caption,
-        // Networks fetch the files from signed URLs of this service.
-        media: target.media.map((media) => {
-          const view = presentMedia(media, this.#deps.signer, this.#deps.publicBaseUrl);
-          return { ...view, mimeType: view.mimeType ?? 'application/octet-stream', url: view.url ?? '', kind: (view.type ?? 'image') as PublishMedia['kind'], open: async () => this.#deps.storage.read(storageKeys.original(media.id)) };
-        }),
-        settings: {},
-        idempotencyKey: target.targetId,
-        signal: target.job.signal,
-      };
-      const earlier = target.attemptedBefore ? await adapter.findPublished(request) : null;
-      if (earlier) return { target, item: earlier };
-      const outcome = await adapter.publish(request);
-      if (outcome.status !== 'published') throw new Error('asynchronous completion is not wired into the worker yet');
-      return { target, item: outcome.item };
+      const request = this.#request(target, tokens);
+      try {
+        return await this.#call(adapter, target, request);
+      } catch (error) {
+        if (!(error instanceof ProviderError && error.tokenRejected)) throw error;
+        const renewed = await this.#renewTokens(adapter, target, error);
+        try {
+          return await this.#call(adapter, target, { ...request, account: { ...request.account, tokens: renewed } });
+        } catch (again) {
+          if (!(again instanceof ProviderError && again.tokenRejected)) throw again;
+          await this.#deps.tokens.markNeedsReconnect(target.connectionId, again.message);
+          throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', again.message, false);
+        }
+      }
     } catch (error) {
-      if (!(error instanceof ProviderError)) this.#deps.logger.error({ err: error, targetId: target.targetId }, 'publish attempt failed');
-      const failure = error instanceof ProviderError ? { code: error.code, message: error.message } : { code: 'PUBLISH_ERROR', message: 'The network could not be reached.' };
-      const transient = !(error instanceof ProviderError) || error.transient;
-      return { target, failure, retry: transient && target.job.retryCount < publishRetryLimit };
+      return this.#failureOf(target, error);
     }
   }
 
-  /** Records every outcome of the batch, its events, and the final state of posts whose targets are all final. */
+  async #call(adapter: ProviderAdapter, target: ClaimedTarget, request: PublishRequest): Promise<Outcome> {
+    let outcome: PublishOutcome;
+    if (target.mode === 'check') {
+      if (!adapter.checkStatus) throw new Error(`${target.provider} answered "processing" but cannot check a status`);
+      outcome = await adapter.checkStatus(request, (target.job.data as CheckTargetJob).handle);
+    } else {
+      const earlier = target.attemptedBefore ? await adapter.findPublished(request) : null;
+      outcome = earlier ? { status: 'published', item: earlier } : await adapter.publish(request);
+    }
+    if (outcome.status === 'published') return { target, kind: 'published', item: outcome.item };
+    const since = target.mode === 'check' ? new Date((target.job.data as CheckTargetJob).since) : new Date();
+    if (Date.now() - since.getTime() > processingLimitMs) {
+      return failed(target, { code: 'PROVIDER_UNAVAILABLE', message: `The network did not finish processing the post within ${processingLimitMs / 3600_000} hours.` });
+    }
+    return { target, kind: 'processing', handle: outcome.handle, checkAfter: new Date(Date.now() + outcome.checkAfterMs) };
+  }
+
+  /** New tokens after the network refused the access token; a refusal of the refresh fails the target for good. */
+  async #renewTokens(adapter: ProviderAdapter, target: ClaimedTarget, refusal: ProviderError): Promise<ProviderTokens> {
+    if (adapter.refresh) {
+      const refreshed = await this.#deps.tokens.refresh(target.connectionId, { seen: target.encryptedTokens });
+      if (refreshed.status !== 'rejected') return refreshed.tokens;
+      throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refreshed.reason, false);
+    }
+    await this.#deps.tokens.markNeedsReconnect(target.connectionId, refusal.message);
+    throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refusal.message, false);
+  }
+
+  #failureOf(target: ClaimedTarget, error: unknown): Outcome {
+    if (!(error instanceof ProviderError)) {
+      this.#deps.logger.error({ err: error, targetId: target.targetId }, 'publish attempt failed');
+      error = new ProviderError('PROVIDER_UNAVAILABLE', 'The network could not be reached.', true);
+    }
+    const { code, message, transient, retryAfterMs } = error as ProviderError;
+    const failure = { code, message };
+    if (!transient) return failed(target, failure);
+    if (retryAfterMs !== undefined) {
+      return target.attempts < rateLimitedAttemptLimit ? { target, kind: 'failed', failure, retry: 'later', retryAt: new Date(Date.now() + retryAfterMs) } : failed(target, failure);
+    }
+    return target.job.retryCount < publishRetryLimit ? { target, kind: 'failed', failure, retry: 'job' } : failed(target, failure);
+  }
+
+  /** Records outcomes, their events and follow-up jobs, and the final state of posts whose targets are all final. */
   async #record(outcomes: Outcome[]): Promise<void> {
     if (!outcomes.length) return;
     await withPoolTransaction(this.#deps.db.pool, async (client) => {
       const postIds = [...new Set(outcomes.map((outcome) => outcome.target.postId))].sort();
       await client.query('SELECT id FROM post WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [postIds]);
-      const published = outcomes.filter((outcome): outcome is Extract<Outcome, { item: PublishedItem }> => 'item' in outcome);
-      const failures = outcomes.filter((outcome): outcome is Extract<Outcome, { failure: Failure }> => 'failure' in outcome);
-      const final = failures.filter((outcome) => !outcome.retry);
+      const published = outcomes.filter((outcome) => outcome.kind === 'published');
+      const processing = outcomes.filter((outcome) => outcome.kind === 'processing');
+      const failures = outcomes.filter((outcome) => outcome.kind === 'failed');
+      const final = failures.filter((outcome) => outcome.retry === 'never');
       const events: NewEvent[] = [];
       if (published.length) {
         await client.query(
           `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = now(),
-                  error_code = NULL, error_message = NULL
+                  processing_handle = NULL, error_code = NULL, error_message = NULL
            FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, remote_id, remote_url) WHERE t.id = u.id`,
           [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl)],
         );
         for (const { target, item } of published) events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
+        // Analytics show the targets at once (zeros), and their first reading comes minutes after.
+        await this.#deps.metricReadings.startFor(viaClient(client), published.map((o) => o.target.targetId));
+      }
+      if (processing.length) {
+        await client.query(
+          `UPDATE post_target t SET processing_handle = u.handle, error_code = NULL, error_message = NULL
+           FROM unnest($1::uuid[], $2::text[]) AS u(id, handle) WHERE t.id = u.id`,
+          [processing.map((o) => o.target.targetId), processing.map((o) => o.handle)],
+        );
+        await this.#enqueue(client, queueNames.checkTarget, processing.map((o) => ({ data: this.#checkJob(o.target, o.handle), startAfter: o.checkAfter })));
       }
       if (failures.length) {
         // A failure that will be retried keeps the target `publishing`, with the reason visible meanwhile.
         await client.query(
-          `UPDATE post_target t SET status = CASE WHEN u.final THEN 'failed' ELSE t.status END, error_code = u.code, error_message = u.message
+          `UPDATE post_target t SET status = CASE WHEN u.final THEN 'failed' ELSE t.status END, error_code = u.code, error_message = u.message,
+                  processing_handle = CASE WHEN u.final THEN NULL ELSE t.processing_handle END
            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bool[]) AS u(id, code, message, final) WHERE t.id = u.id`,
-          [failures.map((o) => o.target.targetId), failures.map((o) => o.failure.code), failures.map((o) => o.failure.message), failures.map((o) => !o.retry)],
+          [failures.map((o) => o.target.targetId), failures.map((o) => o.failure.code), failures.map((o) => o.failure.message), failures.map((o) => o.retry === 'never')],
         );
         for (const { target, failure } of final) events.push(targetEvent(target, 'target.failed', { error: failure }));
+        for (const mode of ['publish', 'check'] as const) {
+          const later = failures.filter((o) => o.retry === 'later' && o.target.mode === mode);
+          await this.#enqueue(
+            client,
+            mode === 'publish' ? queueNames.publishTarget : queueNames.checkTarget,
+            later.map((o) => ({ data: o.target.job.data, startAfter: o.retryAt! })),
+          );
+        }
       }
       events.push(...(await this.#settle(client, postIds)));
       await this.#deps.outbox.recordAll(viaClient(client), events);
     });
+  }
+
+  #checkJob(target: ClaimedTarget, handle: string): CheckTargetJob {
+    const since = target.mode === 'check' ? (target.job.data as CheckTargetJob).since : new Date().toISOString();
+    return { postId: target.postId, targetId: target.targetId, runId: target.job.data.runId, handle, since };
+  }
+
+  async #enqueue(client: pg.PoolClient, queue: string, jobs: { data: object; startAfter: Date }[]): Promise<void> {
+    if (!jobs.length) return;
+    await this.#deps.boss.insert(queue, jobs, { db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: (await client.query(text, values)).rows }) } });
   }
 
   /** Posts whose targets are all final become published, partially_published or failed. */
@@ -276,17 +437,19 @@ export class TargetPublisher {
 }
 
 export async function startPublishWorkers(boss: PgBoss, publisher: TargetPublisher, concurrency: number): Promise<void> {
-  await boss.work<PublishTargetJob>(
-    queueNames.publishTarget,
-    {
-      batchSize: 50,
-      localConcurrency: concurrency,
-      includeMetadata: true,
-      perJobResults: true,
-      pollingIntervalSeconds: 0.5,
-      notifyPollingIntervalSeconds: 0.5,
-      burstWhenBatchFull: true,
-    },
-    (jobs) => publisher.run(jobs.map((job) => ({ id: job.id, data: job.data, retryCount: job.retryCount, signal: job.signal }))),
+  const fetching = {
+    batchSize: 50,
+    localConcurrency: concurrency,
+    includeMetadata: true,
+    perJobResults: true,
+    pollingIntervalSeconds: 0.5,
+    notifyPollingIntervalSeconds: 0.5,
+    burstWhenBatchFull: true,
+  } as const;
+  await boss.work<PublishTargetJob>(queueNames.publishTarget, fetching, (jobs) =>
+    publisher.run(jobs.map((job) => ({ id: job.id, data: job.data, retryCount: job.retryCount, signal: job.signal }))),
+  );
+  await boss.work<CheckTargetJob>(queueNames.checkTarget, fetching, (jobs) =>
+    publisher.check(jobs.map((job) => ({ id: job.id, data: job.data, retryCount: job.retryCount, signal: job.signal }))),
   );
 }

@@ -2,7 +2,8 @@
 // schedule, queue and publish. Each broken rule names its target and rule.
 import type { ErrorDetail } from '../errors/appError.ts';
 import type { MessageKey } from '../errors/messages.ts';
-import { rulesOf } from '../providers/catalog.ts';
+import { rulesForAccount } from '../providers/catalog.ts';
+import { checkSettings } from '../providers/settings.ts';
 import type { MediaKind, PlacementRules, ProviderRules } from '../providers/rules.ts';
 
 /** What validation needs to know of a ready media file. */
@@ -20,9 +21,12 @@ export interface MediaFacts {
 export interface TargetContent {
   provider: string;
   accountStatus: string;
+  /** The account's own limits where its network gives them per account (social_account.rules). */
+  accountRules?: unknown;
   placement: string;
   caption: string;
   media: readonly MediaFacts[];
+  settings?: Record<string, unknown> | null;
 }
 
 export interface RuleViolation {
@@ -46,10 +50,25 @@ const linkPattern = /\bhttps?:\/\/\S+/gi;
 
 /** Every rule the target's content breaks (empty when it fits). Fields are relative to the target. */
 export function checkTarget(target: TargetContent): RuleViolation[] {
+  return checkTargetWithSettings(target).violations;
+}
+
+/** The broken rules, and the target's settings with the network's defaults applied. */
+export function checkTargetWithSettings(target: TargetContent): { violations: RuleViolation[]; settings: Record<string, unknown> } {
+  const rules = rulesForAccount({ provider: target.provider, rules: target.accountRules });
+  const settings = rules ? checkSettings(rules, target.settings) : { values: target.settings ?? {}, details: [] };
+  const violations: RuleViolation[] = [
+    ...contentViolations(target),
+    ...settings.details.map((detail) => ({ rule: `settings.${detail.code}`, field: detail.field, messageKey: detail.messageKey, params: detail.params ?? {} })),
+  ];
+  return { violations, settings: settings.values };
+}
+
+function contentViolations(target: TargetContent): RuleViolation[] {
   if (target.accountStatus !== 'ACTIVE') {
     return [{ rule: 'account.active', field: 'connectionId', messageKey: 'rule.accountInactive', params: { status: target.accountStatus } }];
   }
-  const rules = rulesOf(target.provider);
+  const rules = rulesForAccount({ provider: target.provider, rules: target.accountRules });
   const placement = rules?.placements.find((candidate) => candidate.name === target.placement);
   if (!rules || !placement) {
     const allowed = rules?.placements.map((candidate) => candidate.name).join(', ') ?? '';
@@ -59,7 +78,7 @@ export function checkTarget(target: TargetContent): RuleViolation[] {
   const { caption, media } = placement;
   const length = lengthOf(target.caption, caption.countedIn);
   if (length > caption.maxLength) {
-    violations.push({ rule: 'caption.maxLength', field: 'caption', messageKey: 'rule.captionTooLong', params: { length, limit: caption.maxLength, unit: caption.countedIn } });
+    violations.push({ rule: 'caption.maxLength', field: 'caption', messageKey: caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong', params: { length, limit: caption.maxLength } });
   }
   if (caption.required && target.caption.trim() === '') {
     violations.push({ rule: 'caption.required', field: 'caption', messageKey: 'rule.captionRequired', params: {} });

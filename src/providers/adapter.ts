@@ -69,6 +69,8 @@ export interface AuthorizationContext {
 /** Networks connected through OAuth 2.0 authorization code (+ PKCE). The flow itself is shared (src/accounts/). */
 export interface OAuthConnector {
   readonly method: 'oauth2';
+  /** The person names their server (Mastodon's instance): connecting then requires `instanceUrl`. */
+  readonly instanceRequired?: boolean;
   /** The app and endpoints to use; Mastodon registers (and keeps) an app per instance here. */
   prepare(context: AuthorizationContext): Promise<{ client: OAuthClient; server: OAuthServer }>;
   /** Who the tokens belong to; several accounts where one authorization reaches several (Facebook pages). */
@@ -109,7 +111,7 @@ export interface PublishRequest {
   placement: string;
   caption: string;
   media: PublishMedia[];
-  /** `targets[].settings`, validated against the adapter's `settings` schema, defaults applied. */
+  /** `targets[].settings`, validated against `rules.settings`, defaults applied. */
   settings: Record<string, unknown>;
   /** Stable per target; networks that support idempotency keys receive it, the others use it to find earlier attempts. */
   idempotencyKey: string;
@@ -168,18 +170,10 @@ export interface ItemMetrics {
   videoViews?: number;
 }
 
-/** A JSON Schema (2020-12) object describing `targets[].settings` for one network, with defaults. */
-export interface SettingsSchema {
-  type: 'object';
-  properties: Record<string, Record<string, unknown>>;
-  additionalProperties: false;
-  required?: string[];
-}
-
 export interface ProviderAdapter {
   readonly provider: string;
+  /** The network's rules, `settings` schema included (served by GET /providers). */
   readonly rules: ProviderRules;
-  readonly settings: SettingsSchema;
   readonly connector: Connector;
   /** Rules for one account where they differ per account (Mastodon reads its instance's limits). */
   rulesFor?(account: ConnectedAccount): Promise<ProviderRules>;

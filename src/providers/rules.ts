@@ -2,6 +2,17 @@
 // The values are data (src/providers/<network>/rules.ts), so a change at a network is a one-line edit.
 export type MediaKind = 'image' | 'video' | 'gif';
 
+/** A JSON Schema (2020-12) object describing `targets[].settings` for one network, with defaults. */
+export interface SettingsSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  additionalProperties: false;
+  required?: string[];
+}
+
+/** Networks without options of their own. */
+export const noSettings: SettingsSchema = { type: 'object', properties: {}, additionalProperties: false };
+
 export interface CaptionRules {
   /** Longest caption. */
   maxLength: number;
@@ -53,6 +64,8 @@ export interface ProviderRules {
   gif: FileRules | null;
   video: VideoFileRules | null;
   altText: { maxLength: number } | null;
+  /** `targets[].settings` for this network, as a JSON Schema with defaults (validated on every check of a post). */
+  settings: SettingsSchema;
   /** Posting limits the network enforces per account, e.g. "250 API posts per 24 hours". */
   postingLimits: string[];
   notes: string[];

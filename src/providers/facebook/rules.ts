@@ -1,4 +1,4 @@
-import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules, noSettings } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 63206, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(240) };
@@ -36,6 +36,7 @@ export const facebookRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4', 'mov'], maxBytes: 4 * GB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 1000 },
+  settings: noSettings,
   postingLimits: [],
   notes: [
     'Posts go to a Facebook Page, not a personal profile.',

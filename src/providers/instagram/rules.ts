@@ -36,6 +36,13 @@ export const instagramRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4', 'mov'], maxBytes: 300 * MB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 1000 },
+  settings: {
+    type: 'object',
+    properties: {
+      shareToFeed: { type: 'boolean', default: true, description: 'Reels only: also show the reel in the profile feed (share_to_feed).' },
+    },
+    additionalProperties: false,
+  },
   postingLimits: ['400 containers per 24 hours'],
   notes: [
     'Sources disagree on hashtags (30 or 5); the stricter 5 applies.',

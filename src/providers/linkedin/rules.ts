@@ -20,6 +20,13 @@ export const linkedinRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4'], maxBytes: 500 * MB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 1000 },
+  settings: {
+    type: 'object',
+    properties: {
+      visibility: { type: 'string', enum: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'], default: 'PUBLIC', description: 'Who sees the post on LinkedIn.' },
+    },
+    additionalProperties: false,
+  },
   postingLimits: [],
   notes: [
     'A multi-image post needs at least 2 images.',

@@ -20,6 +20,16 @@ export const pinterestRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4', 'mov'], maxBytes: 2 * GB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 500 },
+  settings: {
+    type: 'object',
+    properties: {
+      boardId: { type: 'string', minLength: 1, maxLength: 64, description: 'The board the pin goes to.' },
+      title: { type: 'string', maxLength: 100 },
+      link: { type: 'string', format: 'uri', maxLength: 2048, description: 'Where the pin leads.' },
+    },
+    required: ['boardId'],
+    additionalProperties: false,
+  },
   postingLimits: [],
   notes: [
     'Pinterest needs a board.',

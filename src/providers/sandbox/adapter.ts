@@ -4,19 +4,29 @@
 //   [sandbox:fail-once]  the first attempt fails with a transient error
 //   [sandbox:slow]       the call takes 3 s; the item exists at the network from the start (like a network
 //                        that created the post but answers slowly, the case that tempts a duplicate retry)
+//   [sandbox:processing] the network accepts the post and processes it for a second (like Meta's containers or
+//                        YouTube's processing): the target waits for a status check
+//   [sandbox:rate-limited] the first attempt is refused by a rate limit that resets a second later
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.ts';
-import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest, type PublishedItem, type SettingsSchema } from '../adapter.ts';
+import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest, type PublishedItem } from '../adapter.ts';
 import { sandboxRules } from './rules.ts';
 
-export const sandboxMarkers = { fail: '[sandbox:fail]', failOnce: '[sandbox:fail-once]', slow: '[sandbox:slow]' } as const;
+export const sandboxMarkers = {
+  fail: '[sandbox:fail]',
+  failOnce: '[sandbox:fail-once]',
+  slow: '[sandbox:slow]',
+  processing: '[sandbox:processing]',
+  rateLimited: '[sandbox:rate-limited]',
+} as const;
 export const sandboxSlowMs = 3000;
+/** How long the sandbox "processes" a post, and how long its rate limit lasts. */
+export const sandboxDelayMs = 1000;
 
 export class SandboxAdapter implements ProviderAdapter {
   readonly provider = 'sandbox';
   readonly rules = sandboxRules;
-  readonly settings: SettingsSchema = { type: 'object', properties: {}, additionalProperties: false };
   readonly connector = { method: 'local' } as const;
   readonly #db: Database;
   readonly #publicBaseUrl: string;
@@ -35,15 +45,12 @@ export class SandboxAdapter implements ProviderAdapter {
     if (caption.includes(sandboxMarkers.fail)) {
       throw new ProviderError('SANDBOX_REJECTED', `The sandbox network rejected the post (${sandboxMarkers.fail} marker).`, false);
     }
-    if (caption.includes(sandboxMarkers.failOnce)) {
-      const { rows } = await this.#db.pool.query<{ count: number }>(
-        `INSERT INTO sandbox_attempt (idempotency_key, count) VALUES ($1, 1)
-         ON CONFLICT (idempotency_key) DO UPDATE SET count = sandbox_attempt.count + 1 RETURNING count`,
-        [request.idempotencyKey],
-      );
-      if (rows[0]?.count === 1) {
-        throw new ProviderError('SANDBOX_UNAVAILABLE', `The sandbox network is briefly unavailable (${sandboxMarkers.failOnce} marker).`, true);
-      }
+    if (caption.includes(sandboxMarkers.failOnce) && (await this.#attemptNumber(request)) === 1) {
+      throw new ProviderError('SANDBOX_UNAVAILABLE', `The sandbox network is briefly unavailable (${sandboxMarkers.failOnce} marker).`, true);
+    }
+    if (caption.includes(sandboxMarkers.rateLimited) && (await this.#attemptNumber(request)) === 1) {
+      const reason = `The sandbox network's rate limit is reached; it resets in ${sandboxDelayMs / 1000} s (${sandboxMarkers.rateLimited} marker).`;
+      throw new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: sandboxDelayMs });
     }
     const item = await this.#db.prisma.sandboxItem.create({
       data: {
@@ -55,7 +62,26 @@ export class SandboxAdapter implements ProviderAdapter {
       },
     });
     if (caption.includes(sandboxMarkers.slow)) await sleep(sandboxSlowMs, undefined, { signal: request.signal });
+    if (caption.includes(sandboxMarkers.processing)) return { status: 'processing', handle: item.id, checkAfterMs: sandboxDelayMs };
     return { status: 'published', item: this.#item(item.id) };
+  }
+
+  /** The processing of a `[sandbox:processing]` post is over once its delay has passed. */
+  async checkStatus(_request: PublishRequest, handle: string): Promise<PublishOutcome> {
+    const item = await this.#db.prisma.sandboxItem.findUnique({ where: { id: handle } });
+    if (!item) throw new ProviderError('PROVIDER_REJECTED', 'The sandbox network has no such item.', false);
+    const ready = item.createdAt.getTime() + sandboxDelayMs <= Date.now();
+    return ready ? { status: 'published', item: this.#item(item.id) } : { status: 'processing', handle, checkAfterMs: sandboxDelayMs };
+  }
+
+  /** Which attempt this is for the target (1 for the first), counted at the sandbox network. */
+  async #attemptNumber(request: PublishRequest): Promise<number> {
+    const { rows } = await this.#db.pool.query<{ count: number }>(
+      `INSERT INTO sandbox_attempt (idempotency_key, count) VALUES ($1, 1)
+       ON CONFLICT (idempotency_key) DO UPDATE SET count = sandbox_attempt.count + 1 RETURNING count`,
+      [request.idempotencyKey],
+    );
+    return rows[0]!.count;
   }
 
   async findPublished(request: PublishRequest): Promise<PublishedItem | null> {

@@ -1,4 +1,4 @@
-import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import { MB, minutes, seconds, type CaptionRules, type ProviderRules, noSettings } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
 const oneVideo = { min: 1, max: 1, kinds: ['video' as const], maxVideos: 1, mixedKinds: false };
@@ -23,6 +23,7 @@ export const sandboxRules: ProviderRules = {
   gif: { formats: ['gif'], maxBytes: 15 * MB, minWidth: null, maxWidth: null, maxPixels: null },
   video: { formats: ['mp4', 'mov'], maxBytes: 100 * MB, minWidth: null, maxWidth: null, maxPixels: null, minDurationMs: seconds(1), maxDurationMs: minutes(3) },
   altText: { maxLength: 1000 },
+  settings: noSettings,
   postingLimits: [],
   notes: ['Markers in the caption steer the outcome: [sandbox:fail], [sandbox:fail-once], [sandbox:slow].'],
 };

@@ -20,6 +20,13 @@ export const threadsRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4', 'mov'], maxBytes: 1 * GB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 1000 },
+  settings: {
+    type: 'object',
+    properties: {
+      replyControl: { type: 'string', enum: ['everyone', 'accounts_you_follow', 'mentioned_only'], default: 'everyone', description: 'Who may reply (reply_control).' },
+    },
+    additionalProperties: false,
+  },
   postingLimits: ['250 API posts per 24 hours'],
   notes: [
     'Sources disagree on carousel size (10 or 20); the stricter 10 applies.',

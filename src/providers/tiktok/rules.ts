@@ -20,6 +20,21 @@ export const tiktokRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4', 'mov', 'webm'], maxBytes: 4 * GB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: null,
+  settings: {
+    type: 'object',
+    properties: {
+      privacyLevel: {
+        type: 'string',
+        enum: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+        default: 'SELF_ONLY',
+        description: 'Who can see the video; unaudited TikTok apps may only post SELF_ONLY.',
+      },
+      allowComments: { type: 'boolean', default: true },
+      allowDuet: { type: 'boolean', default: true },
+      allowStitch: { type: 'boolean', default: true },
+    },
+    additionalProperties: false,
+  },
   postingLimits: ['6 requests per minute per token'],
   notes: [
     'Unaudited TikTok apps can post privately only.',

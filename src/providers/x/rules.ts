@@ -19,6 +19,13 @@ export const xRules: ProviderRules = {
   gif: { formats: ['gif'], maxBytes: 15 * MB, minWidth: null, maxWidth: null, maxPixels: null },
   video: { formats: ['mp4', 'mov'], maxBytes: 512 * MB, minWidth: null, maxWidth: null, maxPixels: null, minDurationMs: seconds(1), maxDurationMs: minutes(2) + seconds(20) },
   altText: { maxLength: 1000 },
+  settings: {
+    type: 'object',
+    properties: {
+      replySettings: { type: 'string', enum: ['everyone', 'following', 'mentionedUsers', 'subscribers', 'verified'], default: 'everyone', description: 'Who may reply (X reply_settings).' },
+    },
+    additionalProperties: false,
+  },
   postingLimits: [],
   notes: [
     'Paid accounts may post longer text; the stricter 280 applies here.',

@@ -28,6 +28,16 @@ export const youtubeRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4', 'mov', 'webm'], maxBytes: 256 * GB, minWidth: null, maxWidth: null, maxPixels: null, minDurationMs: seconds(1), maxDurationMs: minutes(15) },
   altText: null,
+  settings: {
+    type: 'object',
+    properties: {
+      title: { type: 'string', minLength: 1, maxLength: 100, description: "The video's title; the caption's first line when absent." },
+      privacy: { type: 'string', enum: ['public', 'unlisted', 'private'], default: 'public' },
+      tags: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, maxItems: 50, uniqueItems: true, default: [], description: 'At most 500 characters in total.' },
+      madeForKids: { type: 'boolean', default: false, description: 'Required by YouTube (COPPA): whether the video is made for children.' },
+    },
+    additionalProperties: false,
+  },
   postingLimits: [],
   notes: [
     'The caption becomes the description (5,000); the title (100) is taken from its first line.',
