@@ -21,6 +21,8 @@ export interface CaptionRules {
   required: boolean;
   maxHashtags: number | null;
   maxLinks: number | null;
+  /** Networks that shorten links count every link as this many characters (X's t.co, Mastodon); null: as written. */
+  charactersPerUrl: number | null;
 }
 
 export interface MediaCountRules {

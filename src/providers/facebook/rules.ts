@@ -1,6 +1,6 @@
 import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules, noSettings } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 63206, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const caption: CaptionRules = { maxLength: 63206, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(240) };
 
 export const facebookRules: ProviderRules = {

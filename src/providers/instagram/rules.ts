@@ -1,6 +1,6 @@
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 2200, countedIn: 'characters', required: false, maxHashtags: 5, maxLinks: null };
+const caption: CaptionRules = { maxLength: 2200, countedIn: 'characters', required: false, maxHashtags: 5, maxLinks: null, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(3), maxDurationMs: minutes(15) };
 
 export const instagramRules: ProviderRules = {

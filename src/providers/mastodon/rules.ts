@@ -1,6 +1,6 @@
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 23 };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(60) };
 
 export const mastodonRules: ProviderRules = {
@@ -20,6 +20,14 @@ export const mastodonRules: ProviderRules = {
   gif: { formats: ['gif'], maxBytes: 16 * MB, minWidth: null, maxWidth: null, maxPixels: null },
   video: { formats: ['mp4', 'mov', 'webm'], maxBytes: 99 * MB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 1500 },
+  settings: {
+    type: 'object',
+    properties: {
+      visibility: { type: 'string', enum: ['public', 'unlisted', 'private', 'direct'], default: 'public' },
+      spoilerText: { type: 'string', maxLength: 500, default: '', description: 'A content warning shown before the text.' },
+    },
+    additionalProperties: false,
+  },
   postingLimits: [],
   notes: [
     'Limits are per instance; the defaults here are those of mastodon.social, read the real ones from /api/v2/instance.',

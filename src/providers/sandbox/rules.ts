@@ -1,6 +1,6 @@
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules, noSettings } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const oneVideo = { min: 1, max: 1, kinds: ['video' as const], maxVideos: 1, mixedKinds: false };
 
 /** The built-in test network: publishes locally, steered by markers in the caption (see README). */

@@ -1,6 +1,6 @@
 import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: 5 };
+const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: 5, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(5) };
 
 export const threadsRules: ProviderRules = {

@@ -1,6 +1,6 @@
 import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 2200, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const caption: CaptionRules = { maxLength: 2200, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(3), maxDurationMs: minutes(10) };
 
 export const tiktokRules: ProviderRules = {

@@ -1,6 +1,6 @@
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 280, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const caption: CaptionRules = { maxLength: 280, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 23 };
 
 export const xRules: ProviderRules = {
   provider: 'x',

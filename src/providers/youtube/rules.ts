@@ -1,6 +1,6 @@
 import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 5000, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null };
+const caption: CaptionRules = { maxLength: 5000, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const oneVideo = { min: 1, max: 1, kinds: ['video' as const], maxVideos: 1, mixedKinds: false };
 
 export const youtubeRules: ProviderRules = {

@@ -1,0 +1,192 @@
+// Calling a network's HTTP API, the same way for every network adapter: one timeout per call covering all its
+// attempts (combined with the job's signal), re-sending after transient answers (5xx, dropped connections) with
+// exponential backoff (undici's retry interceptor), and every other answer turned into the ProviderError the
+// worker acts on:
+//   429                 RATE_LIMITED_BY_PROVIDER, transient, retried after the reset the network gave
+//   401                 ACCOUNT_NEEDS_RECONNECT with tokenRejected (the worker refreshes once, then gives up)
+//   other 3xx and 4xx   PROVIDER_REJECTED, permanent, with the network's own reason (API calls never follow redirects)
+//   5xx, no answer      PROVIDER_UNAVAILABLE, transient (after the retries)
+// Nothing here logs, and no error carries a request header, so access tokens never leave the call.
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { ProviderError } from './adapter.ts';
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+export interface NetworkHttpOptions {
+  /** The network's name as people know it ("Mastodon"), for reasons the network did not give itself. */
+  network: string;
+  /** The network's own reason in an error answer (`body` is parsed JSON where the answer was JSON, else text). */
+  reasonOf: (body: unknown, status: number) => string | undefined;
+  /** For one call, all its attempts included. */
+  timeoutMs?: number;
+  /** Re-sends after a transient failure, and the wait before the first one (doubling after each). */
+  retries?: number;
+  retryDelayMs?: number;
+  userAgent?: string;
+}
+
+export type NetworkRequestBody =
+  | { json: unknown }
+  /** multipart/form-data; its parts must be in memory (strings, Blobs) so that a retry can send them again. */
+  | { multipart: FormData }
+  | { form: Record<string, string> };
+
+export interface NetworkRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string | URL;
+  /** Sent as `Authorization: Bearer …`. */
+  accessToken?: string;
+  headers?: Record<string, string>;
+  body?: NetworkRequestBody;
+  /** The job's signal: aborting it aborts the call (and rethrows its reason, it is not a network failure). */
+  signal?: AbortSignal;
+  /**
+   * Whether sending the request again cannot do harm. GET, PUT and DELETE are; a POST is only when the network
+   * de-duplicates it (an idempotency key). Requests that are not are sent once.
+   */
+  idempotent?: boolean;
+  /** Answers that are results for this call rather than failures, e.g. 404 for a lookup. */
+  accept?: readonly number[];
+}
+
+export interface NetworkResponse<T> {
+  status: number;
+  headers: ResponseHeaders;
+  body: T;
+}
+
+const transientStatuses = [500, 502, 503, 504];
+const transientErrorCodes = [
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ENETDOWN',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EHOSTUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+];
+const everyMethod: Dispatcher.HttpMethod[] = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE', 'POST', 'PATCH'];
+
+export class NetworkHttp {
+  readonly #options: Required<Omit<NetworkHttpOptions, 'userAgent'>> & { userAgent: string };
+  readonly #dispatcher: Dispatcher;
+
+  constructor(options: NetworkHttpOptions) {
+    this.#options = { timeoutMs: 30_000, retries: 2, retryDelayMs: 500, userAgent: 'social-publishing-service', ...options };
+    this.#dispatcher = new Agent({ connections: 16 }).compose(
+      interceptors.retry({
+        maxRetries: this.#options.retries,
+        minTimeout: this.#options.retryDelayMs,
+        maxTimeout: 30_000,
+        timeoutFactor: 2,
+        statusCodes: transientStatuses,
+        errorCodes: transientErrorCodes,
+        // The final answer is handed on rather than thrown, so its reason can be read.
+        throwOnError: false,
+      }),
+    );
+  }
+
+  /** Sends the request; resolves with 2xx answers (and those in `accept`), throws a ProviderError otherwise. */
+  async send<T = unknown>(call: NetworkRequest): Promise<NetworkResponse<T>> {
+    const { network, timeoutMs } = this.#options;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const { body, contentType } = await encodeBody(call.body);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent, ...call.headers };
+    if (contentType) headers['content-type'] = contentType;
+    if (call.accessToken) headers.authorization = `Bearer ${call.accessToken}`;
+    const resendable = call.idempotent ?? !(call.method === 'POST' || call.method === 'PATCH');
+    let answer: Awaited<ReturnType<typeof request>>;
+    try {
+      answer = await request(call.url, {
+        method: call.method,
+        headers,
+        body,
+        signal,
+        dispatcher: this.#dispatcher,
+        // Per-request options of the retry interceptor (undici passes them through; its `request` type omits them).
+        retryOptions: { methods: resendable ? everyMethod : [] },
+      } as Parameters<typeof request>[1]);
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason;
+      if (timeout.aborted) throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} did not answer within ${timeoutMs / 1000} s.`, true);
+      const code = (error as { code?: string }).code;
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} could not be reached${code ? ` (${code})` : ''}.`, true);
+    }
+    let parsed: unknown;
+    try {
+      parsed = await readBody(answer);
+    } catch {
+      if (call.signal?.aborted) throw call.signal.reason;
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} broke off its answer.`, true);
+    }
+    const status = answer.statusCode;
+    if (status < 300 || call.accept?.includes(status)) return { status, headers: answer.headers, body: parsed as T };
+    throw this.#failure(status, answer.headers, parsed);
+  }
+
+  #failure(status: number, headers: ResponseHeaders, body: unknown): ProviderError {
+    const { network, reasonOf } = this.#options;
+    const reason = reasonOf(body, status) ?? `${network} answered HTTP ${status}.`;
+    if (status === 429) return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: retryAfterMs(headers) });
+    if (status === 401) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
+    if (status >= 500) return new ProviderError('PROVIDER_UNAVAILABLE', reason, true, { retryAfterMs: retryAfterMs(headers) });
+    return new ProviderError('PROVIDER_REJECTED', reason, false);
+  }
+}
+
+async function encodeBody(body: NetworkRequestBody | undefined): Promise<{ body: string | Buffer | undefined; contentType?: string }> {
+  if (!body) return { body: undefined };
+  if ('json' in body) return { body: JSON.stringify(body.json), contentType: 'application/json' };
+  if ('form' in body) return { body: new URLSearchParams(body.form).toString(), contentType: 'application/x-www-form-urlencoded' };
+  // The standard encoder (boundary included), into one buffer that every attempt can send again.
+  const encoded = new Response(body.multipart);
+  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? undefined };
+}
+
+async function readBody(answer: Awaited<ReturnType<typeof request>>): Promise<unknown> {
+  const text = await answer.body.text();
+  const type = String(answer.headers['content-type'] ?? '');
+  if (text === '' || !/\bjson\b/i.test(type)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const headerOf = (headers: ResponseHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * How long a network asked us to wait, from whichever header it sends: `Retry-After` (seconds or an HTTP date),
+ * `RateLimit` (the IETF structured field, `t=` seconds; or the older `reset=`), `RateLimit-Reset` (seconds), or
+ * `X-RateLimit-Reset` (a timestamp: ISO 8601 at Mastodon, Unix seconds at X and GitHub, or seconds left).
+ */
+export function retryAfterMs(headers: ResponseHeaders, now = Date.now()): number | undefined {
+  const untilDate = (text: string) => {
+    const at = Date.parse(text);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  };
+  const retryAfter = headerOf(headers, 'retry-after')?.trim();
+  if (retryAfter) return /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) * 1000 : untilDate(retryAfter);
+  const structured = headerOf(headers, 'ratelimit');
+  const fromStructured = structured && /(?:^|[;,\s])(?:t|reset)=(\d+)/.exec(structured)?.[1];
+  if (fromStructured) return Number(fromStructured) * 1000;
+  const reset = headerOf(headers, 'ratelimit-reset')?.trim();
+  if (reset && /^\d+$/.test(reset)) return Number(reset) * 1000;
+  const xReset = headerOf(headers, 'x-ratelimit-reset')?.trim();
+  if (!xReset) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(xReset)) return untilDate(xReset);
+  const value = Number(xReset);
+  if (value > 1e12) return Math.max(0, value - now);
+  if (value > 1e9) return Math.max(0, value * 1000 - now);
+  return value * 1000;
+}

@@ -1,0 +1,227 @@
+// Mastodon, through each person's own instance (the account's tokens carry its URL). What each call does is
+// documented at docs.joinmastodon.org:
+//   connect   app per instance (apps.ts), OAuth 2.0 authorization code with PKCE where the instance offers it
+//             (4.3+, announced in /.well-known/oauth-authorization-server), identity from verify_credentials
+//   rules     the instance's limits from /api/v2/instance (instanceRules.ts)
+//   publish   media through POST /api/v2/media (alt text as `description`); large files answer 202 and are
+//             processed in the background: the target then waits (`processing`) and checkStatus polls
+//             GET /api/v1/media/:id until every file is ready, then posts. POST /api/v1/statuses carries
+//             `Idempotency-Key` = the target id.
+//   no duplicates  Mastodon keeps idempotency keys for 1 hour: a re-attempt within that hour gets the status the
+//             first attempt created, whatever happened to our side meanwhile. Mastodon offers no lookup by key, so
+//             findPublished cannot see past that hour (see README "Mastodon").
+//   tokens    Mastodon's access tokens do not expire and have no refresh token; revoked ones answer 401.
+import type { Readable } from 'node:stream';
+import type { Database } from '../../db/database.ts';
+import type { SecretBox } from '../../crypto/secretBox.ts';
+import { invalidRequest } from '../../errors/appError.ts';
+import {
+  ProviderError,
+  type AuthorizationContext,
+  type ConnectedAccount,
+  type ItemMetrics,
+  type OAuthConnector,
+  type ProviderAdapter,
+  type ProviderTokens,
+  type PublishMedia,
+  type PublishOutcome,
+  type PublishRequest,
+  type PublishedItem,
+} from '../adapter.ts';
+import type { ProviderRules } from '../rules.ts';
+import type { NetworkHttp } from '../http.ts';
+import { instanceOrigin, mastodonHttp, type Account, type AuthorizationServerMetadata, type MediaAttachment, type Status } from './api.ts';
+import { MastodonApps, mastodonScopes } from './apps.ts';
+import { InstanceRules } from './instanceRules.ts';
+import { mastodonRules } from './rules.ts';
+
+export interface MastodonAdapterOptions {
+  db: Database;
+  secrets: SecretBox;
+  /** The service's public URL: the app's website on every instance. */
+  publicBaseUrl: string;
+  /** The app's name on every instance's authorization page. */
+  appName?: string;
+  /** How long an instance's limits are kept before they are read again. */
+  instanceRulesTtlMs?: number;
+  /** When the worker should look again at media the instance is still processing. */
+  mediaCheckAfterMs?: number;
+  http?: NetworkHttp;
+}
+
+interface Session {
+  instance: string;
+  accessToken: string;
+}
+
+/** What a `processing` outcome hands to checkStatus: the uploaded media, in the post's order. */
+interface ProcessingHandle {
+  mediaIds: string[];
+}
+
+export class MastodonAdapter implements ProviderAdapter {
+  readonly provider = 'mastodon';
+  readonly rules = mastodonRules;
+  readonly connector: OAuthConnector = {
+    method: 'oauth2',
+    instanceRequired: true,
+    prepare: (context) => this.#prepare(context),
+    identities: (tokens, context) => this.#identities(tokens, context),
+  };
+  readonly #http: NetworkHttp;
+  readonly #apps: MastodonApps;
+  readonly #instanceRules: InstanceRules;
+  readonly #mediaCheckAfterMs: number;
+
+  constructor(options: MastodonAdapterOptions) {
+    this.#http = options.http ?? mastodonHttp();
+    this.#apps = new MastodonApps(options.db, options.secrets, this.#http, { name: options.appName ?? 'Social Publishing Service', website: options.publicBaseUrl });
+    this.#instanceRules = new InstanceRules(this.#http, options.instanceRulesTtlMs ?? 60 * 60_000);
+    this.#mediaCheckAfterMs = options.mediaCheckAfterMs ?? 5000;
+  }
+
+  async #prepare(context: AuthorizationContext) {
+    if (!context.instanceUrl) throw invalidRequest([{ field: 'instanceUrl', code: 'required', messageKey: 'detail.required' }]);
+    const instance = instanceOrigin(context.instanceUrl);
+    const [app, metadata] = await Promise.all([this.#apps.appFor(instance, context.redirectUri), this.#authorizationServer(instance)]);
+    return {
+      client: { clientId: app.clientId, clientSecret: app.clientSecret, redirectUri: context.redirectUri },
+      server: {
+        authorizationEndpoint: metadata.authorization_endpoint ?? `${instance}/oauth/authorize`,
+        tokenEndpoint: metadata.token_endpoint ?? `${instance}/oauth/token`,
+        revocationEndpoint: metadata.revocation_endpoint ?? `${instance}/oauth/revoke`,
+        scopes: mastodonScopes,
+        pkce: metadata.code_challenge_methods_supported?.includes('S256') ?? false,
+      },
+    };
+  }
+
+  /** RFC 8414 metadata where the instance serves it (4.3+); older instances answer 404 and get the documented paths. */
+  async #authorizationServer(instance: string): Promise<AuthorizationServerMetadata> {
+    const { status, body } = await this.#http.send<unknown>({ method: 'GET', url: `${instance}/.well-known/oauth-authorization-server`, accept: [404] });
+    return status === 200 && typeof body === 'object' && body !== null ? (body as AuthorizationServerMetadata) : {};
+  }
+
+  async #identities(tokens: ProviderTokens, context: AuthorizationContext) {
+    if (!context.instanceUrl) throw invalidRequest([{ field: 'instanceUrl', code: 'required', messageKey: 'detail.required' }]);
+    const instance = instanceOrigin(context.instanceUrl);
+    const [{ body: account }, app] = await Promise.all([
+      this.#http.send<Account>({ method: 'GET', url: `${instance}/api/v1/accounts/verify_credentials`, accessToken: tokens.accessToken }),
+      this.#apps.appFor(instance, context.redirectUri),
+    ]);
+    const host = new URL(instance).host;
+    return [
+      {
+        // Account ids are unique per instance only; the full address (`name@instance`) is what people know.
+        identity: { remoteId: `${account.id}@${host}`, username: `${account.username}@${host}`, displayName: account.display_name || account.username, avatarUrl: account.avatar ?? null },
+        tokens: { ...tokens, extra: { ...tokens.extra, instanceUrl: instance, clientId: app.clientId } },
+      },
+    ];
+  }
+
+  async rulesFor(account: ConnectedAccount): Promise<ProviderRules> {
+    const instance = account.tokens?.extra?.instanceUrl;
+    return instance ? this.#instanceRules.of(instance) : mastodonRules;
+  }
+
+  async revoke(account: ConnectedAccount): Promise<void> {
+    const session = sessionOf(account);
+    const clientId = account.tokens?.extra?.clientId;
+    const app = clientId ? await this.#apps.byClientId(session.instance, clientId) : null;
+    // Tokens given by hand (operator CLI) belong to an app we do not hold: nothing to revoke them with.
+    if (!app) return;
+    await this.#http.send({
+      method: 'POST',
+      url: `${session.instance}/oauth/revoke`,
+      body: { form: { client_id: app.clientId, client_secret: app.clientSecret, token: session.accessToken } },
+      idempotent: true,
+    });
+  }
+
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const session = sessionOf(request.account);
+    const uploaded = await Promise.all(request.media.map((media) => this.#upload(session, media, request.signal)));
+    const mediaIds = uploaded.map((attachment) => attachment.id);
+    if (uploaded.some((attachment) => attachment.processing)) return this.#processing(mediaIds);
+    return this.#post(session, request, mediaIds);
+  }
+
+  async checkStatus(request: PublishRequest, handle: string): Promise<PublishOutcome> {
+    const session = sessionOf(request.account);
+    const { mediaIds } = JSON.parse(handle) as ProcessingHandle;
+    // 206 while the instance is still processing the file, 200 once it is ready (https://docs.joinmastodon.org/methods/media/#get).
+    const states = await Promise.all(
+      mediaIds.map((id) => this.#http.send<MediaAttachment>({ method: 'GET', url: `${session.instance}/api/v1/media/${encodeURIComponent(id)}`, accessToken: session.accessToken, signal: request.signal })),
+    );
+    if (states.some((state) => state.status === 206)) return this.#processing(mediaIds);
+    return this.#post(session, request, mediaIds);
+  }
+
+  /** Within Mastodon's 1-hour idempotency window a re-attempt's POST returns the earlier status itself; nothing to look up. */
+  async findPublished(): Promise<PublishedItem | null> {
+    return null;
+  }
+
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const session = sessionOf(account);
+    const { body } = await this.#http.send<Status>({ method: 'GET', url: `${session.instance}/api/v1/statuses/${encodeURIComponent(remoteId)}`, accessToken: session.accessToken });
+    return { likes: body.favourites_count, shares: body.reblogs_count, comments: body.replies_count };
+  }
+
+  #processing(mediaIds: string[]): PublishOutcome {
+    const handle: ProcessingHandle = { mediaIds };
+    return { status: 'processing', handle: JSON.stringify(handle), checkAfterMs: this.#mediaCheckAfterMs };
+  }
+
+  async #upload(session: Session, media: PublishMedia, signal: AbortSignal): Promise<{ id: string; processing: boolean }> {
+    const form = new FormData();
+    form.set('file', new File([await bytesOf(await media.open())], `${media.id}`, { type: media.mimeType }));
+    if (media.altText) form.set('description', media.altText);
+    // Not re-sent on failure: a second upload would leave an unused copy at the instance (it removes those after a day).
+    const { status, body } = await this.#http.send<MediaAttachment>({
+      method: 'POST',
+      url: `${session.instance}/api/v2/media`,
+      accessToken: session.accessToken,
+      body: { multipart: form },
+      signal,
+    });
+    return { id: idOf(body, 'media attachment'), processing: status === 202 };
+  }
+
+  async #post(session: Session, request: PublishRequest, mediaIds: string[]): Promise<PublishOutcome> {
+    const { visibility = 'public', spoilerText = '' } = request.settings as { visibility?: string; spoilerText?: string };
+    const { body } = await this.#http.send<Status>({
+      method: 'POST',
+      url: `${session.instance}/api/v1/statuses`,
+      accessToken: session.accessToken,
+      headers: { 'idempotency-key': request.idempotencyKey },
+      body: { json: { status: request.caption, media_ids: mediaIds, visibility, ...(spoilerText ? { spoiler_text: spoilerText } : {}) } },
+      signal: request.signal,
+      // Safe to send again: the instance answers a repeated key with the status it already created.
+      idempotent: true,
+    });
+    return { status: 'published', item: { remoteId: idOf(body, 'status'), remoteUrl: body.url ?? body.uri } };
+  }
+}
+
+function sessionOf(account: ConnectedAccount): Session {
+  const instance = account.tokens?.extra?.instanceUrl;
+  const accessToken = account.tokens?.accessToken;
+  if (!instance || !accessToken) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The account has no Mastodon tokens: connect it again.', false);
+  return { instance, accessToken };
+}
+
+/** The id of what the instance created; an answer without one is not Mastodon's (a proxy's page, a broken instance). */
+function idOf(body: { id?: unknown }, what: string): string {
+  if (typeof body === 'object' && body !== null && typeof body.id === 'string') return body.id;
+  throw new ProviderError('PROVIDER_UNAVAILABLE', `Mastodon answered without the ${what}'s id.`, true);
+}
+
+/** The file in memory: a multipart upload that may be sent again needs its bytes at hand. */
+async function bytesOf(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Uint8Array);
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.length), 0);
+  return bytes;
+}
