@@ -1,42 +1,110 @@
 // graphql-yoga serving the domain graph. The caller is resolved before yoga runs (as for /v1), so the
-// context only carries it along.
+// context only carries it along. Every answer, from a refused transport to a resolver's error, is in the API's
+// error shape (graphqlErrors.ts); requests are bounded by graphql-armor and executionGuard.ts (limits.ts).
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { GraphQLError } from 'graphql';
 import { graphSchema } from './index.ts';
 import type { GraphContext } from './builder.ts';
-import { toGraphQLError } from './graphqlErrors.ts';
+import { graphqlErrorBody, markRefusal, toGraphQLError } from './graphqlErrors.ts';
+import { executionGuard } from './executionGuard.ts';
+import { graphLimits } from './limits.ts';
+import { AppError, invalidRequest } from '../src/errors/appError.ts';
 import type { Logger } from '../src/logger.ts';
 
-function domainErrors(logger: Logger): Plugin<GraphContext> {
+const graphqlEndpoint = '/graphql';
+
+type DocumentLimit = 'maxDepth' | 'maxAliases' | 'maxTokens' | 'maxDirectives';
+
+/** graphql-armor's limits on the document; a refusal is 400 INVALID_REQUEST naming the limit. */
+function documentLimits(): Plugin {
+  const limit = (code: DocumentLimit) => ({
+    n: graphLimits[code],
+    onReject: [
+      (_context: unknown, error: GraphQLError) =>
+        markRefusal(error, invalidRequest([{ field: 'query', code, messageKey: `detail.graphql.${code}`, params: { limit: graphLimits[code] } }])),
+    ],
+  });
+  return EnvelopArmorPlugin({
+    maxDepth: limit('maxDepth'),
+    maxAliases: limit('maxAliases'),
+    maxTokens: limit('maxTokens'),
+    maxDirectives: limit('maxDirectives'),
+    // Cost depends on the variables: measured at execution (executionGuard.ts).
+    costLimit: { enabled: false },
+    // The schema is public (introspection, schema.graphql): "Did you mean …?" hints only help.
+    blockFieldSuggestion: { enabled: false },
+  }) as Plugin;
+}
+
+/**
+ * Every error of every answer in the API's shape, in the caller's language. `contextOf` is the same function that
+ * builds the GraphQL context: the caller is known for every request yoga answers (GraphiQL's page needs none).
+ */
+function apiErrors<ServerContext extends object>(logger: Logger, contextOf: (serverContext: ServerContext) => GraphContext): Plugin<GraphContext, ServerContext> {
+  const refusal = (error: AppError, serverContext: ServerContext, fetchAPI: { Response: typeof Response }) => {
+    const { language, requestId } = contextOf(serverContext);
+    return fetchAPI.Response.json(graphqlErrorBody(error, language, requestId), { status: error.httpStatus, headers: error.headers });
+  };
   return {
-    onExecute: ({ args }) => ({
-      onExecuteDone: ({ result, setResult }) => {
-        if (!('errors' in result) || !result.errors?.length) return;
-        const context = args.contextValue as GraphContext;
-        const errors = result.errors.map((error) =>
-          toGraphQLError(error as GraphQLError, context.language, context.requestId, (cause) =>
-            logger.error({ err: cause, requestId: context.requestId }, 'graphql resolver failed'),
-          ),
-        );
-        setResult({ ...result, errors });
-      },
-    }),
+    // Only the endpoint itself: yoga would answer anything below it with an empty 404.
+    onRequest: ({ request, url, serverContext, endResponse, fetchAPI }) => {
+      if (url.pathname === graphqlEndpoint) return;
+      endResponse(refusal(new AppError('NOT_FOUND', 'routeNotFound', { method: request.method, path: url.pathname }), serverContext, fetchAPI));
+    },
+    // No parser takes the request (another content type, another method): yoga would answer with an empty body.
+    onRequestParse: ({ request, requestParser, serverContext, endResponse, fetchAPI }) => {
+      if (requestParser) return;
+      const allowed = ['GET', 'POST'];
+      const error = allowed.includes(request.method)
+        ? new AppError('INVALID_REQUEST', 'graphqlMediaType', {}, { status: 415 })
+        : new AppError('INVALID_REQUEST', 'methodNotAllowed', { method: request.method, path: graphqlEndpoint, allowed: allowed.join(', ') }, {
+            status: 405,
+            headers: { Allow: allowed.join(', ') },
+          });
+      endResponse(refusal(error, serverContext, fetchAPI));
+    },
+    onResultProcess: ({ result, setResult, serverContext }) => {
+      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
+      const { language, requestId } = contextOf(serverContext);
+      const errors = result.errors.map((error) =>
+        toGraphQLError(error as GraphQLError, language, requestId, (cause) => logger.error({ err: cause, requestId }, 'graphql request failed')),
+      );
+      setResult({ ...result, errors });
+    },
   };
 }
 
-export function createGraphHandler<ServerContext extends object>(
-  logger: Logger,
-  contextOf: (serverContext: ServerContext) => GraphContext,
-) {
+/** GraphiQL from our own dependencies (no CDN), with a first tab that says how to authenticate. */
+const graphiqlPage = renderGraphiQL({
+  title: 'Social Publishing Service graph',
+  defaultQuery: [
+    '# Authenticate in the Headers tab below, with an API key:',
+    '#   { "Authorization": "Bearer sps_..." }',
+    '# or, signed in to the dashboard in this browser, with the workspace id:',
+    '#   { "x-workspace-id": "<workspace id>" }',
+    '{',
+    '  viewer { workspaceId role scopes }',
+    '}',
+    '',
+  ].join('\n'),
+  headers: JSON.stringify({ Authorization: 'Bearer <your API key>' }, null, 2),
+  credentials: 'same-origin',
+});
+
+export function createGraphHandler<ServerContext extends object>(logger: Logger, contextOf: (serverContext: ServerContext) => GraphContext) {
   return createYoga<ServerContext, GraphContext>({
     schema: graphSchema,
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint,
     context: (initial) => contextOf(initial),
-    // Masking happens in domainErrors, which knows the caller's language.
+    // Masking happens in apiErrors, which knows the caller's language.
     maskedErrors: false,
     logging: false,
     landingPage: false,
-    graphiql: { title: 'Social Publishing Service graph' },
-    plugins: [domainErrors(logger)],
+    maxRequestBodySize: graphLimits.maxRequestBytes,
+    graphiql: true,
+    renderGraphiQL: () => graphiqlPage,
+    plugins: [documentLimits(), executionGuard(), apiErrors(logger, contextOf)],
   });
 }

@@ -8,18 +8,22 @@ import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
 import { lockOwnedRow } from '../db/locks.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import { instantDetails } from '../time.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { PgBoss } from '../jobs/boss.ts';
 import { enqueueRun } from './runs.ts';
 import type { Media, Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { assertTransition, postStatuses } from './states.ts';
-import { checkTarget, violationDetails } from './validation.ts';
+import { checkTarget, checkTargetWithSettings, violationDetails } from './validation.ts';
+import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
 
 export interface TargetInput {
   connectionId: string;
   placement: string;
   override?: { caption?: string } | null;
+  /** The network's options (GET /providers `settings`). */
+  settings?: Record<string, unknown> | null;
 }
 
 export interface PostInput {
@@ -43,6 +47,8 @@ export function checkPostTarget(post: PostDetail, target: PostDetail['targets'][
   return checkTarget({
     provider: target.account.provider,
     accountStatus: target.account.status,
+    accountRules: target.account.rules,
+    settings: target.settings as Record<string, unknown>,
     placement: target.placement,
     caption: captionOf(post, target),
     media: post.media.map(factsOf),
@@ -96,8 +102,16 @@ async function resolveTargets(tx: Transaction, actor: Actor, content: { caption:
   const resolved = targets.map((target) => {
     const account = byId.get(target.connectionId)!;
     const caption = target.override?.caption ?? content.caption;
-    const violations = checkTarget({ provider: account.provider, accountStatus: account.status, placement: target.placement, caption, media: media.map(factsOf) });
-    return { target, account, violations };
+    const { violations, settings } = checkTargetWithSettings({
+      provider: account.provider,
+      accountStatus: account.status,
+      accountRules: account.rules,
+      placement: target.placement,
+      caption,
+      media: media.map(factsOf),
+      settings: target.settings,
+    });
+    return { target: { ...target, settings }, account, violations };
   });
   const providerDetails = resolved.flatMap((entry, index) => violationDetails(index, entry.violations));
   if (providerDetails.length) {
@@ -106,8 +120,24 @@ async function resolveTargets(tx: Transaction, actor: Actor, content: { caption:
   return resolved;
 }
 
+/** The input limits of a post's content, targets and campaign (src/limits.ts): 400 with details. */
+function checkPostLimits(content: PostInput['content'] | undefined, targets: TargetInput[] | undefined, campaign: string | null | undefined): void {
+  const limits = inputLimits.post;
+  refuseUnlessEmpty([
+    ...textWithin('content.caption', content?.caption, limits.caption),
+    ...itemsWithin('content.mediaIds', content?.mediaIds, limits.mediaIds),
+    ...itemsWithin('targets', targets, limits.targets, 1),
+    ...(targets ?? []).flatMap((target, index) => [
+      ...textWithin(`targets[${index}].placement`, target.placement, limits.placement, 1),
+      ...textWithin(`targets[${index}].override.caption`, target.override?.caption, limits.caption),
+    ]),
+    ...textWithin('campaign', campaign, limits.campaign),
+  ]);
+}
+
 function targetRows(postId: string, targets: TargetInput[]) {
   return targets.map((target, position) => ({
+    settings: (target.settings ?? {}) as Prisma.InputJsonObject,
     id: randomUUID(),
     postId,
     connectionId: target.connectionId,
@@ -119,14 +149,15 @@ function targetRows(postId: string, targets: TargetInput[]) {
 
 export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostDetail> {
   authorize(actor, 'createPost');
+  checkPostLimits(input.content, input.targets, input.campaign);
   const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [] };
   return db.prisma.$transaction(async (tx) => {
-    await resolveTargets(tx, actor, content, input.targets);
+    const resolved = await resolveTargets(tx, actor, content, input.targets);
     const id = randomUUID();
     await tx.post.create({
       data: { id, workspaceId: actor.workspaceId, createdById: actor.userId, caption: content.caption, mediaIds: content.mediaIds, campaign: input.campaign ?? null },
     });
-    await tx.postTarget.createMany({ data: targetRows(id, input.targets) });
+    await tx.postTarget.createMany({ data: targetRows(id, resolved.map((entry) => entry.target)) });
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
@@ -152,11 +183,14 @@ export const postPosition = (post: Post) => ({ at: post.createdAt.toISOString(),
 /** Newest first. `from`/`to` bound the post's time: when it was (or is to be) published, else created. */
 export async function listPosts(db: Database, actor: Actor, filters: PostFilters, request: PageRequest): Promise<Page<PostWithTargets>> {
   authorize(actor, 'listPosts');
+  refuseUnlessEmpty(textWithin('campaign', filters.campaign, inputLimits.post.campaign));
   const unknown = (filters.status ?? []).filter((status) => !(postStatuses as readonly string[]).includes(status));
   if (unknown.length) throw invalidRequest([{ field: 'status', code: 'enum', messageKey: 'detail.enum', params: { allowed: postStatuses.join(', ') } }]);
   if (filters.connectionId !== undefined && !isUuid(filters.connectionId)) {
     throw invalidRequest([{ field: 'connectionId', code: 'format', messageKey: 'detail.format', params: { format: 'uuid' } }]);
   }
+  const outOfRange = instantDetails({ from: filters.from, to: filters.to });
+  if (outOfRange.length) throw invalidRequest(outOfRange);
   const limit = pageSize(request);
   const timeRange = filters.from || filters.to ? { gte: filters.from, lt: filters.to } : undefined;
   const where: Prisma.PostWhereInput = {
@@ -188,6 +222,7 @@ export interface PostChanges {
  */
 export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: string, changes: PostChanges): Promise<PostDetail> {
   authorize(actor, 'updatePost');
+  checkPostLimits(changes.content, changes.targets, changes.campaign);
   return db.prisma.$transaction(async (tx) => {
     const post = await lockPost(tx, actor, id);
     if (post.version !== changes.version) {
@@ -197,8 +232,13 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
     const content = { caption: changes.content?.caption ?? post.caption, mediaIds: changes.content?.mediaIds ?? post.mediaIds };
     const targets: TargetInput[] =
       changes.targets ??
-      post.targets.map((target) => ({ connectionId: target.connectionId, placement: target.placement, override: target.overrideCaption === null ? null : { caption: target.overrideCaption } }));
-    await resolveTargets(tx, actor, content, targets);
+      post.targets.map((target) => ({
+        connectionId: target.connectionId,
+        placement: target.placement,
+        override: target.overrideCaption === null ? null : { caption: target.overrideCaption },
+        settings: target.settings as Record<string, unknown>,
+      }));
+    const resolved = await resolveTargets(tx, actor, content, targets);
     const { count } = await tx.post.updateMany({
       where: { id, version: changes.version },
       data: {
@@ -211,7 +251,7 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
     if (count !== 1) throw new AppError('CONCURRENT_MODIFICATION', 'concurrentModification', { expected: changes.version, actual: post.version });
     if (changes.targets) {
       await tx.postTarget.deleteMany({ where: { postId: id } });
-      const rows = targetRows(id, changes.targets);
+      const rows = targetRows(id, resolved.map((entry) => entry.target));
       await tx.postTarget.createMany({ data: rows });
       if (post.status === 'scheduled') {
         const runId = randomUUID();

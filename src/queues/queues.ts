@@ -16,6 +16,7 @@ import { assertTransition } from '../posts/states.ts';
 import { lockPost, withMedia, type PostDetail } from '../posts/posts.ts';
 import { scheduleLocked } from '../posts/publishing.ts';
 import { isSlot, nextFreeSlot, normalizeSlots, weekdays, type Slot } from './slots.ts';
+import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
 
 export interface QueueInput {
   name: string;
@@ -47,13 +48,24 @@ async function checkAccounts(tx: Transaction, actor: Actor, connectionIds: strin
 
 const slotTime = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-function checkSlots(slots: readonly Slot[]): void {
-  const details: ErrorDetail[] = slots.flatMap((slot, index): ErrorDetail[] => [
+function slotDetails(slots: readonly Slot[]): ErrorDetail[] {
+  return slots.flatMap((slot, index): ErrorDetail[] => [
     ...(weekdays.includes(slot.day) ? [] : [{ field: `slots[${index}].day`, code: 'enum', messageKey: 'detail.enum' as const, params: { allowed: weekdays.join(', ') } }]),
     ...(slotTime.test(slot.time) ? [] : [{ field: `slots[${index}].time`, code: 'pattern', messageKey: 'detail.pattern' as const }]),
   ]);
-  if (!slots.length) details.push({ field: 'slots', code: 'minItems', messageKey: 'detail.minItems', params: { limit: 1 } });
-  if (details.length) throw invalidRequest(details);
+}
+
+/** The input limits (src/limits.ts) and the form of the slots: 400 with details. */
+function checkQueueInput(input: Partial<QueueInput>): void {
+  const limits = inputLimits.queue;
+  const slotCount = itemsWithin('slots', input.slots, limits.slots, 1);
+  refuseUnlessEmpty([
+    ...textWithin('name', input.name, limits.name, 1),
+    ...textWithin('timezone', input.timezone, limits.timezone, 1),
+    // Each slot is looked at only when their number is within the limit.
+    ...(slotCount.length || !input.slots ? slotCount : slotDetails(input.slots)),
+    ...itemsWithin('connectionIds', input.connectionIds, limits.connectionIds),
+  ]);
 }
 
 function checkedTimezone(timezone: string): string {
@@ -64,8 +76,8 @@ function checkedTimezone(timezone: string): string {
 
 export async function createQueue(db: Database, actor: Actor, input: QueueInput): Promise<Queue> {
   authorize(actor, 'createQueue');
+  checkQueueInput(input);
   const timezone = checkedTimezone(input.timezone);
-  checkSlots(input.slots);
   return db.prisma.$transaction(async (tx) => {
     await checkAccounts(tx, actor, input.connectionIds ?? []);
     return tx.queue.create({
@@ -104,8 +116,8 @@ const upcoming = (queueId: string) => ({ queueId, status: 'scheduled', scheduled
 /** Changes the queue; posts whose slot is gone stay scheduled at their time (`keptScheduledPosts` counts them). */
 export async function updateQueue(db: Database, actor: Actor, id: string, changes: Partial<QueueInput>) {
   authorize(actor, 'updateQueue');
+  checkQueueInput(changes);
   const timezone = changes.timezone === undefined ? undefined : checkedTimezone(changes.timezone);
-  if (changes.slots !== undefined) checkSlots(changes.slots);
   return db.prisma.$transaction(async (tx) => {
     const queue = await lockQueue(tx, actor, id);
     if (changes.connectionIds) await checkAccounts(tx, actor, changes.connectionIds);

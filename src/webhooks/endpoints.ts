@@ -11,6 +11,7 @@ import { eventTypes, viaPrisma, type Outbox } from '../events/outbox.ts';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
 import { checkDestination, RefusedDestination } from './destination.ts';
 import { newWebhookSecret } from './signing.ts';
+import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
 
 export const previousSecretTtlMs = 24 * 3600 * 1000;
 
@@ -49,6 +50,16 @@ function checkedEvents(events: string[] | undefined): string[] {
   return [...new Set(events ?? [])];
 }
 
+/** The input limits of an endpoint's fields (src/limits.ts): 400 with details. */
+function checkEndpointLimits(input: { url?: string; events?: string[]; description?: string | null }): void {
+  const limits = inputLimits.webhook;
+  refuseUnlessEmpty([
+    ...textWithin('url', input.url, limits.url, 1),
+    ...itemsWithin('events', input.events, limits.events),
+    ...textWithin('description', input.description, limits.description),
+  ]);
+}
+
 async function findEndpoint(db: Database, actor: Actor, id: string): Promise<WebhookEndpoint> {
   const endpoint = isUuid(id) ? await db.prisma.webhookEndpoint.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
   if (!endpoint) throw notFound('webhook endpoint');
@@ -57,6 +68,7 @@ async function findEndpoint(db: Database, actor: Actor, id: string): Promise<Web
 
 export async function createWebhook(db: Database, settings: WebhookSettings, actor: Actor, input: { url: string; events?: string[]; description?: string | null }) {
   authorize(actor, 'createWebhook');
+  checkEndpointLimits(input);
   const url = await checkedUrl(input.url, settings);
   const events = checkedEvents(input.events);
   const secret = newWebhookSecret();
@@ -93,6 +105,7 @@ export async function updateWebhook(
   changes: { url?: string; events?: string[]; description?: string | null; enabled?: boolean },
 ): Promise<WebhookEndpoint> {
   authorize(actor, 'updateWebhook');
+  checkEndpointLimits(changes);
   const endpoint = await findEndpoint(db, actor, id);
   const data: Prisma.WebhookEndpointUpdateInput = {
     ...(changes.url !== undefined ? { url: await checkedUrl(changes.url, settings) } : {}),
