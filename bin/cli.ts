@@ -1,17 +1,25 @@
-// The operator CLI: `npm run cli -- <command> [--json]` or the `sps` bin. Each command prints one JSON object
-// with --json, a readable line otherwise. Exit codes: 0 done, 1 refused or failed, 2 wrong usage.
+// The operator CLI: `npx sps <command> [--json]` (the bin) or `npm run -s cli -- …`. Each command prints one JSON
+// object with --json, a readable line otherwise. Exit codes: 0 done, 1 refused or failed, 2 wrong usage.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startRuntime, type Services } from '../src/runtime.ts';
-import { AppError } from '../src/errors/appError.ts';
-import { localizeError } from '../src/errors/localize.ts';
-import { isUuid } from '../src/ids.ts';
-import { isRole, scopePresets, type Role, type ScopePreset } from '../src/access/scopes.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../src/access/apiKeys.ts';
-import { addUser, removeUser, setPlan, setUserRole, setupWorkspace } from '../src/workspaces/workspaces.ts';
-import { isPlanName } from '../src/workspaces/plans.ts';
-import { connectSocialAccount, revokeSocialAccount } from '../src/accounts/socialAccounts.ts';
+import type { Services } from '../src/runtime.ts';
+import type { Role, ScopePreset } from '../src/access/scopes.ts';
+import type { LocalizedError } from '../src/errors/localize.ts';
+import { requireSupportedNode } from './supportedNode.js';
+
+// Static imports would load the dependencies (and crash in them on an old Node) before any check could run.
+requireSupportedNode();
+const { loadConfig } = await import('../src/config.ts');
+const { createLogger } = await import('../src/logger.ts');
+const { startRuntime } = await import('../src/runtime.ts');
+const { AppError } = await import('../src/errors/appError.ts');
+const { localizeError } = await import('../src/errors/localize.ts');
+const { isUuid } = await import('../src/ids.ts');
+const { isRole, scopePresets } = await import('../src/access/scopes.ts');
+const { createApiKey, listApiKeys, revokeApiKey } = await import('../src/access/apiKeys.ts');
+const { addUser, removeUser, setPlan, setUserRole, setupWorkspace } = await import('../src/workspaces/workspaces.ts');
+const { isPlanName } = await import('../src/workspaces/plans.ts');
+const { connectSocialAccount } = await import('../src/accounts/socialAccounts.ts');
+const { disconnectAccount } = await import('../src/accounts/connect.ts');
 
 const usage = `Usage: sps <command> [options] [--json]
 
@@ -23,7 +31,7 @@ const usage = `Usage: sps <command> [options] [--json]
   keys revoke --key ID
   keys list --workspace ID
   accounts connect --workspace ID --provider NAME --username U [--display-name D]
-                   [--access-token T [--refresh-token R] [--token-expires ISO] [--instance-url URL]]
+                   [--access-token T [--refresh-token R] [--token-expires ISO] [--instance-url URL] [--remote-id ID]]
   accounts revoke --connection ID
   plans set --workspace ID --plan free|pro|business [--ai-credits N] [--expired]`;
 
@@ -54,6 +62,7 @@ const { values, positionals } = (() => {
         'refresh-token': { type: 'string' },
         'token-expires': { type: 'string' },
         'instance-url': { type: 'string' },
+        'remote-id': { type: 'string' },
         connection: { type: 'string' },
         'ai-credits': { type: 'string' },
         expired: { type: 'boolean', default: false },
@@ -148,6 +157,7 @@ const commands: Record<string, Command> = {
       provider: required('provider'),
       username: required('username'),
       displayName: values['display-name'],
+      remoteId: values['remote-id'],
       tokens: accessToken
         ? {
             accessToken,
@@ -159,8 +169,8 @@ const commands: Record<string, Command> = {
     });
     return { result, text: `connection ${result.connectionId}` };
   },
-  'accounts revoke': async ({ db, outbox }) => {
-    await revokeSocialAccount(db, outbox, id('connection'));
+  'accounts revoke': async ({ db, outbox, connections }) => {
+    await disconnectAccount(db, outbox, connections, id('connection'));
     return { result: { ok: true }, text: 'connection revoked' };
   },
   'plans set': async ({ db }) => {
@@ -179,9 +189,10 @@ if (values.help || !command) {
   process.exit(values.help ? 0 : 2);
 }
 
-function fail(code: string, message: string, exitCode: number): never {
-  if (values.json) console.log(JSON.stringify({ error: { code, message } }));
-  else console.error(message);
+function fail(error: LocalizedError, exitCode: number): never {
+  if (values.json) console.log(JSON.stringify({ error }));
+  else if (error.details?.length) console.error(error.details.map((d) => `${Object.hasOwn(values, d.field) ? `--${d.field}` : d.field}: ${d.message}`).join('\n'));
+  else console.error(error.message);
   // The wasm schema engine leaves a 10 s timer behind: exit now rather than wait for it.
   process.exit(exitCode);
 }
@@ -195,12 +206,9 @@ try {
   process.exitCode = 0;
 } catch (error) {
   await runtime?.stop();
-  if (error instanceof UsageError) fail('USAGE', `${error.message}\n\n${usage}`, 2);
-  if (error instanceof AppError) {
-    const { code, message, details } = localizeError(error, 'en');
-    fail(code, [message, ...(details ?? []).map((d) => `  ${d.field}: ${d.message}`)].join('\n'), 1);
-  }
-  fail('INTERNAL', String((error as Error)?.stack ?? error), 1);
+  if (error instanceof UsageError) fail({ code: 'USAGE', message: `${error.message}\n\n${usage}` }, 2);
+  if (error instanceof AppError) fail(localizeError(error, 'en'), 1);
+  fail({ code: 'INTERNAL', message: String((error as Error)?.stack ?? error) }, 1);
 }
 await runtime?.stop();
 // The wasm schema engine leaves a 10 s timer behind; the command is done, so exit now.

@@ -1,7 +1,11 @@
 // `npm run db:migrate`: applies pending migrations to DATABASE_URL or the embedded database, then exits.
-import { loadConfig } from '../src/config.ts';
-import { openDatabaseServer } from '../src/db/server.ts';
-import { applyMigrations } from '../src/db/migrate.ts';
+import { requireSupportedNode } from './supportedNode.js';
+
+// Static imports would load the dependencies (and crash in them on an old Node) before any check could run.
+requireSupportedNode();
+const { loadConfig } = await import('../src/config.ts');
+const { openDatabaseServer } = await import('../src/db/server.ts');
+const { applyMigrations } = await import('../src/db/migrate.ts');
 
 const server = await openDatabaseServer(loadConfig());
 try {

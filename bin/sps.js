@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The operator CLI as a bin: loads the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// The operator CLI as a bin: checks the Node version, then loads the TypeScript sources through tsx.
+import { requireSupportedNode } from './supportedNode.js';
 
+requireSupportedNode();
+const { register } = await import('tsx/esm/api');
 register();
 await import('./cli.ts');

@@ -6,3 +6,12 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 export const openapiYaml = readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8');
 export const openapiDocument = parse(openapiYaml) as OpenAPIV3_1.Document;
 export const openapiJson = JSON.stringify(openapiDocument);
+
+/**
+ * The part of the document served under /v1, for the router: a path with servers of its own (the dashboard's
+ * /auth/*, served at the root) is described here but routed elsewhere.
+ */
+export const v1Document: OpenAPIV3_1.Document = {
+  ...openapiDocument,
+  paths: Object.fromEntries(Object.entries(openapiDocument.paths ?? {}).filter(([, item]) => !item?.servers)),
+};

@@ -2,6 +2,7 @@
 import { AppError } from '../errors/appError.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import { hashPassword } from '../access/passwords.ts';
+import { assertValidCredentials } from '../access/credentials.ts';
 import { createApiKey } from '../access/apiKeys.ts';
 import { scopes, type Role } from '../access/scopes.ts';
 import { isPlanName, plans, type PlanName } from './plans.ts';
@@ -30,6 +31,7 @@ export async function setupWorkspace(
   db: Database,
   input: { name: string; email: string; password?: string; plan?: PlanName },
 ): Promise<SetupResult> {
+  assertValidCredentials(input);
   const plan = input.plan ?? 'pro';
   const { workspaceId, userId } = await db.prisma.$transaction(async (tx) => {
     const workspace = await tx.workspace.create({
@@ -50,10 +52,16 @@ export async function setupWorkspace(
   return { workspaceId, userId, apiKey };
 }
 
+/** Whether this installation has a workspace yet (a fresh one has none: the start-up log then says how to create one). */
+export async function anyWorkspaceExists(db: Database): Promise<boolean> {
+  return (await db.prisma.workspace.findFirst({ select: { id: true } })) !== null;
+}
+
 export async function addUser(
   db: Database,
   input: { workspaceId: string; email: string; role: Role; password?: string },
 ): Promise<{ userId: string }> {
+  assertValidCredentials(input);
   const added = await db.prisma.$transaction(async (tx) => {
     await requireWorkspace(tx, input.workspaceId);
     const userId = await findOrCreateUser(tx, input.email, input.password);
@@ -70,7 +78,7 @@ export async function addUser(
 
 async function requireWorkspace(tx: Transaction, workspaceId: string) {
   const workspace = await tx.workspace.findUnique({ where: { id: workspaceId } });
-  if (!workspace) throw new AppError('NOT_FOUND', 'notFound', { kind: 'workspace' });
+  if (!workspace) throw new AppError('NOT_FOUND', 'workspaceNotFound');
   return workspace;
 }
 

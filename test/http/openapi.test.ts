@@ -6,10 +6,10 @@ import { OpenAPIBackend } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { openapiDocument } from '../../rest/openapiDocument.ts';
+import { openapiDocument, v1Document } from '../../rest/openapiDocument.ts';
 import { operationHandlers } from '../../rest/operations.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { addPerson, bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
@@ -33,9 +33,10 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 async function expectDocumented(operationId: string, response: Response) {
-  const body = await response.json();
+  const text = await response.text();
+  const body = text ? JSON.parse(text) : null;
   const result = responses.validateResponse(body, operationId, response.status);
-  expect(result.errors ?? [], `${operationId} ${response.status}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+  expect(result.errors ?? [], `${operationId} ${response.status}: ${text.slice(0, 300)}`).toEqual([]);
 }
 
 describe('OpenAPI document', () => {
@@ -54,8 +55,29 @@ describe('OpenAPI document', () => {
     expect(parse(await yaml.text())).toEqual(openapiDocument);
   });
 
-  it('has a handler for every operation, and documents every handler', () => {
-    const documented = Object.values(openapiDocument.paths ?? {}).flatMap((item) =>
+  it('has no property whose value is null, the mark of a description cut at an unquoted comma', () => {
+    const nullProperties: string[] = [];
+    const walk = (value: unknown, path: string) => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const [key, child] of Object.entries(value)) {
+        if (child === null && !Array.isArray(value)) nullProperties.push(`${path}/${key}`);
+        walk(child, `${path}/${key}`);
+      }
+    };
+    walk(openapiDocument, '#');
+    expect(nullProperties).toEqual([]);
+  });
+
+  it('routes under /v1 every operation but the dashboard sign-in and the OAuth callback, which have servers of their own', async () => {
+    const ownServers = Object.entries(openapiDocument.paths ?? {}).filter(([, item]) => item?.servers).map(([path]) => path);
+    expect(ownServers.sort()).toEqual(['/auth/login', '/auth/logout', '/auth/session', '/oauth/callback/{provider}']);
+    expect(Object.keys(v1Document.paths ?? {})).not.toContain('/auth/login');
+    const underV1 = await fetch(`${service.url}/v1/auth/login`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: '{}' });
+    expect(underV1.status).toBe(404);
+  });
+
+  it('has a handler for every /v1 operation, and documents every handler', () => {
+    const documented = Object.values(v1Document.paths ?? {}).flatMap((item) =>
       Object.values(item ?? {}).flatMap((operation) => (typeof operation === 'object' && operation && 'operationId' in operation ? [operation.operationId] : [])),
     );
     expect(documented.sort()).toEqual(Object.keys(operationHandlers).sort());
@@ -82,5 +104,19 @@ describe('OpenAPI document', () => {
     await expectDocumented('schedulePost', await fetch(`${service.url}/v1/posts/${post.id}/schedule`, json({ scheduledAt: new Date(Date.now() + 3_600_000).toISOString(), timezone: 'UTC' })));
     await expectDocumented('publishPost', await fetch(`${service.url}/v1/posts/${post.id}/publish`, json({})));
     await expectDocumented('publishPost', await fetch(`${service.url}/v1/posts/${post.id}/publish`, json({})));
+  });
+
+  it('describes the dashboard sign-in answers', async () => {
+    const password = 'documented password';
+    const { email } = await addPerson(service.services, acme.workspaceId, 'admin', password);
+    const signIn = (body: unknown) => fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await expectDocumented('signIn', await signIn({ email }));
+    await expectDocumented('signIn', await signIn({ email, password: 'not the password' }));
+    const signedIn = await signIn({ email, password });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    await expectDocumented('signIn', signedIn);
+    await expectDocumented('getSession', await fetch(`${service.url}/auth/session`, { headers: { cookie } }));
+    await expectDocumented('signOut', await fetch(`${service.url}/auth/logout`, { method: 'POST', headers: { cookie } }));
+    await expectDocumented('getSession', await fetch(`${service.url}/auth/session`, { headers: { cookie } }));
   });
 });

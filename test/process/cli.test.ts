@@ -25,7 +25,8 @@ async function cli(...args: string[]) {
 
 const api = (apiKey: string, path = '/v1/social-accounts') => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
 
-describe('operator CLI', () => {
+// Each command is a process that starts the runtime (pool, migrations check): seconds each on a busy machine.
+describe('operator CLI', { timeout: 180_000 }, () => {
   it('sets up a workspace, people, keys, accounts and plans', async () => {
     const setup = await cli('setup', '--workspace', 'Acme', '--email', 'owner@acme.test', '--password', 'owner password');
     expect(setup.code).toBe(0);
@@ -84,6 +85,32 @@ describe('operator CLI', () => {
     const editor = await cli('users', 'add', '--workspace', setup.json.workspaceId, '--email', 'editor@acme.test', '--role', 'editor');
     const refusedRole = await cli('keys', 'create', '--workspace', setup.json.workspaceId, '--user', editor.json.userId);
     expect(refusedRole.json.error).toEqual({ code: 'FORBIDDEN', message: 'The editor role does not allow createApiKey.' });
+  });
+
+  it('refuses an invalid email and a short password with the domain rules, and creates nothing', async () => {
+    const setup = await cli('setup', '--workspace', 'Invalid', '--email', 'not-an-email', '--password', 'short');
+    expect(setup.code).toBe(1);
+    expect(setup.json.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [
+        { field: 'email', code: 'format', message: 'Must be a valid email.' },
+        { field: 'password', code: 'minLength', message: 'Must be at least 12 characters long.' },
+      ],
+    });
+    const db = new pg.Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM workspace WHERE name = 'Invalid'");
+    await db.end();
+    expect(rows[0].n).toBe(0);
+
+    const text = await runCli(['setup', '--workspace', 'Invalid', '--email', 'owner@acme.test', '--password', '12345'], env);
+    expect(text.code).toBe(1);
+    expect(text.stderr.trim()).toBe('--password: Must be at least 12 characters long.');
+
+    const workspace = (await cli('setup', '--workspace', 'Valid', '--email', 'valid@acme.test')).json.workspaceId;
+    const added = await cli('users', 'add', '--workspace', workspace, '--email', 'viewer@@acme', '--role', 'viewer');
+    expect(added.code).toBe(1);
+    expect(added.json.error.details).toEqual([{ field: 'email', code: 'format', message: 'Must be a valid email.' }]);
   });
 
   it('answers wrong usage with exit code 2 and the reason', async () => {

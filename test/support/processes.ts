@@ -20,10 +20,12 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** `detached`: the server leads a process group of its own, as under a terminal (signal it with `process.kill(-pid)`). */
+export async function startServerProcess(env: Record<string, string>, options: { detached?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/server.ts'], {
     cwd: projectRoot,
+    detached: options.detached ?? false,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: scratchDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -42,9 +44,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   throw new Error(`server did not become ready:\n${output}`);
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], env: Record<string, string>) {
+  return runNode(['--import', 'tsx', 'bin/cli.ts', ...args], env);
+}
+
+/** Runs `node <args>` in the project until it exits, with a data folder of its own unless `env` names one. */
+export function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: projectRoot,
       env: { ...process.env, DATA_DIR: scratchDataDir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
