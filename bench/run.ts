@@ -6,6 +6,8 @@ import { publishing } from './publishing.ts';
 import { uploads } from './uploads.ts';
 import { webhooks } from './webhooks.ts';
 import { analyticsSection } from './analytics.ts';
+import { bluesky } from './bluesky.ts';
+import { ai } from './ai.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -13,6 +15,8 @@ const sections: Record<string, Section> = {
   uploads,
   webhooks,
   analytics: analyticsSection,
+  bluesky,
+  ai,
 };
 
 const requested = process.argv.slice(2);

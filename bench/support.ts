@@ -110,6 +110,8 @@ type Autocannon = (options: {
   pipelining: number;
   duration: number;
   headers: Record<string, string>;
+  method?: string;
+  body?: string;
 }) => PromiseLike<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -125,9 +127,13 @@ export interface LoadFigures {
 /** Enough connections to saturate a 2-core machine; one request in flight per connection. */
 export const loadShape = { connections: 32, pipelining: 1, warmupSeconds: 2, seconds: 10 };
 
-/** A discarded warm-up run, then the measured run. */
-export async function measure(url: string, headers: Record<string, string>): Promise<LoadFigures> {
-  const options = { url, headers, connections: loadShape.connections, pipelining: loadShape.pipelining };
+/** A discarded warm-up run, then the measured run (GET, unless a request says otherwise; `connections` callers at once). */
+export async function measure(
+  url: string,
+  headers: Record<string, string>,
+  request: { method?: string; body?: string; connections?: number } = {},
+): Promise<LoadFigures> {
+  const options = { url, headers, method: request.method, body: request.body, connections: request.connections ?? loadShape.connections, pipelining: loadShape.pipelining };
   await autocannon({ ...options, duration: loadShape.warmupSeconds });
   const result = await autocannon({ ...options, duration: loadShape.seconds });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };

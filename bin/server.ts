@@ -1,19 +1,32 @@
 // `npm start`: runs the service until SIGTERM or SIGINT, then shuts down in order: stop accepting requests,
 // let in-flight ones finish, flush the request log, close the pool, stop the embedded database.
 import type { Server } from 'node:http';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startRuntime } from '../src/runtime.ts';
-import { buildApp } from '../rest/app.ts';
+import { requireSupportedNode } from './supportedNode.js';
+
+// Static imports would load the dependencies (and crash in them on an old Node) before any check could run.
+requireSupportedNode();
+const { loadConfig } = await import('../src/config.ts');
+const { createLogger } = await import('../src/logger.ts');
+const { startRuntime } = await import('../src/runtime.ts');
+const { anyWorkspaceExists } = await import('../src/workspaces/workspaces.ts');
+const { buildApp } = await import('../rest/app.ts');
+const { listenFailure, nextSteps } = await import('./startMessages.ts');
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const runtime = await startRuntime(config, logger);
 const app = await buildApp(runtime.services);
-const server: Server = app.listen(config.port, config.host, () => {
+const hasWorkspace = await anyWorkspaceExists(runtime.services.db);
+const server: Server = app.listen(config.port, config.host, async (error?: NodeJS.ErrnoException) => {
+  if (error) {
+    logger.fatal({ port: config.port, host: config.host, code: error.code }, listenFailure(error, config));
+    await runtime.stop();
+    process.exit(1);
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` }, `listening on http://localhost:${port}`);
+  for (const step of nextSteps({ publicBaseUrl: config.publicBaseUrl, hasWorkspace })) logger.info(step);
 });
 
 let stopping = false;
@@ -25,7 +38,12 @@ async function shutdown(signal: string) {
   forceClose.unref();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   clearTimeout(forceClose);
-  await runtime.stop();
+  try {
+    await runtime.stop();
+  } catch (error) {
+    logger.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
   logger.info('stopped');
   process.exit(0);
 }

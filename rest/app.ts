@@ -9,8 +9,10 @@ import { authenticate } from './authenticate.ts';
 import { dashboardAuthRouter } from './dashboardAuth.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { contextOf, requestContext } from './requestContext.ts';
+import { checkRequestTarget } from './requestTarget.ts';
 import { v1Router } from './v1.ts';
 import { uploadsRouter } from './uploads.ts';
+import { oauthCallbackRouter } from './oauthCallback.ts';
 import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
 
@@ -19,7 +21,9 @@ export async function buildApp(services: Services): Promise<Express> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', services.config.trustProxy);
   app.use(requestContext(services));
+  app.use(checkRequestTarget);
 
   app.get('/healthz', (_req, res) => {
     contextOf(res).route = '/healthz';
@@ -44,6 +48,7 @@ export async function buildApp(services: Services): Promise<Express> {
   });
 
   app.use(uploadsRouter(services));
+  app.use(oauthCallbackRouter(services));
   app.use('/auth', dashboardAuthRouter(services));
   app.use('/v1', await v1Router(services));
 
@@ -58,8 +63,8 @@ export async function buildApp(services: Services): Promise<Express> {
     graph.graphqlEndpoint,
     (req: Request, res: Response, next: NextFunction) => {
       contextOf(res).route = graph.graphqlEndpoint;
-      // GraphiQL (a browser GET asking for HTML) loads without credentials; its queries carry them.
-      if (req.method === 'GET' && req.accepts(['application/json', 'text/html']) === 'text/html') return serveGraph(req, res, next);
+      // GraphiQL (a browser GET of the endpoint asking for HTML) loads without credentials; its queries carry them.
+      if (req.method === 'GET' && req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html') return serveGraph(req, res, next);
       graphAuthentication(req, res, next).catch(next);
     },
     serveGraph,

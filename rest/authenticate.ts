@@ -3,7 +3,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { parseCookie } from 'cookie';
 import type { Credentials } from '../src/access/callers.ts';
-import { rateLimitHeaders } from '../src/ratelimit/window.ts';
+import { rateLimitHeaders } from '../src/ratelimit/limiter.ts';
 import type { Services } from '../src/runtime.ts';
 import { contextOf } from './requestContext.ts';
 

@@ -1,5 +1,6 @@
 // Dashboard sign-in: POST /auth/login sets the httpOnly session cookie, POST /auth/logout ends it,
-// GET /auth/session says who is signed in and to which workspaces they belong.
+// GET /auth/session says who is signed in and to which workspaces they belong. The client address that the
+// sign-in guard counts is express's `req.ip` (see TRUST_PROXY).
 import express, { type Router } from 'express';
 import { describeSession, signIn, signOut } from '../src/access/sessions.ts';
 import { invalidRequest, AppError } from '../src/errors/appError.ts';
@@ -22,7 +23,13 @@ export function dashboardAuthRouter(services: Services): Router {
   router.post('/login', async (req, res) => {
     contextOf(res).route = '/auth/login';
     const { email, password } = credentialsOf(req.body);
-    const session = await signIn(services.db, { email, password, ttlHours: services.config.sessionTtlHours });
+    const session = await signIn(services.db, {
+      email,
+      password,
+      ttlHours: services.config.sessionTtlHours,
+      clientAddress: req.ip,
+      limits: services.config.signInLimits,
+    });
     res.cookie(sessionCookie, session.token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: session.expiresAt });
     res.status(204).end();
   });

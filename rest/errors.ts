@@ -25,7 +25,7 @@ export function errorHandler(logger: Logger) {
       return sendError(res, invalidRequest([{ field: 'body', code: 'nulCharacter', messageKey: 'detail.nulCharacter' }]));
     }
     if (parserError.type === 'entity.too.large') {
-      return sendError(res, invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: `${parserError.limit} bytes` } }]));
+      return sendError(res, invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: parserError.limit ?? 0 } }]));
     }
     if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
       return sendError(res, new AppError('INVALID_JSON', 'invalidJson'));

@@ -4,10 +4,12 @@ import type { Actor } from '../src/access/actor.ts';
 import type { Language } from '../src/errors/messages.ts';
 import type { Services } from '../src/runtime.ts';
 import { getSocialAccount, listSocialAccounts, presentSocialAccount } from '../src/accounts/socialAccounts.ts';
+import { addSocialAccount, disconnectSocialAccount, startAccountConnection, type AddAccountInput, type StartConnectionInput } from '../src/accounts/connect.ts';
 import { mapPage } from '../src/pagination.ts';
 import { createPost, deletePost, getPost, listPosts, updatePost, type PostChanges, type PostInput } from '../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../src/posts/publishing.ts';
 import { presentPost } from '../src/posts/present.ts';
+import { presentValidation, validatePost } from '../src/posts/dryRun.ts';
 import { deleteMedia, getMedia, listMedia, presentMedia, setAltText } from '../src/media/library.ts';
 import { completeUpload, startUpload } from '../src/media/uploads.ts';
 import type { Media } from '../src/db/generated/prisma/client.ts';
@@ -18,6 +20,9 @@ import {
 import { createQueue, deleteQueue, listQueues, presentQueue, queuePost, updateQueue, type QueueInput } from '../src/queues/queues.ts';
 import { analytics, analyticsCsv, type AnalyticsQuery } from '../src/analytics/report.ts';
 import { listProviders } from '../src/providers/catalog.ts';
+import { suggestCaptions, type CaptionInput } from '../src/ai/captions.ts';
+import { suggestAltText } from '../src/ai/altText.ts';
+import { requestImage } from '../src/ai/images.ts';
 
 export interface OperationInput {
   services: Services;
@@ -66,7 +71,17 @@ export const operationHandlers: Record<string, OperationHandler> = {
   listSocialAccounts: async ({ services, actor, query }) => ok(mapPage(await listSocialAccounts(services.db, actor, page(query)), presentSocialAccount)),
   getSocialAccount: async ({ services, actor, params }) =>
     ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
-  listProviders: async ({ actor }) => ok(listProviders(actor)),
+  listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links)),
+  startAccountConnection: async ({ services, actor, body }) => ({
+    status: 201,
+    body: { data: await startAccountConnection(services.db, services.connections, actor, body as StartConnectionInput) },
+  }),
+  addSocialAccount: async ({ services, actor, body }) => ({
+    status: 201,
+    body: { data: presentSocialAccount(await addSocialAccount(services.db, services.outbox, services.connections, actor, body as AddAccountInput)) },
+  }),
+  disconnectSocialAccount: async ({ services, actor, params }) =>
+    ok({ data: presentSocialAccount(await disconnectSocialAccount(services.db, services.outbox, services.connections, actor, params.id!)) }),
 
   listPosts: async ({ services, actor, query, language }) => {
     const filters = {
@@ -83,6 +98,8 @@ export const operationHandlers: Record<string, OperationHandler> = {
     status: 201,
     body: { data: presentPost(await createPost(services.db, actor, body as PostInput), language, links(services)) },
   }),
+  validatePost: async ({ services, actor, body, language }) =>
+    ok({ data: presentValidation(await validatePost(services.db, actor, body as PostInput), language) }),
   getPost: async ({ services, actor, params, language }) => ok({ data: presentPost(await getPost(services.db, actor, params.id!), language, links(services)) }),
   updatePost: async ({ services, actor, params, body, language }) =>
     ok({ data: presentPost(await updatePost(services.db, services.boss, actor, params.id!, body as PostChanges), language, links(services)) }),
@@ -164,6 +181,14 @@ export const operationHandlers: Record<string, OperationHandler> = {
       stream: { readable: csv, release },
     };
   },
+  getAi: async ({ services, actor }) => ok({ data: await services.ai.status(actor) }),
+  suggestCaptions: async ({ services, actor, body }) => ok({ data: await suggestCaptions(services.ai, actor, body as CaptionInput) }),
+  suggestAltText: async ({ services, actor, params, body, language }) =>
+    ok({ data: await suggestAltText(services.ai, actor, params.id!, (body ?? {}) as { language?: string }, language) }),
+  generateImage: async ({ services, actor, body }) => ({
+    status: 202,
+    body: { data: await requestImage(services.ai, actor, body as { prompt: string; size?: string }) },
+  }),
   retryPost: async ({ services, actor, params, body, language }) => ({
     status: 202,
     body: { data: presentPost(await retryPost(services.db, services.boss, actor, params.id!, (body as { targetId?: string } | undefined)?.targetId), language, links(services)) },

@@ -4,35 +4,61 @@ import express, { type Request, type Response, type Router } from 'express';
 import { Server as TusServer } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { rm } from 'node:fs/promises';
-import { AppError, notFound } from '../src/errors/appError.ts';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { AppError, notFound, type ErrorDetail } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
-import { receiveUpload, uploadAllowedBy } from '../src/media/uploads.ts';
+import { receiveUpload, refuseSecondFile, uploadAllowedBy } from '../src/media/uploads.ts';
 import { signedFile } from '../src/media/library.ts';
-import { localizeError } from '../src/errors/localize.ts';
 import { contextOf } from './requestContext.ts';
 import { isUuid } from '../src/ids.ts';
 
-function tusServer(services: Services): TusServer {
+/** A refusal by tus itself, in our shape. Its status stays: tus clients act on it (409: ask where to resume). */
+function tusRefusal(status: number): AppError {
+  if (status === 404 || status === 410) return new AppError('NOT_FOUND', 'notFound', { kind: 'upload' }, { status });
+  if (status === 409) return new AppError('CONFLICT', 'tusOffsetConflict', {}, { status });
+  if (status >= 500) return new AppError('INTERNAL', 'internal', {}, { status });
+  const detail: ErrorDetail =
+    status === 412
+      ? { field: 'tus-resumable', code: 'tusVersion', messageKey: 'detail.tusVersion' }
+      : status === 413
+        ? { field: 'body', code: 'tooLarge', messageKey: 'detail.tusTooLarge' }
+        : { field: 'tus', code: 'tusProtocol', messageKey: 'detail.tusProtocol' };
+  return new AppError('INVALID_REQUEST', 'invalidRequest', { count: 1 }, { details: [detail], status });
+}
+
+/** The express request as a web Request, as @tus/server's handleWeb takes it (the body streamed, not buffered). */
+function webRequestOf(req: Request, baseUrl: string): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, [value].flat().join(', '));
+  const body = req.method === 'GET' || req.method === 'HEAD' ? null : (Readable.toWeb(req) as ReadableStream);
+  return new Request(new URL(req.originalUrl, baseUrl), { method: req.method, headers, body, duplex: 'half' } as RequestInit);
+}
+
+/**
+ * tus carries the bytes of an upload started through the API, under the same id. Every answer it gives that is
+ * not a success goes out in the API's error shape (with requestId, in the caller's language), whether tus refused
+ * (protocol), our checks refused (the token, a second file), or something failed.
+ */
+function tusUploads(services: Services): (req: Request, res: Response) => Promise<void> {
   const directory = services.storage.localPath('uploads');
   const tokenOf = (headers: { get(name: string): string | null }) => (headers.get('x-upload-token') ?? '').split('.');
-  const refuse = (error: unknown) => {
-    const appError = error instanceof AppError ? error : new AppError('INTERNAL', 'internal');
-    return { status_code: appError.httpStatus, body: JSON.stringify({ error: localizeError(appError, 'en') }) };
-  };
-  return new TusServer({
+  /** Our own errors, by the request tus was handling when it caught them (tus keeps only a status and a text). */
+  const failures = new WeakMap<object, unknown>();
+  const tus = new TusServer({
     path: '/uploads/tus',
     datastore: new FileStore({ directory }),
     generateUrl: (_req, { path, id }) => `${services.config.publicBaseUrl}${path}/${id}`,
-    // The upload was started through the API; tus only carries its bytes, under the same id.
     namingFunction: (_req, metadata) => metadata?.uploadId ?? '',
     maxSize: async (_req, id) => (id && isUuid(id) ? Number((await services.db.prisma.media.findUnique({ where: { id } }))?.size ?? 1) : 1),
     onIncomingRequest: async (req, id) => {
       const [expires, signature] = tokenOf(req.headers);
-      try {
-        await uploadAllowedBy(services.db, services.signer, id, expires, signature);
-      } catch (error) {
-        throw refuse(error);
-      }
+      await uploadAllowedBy(services.db, services.signer, id, expires, signature);
+      if (req.method === 'POST') await refuseSecondFile(services.storage, id);
+    },
+    onResponseError: (req, error) => {
+      if (!('status_code' in error)) failures.set(req, error);
+      return undefined;
     },
     // The finished file stays where the media library reads it; tus's own record of the upload goes.
     onUploadFinish: async (_req, upload) => {
@@ -40,19 +66,31 @@ function tusServer(services: Services): TusServer {
       return {};
     },
   });
+  return async (req, res) => {
+    const request = webRequestOf(req, services.config.publicBaseUrl);
+    const response = await tus.handleWeb(request);
+    response.headers.forEach((value, name) => {
+      if (response.ok || !/^content-(length|type)$/i.test(name)) res.setHeader(name, value);
+    });
+    if (!response.ok) throw failures.get(request) ?? tusRefusal(response.status);
+    res.status(response.status);
+    if (response.body) Readable.fromWeb(response.body as NodeReadableStream).pipe(res);
+    else res.end();
+  };
 }
 
 export function uploadsRouter(services: Services): Router {
   const router = express.Router();
-  const tus = tusServer(services);
-  router.all(['/uploads/tus', '/uploads/tus/*path'], (req: Request, res: Response) => {
+  const tus = tusUploads(services);
+  router.all(['/uploads/tus', '/uploads/tus/*path'], async (req: Request, res: Response) => {
     contextOf(res).route = '/uploads/tus';
-    void tus.handle(req, res);
+    await tus(req, res);
   });
   router.put('/uploads/:id', async (req: Request<{ id: string }>, res: Response) => {
     contextOf(res).route = '/uploads/{id}';
-    const received = await receiveUpload(services.db, services.storage, services.signer, req.params.id, req.query.expires, req.query.signature, req);
-    res.status(200).json({ data: { id: req.params.id, receivedBytes: received } });
+    const { id } = req.params;
+    const received = await receiveUpload(services.db, services.storage, services.signer, { id, expires: req.query.expires, signature: req.query.signature, contentType: req.get('content-type'), body: req });
+    res.status(200).json({ data: { id, receivedBytes: received } });
   });
   router.get('/media-files/:id/:variant', async (req: Request<{ id: string; variant: string }>, res: Response) => {
     contextOf(res).route = '/media-files/{id}/{variant}';

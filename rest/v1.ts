@@ -1,25 +1,26 @@
 // /v1: openapi-backend routes each request by rest/openapi.yaml, validates it against the document, and hands
 // it to the operation's handler, which calls the domain. Handlers only translate; every rule lives in src/.
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { OpenAPIBackend, type Context } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { AppError, invalidRequest } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
-import { openapiDocument, openapiJson, openapiYaml } from './openapiDocument.ts';
+import { openapiJson, openapiYaml, v1Document } from './openapiDocument.ts';
 import { authenticate } from './authenticate.ts';
 import { contextOf } from './requestContext.ts';
 import { rejectNulCharacters, sendError } from './errors.ts';
 import { detailsOf } from '../src/errors/schemaDetails.ts';
 import { operationHandlers, type OperationHandler } from './operations.ts';
+import { idempotentPosts } from './idempotency.ts';
 
 export const apiRoot = '/v1';
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch'];
 
 async function createBackend(services: Services) {
   const backend = new OpenAPIBackend({
-    definition: structuredClone(openapiDocument) as never,
+    definition: structuredClone(v1Document) as never,
     apiRoot,
     // quick: openapi-backend validates documents against the OpenAPI 3.0 schema only; ours is 3.1 and is
     // validated by test/openapi.test.ts instead. Validators then compile on first use of each operation.
@@ -78,6 +79,18 @@ async function createBackend(services: Services) {
   return backend;
 }
 
+const jsonType = 'application/json';
+
+/**
+ * A body that is not JSON is refused, never ignored: a retry sent as text/plain once lost its `targetId` and
+ * republished every failed target. Requests without a body (no Content-Length or 0, not chunked) pass.
+ */
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+  if (!hasBody || req.is(jsonType)) return next();
+  sendError(res, new AppError('INVALID_REQUEST', 'unsupportedMediaType', {}, { status: 415 }));
+}
+
 export async function v1Router(services: Services): Promise<Router> {
   const backend = await createBackend(services);
   const router = express.Router();
@@ -89,8 +102,13 @@ export async function v1Router(services: Services): Promise<Router> {
     contextOf(res).route = `${apiRoot}/openapi.yaml`;
     res.type('application/yaml').send(openapiYaml);
   });
-  router.use(express.json({ limit: '1mb', strict: false, verify: rejectNulCharacters }));
+  router.use(requireJsonBody);
+  router.use(express.json({ type: jsonType, limit: '1mb', strict: false, verify: rejectNulCharacters }));
   router.use(authenticate(services));
+  router.use(idempotentPosts(services, (req) => {
+    const operation = backend.router.matchOperation({ method: req.method, path: req.originalUrl.split('?')[0] ?? '/', headers: {} }) as { path: string } | undefined;
+    return operation ? `${apiRoot}${operation.path}` : null;
+  }));
   router.use((req, res) =>
     backend.handleRequest(
       { method: req.method, path: req.originalUrl.split('?')[0] ?? '/', query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body },

@@ -1,7 +1,7 @@
 // The Pothos builder of the domain graph: Prisma-backed object types, Relay connections, and scope-auth
 // wired to the domain's own `authorize`, so the graph enforces exactly the rules REST does.
 import SchemaBuilder from '@pothos/core';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, valueFromASTUntyped } from 'graphql';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
@@ -24,7 +24,7 @@ export const builder = new SchemaBuilder<{
   Context: GraphContext;
   PrismaTypes: PrismaTypes;
   AuthScopes: { operation: Operation };
-  Scalars: { DateTime: { Input: Date; Output: Date | string } };
+  Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
   plugins: [RelayPlugin, ScopeAuthPlugin, PrismaPlugin],
@@ -72,6 +72,13 @@ builder.scalarType('DateTime', {
     }
     return date;
   },
+});
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value, as REST carries it (e.g. a target’s `settings`); checked by the domain like the REST body.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (node, variables) => valueFromASTUntyped(node, variables),
 });
 
 builder.queryType({});

@@ -52,21 +52,32 @@ function meaningOf(error: GraphQLError): AppError {
   return internalError(original ?? error);
 }
 
-export function toGraphQLError(error: GraphQLError, language: Language, requestId: string, onInternal: (error: unknown) => void): GraphQLError {
+/**
+ * Which HTTP status an answer with this error gets (GraphQL over HTTP). An error yoga gave a status refused the HTTP
+ * request itself (not JSON, no query, too large): that status, whatever the client accepts. Any other error of an
+ * answer without `data` is a request error (syntax, validation, variables, limits, cost): its code's status with
+ * `application/graphql-response+json`, 200 with `application/json` (yoga reads `spec` so). An answer with `data`
+ * is 200 (its errors are field errors).
+ */
+export type StatusRule = 'http' | 'request' | 'field';
+
+export function statusRuleOf(error: GraphQLError, answerHasData: boolean): StatusRule {
+  if (answerHasData) return 'field';
+  return (error.extensions.http as { status?: number } | undefined)?.status === undefined ? 'request' : 'http';
+}
+
+export function toGraphQLError(error: GraphQLError, language: Language, requestId: string, rule: StatusRule, onInternal: (error: unknown) => void): GraphQLError {
   const appError = meaningOf(error);
   if (appError.code === 'INTERNAL') onInternal(error.originalError ?? error);
   const { code, message, details } = localizeError(appError, language);
+  const headers = Object.keys(appError.headers).length ? { headers: appError.headers } : {};
+  const status = rule === 'field' ? {} : { status: appError.httpStatus, ...(rule === 'request' ? { spec: true } : {}) };
   return new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    extensions: {
-      code,
-      requestId,
-      ...(details ? { details } : {}),
-      http: { status: appError.httpStatus, ...(Object.keys(appError.headers).length ? { headers: appError.headers } : {}) },
-    },
+    extensions: { code, requestId, ...(details ? { details } : {}), http: { ...status, ...headers } },
   });
 }
 

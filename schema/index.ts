@@ -2,6 +2,7 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './types/viewer.ts';
+import './types/access.ts';
 import './types/socialAccounts.ts';
 import './types/providers.ts';
 import './types/requestLog.ts';
@@ -9,6 +10,7 @@ import './types/posts.ts';
 import './types/media.ts';
 import './types/webhooks.ts';
 import './types/queues.ts';
+import './types/ai.ts';
 
 export const graphSchema = builder.toSchema();
 

@@ -7,13 +7,23 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { GraphQLError } from 'graphql';
 import { graphSchema } from './index.ts';
 import type { GraphContext } from './builder.ts';
-import { graphqlErrorBody, markRefusal, toGraphQLError } from './graphqlErrors.ts';
+import { graphqlErrorBody, markRefusal, statusRuleOf, toGraphQLError } from './graphqlErrors.ts';
 import { executionGuard } from './executionGuard.ts';
 import { graphLimits } from './limits.ts';
 import { AppError, invalidRequest } from '../src/errors/appError.ts';
 import type { Logger } from '../src/logger.ts';
 
 const graphqlEndpoint = '/graphql';
+const graphqlResponseMediaType = 'application/graphql-response+json';
+
+/**
+ * A client that names no media type (no Accept, or only wildcards) gets the GraphQL over HTTP one, with its statuses
+ * (yoga would pick application/json): the spec allows it since 2025. One that asks for application/json gets that.
+ */
+function acceptsAnyJson(request: Request): boolean {
+  const accepted = (request.headers.get('accept') ?? '').split(',').map((range) => range.split(';')[0]!.trim().toLowerCase());
+  return accepted.every((range) => range === '' || range === '*/*' || range === 'application/*');
+}
 
 type DocumentLimit = 'maxDepth' | 'maxAliases' | 'maxTokens' | 'maxDirectives';
 
@@ -65,11 +75,15 @@ function apiErrors<ServerContext extends object>(logger: Logger, contextOf: (ser
           });
       endResponse(refusal(error, serverContext, fetchAPI));
     },
-    onResultProcess: ({ result, setResult, serverContext }) => {
+    onResultProcess: ({ request, result, setResult, resultProcessor, setResultProcessor, serverContext }) => {
+      if (resultProcessor && acceptsAnyJson(request)) setResultProcessor(resultProcessor, graphqlResponseMediaType);
       if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
       const { language, requestId } = contextOf(serverContext);
+      const hasData = 'data' in result && result.data !== undefined;
       const errors = result.errors.map((error) =>
-        toGraphQLError(error as GraphQLError, language, requestId, (cause) => logger.error({ err: cause, requestId }, 'graphql request failed')),
+        toGraphQLError(error as GraphQLError, language, requestId, statusRuleOf(error as GraphQLError, hasData), (cause) =>
+          logger.error({ err: cause, requestId }, 'graphql request failed'),
+        ),
       );
       setResult({ ...result, errors });
     },

@@ -11,6 +11,10 @@ export interface Config {
   /** 32-byte key (base64 or hex) for provider tokens at rest; generated into dataDir when absent. */
   encryptionKey: string | undefined;
   rateLimitPerMinute: number;
+  /** Failed dashboard sign-ins allowed at once per email and per client address; then one more every hour / N. */
+  signInLimits: { perAccount: number; perAddress: number };
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For is believed for the client address. */
+  trustProxy: boolean | number | string;
   requestLogFlushMs: number;
   sessionTtlHours: number;
   shutdownTimeoutMs: number;
@@ -25,8 +29,58 @@ export interface Config {
   /** Seconds before each webhook retry. */
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
+  /** Largest GraphQL answer; a larger one is refused with 400 (ask for less). */
+  graphqlMaxResponseBytes: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** Each OAuth network with fixed endpoints: the operator's app there and where its API and sign-in live. */
+  networks: Record<NetworkWithBaseUrls, NetworkSettings>;
+  /** Hosts (names or addresses) a person's network URLs (Mastodon instance, Bluesky PDS) may name even when private, and over http. */
+  networkAllowedHosts: string | undefined;
+  /** Origins, besides PUBLIC_BASE_URL's, that connecting may send a person back to (`redirectUri`). */
+  redirectAllowedOrigins: string[];
+  /** How long one call to a network may take while connecting, refreshing or revoking. */
+  networkTimeoutMs: number;
+  ai: AiSettings;
 }
+
+export const aiProviderNames = ['openai', 'sandbox'] as const;
+
+export interface AiSettings {
+  /** `AI_PROVIDER`: unset means AI is not configured (every AI action 409 AI_NOT_CONFIGURED). */
+  provider: (typeof aiProviderNames)[number] | undefined;
+  /** Any OpenAI-compatible API (OpenAI, Azure OpenAI, Ollama, vLLM, LocalAI, llama.cpp's server, OpenRouter). */
+  baseUrl: string;
+  apiKey: string | undefined;
+  textModel: string;
+  visionModel: string;
+  imageModel: string;
+  /** AI requests in flight per workspace, counted across processes. */
+  maxConcurrent: number;
+  timeoutMs: number;
+}
+
+export interface NetworkSettings {
+  /** `<NETWORK>_CLIENT_ID` / `_CLIENT_SECRET`: without both the network is not configured. */
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** `<NETWORK>_API_BASE_URL` */
+  apiBaseUrl: string;
+  /** `<NETWORK>_AUTH_BASE_URL`: where the person signs in and authorizes the app. */
+  authBaseUrl: string;
+}
+
+/** The real networks' base URLs, the defaults of `<NETWORK>_API_BASE_URL` and `<NETWORK>_AUTH_BASE_URL`. */
+export const networkBaseUrls = {
+  x: { api: 'https://api.x.com', auth: 'https://x.com/i' },
+  linkedin: { api: 'https://api.linkedin.com', auth: 'https://www.linkedin.com/oauth' },
+  facebook: { api: 'https://graph.facebook.com', auth: 'https://www.facebook.com' },
+  instagram: { api: 'https://graph.facebook.com', auth: 'https://www.facebook.com' },
+  threads: { api: 'https://graph.threads.net', auth: 'https://threads.net' },
+  tiktok: { api: 'https://open.tiktokapis.com', auth: 'https://www.tiktok.com' },
+  youtube: { api: 'https://www.googleapis.com', auth: 'https://accounts.google.com' },
+  pinterest: { api: 'https://api.pinterest.com', auth: 'https://www.pinterest.com' },
+} as const;
+export type NetworkWithBaseUrls = keyof typeof networkBaseUrls;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -36,12 +90,68 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   return value;
 }
 
+/** `true`/`false`, a number of proxy hops, or addresses and subnets (comma-separated; also `loopback` and the like). */
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
 function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const values = raw.split(',').map((part) => Number(part.trim()));
   if (values.some((value) => !Number.isFinite(value) || value < 0)) throw new Error(`${name} must be comma-separated seconds, got "${raw}"`);
   return values;
+}
+
+function baseUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function networkSettings(env: NodeJS.ProcessEnv): Config['networks'] {
+  const entries = Object.entries(networkBaseUrls).map(([network, defaults]) => {
+    const prefix = network.toUpperCase();
+    const settings: NetworkSettings = {
+      clientId: env[`${prefix}_CLIENT_ID`] || undefined,
+      clientSecret: env[`${prefix}_CLIENT_SECRET`] || undefined,
+      apiBaseUrl: baseUrl(env, `${prefix}_API_BASE_URL`, defaults.api),
+      authBaseUrl: baseUrl(env, `${prefix}_AUTH_BASE_URL`, defaults.auth),
+    };
+    return [network, settings];
+  });
+  return Object.fromEntries(entries) as Config['networks'];
+}
+
+function aiSettings(env: NodeJS.ProcessEnv): AiSettings {
+  const provider = env.AI_PROVIDER || undefined;
+  if (provider !== undefined && !(aiProviderNames as readonly string[]).includes(provider)) {
+    throw new Error(`AI_PROVIDER must be ${aiProviderNames.join(' or ')} (or unset), got "${provider}"`);
+  }
+  const textModel = env.AI_TEXT_MODEL || 'gpt-4o-mini';
+  return {
+    provider: provider as AiSettings['provider'],
+    baseUrl: baseUrl(env, 'AI_BASE_URL', 'https://api.openai.com/v1'),
+    apiKey: env.AI_API_KEY || undefined,
+    textModel,
+    visionModel: env.AI_VISION_MODEL || textModel,
+    imageModel: env.AI_IMAGE_MODEL || 'gpt-image-1',
+    maxConcurrent: integer(env, 'AI_MAX_CONCURRENT', 4, 1),
+    timeoutMs: integer(env, 'AI_TIMEOUT_MS', 60_000, 100),
+  };
+}
+
+function originList(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      if (!URL.canParse(part) || !/^https?:$/.test(new URL(part).protocol)) throw new Error(`${name} must list http(s) origins, got "${part}"`);
+      return new URL(part).origin;
+    });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1),
+    signInLimits: { perAccount: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', 10, 1), perAddress: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', 100, 1) },
+    trustProxy: trustProxy(env.TRUST_PROXY),
     requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 24 * 14, 1),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
@@ -65,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', [5, 300, 1800, 7200, 18000, 36000, 36000]),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    graphqlMaxResponseBytes: integer(env, 'GRAPHQL_MAX_RESPONSE_BYTES', 5 * 1024 ** 2, 1024),
     logLevel,
+    networks: networkSettings(env),
+    networkAllowedHosts: env.NETWORK_ALLOWED_HOSTS || undefined,
+    redirectAllowedOrigins: originList(env, 'REDIRECT_ALLOWED_ORIGINS'),
+    networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
+    ai: aiSettings(env),
   };
 }

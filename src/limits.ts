@@ -9,6 +9,8 @@ export const inputLimits = {
   webhook: { url: 2000, events: 13, description: 500 },
   queue: { name: 100, timezone: 64, slots: 168, connectionIds: 100 },
   media: { altText: longestAltText() },
+  upload: { filename: 255, contentType: 255 },
+  apiKey: { name: 100 },
 } as const;
 
 /** Length in Unicode code points, as JSON Schema's maxLength counts: a surrogate pair is one. */

@@ -1,6 +1,7 @@
 // Cursor pagination shared by every list: `limit` 1..100 (default 25), an opaque `cursor`, and
 // `{ data, pagination: { nextCursor, hasMore } }` back.
 import { invalidRequest } from './errors/appError.ts';
+import { isStorableInstant } from './time.ts';
 
 export interface PageRequest {
   limit?: number | undefined;
@@ -38,7 +39,9 @@ export function decodeCursor(cursor: string | undefined, validId: (id: string) =
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [at, id] = parsed as unknown[];
-      if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at)) && validId(id)) return { at, id };
+      // The time goes to SQL as ISO 8601 whatever form it came in, and only when PostgreSQL can hold it.
+      const time = typeof at === 'string' ? new Date(at) : null;
+      if (time && isStorableInstant(time) && typeof id === 'string' && validId(id)) return { at: time.toISOString(), id };
     }
   } catch {
     // falls through to the error below

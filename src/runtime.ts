@@ -5,11 +5,13 @@ import { openDatabaseServer, type DatabaseServer } from './db/server.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { connectDatabase, type Database } from './db/database.ts';
 import { loadSecretBox, type SecretBox } from './crypto/secretBox.ts';
-import { createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import { createAccountLinks, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import { connectionSettings, type ConnectionSettings } from './accounts/connect.ts';
 import { RequestRecorder } from './requestLog/recorder.ts';
 import type { Logger } from './logger.ts';
 import { Callers } from './access/callers.ts';
 import { startJobs, type PgBoss } from './jobs/boss.ts';
+import { startIdempotencyCleanup } from './idempotency/cleanup.ts';
 import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
 import { startMediaWorkers } from './media/processing.ts';
@@ -18,7 +20,10 @@ import { Outbox } from './events/outbox.ts';
 import { WebhookDeliverer, startWebhookWorkers } from './webhooks/delivery.ts';
 import { allowedHostsFrom } from './webhooks/destination.ts';
 import type { WebhookSettings } from './webhooks/endpoints.ts';
-import { startMetricsCollection } from './analytics/collect.ts';
+import { MetricReadings, startMetricReadings } from './analytics/collect.ts';
+import { TokenKeeper, startTokenRefresh } from './accounts/tokens.ts';
+import { Ai, createAiProvider } from './ai/ai.ts';
+import { startAiWorkers } from './ai/images.ts';
 import { join } from 'node:path';
 
 export interface Services {
@@ -35,6 +40,10 @@ export interface Services {
   outbox: Outbox;
   /** What webhook endpoints are checked with: the sealing key of their secrets and the hosts the operator allows. */
   webhooks: WebhookSettings;
+  /** What connecting social accounts needs: the networks accounts can be connected to, and where people may return. */
+  connections: ConnectionSettings;
+  /** The AI features: the configured provider (or none), credits and the in-flight cap. */
+  ai: Ai;
 }
 
 export interface Runtime {
@@ -62,7 +71,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     const boss = await startJobs(server.url, { superviseIntervalSeconds: config.jobSuperviseSeconds, supervise: work }, (error) =>
       logger.error({ err: error }, 'job runner error'),
     );
-    const adapters = createProviderAdapters(db, config.publicBaseUrl);
+    const adapters = createProviderAdapters(db, secrets, config);
     const storage = new LocalDiskStorage(join(config.dataDir, 'media'));
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);
@@ -74,23 +83,36 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       logger,
       settings: { allowedHosts: webhooks.allowedHosts, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
     });
-    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks };
+    const connections = connectionSettings(config, secrets, createAccountLinks(config, adapters));
+    const ai = new Ai({ db, outbox, storage, boss, logger, settings: config.ai, provider: createAiProvider(config.ai, logger) });
+    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks, connections, ai };
     if (work) {
-      await startPublishWorkers(boss, new TargetPublisher({ db, adapters, secrets, logger, signer, storage, publicBaseUrl: config.publicBaseUrl, outbox }), config.publishConcurrency);
+      const metricReadings = new MetricReadings(boss);
+      const tokens = new TokenKeeper({ db, secrets, links: connections.links, outbox, logger, timeoutMs: config.networkTimeoutMs });
+      const publisher = new TargetPublisher({ db, boss, adapters, secrets, tokens, logger, signer, storage, publicBaseUrl: config.publicBaseUrl, outbox, metricReadings });
+      await startPublishWorkers(boss, publisher, config.publishConcurrency);
+      await startTokenRefresh(boss, tokens);
       await startMediaWorkers(boss, db, storage, outbox, logger);
       await startWebhookWorkers(boss, deliverer, logger);
-      await startMetricsCollection(boss, { db, adapters, secrets, logger });
+      await startMetricReadings(boss, metricReadings, { db, adapters, secrets, logger });
+      await startAiWorkers(boss, ai);
+      await startIdempotencyCleanup(boss, db, logger);
     }
     return {
       services,
       async stop() {
-        // Jobs in flight finish (up to the shutdown timeout) before their database goes away.
-        await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
-        await deliverer.close();
-        await recorder.stop();
-        await callers.stop();
-        await db.close();
-        await server.stop();
+        try {
+          // Jobs in flight finish (up to the shutdown timeout) before their database goes away.
+          await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
+          await deliverer.close();
+          await recorder.stop();
+          await callers.stop();
+          await db.close();
+        } finally {
+          // Last, and whatever failed before: the embedded PostgreSQL runs in a process group of its own and
+          // would otherwise outlive the server.
+          await server.stop();
+        }
       },
     };
   } catch (error) {

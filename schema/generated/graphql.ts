@@ -9,12 +9,76 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** ISO 8601 UTC timestamp with milliseconds. */
   DateTime: { input: string; output: string; }
+  /** Any JSON value, as REST carries it (e.g. a target’s `settings`); checked by the domain like the REST body. */
+  JSON: { input: unknown; output: unknown; }
 };
+
+/** Where the person authorizes the app at the network; the network then sends them to /oauth/callback/<provider>. */
+export type AccountAuthorization = {
+  __typename?: 'AccountAuthorization';
+  authorizationUrl: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
+  /** Single-use; valid for 10 minutes. */
+  state: Scalars['String']['output'];
+};
+
+/** What POST /ai/captions does: rewrite (with a tone), translate, or suggest hashtags. */
+export type AiCaptionAction =
+  /** REST: `hashtags` */
+  | 'HASHTAGS'
+  /** REST: `rewrite` */
+  | 'REWRITE'
+  /** REST: `translate` */
+  | 'TRANSLATE';
+
+/** Credits each AI action costs, charged only when it succeeds. */
+export type AiCosts = {
+  __typename?: 'AiCosts';
+  altText: Scalars['Int']['output'];
+  caption: Scalars['Int']['output'];
+  hashtags: Scalars['Int']['output'];
+  image: Scalars['Int']['output'];
+  translate: Scalars['Int']['output'];
+};
+
+/** The workspace’s AI credits this month. */
+export type AiCredits = {
+  __typename?: 'AiCredits';
+  /** Credits each month (the plan’s, unless the operator set another amount). */
+  monthly: Scalars['Int']['output'];
+  /** Left this month. */
+  remaining: Scalars['Int']['output'];
+  /** When the month’s credits start again (UTC). */
+  resetsAt: Scalars['String']['output'];
+};
+
+export type AiStatus = {
+  __typename?: 'AiStatus';
+  available: Scalars['Boolean']['output'];
+  costs: AiCosts;
+  credits: AiCredits;
+  /** `openai`, `sandbox` (offline, deterministic), or null when AI is not configured. */
+  provider?: Maybe<Scalars['String']['output']>;
+};
+
+export type AltTextSuggestion = {
+  __typename?: 'AltTextSuggestion';
+  altText: Scalars['String']['output'];
+  creditsRemaining: Scalars['Int']['output'];
+  creditsUsed: Scalars['Int']['output'];
+};
+
+/** How analytics rows are grouped. Each value is REST's, in upper case with `_` for punctuation. */
+export type AnalyticsGrouping =
+  | 'ACCOUNT'
+  | 'DAY'
+  | 'POST'
+  | 'PROVIDER';
 
 export type AnalyticsResult = {
   __typename?: 'AnalyticsResult';
   from: Scalars['String']['output'];
-  groupBy: Scalars['String']['output'];
+  groupBy: AnalyticsGrouping;
   rows: Array<AnalyticsRow>;
   to: Scalars['String']['output'];
   totals: Metrics;
@@ -24,6 +88,21 @@ export type AnalyticsRow = {
   __typename?: 'AnalyticsRow';
   key: Scalars['String']['output'];
   metrics: Metrics;
+};
+
+/** An API key of the workspace. The key itself is only ever shown once, by createApiKey. */
+export type ApiKey = {
+  __typename?: 'ApiKey';
+  createdAt: Scalars['DateTime']['output'];
+  /** The person the key acts for. */
+  createdById: Scalars['ID']['output'];
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  name?: Maybe<Scalars['String']['output']>;
+  /** The key’s first characters, to recognize it. */
+  prefix: Scalars['String']['output'];
+  revokedAt?: Maybe<Scalars['DateTime']['output']>;
+  scopes: Array<Scope>;
 };
 
 export type CaptionRules = {
@@ -36,11 +115,47 @@ export type CaptionRules = {
   required: Scalars['Boolean']['output'];
 };
 
+export type CaptionSuggestions = {
+  __typename?: 'CaptionSuggestions';
+  creditsRemaining: Scalars['Int']['output'];
+  creditsUsed: Scalars['Int']['output'];
+  suggestions: Array<Scalars['String']['output']>;
+};
+
+export type CreatedApiKey = {
+  __typename?: 'CreatedApiKey';
+  /** The full key, shown this once: only a hash of it is kept. */
+  apiKey: Scalars['String']['output'];
+  key: ApiKey;
+};
+
+/** A webhook delivery: pending (first or next attempt due), succeeded, or failed for good. Each value is REST's, in upper case with `_` for punctuation. */
+export type DeliveryStatus =
+  | 'FAILED'
+  | 'PENDING'
+  | 'SUCCEEDED';
+
 export type DurationRules = {
   __typename?: 'DurationRules';
   maxDurationMs: Scalars['Int']['output'];
   minDurationMs: Scalars['Int']['output'];
 };
+
+/** A webhook event kind. Each value is REST's, in upper case with `_` for punctuation. */
+export type EventKind =
+  | 'AI_CREDITS_LOW'
+  | 'CONNECTION_CONNECTED'
+  | 'CONNECTION_REVOKED'
+  | 'MEDIA_FAILED'
+  | 'MEDIA_READY'
+  | 'POST_DELETED'
+  | 'POST_FAILED'
+  | 'POST_PARTIALLY_PUBLISHED'
+  | 'POST_PUBLISHED'
+  | 'POST_SCHEDULED'
+  | 'TARGET_FAILED'
+  | 'TARGET_PUBLISHED'
+  | 'WEBHOOK_TEST';
 
 export type FileRules = {
   __typename?: 'FileRules';
@@ -81,13 +196,39 @@ export type MediaFile = {
   height?: Maybe<Scalars['Int']['output']>;
   id: Scalars['ID']['output'];
   mimeType?: Maybe<Scalars['String']['output']>;
+  /** Bytes. */
   size: Scalars['Float']['output'];
-  status: Scalars['String']['output'];
+  status: MediaStatus;
   thumbnailUrl?: Maybe<Scalars['String']['output']>;
-  type?: Maybe<Scalars['String']['output']>;
+  type?: Maybe<MediaType>;
   /** Signed, expiring URL of the file. */
   url?: Maybe<Scalars['String']['output']>;
+  /** The posts whose content names this file, newest first (needs posts:read). */
+  usedBy: Array<Post>;
   width?: Maybe<Scalars['Int']['output']>;
+};
+
+/** A media file: uploading, processing after the upload completed, ready, or failed. Each value is REST's, in upper case with `_` for punctuation. */
+export type MediaStatus =
+  | 'FAILED'
+  | 'PROCESSING'
+  | 'READY'
+  | 'UPLOADING';
+
+/** The kind of a media file, known once it is checked. Each value is REST's, in upper case with `_` for punctuation. */
+export type MediaType =
+  | 'GIF'
+  | 'IMAGE'
+  | 'VIDEO';
+
+/** A person of the workspace and their role. */
+export type Member = {
+  __typename?: 'Member';
+  email: Scalars['String']['output'];
+  joinedAt: Scalars['DateTime']['output'];
+  name?: Maybe<Scalars['String']['output']>;
+  role: Role;
+  userId: Scalars['ID']['output'];
 };
 
 export type Metrics = {
@@ -104,8 +245,14 @@ export type Metrics = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Uploads start with POST /v1/media/uploads (the bytes go to a URL, not through the graph). */
+  /** Adds a person by email; a password signs a new person in (someone else’s account keeps its own). Only owners add owners. */
+  addMember: Member;
+  /** Connects a Bluesky account with an app password (identifier, appPassword, service) or a sandbox account (username). */
+  addSocialAccount: SocialAccount;
+  /** Completes an upload once its bytes are sent; the file is then checked and processed (`PROCESSING`). */
   completeUpload: MediaFile;
+  /** A key acting for the caller, with a preset or scopes (never more than the caller holds); on a plan with API access. */
+  createApiKey: CreatedApiKey;
   createPost: Post;
   createQueue: Queue;
   createWebhook: WebhookEndpoint;
@@ -114,13 +261,31 @@ export type Mutation = {
   /** Deletes the queue; answers how many of its posts stay scheduled at their times. */
   deleteQueue: Scalars['Int']['output'];
   deleteWebhook: Scalars['Boolean']['output'];
+  /** Disconnects the account: REVOKED, tokens erased (and revoked at the network where it offers that), history kept. */
+  disconnectSocialAccount: SocialAccount;
+  /** Starts generating an image; answers the id of the media file, ready like an upload (REST: POST /v1/ai/images). */
+  generateImage: Scalars['ID']['output'];
   publishPost: Post;
   queuePost: Post;
+  /** Removes a person; the keys they created stop working. Only owners remove owners; a workspace keeps one owner. */
+  removeMember: Member;
   replayWebhookDelivery: WebhookDelivery;
   retryPost: Post;
+  /** Revokes a key of the workspace; calls with it answer UNAUTHENTICATED from now on. */
+  revokeApiKey: ApiKey;
   rotateWebhookSecret: WebhookEndpoint;
   schedulePost: Post;
   setAltText: MediaFile;
+  /** Changes a person’s role; only owners grant or take the owner role, and a workspace keeps one owner. */
+  setMemberRole: Member;
+  /** Connects an OAuth network account (owners and admins; keys need accounts:write). */
+  startAccountConnection: AccountAuthorization;
+  /** Starts an upload (POST /v1/media/uploads): the bytes go to the URL answered, not through the graph. */
+  startUpload: Upload;
+  /** Alt text for a ready image, not saved (REST: POST /v1/media/{id}/alt-text/suggestion). */
+  suggestAltText: AltTextSuggestion;
+  /** Caption rewrites, a translation or hashtags, not saved (REST: POST /v1/ai/captions). */
+  suggestCaptions: CaptionSuggestions;
   /** Queues a webhook.test delivery to this endpoint; answers the delivery id. */
   testWebhook: Scalars['ID']['output'];
   updatePost: Post;
@@ -129,15 +294,39 @@ export type Mutation = {
 };
 
 
+export type MutationAddMemberArgs = {
+  email: Scalars['String']['input'];
+  password?: InputMaybe<Scalars['String']['input']>;
+  role: Role;
+};
+
+
+export type MutationAddSocialAccountArgs = {
+  appPassword?: InputMaybe<Scalars['String']['input']>;
+  displayName?: InputMaybe<Scalars['String']['input']>;
+  identifier?: InputMaybe<Scalars['String']['input']>;
+  provider: Scalars['String']['input'];
+  service?: InputMaybe<Scalars['String']['input']>;
+  username?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationCompleteUploadArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+export type MutationCreateApiKeyArgs = {
+  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  preset?: InputMaybe<ScopePreset>;
+  scopes?: InputMaybe<Array<Scope>>;
+};
+
+
 export type MutationCreatePostArgs = {
   campaign?: InputMaybe<Scalars['String']['input']>;
-  caption?: InputMaybe<Scalars['String']['input']>;
-  mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  content: PostContentInput;
   targets: Array<TargetInput>;
 };
 
@@ -152,7 +341,7 @@ export type MutationCreateQueueArgs = {
 
 export type MutationCreateWebhookArgs = {
   description?: InputMaybe<Scalars['String']['input']>;
-  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  events?: InputMaybe<Array<EventKind>>;
   url: Scalars['String']['input'];
 };
 
@@ -177,6 +366,17 @@ export type MutationDeleteWebhookArgs = {
 };
 
 
+export type MutationDisconnectSocialAccountArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationGenerateImageArgs = {
+  prompt: Scalars['String']['input'];
+  size?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationPublishPostArgs = {
   id: Scalars['ID']['input'];
 };
@@ -185,6 +385,11 @@ export type MutationPublishPostArgs = {
 export type MutationQueuePostArgs = {
   id: Scalars['ID']['input'];
   queueId: Scalars['ID']['input'];
+};
+
+
+export type MutationRemoveMemberArgs = {
+  userId: Scalars['ID']['input'];
 };
 
 
@@ -197,6 +402,11 @@ export type MutationReplayWebhookDeliveryArgs = {
 export type MutationRetryPostArgs = {
   id: Scalars['ID']['input'];
   targetId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationRevokeApiKeyArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -218,6 +428,42 @@ export type MutationSetAltTextArgs = {
 };
 
 
+export type MutationSetMemberRoleArgs = {
+  role: Role;
+  userId: Scalars['ID']['input'];
+};
+
+
+export type MutationStartAccountConnectionArgs = {
+  instanceUrl?: InputMaybe<Scalars['String']['input']>;
+  provider: Scalars['String']['input'];
+  redirectUri?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationStartUploadArgs = {
+  contentType: Scalars['String']['input'];
+  filename: Scalars['String']['input'];
+  size: Scalars['Float']['input'];
+};
+
+
+export type MutationSuggestAltTextArgs = {
+  language?: InputMaybe<Scalars['String']['input']>;
+  mediaId: Scalars['ID']['input'];
+};
+
+
+export type MutationSuggestCaptionsArgs = {
+  action: AiCaptionAction;
+  caption: Scalars['String']['input'];
+  count?: InputMaybe<Scalars['Int']['input']>;
+  provider?: InputMaybe<Provider>;
+  targetLanguage?: InputMaybe<Scalars['String']['input']>;
+  tone?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationTestWebhookArgs = {
   id: Scalars['ID']['input'];
 };
@@ -225,9 +471,8 @@ export type MutationTestWebhookArgs = {
 
 export type MutationUpdatePostArgs = {
   campaign?: InputMaybe<Scalars['String']['input']>;
-  caption?: InputMaybe<Scalars['String']['input']>;
+  content?: InputMaybe<PostContentInput>;
   id: Scalars['ID']['input'];
-  mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   targets?: InputMaybe<Array<TargetInput>>;
   version: Scalars['Int']['input'];
 };
@@ -245,7 +490,7 @@ export type MutationUpdateQueueArgs = {
 export type MutationUpdateWebhookArgs = {
   description?: InputMaybe<Scalars['String']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
-  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  events?: InputMaybe<Array<EventKind>>;
   id: Scalars['ID']['input'];
   url?: InputMaybe<Scalars['String']['input']>;
 };
@@ -258,6 +503,23 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
+export type Person = {
+  __typename?: 'Person';
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  name?: Maybe<Scalars['String']['output']>;
+  workspaces: Array<WorkspaceMembership>;
+};
+
+/** Where on a network a target goes; which placements a network offers: `providers`. Each value is REST's, in upper case with `_` for punctuation. */
+export type Placement =
+  | 'FEED'
+  | 'PIN'
+  | 'REEL'
+  | 'SHORT'
+  | 'STORY'
+  | 'VIDEO';
+
 export type PlacementRules = {
   __typename?: 'PlacementRules';
   /** Allowed width/height ratio, inclusive. */
@@ -269,45 +531,105 @@ export type PlacementRules = {
   video?: Maybe<DurationRules>;
 };
 
+/** The workspace’s plan in force and what it includes. */
+export type Plan = {
+  __typename?: 'Plan';
+  /** Whether AI features are included. */
+  ai: Scalars['Boolean']['output'];
+  /** Whether API keys work (and can be created). */
+  apiAccess: Scalars['Boolean']['output'];
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  maxSocialAccounts: Scalars['Int']['output'];
+  /** AI credits a month by default on this plan. */
+  monthlyAiCredits: Scalars['Int']['output'];
+  /** free, pro or business. */
+  name: Scalars['String']['output'];
+};
+
 /** A post: created once, published to one or more targets. */
 export type Post = {
   __typename?: 'Post';
   campaign?: Maybe<Scalars['String']['output']>;
-  caption: Scalars['String']['output'];
+  content: PostContent;
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
-  mediaIds: Array<Scalars['ID']['output']>;
+  /** The files of `content.mediaIds`, in that order. */
+  media: Array<MediaFile>;
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   queueId?: Maybe<Scalars['ID']['output']>;
   scheduledAt?: Maybe<Scalars['DateTime']['output']>;
-  status: Scalars['String']['output'];
+  status: PostStatus;
   targets: Array<PostTarget>;
   timezone?: Maybe<Scalars['String']['output']>;
   updatedAt: Scalars['DateTime']['output'];
+  /** Sent back with updatePost for optimistic concurrency. */
   version: Scalars['Int']['output'];
 };
+
+export type PostContent = {
+  __typename?: 'PostContent';
+  caption: Scalars['String']['output'];
+  mediaIds: Array<Scalars['ID']['output']>;
+};
+
+export type PostContentInput = {
+  caption?: InputMaybe<Scalars['String']['input']>;
+  mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+/** Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed. Each value is REST's, in upper case with `_` for punctuation. */
+export type PostStatus =
+  | 'DRAFT'
+  | 'FAILED'
+  | 'PARTIALLY_PUBLISHED'
+  | 'PUBLISHED'
+  | 'PUBLISHING'
+  | 'SCHEDULED';
 
 /** One account and placement a post goes to. */
 export type PostTarget = {
   __typename?: 'PostTarget';
+  /** The account (connection) this target publishes to. */
+  account: SocialAccount;
   attempts: Scalars['Int']['output'];
   connectionId: Scalars['ID']['output'];
   error?: Maybe<TargetError>;
   id: Scalars['ID']['output'];
-  overrideCaption?: Maybe<Scalars['String']['output']>;
-  placement: Scalars['String']['output'];
-  provider: Scalars['String']['output'];
+  override?: Maybe<TargetOverride>;
+  placement: Placement;
+  provider: Provider;
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   remoteId?: Maybe<Scalars['String']['output']>;
   remoteUrl?: Maybe<Scalars['String']['output']>;
-  status: Scalars['String']['output'];
+  /** The network’s options for this target, defaults applied. */
+  settings: Scalars['JSON']['output'];
+  status: TargetStatus;
+  /** The content checked against the network’s rules as they stand now. */
   validation: TargetValidation;
 };
+
+/** A social network (GET /v1/providers); `SANDBOX` is the built-in test network. Each value is REST's, in upper case with `_` for punctuation. */
+export type Provider =
+  | 'BLUESKY'
+  | 'FACEBOOK'
+  | 'INSTAGRAM'
+  | 'LINKEDIN'
+  | 'MASTODON'
+  | 'PINTEREST'
+  | 'SANDBOX'
+  | 'THREADS'
+  | 'TIKTOK'
+  | 'X'
+  | 'YOUTUBE';
 
 /** A network’s formats, placements and limits, as GET /v1/providers returns them. */
 export type ProviderRules = {
   __typename?: 'ProviderRules';
   altTextMaxLength?: Maybe<Scalars['Int']['output']>;
+  /** Whether accounts of this network can be connected on this installation. */
+  configured: Scalars['Boolean']['output'];
+  /** `oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount); null when not configured. */
+  connection?: Maybe<Scalars['String']['output']>;
   displayName: Scalars['String']['output'];
   gif?: Maybe<FileRules>;
   image: FileRules;
@@ -320,9 +642,14 @@ export type ProviderRules = {
 
 export type Query = {
   __typename?: 'Query';
+  ai: AiStatus;
   analytics: AnalyticsResult;
+  /** Every key of the workspace, revoked ones included, newest first. */
+  apiKeys: Array<ApiKey>;
   media: QueryMediaConnection;
   mediaFile: MediaFile;
+  /** The people of the workspace, in the order they joined. */
+  members: Array<Member>;
   post: Post;
   posts: QueryPostsConnection;
   providers: Array<ProviderRules>;
@@ -341,9 +668,9 @@ export type QueryAnalyticsArgs = {
   campaign?: InputMaybe<Scalars['String']['input']>;
   connectionId?: InputMaybe<Scalars['ID']['input']>;
   from: Scalars['String']['input'];
-  groupBy?: InputMaybe<Scalars['String']['input']>;
-  provider?: InputMaybe<Scalars['String']['input']>;
-  status?: InputMaybe<Array<Scalars['String']['input']>>;
+  groupBy?: InputMaybe<AnalyticsGrouping>;
+  provider?: InputMaybe<Provider>;
+  status?: InputMaybe<Array<PostStatus>>;
   to: Scalars['String']['input'];
 };
 
@@ -355,9 +682,9 @@ export type QueryMediaArgs = {
   from?: InputMaybe<Scalars['DateTime']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   q?: InputMaybe<Scalars['String']['input']>;
-  status?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<MediaStatus>;
   to?: InputMaybe<Scalars['DateTime']['input']>;
-  type?: InputMaybe<Scalars['String']['input']>;
+  type?: InputMaybe<MediaType>;
 };
 
 
@@ -379,8 +706,8 @@ export type QueryPostsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   from?: InputMaybe<Scalars['DateTime']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
-  provider?: InputMaybe<Scalars['String']['input']>;
-  status?: InputMaybe<Array<Scalars['String']['input']>>;
+  provider?: InputMaybe<Provider>;
+  status?: InputMaybe<Array<PostStatus>>;
   to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
@@ -520,6 +847,8 @@ export type Queue = {
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** The posts placed in this queue still to be published, soonest first. */
+  posts: Array<Post>;
   slots: Array<Slot>;
   timezone: Scalars['String']['output'];
 };
@@ -552,15 +881,53 @@ export type RequestLogEntry = {
   userId?: Maybe<Scalars['ID']['output']>;
 };
 
+/** The tus 1.0 protocol, for large files: create the upload at `endpoint` with these headers and metadata. */
+export type ResumableUpload = {
+  __typename?: 'ResumableUpload';
+  /** Bytes per PATCH suggested. */
+  chunkSize: Scalars['Float']['output'];
+  endpoint: Scalars['String']['output'];
+  headers: Scalars['JSON']['output'];
+  metadata: Scalars['JSON']['output'];
+  protocol: Scalars['String']['output'];
+  version: Scalars['String']['output'];
+};
+
+/** A person’s role in a workspace. Each value is REST's, in upper case with `_` for punctuation. */
+export type Role =
+  | 'ADMIN'
+  | 'EDITOR'
+  | 'OWNER'
+  | 'VIEWER';
+
+/** A permission of an API key. Each value is REST's, in upper case with `_` for punctuation. */
+export type Scope =
+  | 'ACCESS_WRITE'
+  | 'ACCOUNTS_READ'
+  | 'ACCOUNTS_WRITE'
+  | 'AI_WRITE'
+  | 'ANALYTICS_READ'
+  | 'MEDIA_READ'
+  | 'MEDIA_WRITE'
+  | 'POSTS_READ'
+  | 'POSTS_WRITE'
+  | 'WEBHOOKS_WRITE';
+
+/** A named set of scopes for a new API key. Each value is REST's, in upper case with `_` for punctuation. */
+export type ScopePreset =
+  | 'PUBLISHING'
+  | 'READ_ONLY';
+
 export type Slot = {
   __typename?: 'Slot';
-  day: Scalars['String']['output'];
+  day: Weekday;
   /** HH:mm, local to the queue. */
   time: Scalars['String']['output'];
 };
 
 export type SlotInput = {
-  day: Scalars['String']['input'];
+  day: Weekday;
+  /** HH:mm */
   time: Scalars['String']['input'];
 };
 
@@ -574,6 +941,7 @@ export type SocialAccount = {
   id: Scalars['ID']['output'];
   needsReconnect: Scalars['Boolean']['output'];
   provider: Scalars['String']['output'];
+  /** ACTIVE, NEEDS_RECONNECT (the network no longer accepts its tokens) or REVOKED (disconnected). */
   status: Scalars['String']['output'];
   username: Scalars['String']['output'];
 };
@@ -585,33 +953,72 @@ export type TargetError = {
 };
 
 export type TargetInput = {
+  /** The id of a social account (`socialAccounts`). */
   connectionId: Scalars['ID']['input'];
-  overrideCaption?: InputMaybe<Scalars['String']['input']>;
-  placement: Scalars['String']['input'];
+  override?: InputMaybe<TargetOverrideInput>;
+  placement: Placement;
+  /** The network’s options (`providers`); its defaults fill what is left out. */
+  settings?: InputMaybe<Scalars['JSON']['input']>;
 };
+
+/** What a target publishes instead of the post’s content. */
+export type TargetOverride = {
+  __typename?: 'TargetOverride';
+  caption: Scalars['String']['output'];
+};
+
+export type TargetOverrideInput = {
+  caption?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Where one target (account and placement) of a post is. Each value is REST's, in upper case with `_` for punctuation. */
+export type TargetStatus =
+  | 'FAILED'
+  | 'PENDING'
+  | 'PUBLISHED'
+  | 'PUBLISHING';
 
 export type TargetValidation = {
   __typename?: 'TargetValidation';
-  problems: Array<ValidationProblem>;
+  problems: Array<ValidationFinding>;
   valid: Scalars['Boolean']['output'];
 };
 
-export type ValidationProblem = {
-  __typename?: 'ValidationProblem';
+/** Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body; then completeUpload. */
+export type Upload = {
+  __typename?: 'Upload';
+  expiresAt: Scalars['String']['output'];
+  headers: Scalars['JSON']['output'];
+  /** The media file’s id, also the upload’s. */
+  id: Scalars['ID']['output'];
+  maxBytes: Scalars['Float']['output'];
+  method: Scalars['String']['output'];
+  resumable: ResumableUpload;
+  uploadUrl: Scalars['String']['output'];
+};
+
+/** A rule of the target’s network that the content breaks; the same fields as an error’s `details`. */
+export type ValidationFinding = {
+  __typename?: 'ValidationFinding';
+  /** The broken rule, e.g. caption.maxLength. */
+  code: Scalars['String']['output'];
   field: Scalars['String']['output'];
   message: Scalars['String']['output'];
-  rule: Scalars['String']['output'];
 };
 
 /** The caller: a person of one workspace, through an API key or a dashboard session. */
 export type Viewer = {
   __typename?: 'Viewer';
+  aiCredits: AiCredits;
+  /** The key of this call; null for a dashboard session. */
   apiKeyId?: Maybe<Scalars['ID']['output']>;
-  /** The plan in force, if any. */
-  plan?: Maybe<Scalars['String']['output']>;
-  role: Scalars['String']['output'];
+  /** Who the caller is, and every workspace they belong to. */
+  person: Person;
+  /** The plan in force; null when none is (then most calls answer ENTITLEMENT_EXCEEDED). */
+  plan?: Maybe<Plan>;
+  role: Role;
   /** Effective scopes: the key’s own, capped by its creator’s role. */
-  scopes: Array<Scalars['String']['output']>;
+  scopes: Array<Scope>;
   userId: Scalars['ID']['output'];
   workspaceId: Scalars['ID']['output'];
 };
@@ -630,10 +1037,11 @@ export type WebhookDelivery = {
   __typename?: 'WebhookDelivery';
   attemptLog: Array<WebhookAttempt>;
   attempts: Scalars['Int']['output'];
+  endpoint: WebhookEndpoint;
   eventId: Scalars['ID']['output'];
-  eventType: Scalars['String']['output'];
+  eventType: EventKind;
   id: Scalars['ID']['output'];
-  status: Scalars['String']['output'];
+  status: DeliveryStatus;
 };
 
 export type WebhookEndpoint = {
@@ -642,10 +1050,29 @@ export type WebhookEndpoint = {
   description?: Maybe<Scalars['String']['output']>;
   enabled: Scalars['Boolean']['output'];
   /** Empty means every kind. */
-  events: Array<Scalars['String']['output']>;
+  events: Array<EventKind>;
   id: Scalars['ID']['output'];
   previousSecretExpiresAt?: Maybe<Scalars['String']['output']>;
   /** Only in the answer of createWebhook and rotateWebhookSecret. */
   secret?: Maybe<Scalars['String']['output']>;
   url: Scalars['String']['output'];
+};
+
+/** A day of a queue’s week. Each value is REST's, in upper case with `_` for punctuation. */
+export type Weekday =
+  | 'FRIDAY'
+  | 'MONDAY'
+  | 'SATURDAY'
+  | 'SUNDAY'
+  | 'THURSDAY'
+  | 'TUESDAY'
+  | 'WEDNESDAY';
+
+/** A workspace the person belongs to, and their role there. */
+export type WorkspaceMembership = {
+  __typename?: 'WorkspaceMembership';
+  /** Sent as x-workspace-id by a signed-in browser. */
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  role: Role;
 };

@@ -1,7 +1,10 @@
 import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
+import { defineLoader } from '../loaders.ts';
+import { MediaStatus, MediaType } from '../enums.ts';
 import { deleteMedia, getMedia, listMedia, mediaPosition, presentMedia, setAltText } from '../../src/media/library.ts';
-import { completeUpload } from '../../src/media/uploads.ts';
+import { completeUpload, startUpload } from '../../src/media/uploads.ts';
+import { mediaOf } from '../../src/media/facts.ts';
 import type { Media } from '../../src/db/generated/prisma/client.ts';
 import type { GraphContext } from '../builder.ts';
 import { storedError } from '../../src/errors/appError.ts';
@@ -12,16 +15,22 @@ const MediaError = builder.objectRef<{ code: string; message: string }>('MediaEr
 
 const view = (media: Media, context: GraphContext) => presentMedia(media, context.services.signer, context.services.config.publicBaseUrl);
 
-const MediaFile = builder.objectRef<Media>('MediaFile').implement({
+/** Files of the caller's workspace by id, every file a request's posts name loaded with one query. */
+export const mediaLoader = defineLoader(async (context, ids) => {
+  const files = await mediaOf(context.services.db.prisma, context.actor.workspaceId, ids);
+  return new Map(files.map((file) => [file.id, file]));
+});
+
+export const MediaFile = builder.objectRef<Media>('MediaFile').implement({
   description: 'A file of the media library.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    status: t.exposeString('status'),
-    type: t.exposeString('type', { nullable: true }),
+    status: t.field({ type: MediaStatus, resolve: (media) => media.status as never }),
+    type: t.field({ type: MediaType, nullable: true, resolve: (media) => media.type as never }),
     filename: t.exposeString('filename'),
     mimeType: t.exposeString('mimeType', { nullable: true }),
     format: t.exposeString('format', { nullable: true }),
-    size: t.float({ resolve: (media) => Number(media.size) }),
+    size: t.float({ description: 'Bytes.', resolve: (media) => Number(media.size) }),
     width: t.exposeInt('width', { nullable: true }),
     height: t.exposeInt('height', { nullable: true }),
     durationMs: t.exposeInt('durationMs', { nullable: true }),
@@ -34,10 +43,43 @@ const MediaFile = builder.objectRef<Media>('MediaFile').implement({
   }),
 });
 
+type UploadStart = Awaited<ReturnType<typeof startUpload>>;
+
+const ResumableUpload = builder.objectRef<UploadStart['resumable']>('ResumableUpload').implement({
+  description: 'The tus 1.0 protocol, for large files: create the upload at `endpoint` with these headers and metadata.',
+  fields: (t) => ({
+    protocol: t.exposeString('protocol'),
+    version: t.exposeString('version'),
+    endpoint: t.exposeString('endpoint'),
+    headers: t.field({ type: 'JSON', resolve: (resumable) => resumable.headers }),
+    metadata: t.field({ type: 'JSON', resolve: (resumable) => resumable.metadata }),
+    chunkSize: t.float({ description: 'Bytes per PATCH suggested.', resolve: (resumable) => resumable.chunkSize }),
+  }),
+});
+
+const Upload = builder.objectRef<UploadStart>('Upload').implement({
+  description: 'Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body; then completeUpload.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The media file’s id, also the upload’s.' }),
+    uploadUrl: t.exposeString('uploadUrl'),
+    method: t.exposeString('method'),
+    headers: t.field({ type: 'JSON', resolve: (upload) => upload.headers }),
+    expiresAt: t.exposeString('expiresAt'),
+    maxBytes: t.float({ resolve: (upload) => upload.maxBytes }),
+    resumable: t.field({ type: ResumableUpload, resolve: (upload) => upload.resumable }),
+  }),
+});
+
 builder.queryFields((t) => ({
   media: t.connection({
     type: MediaFile,
-    args: { q: t.arg.string(), type: t.arg.string(), status: t.arg.string(), from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }) },
+    args: {
+      q: t.arg.string({ description: 'Searched in file names and alt texts.' }),
+      type: t.arg({ type: MediaType }),
+      status: t.arg({ type: MediaStatus }),
+      from: t.arg({ type: 'DateTime' }),
+      to: t.arg({ type: 'DateTime' }),
+    },
     authScopes: { operation: 'listMedia' },
     resolve: async (_root, args, context) => {
       const filters = { q: args.q ?? undefined, type: args.type ?? undefined, status: args.status ?? undefined, from: args.from ?? undefined, to: args.to ?? undefined };
@@ -53,9 +95,27 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  startUpload: t.field({
+    type: Upload,
+    description: 'Starts an upload (POST /v1/media/uploads): the bytes go to the URL answered, not through the graph.',
+    args: {
+      filename: t.arg.string({ required: true }),
+      contentType: t.arg.string({ required: true, description: 'As declared; the real type is detected from the bytes.' }),
+      size: t.arg.float({ required: true, description: 'Bytes.' }),
+    },
+    authScopes: { operation: 'startUpload' },
+    resolve: (_root, args, context) =>
+      startUpload(
+        context.services.db,
+        context.services.signer,
+        { publicBaseUrl: context.services.config.publicBaseUrl, maxUploadBytes: context.services.config.maxUploadBytes },
+        context.actor,
+        args,
+      ),
+  }),
   completeUpload: t.field({
     type: MediaFile,
-    description: 'Uploads start with POST /v1/media/uploads (the bytes go to a URL, not through the graph).',
+    description: 'Completes an upload once its bytes are sent; the file is then checked and processed (`PROCESSING`).',
     args: { id: t.arg.id({ required: true }) },
     authScopes: { operation: 'completeUpload' },
     resolve: (_root, args, context) => completeUpload(context.services.db, context.services.boss, context.services.storage, context.actor, String(args.id)),

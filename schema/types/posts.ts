@@ -1,22 +1,55 @@
+import { getRefFromModel, type PrismaObjectRef } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
+import type PrismaTypes from '../../src/db/generated/pothos-types.ts';
 import { pageRequest, toConnection } from '../connections.ts';
-import { createPost, deletePost, getPost, listPosts, postPosition, updatePost, withMedia, type PostDetail, type PostWithTargets } from '../../src/posts/posts.ts';
+import { defineLoader } from '../loaders.ts';
+import { Placement, PostStatus, Provider, TargetStatus } from '../enums.ts';
+import { MediaFile, mediaLoader } from './media.ts';
+import { createPost, deletePost, getPost, listPosts, postPosition, updatePost, type PostDetail, type PostInput, type PostWithTargets } from '../../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing.ts';
 import { validationOf } from '../../src/posts/present.ts';
 import { storedError } from '../../src/errors/appError.ts';
+import { postsUsingMedia } from '../../src/media/library.ts';
+import type { GraphContext } from '../builder.ts';
+import type { Media } from '../../src/db/generated/prisma/client.ts';
 
 type Target = PostWithTargets['targets'][number];
+
+/** The prisma object of socialAccounts.ts, by its model. */
+const SocialAccountRef = getRefFromModel('SocialAccount', builder) as PrismaObjectRef<typeof builder.$inferSchemaTypes, PrismaTypes['SocialAccount']>;
+
+/** The post's files in the order of `content.mediaIds`, batched with every other post of the request. */
+async function mediaOfPost(post: PostWithTargets | PostDetail, context: GraphContext): Promise<Media[]> {
+  if ('media' in post) return post.media;
+  const files = await Promise.all(post.mediaIds.map((id) => mediaLoader(context).load(id)));
+  return files.filter((file): file is Media => file !== undefined);
+}
 
 const TargetError = builder.objectRef<{ code: string; message: string }>('TargetError').implement({
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
 });
 
-const ValidationProblem = builder.objectRef<{ rule: string; field: string; message: string }>('ValidationProblem').implement({
-  fields: (t) => ({ rule: t.exposeString('rule'), field: t.exposeString('field'), message: t.exposeString('message') }),
+/** One broken rule: the same `field`, `code`, `message` as a detail of an error answer. */
+export const ValidationFinding = builder.objectRef<{ code: string; field: string; message: string }>('ValidationFinding').implement({
+  description: 'A rule of the target’s network that the content breaks; the same fields as an error’s `details`.',
+  fields: (t) => ({
+    code: t.exposeString('code', { description: 'The broken rule, e.g. caption.maxLength.' }),
+    field: t.exposeString('field'),
+    message: t.exposeString('message'),
+  }),
 });
 
-const TargetValidation = builder.objectRef<{ valid: boolean; problems: { rule: string; field: string; message: string }[] }>('TargetValidation').implement({
-  fields: (t) => ({ valid: t.exposeBoolean('valid'), problems: t.expose('problems', { type: [ValidationProblem] }) }),
+const TargetValidation = builder.objectRef<ReturnType<typeof validationOf>>('TargetValidation').implement({
+  fields: (t) => ({ valid: t.exposeBoolean('valid'), problems: t.expose('problems', { type: [ValidationFinding] }) }),
+});
+
+const PostContent = builder.objectRef<Pick<PostWithTargets, 'caption' | 'mediaIds'>>('PostContent').implement({
+  fields: (t) => ({ caption: t.exposeString('caption'), mediaIds: t.exposeIDList('mediaIds') }),
+});
+
+const TargetOverride = builder.objectRef<{ caption: string }>('TargetOverride').implement({
+  description: 'What a target publishes instead of the post’s content.',
+  fields: (t) => ({ caption: t.exposeString('caption') }),
 });
 
 const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; target: Target }>('PostTarget').implement({
@@ -24,10 +57,16 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
   fields: (t) => ({
     id: t.id({ resolve: ({ target }) => target.id }),
     connectionId: t.id({ resolve: ({ target }) => target.connectionId }),
-    provider: t.string({ resolve: ({ target }) => target.account.provider }),
-    placement: t.string({ resolve: ({ target }) => target.placement }),
-    overrideCaption: t.string({ nullable: true, resolve: ({ target }) => target.overrideCaption }),
-    status: t.string({ resolve: ({ target }) => target.status }),
+    account: t.field({ type: SocialAccountRef, description: 'The account (connection) this target publishes to.', resolve: ({ target }) => target.account }),
+    provider: t.field({ type: Provider, resolve: ({ target }) => target.account.provider as never }),
+    placement: t.field({ type: Placement, resolve: ({ target }) => target.placement as never }),
+    override: t.field({
+      type: TargetOverride,
+      nullable: true,
+      resolve: ({ target }) => (target.overrideCaption === null ? null : { caption: target.overrideCaption }),
+    }),
+    settings: t.field({ type: 'JSON', description: 'The network’s options for this target, defaults applied.', resolve: ({ target }) => target.settings }),
+    status: t.field({ type: TargetStatus, resolve: ({ target }) => target.status as never }),
     remoteId: t.string({ nullable: true, resolve: ({ target }) => target.remoteId }),
     remoteUrl: t.string({ nullable: true, resolve: ({ target }) => target.remoteUrl }),
     error: t.field({ type: TargetError, nullable: true, resolve: ({ target }) => storedError(target) }),
@@ -35,8 +74,8 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
     publishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ target }) => target.publishedAt }),
     validation: t.field({
       type: TargetValidation,
-      resolve: async ({ post, target }, _args, context) =>
-        validationOf('media' in post ? post : await withMedia(context.services.db.prisma, post), target, context.language),
+      description: 'The content checked against the network’s rules as they stand now.',
+      resolve: async ({ post, target }, _args, context) => validationOf({ ...post, media: await mediaOfPost(post, context) }, target, context.language),
     }),
   }),
 });
@@ -45,10 +84,10 @@ export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').i
   description: 'A post: created once, published to one or more targets.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    status: t.exposeString('status'),
-    version: t.exposeInt('version'),
-    caption: t.exposeString('caption'),
-    mediaIds: t.exposeIDList('mediaIds'),
+    status: t.field({ type: PostStatus, resolve: (post) => post.status as never }),
+    version: t.exposeInt('version', { description: 'Sent back with updatePost for optimistic concurrency.' }),
+    content: t.field({ type: PostContent, resolve: (post) => post }),
+    media: t.field({ type: [MediaFile], description: 'The files of `content.mediaIds`, in that order.', resolve: (post, _args, context) => mediaOfPost(post, context) }),
     campaign: t.exposeString('campaign', { nullable: true }),
     scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
     timezone: t.exposeString('timezone', { nullable: true }),
@@ -60,30 +99,63 @@ export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').i
   }),
 });
 
-const TargetInput = builder.inputType('TargetInput', {
+const postsUsingMediaLoader = defineLoader((context, mediaIds) => postsUsingMedia(context.services.db, context.actor, mediaIds));
+
+builder.objectField(MediaFile, 'usedBy', (t) =>
+  t.field({
+    type: [PostRef],
+    description: 'The posts whose content names this file, newest first (needs posts:read).',
+    authScopes: { operation: 'listPosts' },
+    resolve: async (media, _args, context) => (await postsUsingMediaLoader(context).load(media.id)) ?? [],
+  }),
+);
+
+const PostContentInput = builder.inputType('PostContentInput', {
+  fields: (t) => ({ caption: t.string(), mediaIds: t.idList() }),
+});
+
+const TargetOverrideInput = builder.inputType('TargetOverrideInput', {
+  fields: (t) => ({ caption: t.string() }),
+});
+
+export const TargetInput = builder.inputType('TargetInput', {
   fields: (t) => ({
-    connectionId: t.id({ required: true }),
-    placement: t.string({ required: true }),
-    overrideCaption: t.string(),
+    connectionId: t.id({ required: true, description: 'The id of a social account (`socialAccounts`).' }),
+    placement: t.field({ type: Placement, required: true }),
+    override: t.field({ type: TargetOverrideInput }),
+    settings: t.field({ type: 'JSON', description: 'The network’s options (`providers`); its defaults fill what is left out.' }),
   }),
 });
 
-const targetsOf = (targets: { connectionId: string | number; placement: string; overrideCaption?: string | null }[]) =>
-  targets.map((target) => ({
+type TargetArgs = { connectionId: string | number; placement: string; override?: { caption?: string | null } | null; settings?: unknown }[];
+
+/** The graph's post arguments as the domain's input (the body of POST /v1/posts). */
+export function postInputOf(args: { content?: { caption?: string | null; mediaIds?: (string | number)[] | null } | null; targets: TargetArgs; campaign?: string | null }): PostInput {
+  return {
+    content: { caption: args.content?.caption ?? undefined, mediaIds: args.content?.mediaIds?.map(String) },
+    targets: targetsOf(args.targets),
+    campaign: args.campaign,
+  };
+}
+
+function targetsOf(targets: TargetArgs): PostInput['targets'] {
+  return targets.map((target) => ({
     connectionId: String(target.connectionId),
     placement: target.placement,
-    override: target.overrideCaption === undefined || target.overrideCaption === null ? null : { caption: target.overrideCaption },
+    override: target.override ? { caption: target.override.caption ?? undefined } : null,
+    settings: (target.settings ?? null) as Record<string, unknown> | null,
   }));
+}
 
 builder.queryFields((t) => ({
   posts: t.connection({
     type: PostRef,
     args: {
-      status: t.arg.stringList(),
+      status: t.arg({ type: [PostStatus] }),
       from: t.arg({ type: 'DateTime' }),
       to: t.arg({ type: 'DateTime' }),
       connectionId: t.arg.id(),
-      provider: t.arg.string(),
+      provider: t.arg({ type: Provider }),
       campaign: t.arg.string(),
     },
     authScopes: { operation: 'listPosts' },
@@ -111,26 +183,19 @@ builder.mutationFields((t) => ({
   createPost: t.field({
     type: PostRef,
     args: {
-      caption: t.arg.string(),
-      mediaIds: t.arg.idList(),
+      content: t.arg({ type: PostContentInput, required: true }),
       targets: t.arg({ type: [TargetInput], required: true }),
       campaign: t.arg.string(),
     },
     authScopes: { operation: 'createPost' },
-    resolve: (_root, args, context) =>
-      createPost(context.services.db, context.actor, {
-        content: { caption: args.caption ?? undefined, mediaIds: args.mediaIds?.map(String) },
-        targets: targetsOf(args.targets),
-        campaign: args.campaign,
-      }),
+    resolve: (_root, args, context) => createPost(context.services.db, context.actor, postInputOf(args)),
   }),
   updatePost: t.field({
     type: PostRef,
     args: {
       id: t.arg.id({ required: true }),
       version: t.arg.int({ required: true }),
-      caption: t.arg.string(),
-      mediaIds: t.arg.idList(),
+      content: t.arg({ type: PostContentInput }),
       targets: t.arg({ type: [TargetInput] }),
       campaign: t.arg.string(),
     },
@@ -138,7 +203,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) =>
       updatePost(context.services.db, context.services.boss, context.actor, String(args.id), {
         version: args.version,
-        content: { caption: args.caption ?? undefined, mediaIds: args.mediaIds?.map(String) },
+        content: args.content ? { caption: args.content.caption ?? undefined, mediaIds: args.content.mediaIds?.map(String) } : undefined,
         targets: args.targets ? targetsOf(args.targets) : undefined,
         campaign: args.campaign,
       }),

@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
-import { listProviders } from '../../src/providers/catalog.ts';
-import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, ProviderRules, VideoFileRules } from '../../src/providers/rules.ts';
+import { listProviders, type ProviderEntry } from '../../src/providers/catalog.ts';
+import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, VideoFileRules } from '../../src/providers/rules.ts';
 
 const CaptionRulesRef = builder.objectRef<CaptionRules>('CaptionRules').implement({
   fields: (t) => ({
@@ -53,7 +53,7 @@ const FileRulesRef = builder.objectRef<FileRules | VideoFileRules>('FileRules').
   }),
 });
 
-const ProviderRulesRef = builder.objectRef<ProviderRules>('ProviderRules').implement({
+const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').implement({
   description: 'A network’s formats, placements and limits, as GET /v1/providers returns them.',
   fields: (t) => ({
     provider: t.exposeString('provider'),
@@ -65,6 +65,11 @@ const ProviderRulesRef = builder.objectRef<ProviderRules>('ProviderRules').imple
     altTextMaxLength: t.int({ nullable: true, resolve: (rules) => rules.altText?.maxLength ?? null }),
     postingLimits: t.exposeStringList('postingLimits'),
     notes: t.exposeStringList('notes'),
+    configured: t.exposeBoolean('configured', { description: 'Whether accounts of this network can be connected on this installation.' }),
+    connection: t.exposeString('connection', {
+      nullable: true,
+      description: '`oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount); null when not configured.',
+    }),
   }),
 });
 
@@ -72,6 +77,6 @@ builder.queryField('providers', (t) =>
   t.field({
     type: [ProviderRulesRef],
     authScopes: { operation: 'listProviders' },
-    resolve: (_root, _args, context) => listProviders(context.actor).data,
+    resolve: (_root, _args, context) => listProviders(context.actor, context.services.connections.links).data,
   }),
 );

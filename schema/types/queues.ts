@@ -1,19 +1,23 @@
 import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
-import { createQueue, deleteQueue, listQueues, queuePosition, queuePost, slotsOf, updateQueue } from '../../src/queues/queues.ts';
+import { createQueue, deleteQueue, listQueues, queuePosition, queuePost, slotsOf, updateQueue, upcomingPostsOfQueues } from '../../src/queues/queues.ts';
 import { analytics } from '../../src/analytics/report.ts';
 import { metricNames, type Metrics } from '../../src/analytics/metrics.ts';
 import type { Queue as QueueRow } from '../../src/db/generated/prisma/client.ts';
-import type { Slot, Weekday } from '../../src/queues/slots.ts';
+import type { Slot } from '../../src/queues/slots.ts';
 import { PostRef } from './posts.ts';
+import { defineLoader } from '../loaders.ts';
+import { AnalyticsGrouping, PostStatus, Provider, Weekday } from '../enums.ts';
 
 const SlotRef = builder.objectRef<Slot>('Slot').implement({
-  fields: (t) => ({ day: t.exposeString('day'), time: t.exposeString('time', { description: 'HH:mm, local to the queue.' }) }),
+  fields: (t) => ({ day: t.expose('day', { type: Weekday }), time: t.exposeString('time', { description: 'HH:mm, local to the queue.' }) }),
 });
 
 const SlotInput = builder.inputType('SlotInput', {
-  fields: (t) => ({ day: t.string({ required: true }), time: t.string({ required: true }) }),
+  fields: (t) => ({ day: t.field({ type: Weekday, required: true }), time: t.string({ required: true, description: 'HH:mm' }) }),
 });
+
+const upcomingPostsLoader = defineLoader((context, queueIds) => upcomingPostsOfQueues(context.services.db, context.actor, queueIds));
 
 const QueueRef = builder.objectRef<QueueRow>('Queue').implement({
   fields: (t) => ({
@@ -22,6 +26,11 @@ const QueueRef = builder.objectRef<QueueRow>('Queue').implement({
     timezone: t.exposeString('timezone'),
     slots: t.field({ type: [SlotRef], resolve: (queue) => slotsOf(queue) }),
     connectionIds: t.exposeIDList('connectionIds'),
+    posts: t.field({
+      type: [PostRef],
+      description: 'The posts placed in this queue still to be published, soonest first.',
+      resolve: async (queue, _args, context) => (await upcomingPostsLoader(context).load(queue.id)) ?? [],
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -45,13 +54,11 @@ const AnalyticsResult = builder.objectRef<Awaited<ReturnType<typeof analytics>>>
   fields: (t) => ({
     from: t.exposeString('from'),
     to: t.exposeString('to'),
-    groupBy: t.exposeString('groupBy'),
+    groupBy: t.expose('groupBy', { type: AnalyticsGrouping }),
     totals: t.field({ type: MetricsRef, resolve: (result) => result.totals }),
     rows: t.field({ type: [AnalyticsRow], resolve: (result) => result.rows }),
   }),
 });
-
-const slotsFrom = (slots: { day: string; time: string }[]) => slots.map((slot) => ({ day: slot.day as Weekday, time: slot.time }));
 
 builder.queryFields((t) => ({
   queues: t.connection({
@@ -64,10 +71,10 @@ builder.queryFields((t) => ({
     args: {
       from: t.arg.string({ required: true }),
       to: t.arg.string({ required: true }),
-      groupBy: t.arg.string(),
-      status: t.arg.stringList(),
+      groupBy: t.arg({ type: AnalyticsGrouping }),
+      status: t.arg({ type: [PostStatus] }),
       connectionId: t.arg.id(),
-      provider: t.arg.string(),
+      provider: t.arg({ type: Provider }),
       campaign: t.arg.string(),
     },
     authScopes: { operation: 'getAnalytics' },
@@ -90,7 +97,7 @@ builder.mutationFields((t) => ({
     args: { name: t.arg.string({ required: true }), timezone: t.arg.string({ required: true }), slots: t.arg({ type: [SlotInput], required: true }), connectionIds: t.arg.idList() },
     authScopes: { operation: 'createQueue' },
     resolve: (_root, args, context) =>
-      createQueue(context.services.db, context.actor, { name: args.name, timezone: args.timezone, slots: slotsFrom(args.slots), connectionIds: args.connectionIds?.map(String) }),
+      createQueue(context.services.db, context.actor, { name: args.name, timezone: args.timezone, slots: args.slots, connectionIds: args.connectionIds?.map(String) }),
   }),
   updateQueue: t.field({
     type: QueueChange,
@@ -100,7 +107,7 @@ builder.mutationFields((t) => ({
       updateQueue(context.services.db, context.actor, String(args.id), {
         name: args.name ?? undefined,
         timezone: args.timezone ?? undefined,
-        slots: args.slots ? slotsFrom(args.slots) : undefined,
+        slots: args.slots ?? undefined,
         connectionIds: args.connectionIds?.map(String),
       }),
   }),

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import { getSocialAccount, listSocialAccounts, socialAccountPosition } from '../../src/accounts/socialAccounts.ts';
+import { addSocialAccount, disconnectSocialAccount, startAccountConnection, type AuthorizationStart } from '../../src/accounts/connect.ts';
 
 const SocialAccount = builder.prismaObject('SocialAccount', {
   description: 'A connected social account. Its provider tokens are never exposed.',
@@ -9,7 +10,7 @@ const SocialAccount = builder.prismaObject('SocialAccount', {
     provider: t.exposeString('provider'),
     displayName: t.exposeString('displayName'),
     username: t.exposeString('username'),
-    status: t.exposeString('status'),
+    status: t.exposeString('status', { description: 'ACTIVE, NEEDS_RECONNECT (the network no longer accepts its tokens) or REVOKED (disconnected).' }),
     needsReconnect: t.exposeBoolean('needsReconnect'),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
     connectedAt: t.expose('connectedAt', { type: 'DateTime' }),
@@ -33,3 +34,44 @@ builder.queryField('socialAccount', (t) =>
     resolve: (_root, args, context) => getSocialAccount(context.services.db, context.actor, String(args.id)),
   }),
 );
+
+const AuthorizationStartRef = builder.objectRef<AuthorizationStart>('AccountAuthorization').implement({
+  description: 'Where the person authorizes the app at the network; the network then sends them to /oauth/callback/<provider>.',
+  fields: (t) => ({
+    authorizationUrl: t.exposeString('authorizationUrl'),
+    state: t.exposeString('state', { description: 'Single-use; valid for 10 minutes.' }),
+    expiresAt: t.exposeString('expiresAt'),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  startAccountConnection: t.field({
+    type: AuthorizationStartRef,
+    description: 'Connects an OAuth network account (owners and admins; keys need accounts:write).',
+    args: { provider: t.arg.string({ required: true }), redirectUri: t.arg.string(), instanceUrl: t.arg.string() },
+    authScopes: { operation: 'startAccountConnection' },
+    resolve: (_root, args, context) => startAccountConnection(context.services.db, context.services.connections, context.actor, args),
+  }),
+  addSocialAccount: t.field({
+    type: SocialAccount,
+    description: 'Connects a Bluesky account with an app password (identifier, appPassword, service) or a sandbox account (username).',
+    args: {
+      provider: t.arg.string({ required: true }),
+      username: t.arg.string(),
+      displayName: t.arg.string(),
+      identifier: t.arg.string(),
+      appPassword: t.arg.string(),
+      service: t.arg.string(),
+    },
+    authScopes: { operation: 'addSocialAccount' },
+    resolve: (_root, args, context) => addSocialAccount(context.services.db, context.services.outbox, context.services.connections, context.actor, args),
+  }),
+  disconnectSocialAccount: t.field({
+    type: SocialAccount,
+    description: 'Disconnects the account: REVOKED, tokens erased (and revoked at the network where it offers that), history kept.',
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { operation: 'disconnectSocialAccount' },
+    resolve: (_root, args, context) =>
+      disconnectSocialAccount(context.services.db, context.services.outbox, context.services.connections, context.actor, String(args.id)),
+  }),
+}));

@@ -2,18 +2,23 @@ import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import {
   createWebhook, deleteWebhook, deliveryPosition, endpointPosition, listDeliveries, listWebhooks, presentDelivery, presentEndpoint,
-  replayDelivery, rotateWebhookSecret, testWebhook, updateWebhook, type DeliveryWithLog,
+  replayDelivery, rotateWebhookSecret, testWebhook, updateWebhook, endpointsByIds, type DeliveryWithLog,
 } from '../../src/webhooks/endpoints.ts';
+import { defineLoader } from '../loaders.ts';
+import { DeliveryStatus, EventKind } from '../enums.ts';
 import type { WebhookEndpoint as EndpointRow } from '../../src/db/generated/prisma/client.ts';
 
 type EndpointView = ReturnType<typeof presentEndpoint> & { secret?: string };
 type DeliveryView = ReturnType<typeof presentDelivery>;
 
+const view = (row: EndpointRow) => presentEndpoint(row);
+const endpointLoader = defineLoader((context, ids) => endpointsByIds(context.services.db, context.actor, ids));
+
 const WebhookEndpoint = builder.objectRef<EndpointView>('WebhookEndpoint').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     url: t.exposeString('url'),
-    events: t.exposeStringList('events', { description: 'Empty means every kind.' }),
+    events: t.field({ type: [EventKind], description: 'Empty means every kind.', resolve: (endpoint) => endpoint.events as never }),
     description: t.exposeString('description', { nullable: true }),
     enabled: t.exposeBoolean('enabled'),
     previousSecretExpiresAt: t.exposeString('previousSecretExpiresAt', { nullable: true }),
@@ -37,14 +42,17 @@ const WebhookDelivery = builder.objectRef<DeliveryWithLog>('WebhookDelivery').im
   fields: (t) => ({
     id: t.exposeID('id'),
     eventId: t.exposeID('eventId'),
-    eventType: t.string({ resolve: (delivery) => delivery.event.type }),
-    status: t.exposeString('status'),
+    eventType: t.field({ type: EventKind, resolve: (delivery) => delivery.event.type as never }),
+    endpoint: t.field({
+      type: WebhookEndpoint,
+      resolve: async (delivery, _args, context) => view((await endpointLoader(context).load(delivery.endpointId))!),
+    }),
+    status: t.field({ type: DeliveryStatus, resolve: (delivery) => delivery.status as never }),
     attempts: t.exposeInt('attempts'),
     attemptLog: t.field({ type: [WebhookAttempt], resolve: (delivery) => presentDelivery(delivery).attemptLog }),
   }),
 });
 
-const view = (row: EndpointRow) => presentEndpoint(row);
 
 builder.queryFields((t) => ({
   webhooks: t.connection({
@@ -67,14 +75,14 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createWebhook: t.field({
     type: WebhookEndpoint,
-    args: { url: t.arg.string({ required: true }), events: t.arg.stringList(), description: t.arg.string() },
+    args: { url: t.arg.string({ required: true }), events: t.arg({ type: [EventKind] }), description: t.arg.string() },
     authScopes: { operation: 'createWebhook' },
     resolve: (_root, args, context) =>
       createWebhook(context.services.db, context.services.webhooks, context.actor, { url: args.url, events: args.events ?? undefined, description: args.description }),
   }),
   updateWebhook: t.field({
     type: WebhookEndpoint,
-    args: { id: t.arg.id({ required: true }), url: t.arg.string(), events: t.arg.stringList(), description: t.arg.string(), enabled: t.arg.boolean() },
+    args: { id: t.arg.id({ required: true }), url: t.arg.string(), events: t.arg({ type: [EventKind] }), description: t.arg.string(), enabled: t.arg.boolean() },
     authScopes: { operation: 'updateWebhook' },
     resolve: async (_root, args, context) =>
       view(

@@ -1,7 +1,10 @@
 // API keys: shown once at creation, stored as a SHA-256 digest, scoped, optionally expiring, revocable.
-import { AppError, invalidRequest } from '../errors/appError.ts';
+import { AppError, invalidRequest, notFound } from '../errors/appError.ts';
 import type { Database } from '../db/database.ts';
-import { requirePlan } from './actor.ts';
+import { isUuid } from '../ids.ts';
+import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
+import { requirePlan, requireScopes, type Actor } from './actor.ts';
+import { authorize } from './operations.ts';
 import { isRole, isScope, managerRoles, scopePresets, type Scope, type ScopePreset } from './scopes.ts';
 import { digestSecret, newSecret } from './secrets.ts';
 
@@ -73,10 +76,38 @@ export async function revokeApiKey(db: Database, keyId: string): Promise<void> {
   }
 }
 
+const summaryFields = { id: true, name: true, prefix: true, createdById: true, scopes: true, expiresAt: true, revokedAt: true, createdAt: true } as const;
+
 export async function listApiKeys(db: Database, workspaceId: string): Promise<ApiKeySummary[]> {
-  return db.prisma.apiKey.findMany({
-    where: { workspaceId },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: { id: true, name: true, prefix: true, createdById: true, scopes: true, expiresAt: true, revokedAt: true, createdAt: true },
-  });
+  return db.prisma.apiKey.findMany({ where: { workspaceId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: summaryFields });
+}
+
+/**
+ * A key created by a person of the workspace for themselves (the dashboard's "API keys"): owners and admins, and a
+ * key never grants more than its creator holds now (a key with access:write cannot mint a broader key).
+ */
+export async function createOwnApiKey(
+  db: Database,
+  actor: Actor,
+  input: { scopes?: string[]; preset?: ScopePreset; expiresAt?: Date; name?: string },
+): Promise<{ key: ApiKeySummary; apiKey: string }> {
+  authorize(actor, 'createApiKey');
+  refuseUnlessEmpty(textWithin('name', input.name, inputLimits.apiKey.name));
+  requireScopes(actor, resolveScopes(input), 'createApiKey');
+  const { keyId, apiKey } = await createApiKey(db, { ...input, workspaceId: actor.workspaceId, userId: actor.userId });
+  return { key: await db.prisma.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: summaryFields }), apiKey };
+}
+
+export async function listWorkspaceApiKeys(db: Database, actor: Actor): Promise<ApiKeySummary[]> {
+  authorize(actor, 'listApiKeys');
+  return listApiKeys(db, actor.workspaceId);
+}
+
+/** Revokes a key of the workspace (any person's: owners and admins keep the workspace's keys in hand). */
+export async function revokeWorkspaceApiKey(db: Database, actor: Actor, keyId: string): Promise<ApiKeySummary> {
+  authorize(actor, 'revokeApiKey');
+  const key = isUuid(keyId) ? await db.prisma.apiKey.findFirst({ where: { id: keyId, workspaceId: actor.workspaceId }, select: summaryFields }) : null;
+  if (!key) throw notFound('API key');
+  await revokeApiKey(db, key.id);
+  return db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: summaryFields });
 }

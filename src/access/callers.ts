@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { AppError } from '../errors/appError.ts';
 import type { Database } from '../db/database.ts';
-import { RateLimiter, rateLimitHeaders, type RateLimitState } from '../ratelimit/window.ts';
+import { RateLimiter, rateLimitHeaders, type RateLimitState } from '../ratelimit/limiter.ts';
 import { requirePlan, type Actor } from './actor.ts';
 import { isRole, isScope, scopes, type Scope } from './scopes.ts';
 import { digestSecret } from './secrets.ts';
@@ -51,6 +51,10 @@ const sessionCaller = `
   WHERE s.token_hash = $1 AND s.expires_at > now()`;
 
 const unauthenticated = () => new AppError('UNAUTHENTICATED', 'unauthenticated');
+/** One allowance per person and workspace, shared by all their keys and sessions. */
+const rateLimitSubject = (workspaceId: string, userId: string) => `${workspaceId}:${userId}`;
+const rateLimited = (state: RateLimitState, headers: Record<string, string>) =>
+  new AppError('RATE_LIMITED', 'rateLimited', { limit: state.limit, seconds: state.retryAfterSeconds }, { headers });
 const cacheTtlMs = 60_000;
 const maxCached = 10_000;
 
@@ -93,11 +97,9 @@ export class Callers {
     if (!credentials) throw unauthenticated();
     const row = await this.#find(credentials);
     if (!row || !isRole(row.role)) throw unauthenticated();
-    const rateLimit = await this.#limiter.take(`${row.workspace_id}:${row.user_id}`);
+    const rateLimit = await this.#limiter.take(rateLimitSubject(row.workspace_id, row.user_id));
     const headers = rateLimitHeaders(rateLimit);
-    if (rateLimit.exceeded) {
-      throw new AppError('RATE_LIMITED', 'rateLimited', { limit: rateLimit.limit, seconds: rateLimit.resetSeconds }, { headers });
-    }
+    if (rateLimit.exceeded) throw rateLimited(rateLimit, headers);
     const plan = { plan: row.plan, planExpiresAt: row.plan_expires_at };
     try {
       requirePlan(plan, credentials.kind === 'apiKey' ? 'apiAccess' : undefined);
@@ -117,6 +119,16 @@ export class Callers {
       },
       rateLimit,
     };
+  }
+
+  /**
+   * Counts `weight` more requests against the actor's rate limit (a request that costs more than one, on top of
+   * the one counted when it was authenticated); throws RATE_LIMITED past the limit.
+   */
+  async charge(actor: Actor, weight: number): Promise<RateLimitState> {
+    const rateLimit = await this.#limiter.take(rateLimitSubject(actor.workspaceId, actor.userId), weight);
+    if (rateLimit.exceeded) throw rateLimited(rateLimit, rateLimitHeaders(rateLimit));
+    return rateLimit;
   }
 
   async #find(credentials: Credentials): Promise<CallerRow | null> {
@@ -143,7 +155,7 @@ export class Callers {
     if (row) return row;
     // A valid session that is not a member of that workspace: the workspace does not exist for this person.
     const session = await this.#db.pool.query('SELECT 1 FROM session WHERE token_hash = $1 AND expires_at > now()', [digest]);
-    if (session.rowCount) throw new AppError('NOT_FOUND', 'notFound', { kind: 'workspace' });
+    if (session.rowCount) throw new AppError('NOT_FOUND', 'workspaceNotFound');
     return null;
   }
 }

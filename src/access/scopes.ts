@@ -8,6 +8,10 @@ export const scopes = [
   'media:write',
   'webhooks:write',
   'ai:write',
+  /** Connecting and disconnecting social accounts (owners and admins only); an addition to the spec, in no preset. */
+  'accounts:write',
+  /** Managing API keys and people (owners and admins only); an addition to the spec, in no preset. */
+  'access:write',
 ] as const;
 export type Scope = (typeof scopes)[number];
 
@@ -25,7 +29,7 @@ export type ScopePreset = keyof typeof scopePresets;
 export const roleCeilings: Record<Role, readonly Scope[]> = {
   owner: scopes,
   admin: scopes,
-  editor: scopes.filter((scope) => scope !== 'webhooks:write'),
+  editor: scopes.filter((scope) => scope !== 'webhooks:write' && scope !== 'accounts:write' && scope !== 'access:write'),
   viewer: readOnly,
 };
 

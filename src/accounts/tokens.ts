@@ -4,36 +4,29 @@
 // One refresh per account at a time, across processes: networks rotate refresh tokens, so two concurrent
 // refreshes would spend the same refresh token twice and the loser would lose the account. A refresh holds an
 // advisory lock on the account for its transaction; whoever comes second finds the tokens changed and uses them.
+// Refreshes go through the network's account link (src/providers/registry.ts), so networks that can be connected
+// before their publishing lands (X) are kept fresh too.
 // A failed refresh never erases tokens: a network that cannot be reached leaves them as they were, and one
 // that refuses them (revoked, invalid grant) marks the account NEEDS_RECONNECT, keeping the refresh token in case
 // the refusal was the network's mistake. `connection.revoked` is emitted once, when the account leaves ACTIVE.
-import type pg from 'pg';
-import { withPoolTransaction, type Database } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from '../events/outbox.ts';
-import { viaClient } from '../events/outbox.ts';
-import type { ProviderAdapters } from '../providers/registry.ts';
+import type { AccountLinks } from '../providers/registry.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
-import { ProviderError, type ConnectedAccount, type ProviderTokens } from '../providers/adapter.ts';
+import { ProviderError, type ProviderTokens } from '../providers/adapter.ts';
+import { markNeedsReconnect, openTokens, saveRefreshedTokens } from './socialAccounts.ts';
 
 interface Deps {
   db: Database;
   secrets: SecretBox;
-  adapters: ProviderAdapters;
+  /** How each network's tokens are refreshed (adapters, and networks that can be connected but not yet published to). */
+  links: AccountLinks;
   outbox: Outbox;
   logger: Logger;
-}
-
-interface AccountRow {
-  id: string;
-  workspace_id: string;
-  provider: string;
-  username: string;
-  remote_id: string | null;
-  status: string;
-  encrypted_tokens: string | null;
-  token_expires_at: Date | null;
+  /** The longest a network's refresh may take (the transaction holding the account waits that long). */
+  timeoutMs: number;
 }
 
 export type RefreshResult =
@@ -57,52 +50,48 @@ export class TokenKeeper {
    * tokens stay valid that long. A network that cannot be reached throws its transient ProviderError.
    */
   async refresh(accountId: string, options: { seen?: string | null; unlessValidFor?: number } = {}): Promise<RefreshResult> {
-    const { db, secrets, adapters } = this.#deps;
-    return withPoolTransaction(db.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`token-refresh:${accountId}`]);
-      const { rows } = await client.query<AccountRow>(
-        `SELECT id, workspace_id, provider, username, remote_id, status, encrypted_tokens, token_expires_at FROM social_account WHERE id = $1`,
-        [accountId],
-      );
-      const row = rows[0];
-      if (!row?.encrypted_tokens || row.status === 'REVOKED') return { status: 'rejected', reason: 'The account is disconnected.' };
-      const tokens = JSON.parse(secrets.open(row.encrypted_tokens)) as ProviderTokens;
-      if (row.status !== 'ACTIVE') return { status: 'rejected', reason: 'The account needs reconnecting.' };
-      const changedMeanwhile = options.seen !== undefined && options.seen !== row.encrypted_tokens;
-      const stillValid = options.unlessValidFor !== undefined && (!row.token_expires_at || row.token_expires_at.getTime() > Date.now() + options.unlessValidFor);
-      if (changedMeanwhile || stillValid) return { status: 'current', tokens };
-      const adapter = adapters.get(row.provider);
-      if (!adapter?.refresh) return { status: 'current', tokens };
-      const account: ConnectedAccount = { id: row.id, provider: row.provider, username: row.username, remoteId: row.remote_id, tokens };
-      let fresh: ProviderTokens;
-      try {
-        fresh = await adapter.refresh(account);
-      } catch (error) {
-        if (!(error instanceof ProviderError) || error.transient) throw error;
-        await this.#needsReconnect(client, row, error.message);
-        return { status: 'rejected', reason: error.message };
-      }
-      // A network that answers without a new refresh token keeps the old one valid.
-      const kept: ProviderTokens = { ...fresh, refreshToken: fresh.refreshToken ?? tokens.refreshToken };
-      await client.query(`UPDATE social_account SET encrypted_tokens = $2, token_expires_at = $3 WHERE id = $1`, [
-        row.id,
-        secrets.seal(JSON.stringify(kept)),
-        kept.expiresAt ? new Date(kept.expiresAt) : null,
-      ]);
-      this.#deps.logger.info({ connectionId: row.id, provider: row.provider }, 'tokens refreshed');
-      return { status: 'refreshed', tokens: kept };
-    });
+    const { db, secrets, links, outbox, timeoutMs } = this.#deps;
+    return db.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`token-refresh:${accountId}`}, 0))`;
+        const account = await tx.socialAccount.findUnique({ where: { id: accountId } });
+        const tokens = account ? openTokens(secrets, account) : null;
+        if (!account || !tokens || account.status === 'REVOKED') return { status: 'rejected', reason: 'The account is disconnected.' };
+        if (account.status !== 'ACTIVE') return { status: 'rejected', reason: 'The account needs reconnecting.' };
+        const changedMeanwhile = options.seen !== undefined && options.seen !== account.encryptedTokens;
+        const expiresAt = account.tokenExpiresAt?.getTime();
+        const stillValid = options.unlessValidFor !== undefined && (expiresAt === undefined || expiresAt > Date.now() + options.unlessValidFor);
+        const refresh = links.get(account.provider)?.refresh;
+        if (changedMeanwhile || stillValid || !refresh) return { status: 'current', tokens };
+        let fresh: ProviderTokens;
+        try {
+          fresh = await refresh({ id: account.id, provider: account.provider, username: account.username, remoteId: account.remoteId, tokens });
+        } catch (error) {
+          if (!(error instanceof ProviderError) || error.transient) throw error;
+          await markNeedsReconnect(tx, outbox, account.id);
+          this.#deps.logger.warn({ connectionId: account.id, provider: account.provider }, 'the network refused to refresh the account tokens; it needs reconnecting');
+          return { status: 'rejected', reason: error.message };
+        }
+        // A network that answers without a new refresh token keeps the old one valid.
+        const kept: ProviderTokens = { ...fresh, refreshToken: fresh.refreshToken ?? tokens.refreshToken };
+        await saveRefreshedTokens(tx, secrets, account.id, kept);
+        this.#deps.logger.info({ connectionId: account.id, provider: account.provider }, 'tokens refreshed');
+        return { status: 'refreshed', tokens: kept };
+      },
+      { timeout: timeoutMs + 10_000, maxWait: timeoutMs + 10_000 },
+    );
   }
 
   /** Refreshes every active account whose tokens expire within `refreshAheadMs`; one failing account does not stop the rest. */
   async refreshExpiring(): Promise<number> {
-    const { rows } = await this.#deps.db.pool.query<{ id: string }>(
-      `SELECT id FROM social_account WHERE status = 'ACTIVE' AND encrypted_tokens IS NOT NULL AND token_expires_at < now() + make_interval(secs => $1)
-       ORDER BY token_expires_at LIMIT 500`,
-      [refreshAheadMs / 1000],
-    );
+    const due = await this.#deps.db.prisma.socialAccount.findMany({
+      where: { status: 'ACTIVE', encryptedTokens: { not: null }, tokenExpiresAt: { lt: new Date(Date.now() + refreshAheadMs) } },
+      select: { id: true },
+      orderBy: { tokenExpiresAt: 'asc' },
+      take: 500,
+    });
     let refreshed = 0;
-    for (const { id } of rows) {
+    for (const { id } of due) {
       try {
         if ((await this.refresh(id, { unlessValidFor: refreshAheadMs })).status === 'refreshed') refreshed++;
       } catch (error) {
@@ -112,21 +101,9 @@ export class TokenKeeper {
     return refreshed;
   }
 
-  /** Marks the account NEEDS_RECONNECT (tokens kept), with `connection.revoked` when it was ACTIVE until now. */
-  async markNeedsReconnect(accountId: string, reason: string): Promise<void> {
-    await withPoolTransaction(this.#deps.db.pool, async (client) => {
-      const { rows } = await client.query<AccountRow>(`SELECT id, workspace_id, provider, username, status FROM social_account WHERE id = $1 FOR UPDATE`, [accountId]);
-      if (rows[0]) await this.#needsReconnect(client, rows[0], reason);
-    });
-  }
-
-  async #needsReconnect(client: pg.PoolClient, row: Pick<AccountRow, 'id' | 'workspace_id' | 'provider' | 'username' | 'status'>, reason: string): Promise<void> {
-    if (row.status !== 'ACTIVE') return;
-    await client.query(`UPDATE social_account SET status = 'NEEDS_RECONNECT', needs_reconnect = true WHERE id = $1`, [row.id]);
-    await this.#deps.outbox.recordAll(viaClient(client), [
-      { workspaceId: row.workspace_id, type: 'connection.revoked', data: { connectionId: row.id, provider: row.provider, username: row.username, reason } },
-    ]);
-    this.#deps.logger.warn({ connectionId: row.id, provider: row.provider }, 'the network refused the account tokens; it needs reconnecting');
+  /** The network refused tokens it cannot refresh: NEEDS_RECONNECT (tokens kept), `connection.revoked` once. */
+  async markNeedsReconnect(accountId: string): Promise<void> {
+    await this.#deps.db.prisma.$transaction((tx) => markNeedsReconnect(tx, this.#deps.outbox, accountId));
   }
 }
 

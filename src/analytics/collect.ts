@@ -1,14 +1,26 @@
-// Collecting metrics: a scheduled job asks each network (through its adapter) for the totals of every target
-// published in the last 90 days, and stores what each gained since the days already stored, as today's row.
+// Reading metrics. A published target appears in analytics at once, with zeros on the day it was published;
+// its network's figures are then read (through its adapter) on a decaying schedule: minutes after publishing,
+// then less and less often while a post's figures settle. Each reading stores what the target gained since the
+// days already stored as the reading day's row.
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
+import { viaPool, type SqlRunner } from '../events/outbox.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
-import { metricColumns, metricNames, type Metrics } from './metrics.ts';
+import { metricColumns, metricNames, zeroMetrics, type Metrics } from './metrics.ts';
 
-export const collectedDays = 90;
-const batch = 200;
+const minute = 60;
+const hour = 60 * minute;
+const day = 24 * hour;
+/** When each target's figures are read, in seconds after it was published. */
+export const readingSchedule = [2 * minute, hour, 6 * hour, day, 3 * day, 7 * day, 30 * day] as const;
+
+export interface ReadMetricsJob {
+  targetId: string;
+  /** Which reading of `readingSchedule` this is. */
+  reading: number;
+}
 
 interface PublishedTarget {
   id: string;
@@ -20,48 +32,88 @@ interface PublishedTarget {
   account_remote_id: string | null;
   encrypted_tokens: string | null;
   remote_id: string;
+  published_at: Date;
 }
 
-/** Collects every recently published target's metrics; returns how many targets were refreshed. */
-export async function collectMetrics(deps: { db: Database; adapters: ProviderAdapters; secrets: SecretBox; logger: Logger }, now = new Date()): Promise<number> {
-  const { db, adapters, secrets, logger } = deps;
-  const today = now.toISOString().slice(0, 10);
-  let after = '00000000-0000-0000-0000-000000000000';
-  let refreshed = 0;
-  for (;;) {
-    const { rows: targets } = await db.pool.query<PublishedTarget>(
-      `SELECT t.id, t.post_id, p.workspace_id, t.connection_id, a.provider, a.username, a.remote_id AS account_remote_id, a.encrypted_tokens, t.remote_id
+type ReadingDeps = { db: Database; adapters: ProviderAdapters; secrets: SecretBox; logger: Logger };
+
+/** Schedules readings; jobs are queued through the caller's SQL, so they commit with its transaction. */
+export class MetricReadings {
+  readonly #boss: PgBoss;
+
+  constructor(boss: PgBoss) {
+    this.#boss = boss;
+  }
+
+  /** In the transaction that records targets published: their zero row for the publishing day and their first reading. */
+  async startFor(sql: SqlRunner, targetIds: string[]): Promise<void> {
+    if (!targetIds.length) return;
+    // The zero row's collected_at is the publishing time, which the first reading is scheduled from.
+    const targets = await sql.query<{ id: string; published_at: Date }>(
+      `INSERT INTO target_metric_day (target_id, day, workspace_id, post_id, connection_id, provider, collected_at)
+       SELECT t.id, (t.published_at AT TIME ZONE 'UTC')::date, p.workspace_id, t.post_id, t.connection_id, a.provider, t.published_at
        FROM post_target t JOIN post p ON p.id = t.post_id JOIN social_account a ON a.id = t.connection_id
-       WHERE t.status = 'published' AND t.remote_id IS NOT NULL AND t.published_at > $1::timestamptz - make_interval(days => $2) AND t.id > $3
-       ORDER BY t.id LIMIT $4`,
-      [now, collectedDays, after, batch],
+       WHERE t.id = ANY($1::uuid[]) AND t.published_at IS NOT NULL
+       ON CONFLICT (target_id, day) DO NOTHING
+       RETURNING target_id AS id, collected_at AS published_at`,
+      [targetIds],
     );
-    if (!targets.length) return refreshed;
-    after = targets.at(-1)!.id;
-    const totals = await Promise.all(
-      targets.map(async (target) => {
-        const adapter = adapters.get(target.provider);
-        if (!adapter) return null;
-        try {
-          const tokens = target.encrypted_tokens ? JSON.parse(secrets.open(target.encrypted_tokens)) : null;
-          const account = { id: target.connection_id, provider: target.provider, username: target.username, remoteId: target.account_remote_id, tokens };
-          return { target, metrics: await adapter.metrics(account, target.remote_id) };
-        } catch (error) {
-          logger.error({ err: error, targetId: target.id }, 'collecting metrics failed; the next run tries again');
-          return null;
-        }
-      }),
+    await this.schedule(sql, targets.map((target) => ({ targetId: target.id, publishedAt: target.published_at, reading: 0 })));
+  }
+
+  /** Queues each given reading at its time after publishing (at once when that time has passed). */
+  async schedule(sql: SqlRunner, readings: { targetId: string; publishedAt: Date; reading: number }[]): Promise<void> {
+    const due = readings.filter(({ reading }) => reading < readingSchedule.length);
+    if (!due.length) return;
+    await this.#boss.insert(
+      queueNames.readMetrics,
+      due.map(({ targetId, publishedAt, reading }) => ({
+        data: { targetId, reading } satisfies ReadMetricsJob,
+        startAfter: new Date(publishedAt.getTime() + readingSchedule[reading]! * 1000),
+        // The queue keeps one waiting job per key: a reading retried after it queued the next one queues no twin.
+        singletonKey: `${targetId}/${reading}`,
+      })),
+      { db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await sql.query(text, values) }) } },
     );
-    const collected = totals.filter((entry) => entry !== null);
-    if (collected.length) await storeToday(db, today, now, collected.map(({ target, metrics }) => ({ target, metrics: { ...Object.fromEntries(metricNames.map((n) => [n, 0])), ...metrics } as Metrics })));
-    refreshed += collected.length;
   }
 }
 
-/** Today's row = the network's total minus what earlier days already hold (never below zero). */
-async function storeToday(db: Database, today: string, now: Date, collected: { target: PublishedTarget; metrics: Metrics }[]) {
+/**
+ * Reads the given targets' figures from their networks and stores them; returns the targets read, with when
+ * they were published. A target its network cannot be asked about now is logged and left to its next reading.
+ */
+export async function readMetrics(deps: ReadingDeps, targetIds: string[], now = new Date()): Promise<{ id: string; publishedAt: Date }[]> {
+  const { db, adapters, secrets, logger } = deps;
+  const { rows: targets } = await db.pool.query<PublishedTarget>(
+    `SELECT t.id, t.post_id, p.workspace_id, t.connection_id, a.provider, a.username, a.remote_id AS account_remote_id, a.encrypted_tokens,
+            t.remote_id, t.published_at
+     FROM post_target t JOIN post p ON p.id = t.post_id JOIN social_account a ON a.id = t.connection_id
+     WHERE t.id = ANY($1::uuid[]) AND t.status = 'published' AND t.remote_id IS NOT NULL`,
+    [targetIds],
+  );
+  const totals = await Promise.all(
+    targets.map(async (target) => {
+      const adapter = adapters.get(target.provider);
+      if (!adapter) return null;
+      try {
+        const tokens = target.encrypted_tokens ? JSON.parse(secrets.open(target.encrypted_tokens)) : null;
+        const account = { id: target.connection_id, provider: target.provider, username: target.username, remoteId: target.account_remote_id, tokens };
+        return { target, metrics: { ...zeroMetrics(), ...(await adapter.metrics(account, target.remote_id)) } };
+      } catch (error) {
+        logger.error({ err: error, targetId: target.id }, 'reading metrics failed; the next reading tries again');
+        return null;
+      }
+    }),
+  );
+  const read = totals.filter((entry) => entry !== null);
+  if (read.length) await storeReadings(db, now, read);
+  return targets.map((target) => ({ id: target.id, publishedAt: target.published_at }));
+}
+
+/** The reading day's row = the network's total minus what earlier days already hold (never below zero). */
+async function storeReadings(db: Database, now: Date, read: { target: PublishedTarget; metrics: Metrics }[]) {
   const columns = metricNames.map((name) => metricColumns[name]);
-  const values = metricNames.map((name) => collected.map(({ metrics }) => Math.max(0, Math.round(metrics[name]))));
+  const values = metricNames.map((name) => read.map(({ metrics }) => Math.max(0, Math.round(metrics[name]))));
   await db.pool.query(
     `WITH totals AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], ${columns.map((_, i) => `$${i + 8}::int[]`).join(', ')})
@@ -76,23 +128,26 @@ async function storeToday(db: Database, today: string, now: Date, collected: { t
      FROM totals t LEFT JOIN earlier e ON e.target_id = t.target_id
      ON CONFLICT (target_id, day) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}, collected_at = excluded.collected_at`,
     [
-      collected.map(({ target }) => target.id),
-      collected.map(({ target }) => target.post_id),
-      collected.map(({ target }) => target.workspace_id),
-      collected.map(({ target }) => target.connection_id),
-      collected.map(({ target }) => target.provider),
-      today,
+      read.map(({ target }) => target.id),
+      read.map(({ target }) => target.post_id),
+      read.map(({ target }) => target.workspace_id),
+      read.map(({ target }) => target.connection_id),
+      read.map(({ target }) => target.provider),
+      now.toISOString().slice(0, 10),
       now,
       ...values,
     ],
   );
 }
 
-/** Hourly, in every worker process (pg-boss runs each scheduled job once). */
-export async function startMetricsCollection(boss: PgBoss, deps: Parameters<typeof collectMetrics>[0]): Promise<void> {
-  await boss.schedule(queueNames.collectMetrics, '17 * * * *');
-  await boss.work(queueNames.collectMetrics, async () => {
-    const refreshed = await collectMetrics(deps);
-    deps.logger.info({ refreshed }, 'metrics collected');
+/** Takes the readings that are due, a batch at a time, and queues each target's next one. */
+export async function startMetricReadings(boss: PgBoss, readings: MetricReadings, deps: ReadingDeps): Promise<void> {
+  await boss.work<ReadMetricsJob>(queueNames.readMetrics, { batchSize: 50 }, async (jobs) => {
+    const read = await readMetrics(deps, jobs.map((job) => job.data.targetId));
+    const publishedAt = new Map(read.map((target) => [target.id, target.publishedAt]));
+    await readings.schedule(
+      viaPool(deps.db.pool),
+      jobs.flatMap(({ data }) => (publishedAt.has(data.targetId) ? [{ targetId: data.targetId, publishedAt: publishedAt.get(data.targetId)!, reading: data.reading + 1 }] : [])),
+    );
   });
 }

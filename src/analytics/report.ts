@@ -46,8 +46,8 @@ function dayOf(value: string): string | null {
 }
 
 /** Validates the query and builds the one SQL statement both the JSON answer and the CSV export run. */
-function plan(actor: Actor, query: AnalyticsQuery): Checked {
-  authorize(actor, 'getAnalytics');
+function plan(actor: Actor, query: AnalyticsQuery, operation: 'getAnalytics' | 'exportAnalytics'): Checked {
+  authorize(actor, operation);
   const details: ErrorDetail[] = [];
   const from = dayOf(query.from);
   const to = dayOf(query.to);
@@ -82,7 +82,7 @@ function plan(actor: Actor, query: AnalyticsQuery): Checked {
 type Row = { key: string } & Metrics;
 
 export async function analytics(db: Database, actor: Actor, query: AnalyticsQuery) {
-  const checked = plan(actor, query);
+  const checked = plan(actor, query, 'getAnalytics');
   const { rows } = await db.pool.query<Row>(checked.sql, checked.values);
   const totals = zeroMetrics();
   const grouped = rows.map(({ key, ...metrics }) => {
@@ -94,7 +94,7 @@ export async function analytics(db: Database, actor: Actor, query: AnalyticsQuer
 
 /** The same rows as CSV (a header row first), streamed from a cursor; `release` must be called when done. */
 export async function analyticsCsv(db: Database, actor: Actor, query: AnalyticsQuery): Promise<{ filename: string; csv: Readable; release: () => void }> {
-  const checked = plan(actor, query);
+  const checked = plan(actor, query, 'exportAnalytics');
   const client: pg.PoolClient = await db.pool.connect();
   const rows = client.query(new QueryStream(checked.sql, checked.values, { batchSize: 1000 }));
   const csv = stringify({ header: true, columns: [{ key: 'key', header: checked.groupBy }, ...metricNames.map((name) => ({ key: name, header: name }))] });

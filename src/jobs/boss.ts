@@ -4,9 +4,13 @@ import type { Transaction } from '../db/database.ts';
 
 export const queueNames = {
   publishTarget: 'publish-target',
+  checkTarget: 'check-target-status',
+  refreshTokens: 'refresh-tokens',
   processMedia: 'process-media',
   webhookDrain: 'webhook-drain',
-  collectMetrics: 'collect-metrics',
+  readMetrics: 'read-metrics',
+  generateImage: 'generate-ai-image',
+  expireIdempotencyKeys: 'expire-idempotency-keys',
 } as const;
 
 /** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
@@ -47,9 +51,27 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     expireInSeconds: 300,
     deleteAfterSeconds: 7 * 24 * 3600,
   }).catch(ignoreExisting);
+  // Status checks of posts a network is still processing (src/posts/publishWorker.ts).
+  await boss.createQueue(queueNames.checkTarget, {
+    notify: true,
+    retryLimit: publishRetryLimit,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    heartbeatSeconds: 10,
+    expireInSeconds: 300,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  }).catch(ignoreExisting);
+  // Tokens refreshed ahead of expiry, every few minutes, by one worker at a time (src/accounts/tokens.ts).
+  await boss.createQueue(queueNames.refreshTokens, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
   await boss.createQueue(queueNames.webhookDrain, { notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 }).catch(ignoreExisting);
-  await boss.createQueue(queueNames.collectMetrics, { policy: 'singleton', retryLimit: 2, retryDelay: 60, expireInSeconds: 3600 }).catch(ignoreExisting);
+  // One waiting reading per target and reading (jobs carry that as their singletonKey): see src/analytics/collect.ts.
+  await boss.createQueue(queueNames.readMetrics, { policy: 'short', retryLimit: 2, retryDelay: 60, expireInSeconds: 3600 }).catch(ignoreExisting);
   await boss.createQueue(queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
+  // AI images (src/ai/images.ts): a provider failure fails the file at once; retries are for crashes only.
+  await boss.createQueue(queueNames.generateImage, { notify: true, retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
+  // Hourly deletion of expired idempotency keys (src/idempotency/cleanup.ts), one run at a time.
+  await boss.createQueue(queueNames.expireIdempotencyKeys, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
   return boss;
 }
 

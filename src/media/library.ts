@@ -8,9 +8,11 @@ import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { isUuid } from '../ids.ts';
 import { lockOwnedRow } from '../db/locks.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import { instantDetails } from '../time.ts';
 import type { Media, Prisma } from '../db/generated/prisma/client.ts';
 import { storageKeys, type MediaStorage } from './storage.ts';
 import { longestAltText } from './limits.ts';
+import { withTargets, type PostWithTargets } from '../posts/posts.ts';
 
 export const mediaTypes = ['image', 'video', 'gif'] as const;
 export const mediaStatuses = ['uploading', 'processing', 'ready', 'failed'] as const;
@@ -38,6 +40,7 @@ export function presentMedia(media: Media, signer: UrlSigner, publicBaseUrl: str
     durationMs: media.durationMs,
     codecs: media.codecs,
     altText: media.altText,
+    source: media.source,
     url: media.status === 'ready' ? signedUrl(signer, publicBaseUrl, media.id, 'original') : null,
     thumbnailUrl: media.hasThumbnail ? signedUrl(signer, publicBaseUrl, media.id, 'thumbnail') : null,
     error: storedError(media),
@@ -64,6 +67,7 @@ export async function listMedia(db: Database, actor: Actor, filters: MediaFilter
   if (filters.status !== undefined && !(mediaStatuses as readonly string[]).includes(filters.status)) {
     details.push({ field: 'status', code: 'enum', messageKey: 'detail.enum', params: { allowed: mediaStatuses.join(', ') } });
   }
+  details.push(...instantDetails({ from: filters.from, to: filters.to }));
   if (details.length) throw invalidRequest(details);
   const limit = pageSize(request);
   const q = filters.q?.trim();
@@ -104,6 +108,17 @@ export async function setAltText(db: Database, actor: Actor, id: string, altText
   return { ...media, altText: text };
 }
 
+/** The posts whose content names each of these files (newest first), for many files in one query. */
+export async function postsUsingMedia(db: Database, actor: Actor, mediaIds: readonly string[]): Promise<Map<string, PostWithTargets[]>> {
+  authorize(actor, 'listPosts');
+  const posts = await db.prisma.post.findMany({
+    where: { workspaceId: actor.workspaceId, mediaIds: { hasSome: mediaIds.filter(isUuid) } },
+    include: withTargets,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+  return new Map(mediaIds.map((id) => [id, posts.filter((post) => post.mediaIds.includes(id))]));
+}
+
 /** Deletes the file, unless a post that is not yet published uses it (409 CONFLICT). */
 export async function deleteMedia(db: Database, storage: MediaStorage, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'deleteMedia');
@@ -112,6 +127,11 @@ export async function deleteMedia(db: Database, storage: MediaStorage, actor: Ac
     const users = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM post WHERE workspace_id = ${actor.workspaceId}::uuid AND ${id}::uuid = ANY(media_ids) AND status <> 'published' LIMIT 5`;
     if (users.length) throw new AppError('CONFLICT', 'mediaInUse', { posts: users.map((post) => post.id).join(', ') });
+    // Published posts let their files go: the networks keep their copies, and the posts' content stops naming
+    // a file that is gone (a change to the post, so its version moves on).
+    await tx.$executeRaw`
+      UPDATE post SET media_ids = array_remove(media_ids, ${id}::uuid), version = version + 1, updated_at = now()
+      WHERE workspace_id = ${actor.workspaceId}::uuid AND ${id}::uuid = ANY(media_ids)`;
     await tx.media.delete({ where: { id } });
   });
   await storage.remove(storageKeys.original(id));

@@ -9,8 +9,9 @@ import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { isUuid } from '../ids.ts';
 import { lockOwnedRow } from '../db/locks.ts';
 import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
-import { storageKeys, TooLargeError, type MediaStorage } from './storage.ts';
+import { AlreadyStoredError, IncompleteError, storageKeys, TooLargeError, type MediaStorage } from './storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
+import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
 
 export const uploadTtlSeconds = 24 * 3600;
 /** Chunk size suggested to resumable (tus) clients. */
@@ -36,6 +37,11 @@ export async function startUpload(
   input: { filename: string; contentType: string; size: number },
 ) {
   authorize(actor, 'startUpload');
+  refuseUnlessEmpty([
+    ...textWithin('filename', input.filename, inputLimits.upload.filename, 1),
+    ...textWithin('contentType', input.contentType, inputLimits.upload.contentType, 1),
+    ...(Number.isSafeInteger(input.size) && input.size >= 1 ? [] : [{ field: 'size', code: 'minimum', messageKey: 'detail.minimum' as const, params: { limit: 1 } }]),
+  ]);
   if (input.size > settings.maxUploadBytes) {
     throw invalidRequest([{ field: 'size', code: 'maximum', messageKey: 'detail.maximum', params: { limit: settings.maxUploadBytes } }]);
   }
@@ -79,15 +85,44 @@ export async function uploadAllowedBy(db: Database, signer: UrlSigner, id: strin
   return media;
 }
 
-/** Streams the whole file of a signed PUT to storage; more bytes than declared are refused. */
-export async function receiveUpload(db: Database, storage: MediaStorage, signer: UrlSigner, id: string, expires: unknown, signature: unknown, body: Readable): Promise<number> {
-  const media = await uploadAllowedBy(db, signer, id, expires, signature);
+const fileReceived = () => new AppError('CONFLICT', 'uploadReceived');
+
+/** 409 once the upload holds its file (sent whole, or being sent over tus): an upload carries one file. */
+export async function refuseSecondFile(storage: MediaStorage, id: string): Promise<void> {
+  if ((await storage.size(storageKeys.original(id))) !== null) throw fileReceived();
+}
+
+/** `image/png; charset=x` → `image/png` */
+const essenceOf = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+
+/**
+ * Streams the whole file of a signed PUT to storage. It must carry the Content-Type declared when the upload
+ * started and exactly the declared number of bytes, and the upload must not hold a file yet.
+ */
+export async function receiveUpload(
+  db: Database,
+  storage: MediaStorage,
+  signer: UrlSigner,
+  request: { id: string; expires: unknown; signature: unknown; contentType: string | undefined; body: Readable },
+): Promise<number> {
+  const { id } = request;
+  const media = await uploadAllowedBy(db, signer, id, request.expires, request.signature);
+  if (essenceOf(request.contentType ?? '') !== essenceOf(media.declaredType)) {
+    throw invalidRequest([{ field: 'content-type', code: 'contentTypeMismatch', messageKey: 'detail.contentTypeMismatch', params: { expected: media.declaredType } }]);
+  }
+  await refuseSecondFile(storage, id);
+  const size = Number(media.size);
   try {
-    return await storage.write(storageKeys.original(id), body, Number(media.size));
+    await storage.write(storageKeys.original(id), request.body, size);
+    return size;
   } catch (error) {
     if (error instanceof TooLargeError) {
-      throw invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: `${error.limit} bytes` } }]);
+      throw invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: error.limit } }]);
     }
+    if (error instanceof IncompleteError) {
+      throw invalidRequest([{ field: 'body', code: 'incomplete', messageKey: 'detail.bodyIncomplete', params: { received: error.received, expected: error.expected } }]);
+    }
+    if (error instanceof AlreadyStoredError) throw fileReceived();
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 // Posts: created once as a draft, targeting one or more accounts and placements; read, listed, changed under
 // optimistic concurrency (`version`), deleted.
 import { randomUUID } from 'node:crypto';
-import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
+import { AppError, invalidRequest, notFound } from '../errors/appError.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
@@ -15,7 +15,8 @@ import { enqueueRun } from './runs.ts';
 import type { Media, Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { assertTransition, postStatuses } from './states.ts';
-import { checkTarget, checkTargetWithSettings, violationDetails } from './validation.ts';
+import { checkTarget, violationDetails } from './validation.ts';
+import { assessPost, type PostContent } from './assessment.ts';
 import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
 
 export interface TargetInput {
@@ -67,61 +68,26 @@ export async function lockPost(tx: Transaction, actor: Actor, id: string): Promi
 }
 
 /**
- * Checks the targets of a post about to be written: every account is the workspace's, no target twice, and
- * the content fits each network's rules. Throws 422 with details.
+ * Checks the targets of a post about to be written (assessPost): every account is the workspace's, no target twice,
+ * the media exist and are ready, and the content fits each network's rules. Throws 422 with details.
  */
-async function resolveTargets(tx: Transaction, actor: Actor, content: { caption: string; mediaIds: string[] }, targets: TargetInput[]) {
-  const accounts = await tx.socialAccount.findMany({
-    where: { workspaceId: actor.workspaceId, id: { in: targets.map((t) => t.connectionId).filter(isUuid) } },
-  });
-  const byId = new Map(accounts.map((account) => [account.id, account]));
-  const domainDetails: ErrorDetail[] = [];
-  const seen = new Set<string>();
-  targets.forEach((target, index) => {
-    if (!byId.has(target.connectionId)) {
-      domainDetails.push({ field: `targets[${index}].connectionId`, code: 'unknownAccount', messageKey: 'detail.unknownAccount' });
-    }
-    const key = `${target.connectionId}/${target.placement}`;
-    if (seen.has(key)) domainDetails.push({ field: `targets[${index}]`, code: 'duplicateTarget', messageKey: 'detail.duplicateTarget' });
-    seen.add(key);
-  });
+async function resolveTargets(tx: Transaction, actor: Actor, content: PostContent, targets: TargetInput[]) {
   // Shared locks: a file cannot be deleted while a post that uses it is being written.
   if (content.mediaIds.length) {
     await tx.$queryRaw`SELECT id FROM media WHERE workspace_id = ${actor.workspaceId}::uuid AND id = ANY(${content.mediaIds.filter(isUuid)}::uuid[]) FOR SHARE`;
   }
-  const media = await mediaOf(tx, actor.workspaceId, content.mediaIds.filter(isUuid));
-  content.mediaIds.forEach((id, index) => {
-    const file = media.find((candidate) => candidate.id === id);
-    if (!file) domainDetails.push({ field: `content.mediaIds[${index}]`, code: 'unknownMedia', messageKey: 'detail.unknownMedia' });
-    else if (file.status !== 'ready') {
-      domainDetails.push({ field: `content.mediaIds[${index}]`, code: 'mediaNotReady', messageKey: 'detail.mediaNotReady', params: { status: file.status } });
-    }
-  });
+  const assessment = await assessPost(tx, actor, content, targets);
+  const domainDetails = [...assessment.targets.flatMap((entry) => entry.problems), ...assessment.mediaProblems];
   if (domainDetails.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: domainDetails.length }, { details: domainDetails });
-
-  const resolved = targets.map((target) => {
-    const account = byId.get(target.connectionId)!;
-    const caption = target.override?.caption ?? content.caption;
-    const { violations, settings } = checkTargetWithSettings({
-      provider: account.provider,
-      accountStatus: account.status,
-      accountRules: account.rules,
-      placement: target.placement,
-      caption,
-      media: media.map(factsOf),
-      settings: target.settings,
-    });
-    return { target: { ...target, settings }, account, violations };
-  });
-  const providerDetails = resolved.flatMap((entry, index) => violationDetails(index, entry.violations));
+  const providerDetails = assessment.targets.flatMap((entry, index) => violationDetails(index, entry.violations));
   if (providerDetails.length) {
     throw new AppError('PROVIDER_VALIDATION_FAILED', 'providerValidationFailed', { count: providerDetails.length }, { details: providerDetails });
   }
-  return resolved;
+  return assessment.targets.map((entry) => entry.target);
 }
 
 /** The input limits of a post's content, targets and campaign (src/limits.ts): 400 with details. */
-function checkPostLimits(content: PostInput['content'] | undefined, targets: TargetInput[] | undefined, campaign: string | null | undefined): void {
+export function checkPostLimits(content: PostInput['content'] | undefined, targets: TargetInput[] | undefined, campaign: string | null | undefined): void {
   const limits = inputLimits.post;
   refuseUnlessEmpty([
     ...textWithin('content.caption', content?.caption, limits.caption),
@@ -157,7 +123,7 @@ export async function createPost(db: Database, actor: Actor, input: PostInput): 
     await tx.post.create({
       data: { id, workspaceId: actor.workspaceId, createdById: actor.userId, caption: content.caption, mediaIds: content.mediaIds, campaign: input.campaign ?? null },
     });
-    await tx.postTarget.createMany({ data: targetRows(id, resolved.map((entry) => entry.target)) });
+    await tx.postTarget.createMany({ data: targetRows(id, resolved) });
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
@@ -251,7 +217,7 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
     if (count !== 1) throw new AppError('CONCURRENT_MODIFICATION', 'concurrentModification', { expected: changes.version, actual: post.version });
     if (changes.targets) {
       await tx.postTarget.deleteMany({ where: { postId: id } });
-      const rows = targetRows(id, resolved.map((entry) => entry.target));
+      const rows = targetRows(id, resolved);
       await tx.postTarget.createMany({ data: rows });
       if (post.status === 'scheduled') {
         const runId = randomUUID();

@@ -295,7 +295,7 @@ export class TargetPublisher {
           return await this.#call(adapter, target, { ...request, account: { ...request.account, tokens: renewed } });
         } catch (again) {
           if (!(again instanceof ProviderError && again.tokenRejected)) throw again;
-          await this.#deps.tokens.markNeedsReconnect(target.connectionId, again.message);
+          await this.#deps.tokens.markNeedsReconnect(target.connectionId);
           throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', again.message, false);
         }
       }
@@ -328,7 +328,7 @@ export class TargetPublisher {
       if (refreshed.status !== 'rejected') return refreshed.tokens;
       throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refreshed.reason, false);
     }
-    await this.#deps.tokens.markNeedsReconnect(target.connectionId, refusal.message);
+    await this.#deps.tokens.markNeedsReconnect(target.connectionId);
     throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refusal.message, false);
   }
 

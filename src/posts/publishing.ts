@@ -10,7 +10,7 @@ import type { Outbox } from '../events/outbox.ts';
 import type { PgBoss } from '../jobs/boss.ts';
 import { enqueueRun } from './runs.ts';
 import { isUuid } from '../ids.ts';
-import { canonicalTimeZone } from '../time.ts';
+import { canonicalTimeZone, instantDetails } from '../time.ts';
 import { assertTransition } from './states.ts';
 import { checkPostTarget, lockPost, withMedia, withTargets, type PostDetail } from './posts.ts';
 import { violationDetails } from './validation.ts';
@@ -50,8 +50,8 @@ export async function schedulePost(
   input: { scheduledAt: Date; timezone: string },
 ): Promise<PostDetail> {
   authorize(actor, 'schedulePost');
-  const details: ErrorDetail[] = [];
-  if (input.scheduledAt.getTime() <= Date.now()) details.push({ field: 'scheduledAt', code: 'past', messageKey: 'detail.pastTime' });
+  const details: ErrorDetail[] = instantDetails({ scheduledAt: input.scheduledAt });
+  if (!details.length && input.scheduledAt.getTime() <= Date.now()) details.push({ field: 'scheduledAt', code: 'past', messageKey: 'detail.pastTime' });
   const timezone = canonicalTimeZone(input.timezone);
   if (!timezone) details.push({ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone: input.timezone } });
   if (details.length) throw invalidRequest(details);

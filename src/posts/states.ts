@@ -3,6 +3,7 @@ import { AppError } from '../errors/appError.ts';
 
 export const postStatuses = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'] as const;
 export type PostStatus = (typeof postStatuses)[number];
+export const targetStatuses = ['pending', 'publishing', 'published', 'failed'] as const;
 
 export type PostAction = 'update' | 'delete' | 'schedule' | 'queue' | 'publish' | 'retry';
 

@@ -13,7 +13,7 @@ import type { Outbox } from '../events/outbox.ts';
 import type { PgBoss } from '../jobs/boss.ts';
 import type { Prisma, Queue } from '../db/generated/prisma/client.ts';
 import { assertTransition } from '../posts/states.ts';
-import { lockPost, withMedia, type PostDetail } from '../posts/posts.ts';
+import { lockPost, withMedia, withTargets, type PostDetail, type PostWithTargets } from '../posts/posts.ts';
 import { scheduleLocked } from '../posts/publishing.ts';
 import { isSlot, nextFreeSlot, normalizeSlots, weekdays, type Slot } from './slots.ts';
 import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
@@ -110,8 +110,19 @@ async function lockQueue(tx: Transaction, actor: Actor, id: string): Promise<Que
   return tx.queue.findUniqueOrThrow({ where: { id } });
 }
 
-/** Posts of the queue still to be published. */
-const upcoming = (queueId: string) => ({ queueId, status: 'scheduled', scheduledAt: { gt: new Date() } });
+/** Posts of the queue (or queues) still to be published. */
+const upcoming = (queueId: string | { in: string[] }) => ({ queueId, status: 'scheduled', scheduledAt: { gt: new Date() } });
+
+/** The posts each queue has still to publish, soonest first, for many queues in one query. */
+export async function upcomingPostsOfQueues(db: Database, actor: Actor, queueIds: readonly string[]): Promise<Map<string, PostWithTargets[]>> {
+  authorize(actor, 'listPosts');
+  const posts = await db.prisma.post.findMany({
+    where: { workspaceId: actor.workspaceId, ...upcoming({ in: queueIds.filter(isUuid) }) },
+    include: withTargets,
+    orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
+  });
+  return new Map(queueIds.map((id) => [id, posts.filter((post) => post.queueId === id)]));
+}
 
 /** Changes the queue; posts whose slot is gone stay scheduled at their time (`keptScheduledPosts` counts them). */
 export async function updateQueue(db: Database, actor: Actor, id: string, changes: Partial<QueueInput>) {

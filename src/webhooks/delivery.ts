@@ -165,14 +165,7 @@ export class WebhookDeliverer {
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return { ok, statusCode: response.statusCode, durationMs: elapsed(), responseExcerpt: excerpt, error: ok ? null : `The endpoint answered ${response.statusCode}.` };
     } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError' || /timeout/i.test((error as Error).message);
-      return {
-        ok: false,
-        statusCode: null,
-        durationMs: elapsed(),
-        responseExcerpt: null,
-        error: timedOut ? `No answer within ${this.#deps.settings.timeoutMs / 1000} s.` : `The request failed: ${(error as Error).message}`,
-      };
+      return { ok: false, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: describeFailure(error, this.#deps.settings.timeoutMs) };
     }
   }
 
@@ -196,6 +189,41 @@ export class WebhookDeliverer {
     this.#agents.clear();
     await Promise.all(agents.map((agent) => agent.close().catch(() => {})));
   }
+}
+
+const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const failureByCode: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused.',
+  ECONNRESET: 'The connection was closed before an answer came.',
+  EPIPE: 'The connection was closed before an answer came.',
+  UND_ERR_SOCKET: 'The connection was closed before an answer came.',
+  EHOSTUNREACH: 'The host is unreachable.',
+  ENETUNREACH: 'The network of the host is unreachable.',
+  ENOTFOUND: 'The host name could not be resolved.',
+  EAI_AGAIN: 'The host name could not be resolved.',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS handshake failed: the certificate is not for this host.',
+};
+/** OpenSSL's certificate verification codes as Node reports them (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT...). */
+const certificateCode = /^(CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_|HOSTNAME_MISMATCH|INVALID_CA|PATH_LENGTH_EXCEEDED)/;
+
+const wordsOf = (code: string) => code.toLowerCase().replace(/_/g, ' ');
+
+/**
+ * What the attempt log says about a request that got no answer: a stable, human description chosen by the error's
+ * code. An error's message is shown only when it is OpenSSL's fixed text for a certificate; other messages may carry
+ * OpenSSL's source paths (`...:wrong version number:../deps/openssl/openssl/ssl/record/...`) or internal detail.
+ */
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const { name, code, message } = error as { name?: string; code?: unknown; message?: string };
+  const codeText = typeof code === 'string' ? code : '';
+  if (name === 'TimeoutError' || timeoutCodes.has(codeText)) return `No answer within ${timeoutMs / 1000} s.`;
+  const known = failureByCode[codeText];
+  if (known) return known;
+  // A certificate's reason is OpenSSL's fixed verification text ("certificate has expired"); other TLS failures
+  // are named from their code (ERR_SSL_WRONG_VERSION_NUMBER: "wrong version number").
+  if (certificateCode.test(codeText)) return `TLS handshake failed: ${message && /^[\w\s'-]+$/.test(message) ? message : wordsOf(codeText)}.`;
+  if (codeText.startsWith('ERR_SSL_')) return `TLS handshake failed: ${wordsOf(codeText.slice('ERR_SSL_'.length))}.`;
+  return /^[A-Z][A-Z0-9_]*$/.test(codeText) ? `The request failed (${codeText}).` : 'The request failed.';
 }
 
 async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {

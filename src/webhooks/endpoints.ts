@@ -91,6 +91,13 @@ export async function listWebhooks(db: Database, actor: Actor, request: PageRequ
   return toPage(rows, limit, endpointPosition);
 }
 
+/** Endpoints by id, for many at once (deliveries name theirs); another workspace's are not found. */
+export async function endpointsByIds(db: Database, actor: Actor, ids: readonly string[]): Promise<Map<string, WebhookEndpoint>> {
+  authorize(actor, 'listWebhooks');
+  const endpoints = await db.prisma.webhookEndpoint.findMany({ where: { workspaceId: actor.workspaceId, id: { in: ids.filter(isUuid) } } });
+  return new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+}
+
 export async function getWebhook(db: Database, actor: Actor, id: string): Promise<WebhookEndpoint> {
   authorize(actor, 'getWebhook');
   return findEndpoint(db, actor, id);
@@ -158,6 +165,8 @@ export async function testWebhook(db: Database, outbox: Outbox, actor: Actor, id
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
   });
 }
+
+export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 
 export type DeliveryWithLog = WebhookDelivery & { attemptLog: WebhookAttempt[]; event: { type: string } };
 

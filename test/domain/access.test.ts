@@ -26,10 +26,10 @@ function refusal(run: () => void): { code: string; key: string; params: unknown 
 }
 
 describe('role ceilings', () => {
-  it('give owners and admins every scope, editors all but webhooks:write, viewers the reads', () => {
+  it('give owners and admins every scope, editors all but webhooks:write, accounts:write and access:write, viewers the reads', () => {
     expect(effectiveScopes(actor('owner'))).toEqual([...scopes]);
     expect(effectiveScopes(actor('admin'))).toEqual([...scopes]);
-    expect(effectiveScopes(actor('editor'))).toEqual(scopes.filter((s) => s !== 'webhooks:write'));
+    expect(effectiveScopes(actor('editor'))).toEqual(scopes.filter((s) => s !== 'webhooks:write' && s !== 'accounts:write' && s !== 'access:write'));
     expect(effectiveScopes(actor('viewer'))).toEqual(['posts:read', 'media:read', 'accounts:read', 'analytics:read']);
   });
 

@@ -1,10 +1,12 @@
-// Analytics: metrics collected from the networks' adapters, summed per day, network, account and post, with
-// totals, as JSON and as CSV, checked against figures computed by hand.
+// Analytics: metrics read from the networks' adapters on a decaying schedule after publishing, summed per day,
+// network, account and post, with totals, as JSON and as CSV, checked against figures computed by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
-import { collectMetrics } from '../../src/analytics/collect.ts';
+import { readMetrics } from '../../src/analytics/collect.ts';
+import { zeroMetrics } from '../../src/analytics/metrics.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let service: TestService;
 let acme: TestWorkspace;
@@ -17,26 +19,57 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const collect = (now: Date) => collectMetrics({ db: service.services.db, adapters: service.services.adapters, secrets: service.services.secrets, logger: service.services.logger }, now);
+const read = (targetId: string, now: Date) =>
+  readMetrics({ db: service.services.db, adapters: service.services.adapters, secrets: service.services.secrets, logger: service.services.logger }, [targetId], now);
 
-describe('collection from the sandbox network', () => {
-  it('stores each published target’s figures once, as the network reports them', async () => {
-    const account = await connectSandbox(service.services, acme.workspaceId);
-    const post = (await api('POST', '/posts', { content: { caption: 'Measured' }, targets: [{ connectionId: account, placement: 'feed' }] })).body.data;
-    await api('POST', `/posts/${post.id}/publish`);
-    const published = await waitForPost(api, post.id, ['published']);
-    const sandbox = service.services.adapters.get('sandbox')!;
-    const expected = await sandbox.metrics({ id: account, provider: 'sandbox', username: 'x', remoteId: null, tokens: null }, published.targets[0].remoteId);
+async function publishMeasured(caption: string) {
+  const account = await connectSandbox(service.services, acme.workspaceId);
+  const post = (await api('POST', '/posts', { content: { caption }, targets: [{ connectionId: account, placement: 'feed' }] })).body.data;
+  await api('POST', `/posts/${post.id}/publish`);
+  const published = await waitForPost(api, post.id, ['published']);
+  const sandbox = service.services.adapters.get('sandbox')!;
+  const networkFigures = await sandbox.metrics({ id: account, provider: 'sandbox', username: 'x', remoteId: null, tokens: null }, published.targets[0].remoteId);
+  return { post: published, target: published.targets[0], networkFigures: { ...zeroMetrics(), ...networkFigures } };
+}
 
+const dayOf = (time: Date) => time.toISOString().slice(0, 10);
+
+async function postRow(postId: string, from: Date, to = from) {
+  const { body } = await api('GET', `/analytics?from=${dayOf(from)}&to=${dayOf(to)}&groupBy=post`);
+  return body.data.rows.find((row: { key: string }) => row.key === postId);
+}
+
+/** The read-metrics jobs queued for a target, in order, with how long after publishing each is due (seconds). */
+async function readingsOf(targetId: string, publishedAt: string) {
+  const { rows } = await service.services.db.pool.query<{ reading: number; state: string; start_after: Date }>(
+    `SELECT (data->>'reading')::int AS reading, state, start_after FROM pgboss.job WHERE name = 'read-metrics' AND data->>'targetId' = $1 ORDER BY 1`,
+    [targetId],
+  );
+  return rows.map((row) => ({ reading: row.reading, state: row.state, dueAfter: Math.round((row.start_after.getTime() - Date.parse(publishedAt)) / 1000) }));
+}
+
+describe('reading metrics from the sandbox network', () => {
+  it('shows a post published just now with zeros, then the network’s figures after its first reading, minutes later', async () => {
+    const { post, target, networkFigures } = await publishMeasured('Measured at once');
+    expect((await postRow(post.id, new Date(target.publishedAt))).metrics).toEqual(zeroMetrics());
+    expect(await readingsOf(target.id, target.publishedAt)).toEqual([{ reading: 0, state: 'created', dueAfter: 120 }]);
+
+    // Two minutes pass: the first reading is due, and the next one an hour after publishing.
+    await service.services.db.pool.query(`UPDATE pgboss.job SET start_after = now() WHERE name = 'read-metrics' AND data->>'targetId' = $1`, [target.id]);
+    for (let i = 0; i < 200 && (await postRow(post.id, new Date())).metrics.impressions === 0; i++) await sleep(100);
+    expect((await postRow(post.id, new Date(target.publishedAt), new Date())).metrics).toEqual(networkFigures);
+    for (let i = 0; i < 100 && (await readingsOf(target.id, target.publishedAt)).length < 2; i++) await sleep(100);
+    expect((await readingsOf(target.id, target.publishedAt))[1]).toEqual({ reading: 1, state: 'created', dueAfter: 3600 });
+  });
+
+  it('stores each target’s figures once, as the network reports them, whichever day they are read', async () => {
+    const { post, target, networkFigures } = await publishMeasured('Measured');
     const today = new Date();
-    expect(await collect(today)).toBeGreaterThanOrEqual(1);
-    expect(await collect(today)).toBeGreaterThanOrEqual(1); // collecting again the same day changes nothing
+    expect(await read(target.id, today)).toHaveLength(1);
+    await read(target.id, today); // reading again the same day changes nothing
     const tomorrow = new Date(today.getTime() + 86_400_000);
-    await collect(tomorrow); // the network reports the same totals: nothing gained the next day
-    const day = today.toISOString().slice(0, 10);
-    const { body } = await api('GET', `/analytics?from=${day}&to=${tomorrow.toISOString().slice(0, 10)}&groupBy=post`);
-    const row = body.data.rows.find((r: { key: string }) => r.key === post.id);
-    expect(row.metrics).toEqual(expected);
+    await read(target.id, tomorrow); // the network reports the same totals: nothing gained the next day
+    expect((await postRow(post.id, today, tomorrow)).metrics).toEqual(networkFigures);
   });
 });
 

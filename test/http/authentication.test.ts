@@ -8,9 +8,12 @@ import { removeUser, setPlan, setUserRole } from '../../src/workspaces/workspace
 
 let service: TestService;
 let acme: TestWorkspace;
+const accountFailures = 3;
+const addressFailures = 5;
 
 beforeAll(async () => {
-  service = await startTestService();
+  // Sign-in throttling at small limits, and the client address from X-Forwarded-For when sent over loopback.
+  service = await startTestService({ LOGIN_FAILURES_PER_ACCOUNT: String(accountFailures), LOGIN_FAILURES_PER_ADDRESS: String(addressFailures), TRUST_PROXY: 'loopback' });
   acme = await createWorkspace(service.services);
 });
 afterAll(() => service.stop());
@@ -148,5 +151,104 @@ describe('dashboard session', () => {
     const missing = await fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const error = await expectError(missing, 400, 'INVALID_REQUEST');
     expect(error.details?.map((d) => d.field)).toEqual(['email', 'password']);
+  });
+});
+
+describe('sign-in brute-force guard', () => {
+  const password = 'correct horse battery staple';
+  let addresses = 0;
+  /** A client address of its own (TEST-NET-3), so each test counts alone per address. */
+  const freshAddress = () => `203.0.113.${++addresses}`;
+
+  function logIn(email: string, attempt: string, address: string, language = 'en') {
+    return fetch(`${service.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address, 'accept-language': language },
+      body: JSON.stringify({ email, password: attempt }),
+    });
+  }
+
+  async function statusesOf(attempts: Promise<Response>[]) {
+    return Promise.all(attempts).then((responses) => responses.map((response) => response.status));
+  }
+
+  async function expectThrottled(response: Response, language: 'en' | 'de' = 'en') {
+    const error = await expectError(response, 429, 'RATE_LIMITED');
+    const retryAfter = Number(response.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(error.message).toBe(
+      language === 'de'
+        ? `Zu viele fehlgeschlagene Anmeldeversuche. Bitte in ${retryAfter} Sekunden erneut versuchen.`
+        : `Too many failed sign-in attempts. Retry in ${retryAfter} seconds.`,
+    );
+    return retryAfter;
+  }
+
+  it('throttles an account after its failures, from any address and even with the right password', async () => {
+    const person = await addPerson(service.services, acme.workspaceId, 'editor', password);
+    const address = freshAddress();
+    for (let i = 0; i < accountFailures; i++) await expectError(await logIn(person.email, 'wrong password', address), 401, 'UNAUTHENTICATED');
+
+    const retryAfter = await expectThrottled(await logIn(person.email, password, freshAddress(), 'de'), 'de');
+    // The bucket gives one attempt back every hour / accountFailures.
+    expect(retryAfter).toBeLessThanOrEqual(3600 / accountFailures);
+    expect(retryAfter).toBeGreaterThan(3600 / accountFailures - 60);
+  });
+
+  it('answers an unknown email exactly as a known one, throttling included', async () => {
+    const person = await addPerson(service.services, acme.workspaceId, 'viewer', password);
+    const unknown = `nobody-${Date.now()}@example.test`;
+    const answers = async (email: string) => {
+      const address = freshAddress();
+      const responses = [];
+      for (let i = 0; i <= accountFailures; i++) responses.push(await logIn(email, 'wrong password', address));
+      return Promise.all(
+        responses.map(async (response) => {
+          const { error } = await response.json();
+          // The wait may differ by a second between the two runs.
+          const message = (error.message as string).replace(/\d+/g, 'N');
+          return { status: response.status, code: error.code, message, retryAfter: response.headers.get('retry-after') !== null };
+        }),
+      );
+    };
+    const known = await answers(person.email);
+    expect(known.map((answer) => answer.status)).toEqual([401, 401, 401, 429]);
+    expect(await answers(unknown)).toEqual(known);
+  });
+
+  it('throttles an address that tries many accounts, and not another address', async () => {
+    const address = freshAddress();
+    const emails = Array.from({ length: addressFailures + 1 }, (_, i) => `spray-${i}-${Date.now()}@example.test`);
+    const statuses = [];
+    for (const email of emails) statuses.push((await logIn(email, 'wrong password', address)).status);
+    expect(statuses).toEqual([...Array(addressFailures).fill(401), 429]);
+    await expectThrottled(await logIn(emails.at(-1)!, 'wrong password', address));
+    await expectError(await logIn(emails.at(-1)!, 'wrong password', freshAddress()), 401, 'UNAUTHENTICATED');
+  });
+
+  it('counts an IPv6 client by its /64 network', async () => {
+    const network = `2001:db8:0:${++addresses}`;
+    const statuses = [];
+    for (let host = 1; host <= addressFailures + 1; host++) {
+      statuses.push((await logIn(`v6-${host}-${Date.now()}@example.test`, 'wrong password', `${network}::${host}`)).status);
+    }
+    expect(statuses).toEqual([...Array(addressFailures).fill(401), 429]);
+    await expectError(await logIn(`v6-${Date.now()}@example.test`, 'wrong password', `2001:db8:1:${addresses}::1`), 401, 'UNAUTHENTICATED');
+  });
+
+  it('counts attempts made at once, before any password is checked', async () => {
+    const person = await addPerson(service.services, acme.workspaceId, 'viewer', password);
+    const statuses = await statusesOf(Array.from({ length: 8 }, () => logIn(person.email, 'wrong password', freshAddress())));
+    expect(statuses.filter((status) => status === 401)).toHaveLength(accountFailures);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(8 - accountFailures);
+  });
+
+  it('forgets an account’s failures when its person signs in', async () => {
+    const person = await addPerson(service.services, acme.workspaceId, 'viewer', password);
+    const address = freshAddress();
+    for (let i = 0; i < accountFailures - 1; i++) await expectError(await logIn(person.email, 'typo', address), 401, 'UNAUTHENTICATED');
+    expect((await logIn(person.email, password, address)).status).toBe(204);
+    for (let i = 0; i < accountFailures; i++) await expectError(await logIn(person.email, 'typo', address), 401, 'UNAUTHENTICATED');
+    await expectThrottled(await logIn(person.email, password, freshAddress()));
   });
 });

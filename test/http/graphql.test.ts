@@ -31,8 +31,8 @@ describe('GraphQL', () => {
   it('tells the viewer their effective scopes: the key’s own, capped by the role', async () => {
     const viewer = await addPerson(service.services, acme.workspaceId, 'admin');
     const key = await keyFor(service.services, acme.workspaceId, viewer.userId, { scopes: ['accounts:read', 'webhooks:write'] });
-    const { body } = await graph(key.apiKey, '{ viewer { role scopes plan workspaceId } }');
-    expect(body.data.viewer).toEqual({ role: 'admin', scopes: ['accounts:read', 'webhooks:write'], plan: 'pro', workspaceId: acme.workspaceId });
+    const { body } = await graph(key.apiKey, '{ viewer { role scopes plan { name } workspaceId } }');
+    expect(body.data.viewer).toEqual({ role: 'ADMIN', scopes: ['ACCOUNTS_READ', 'WEBHOOKS_WRITE'], plan: { name: 'pro' }, workspaceId: acme.workspaceId });
   });
 
   it('pages social accounts as a connection with the REST cursors', async () => {
@@ -114,27 +114,27 @@ describe('posts in the graph', () => {
     const account = await connectSandbox(service.services, workspace.workspaceId);
     const created = await graph(
       workspace.ownerKey,
-      'mutation($targets: [TargetInput!]!) { createPost(caption: "From the graph", targets: $targets) { id status version targets { placement status validation { valid } } } }',
-      { targets: [{ connectionId: account, placement: 'feed' }] },
+      'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "From the graph" }, targets: $targets) { id status version targets { placement status validation { valid } } } }',
+      { targets: [{ connectionId: account, placement: 'FEED' }] },
     );
     const post = created.body.data.createPost;
-    expect(post).toMatchObject({ status: 'draft', version: 1, targets: [{ placement: 'feed', status: 'pending', validation: { valid: true } }] });
+    expect(post).toMatchObject({ status: 'DRAFT', version: 1, targets: [{ placement: 'FEED', status: 'PENDING', validation: { valid: true } }] });
 
-    const invalid = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(caption: "x", targets: $targets) { id } }', {
-      targets: [{ connectionId: account, placement: 'reel' }],
+    const invalid = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "x" }, targets: $targets) { id } }', {
+      targets: [{ connectionId: account, placement: 'REEL' }],
     });
     expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'PROVIDER_VALIDATION_FAILED', details: [{ field: 'targets[0].mediaIds', code: 'media.min' }] });
 
-    const update = 'mutation($id: ID!, $version: Int!) { updatePost(id: $id, version: $version, caption: "Changed") { version caption } }';
-    expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.data.updatePost).toEqual({ version: 2, caption: 'Changed' });
+    const update = 'mutation($id: ID!, $version: Int!) { updatePost(id: $id, version: $version, content: { caption: "Changed" }) { version content { caption } } }';
+    expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.data.updatePost).toEqual({ version: 2, content: { caption: 'Changed' } });
     expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.errors[0].extensions.code).toBe('CONCURRENT_MODIFICATION');
 
     const published = await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status } }', { id: post.id });
-    expect(published.body.data.publishPost.status).toBe('publishing');
+    expect(published.body.data.publishPost.status).toBe('PUBLISHING');
     const again = await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status } }', { id: post.id });
     expect(again.body.errors[0].extensions.code).toBe('INVALID_STATE_TRANSITION');
 
-    const listed = await graph(workspace.ownerKey, '{ posts(first: 5, status: ["publishing", "published"]) { edges { node { id } } } }');
+    const listed = await graph(workspace.ownerKey, '{ posts(first: 5, status: [PUBLISHING, PUBLISHED]) { edges { node { id } } } }');
     expect(listed.body.data.posts.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([post.id]);
   });
 });
@@ -148,7 +148,7 @@ describe('media in the graph', () => {
       body: JSON.stringify({ filename: 'graph.png', contentType: 'image/png', size: 3 }),
     }).then((r) => r.json());
     const listed = await graph(workspace.ownerKey, '{ media(first: 5) { edges { node { id status filename url } } } }');
-    expect(listed.body.data.media.edges).toEqual([{ node: { id: started.data.id, status: 'uploading', filename: 'graph.png', url: null } }]);
+    expect(listed.body.data.media.edges).toEqual([{ node: { id: started.data.id, status: 'UPLOADING', filename: 'graph.png', url: null } }]);
     const alt = await graph(workspace.ownerKey, 'mutation($id: ID!) { setAltText(id: $id, altText: "A test card") { altText } }', { id: started.data.id });
     expect(alt.body.data.setAltText.altText).toBe('A test card');
     const incomplete = await graph(workspace.ownerKey, 'mutation($id: ID!) { completeUpload(id: $id) { status } }', { id: started.data.id });
@@ -160,22 +160,25 @@ describe('queues and analytics in the graph', () => {
   it('creates a queue, queues a post into it and reads analytics', async () => {
     const workspace = await createWorkspace(service.services);
     const account = await connectSandbox(service.services, workspace.workspaceId);
-    const queue = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Graph", timezone: "Asia/Tokyo", slots: [{ day: "friday", time: "12:00" }]) { id slots { day time } } }');
-    expect(queue.body.data.createQueue.slots).toEqual([{ day: 'friday', time: '12:00' }]);
-    const post = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(caption: "Queued in the graph", targets: $targets) { id } }', {
-      targets: [{ connectionId: account, placement: 'feed' }],
+    const queue = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Graph", timezone: "Asia/Tokyo", slots: [{ day: FRIDAY, time: "12:00" }]) { id slots { day time } } }');
+    expect(queue.body.data.createQueue.slots).toEqual([{ day: 'FRIDAY', time: '12:00' }]);
+    const post = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "Queued in the graph" }, targets: $targets) { id } }', {
+      targets: [{ connectionId: account, placement: 'FEED' }],
     });
     const queued = await graph(workspace.ownerKey, 'mutation($id: ID!, $queueId: ID!) { queuePost(id: $id, queueId: $queueId) { status timezone queueId scheduledAt } }', {
       id: post.body.data.createPost.id,
       queueId: queue.body.data.createQueue.id,
     });
-    expect(queued.body.data.queuePost).toMatchObject({ status: 'scheduled', timezone: 'Asia/Tokyo', queueId: queue.body.data.createQueue.id });
+    expect(queued.body.data.queuePost).toMatchObject({ status: 'SCHEDULED', timezone: 'Asia/Tokyo', queueId: queue.body.data.createQueue.id });
     expect(new Date(queued.body.data.queuePost.scheduledAt).getUTCHours()).toBe(3); // 12:00 in Tokyo
-    const badSlot = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Bad", timezone: "UTC", slots: [{ day: "funday", time: "noon" }]) { id } }');
-    expect(badSlot.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'slots[0].day' }, { field: 'slots[0].time' }] });
+    const badSlot = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Bad", timezone: "UTC", slots: [{ day: MONDAY, time: "noon" }]) { id } }');
+    expect(badSlot.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'slots[0].time' }] });
+    const badDay = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Bad", timezone: "UTC", slots: [{ day: FUNDAY, time: "09:00" }]) { id } }');
+    expect(badDay.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'query', code: 'graphql' }] });
+    expect(badDay.body.errors[0].message).toContain('Value "FUNDAY" does not exist in "Weekday" enum');
     const badFilter = await graph(workspace.ownerKey, '{ posts(first: 1, connectionId: "not-a-uuid") { edges { node { id } } } }');
     expect(badFilter.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'connectionId' }] });
-    const report = await graph(workspace.ownerKey, '{ analytics(from: "2026-01-01", to: "2026-01-31", groupBy: "provider") { groupBy totals { impressions } rows { key } } }');
-    expect(report.body.data.analytics).toEqual({ groupBy: 'provider', totals: { impressions: 0 }, rows: [] });
+    const report = await graph(workspace.ownerKey, '{ analytics(from: "2026-01-01", to: "2026-01-31", groupBy: PROVIDER) { groupBy totals { impressions } rows { key } } }');
+    expect(report.body.data.analytics).toEqual({ groupBy: 'PROVIDER', totals: { impressions: 0 }, rows: [] });
   });
 });

@@ -86,17 +86,47 @@ describe('uploads end ready with their details, or failed with a reason', () => 
 describe('upload rules', () => {
   it('refuses more bytes than declared, a wrong signature, and completing before all bytes arrived', async () => {
     const started = (await api('POST', '/media/uploads', { filename: 'a.png', contentType: 'image/png', size: 10 })).body.data;
-    const tooMany = await fetch(local(started.uploadUrl), { method: 'PUT', body: new Uint8Array(11) });
+    const png = { 'content-type': 'image/png' };
+    const tooMany = await fetch(local(started.uploadUrl), { method: 'PUT', headers: png, body: new Uint8Array(11) });
     expect(tooMany.status).toBe(400);
-    expect((await tooMany.json()).error.details[0]).toMatchObject({ field: 'body', code: 'tooLarge' });
-    const forged = await fetch(local(started.uploadUrl).replace(/signature=[^&]+/, 'signature=forged'), { method: 'PUT', body: new Uint8Array(10) });
+    expect((await tooMany.json()).error.details[0]).toEqual({ field: 'body', code: 'tooLarge', message: 'The body is larger than 10 bytes.' });
+    const forged = await fetch(local(started.uploadUrl).replace(/signature=[^&]+/, 'signature=forged'), { method: 'PUT', headers: { ...png, 'accept-language': 'de' }, body: new Uint8Array(10) });
     expect(forged.status).toBe(403);
+    expect((await forged.json()).error).toEqual({
+      code: 'FORBIDDEN',
+      message: 'Die Upload-URL oder das Token ist ungültig oder abgelaufen: bitte einen neuen Upload starten.',
+      requestId: forged.headers.get('x-request-id'),
+    });
     const early = await api('POST', `/media/uploads/${started.id}/complete`);
     expect(early.status).toBe(400);
     expect(early.body.error.details[0]).toMatchObject({ field: 'upload', code: 'incomplete', message: 'Received 0 of 10 bytes: send the rest first.' });
     const huge = await api('POST', '/media/uploads', { filename: 'huge.mp4', contentType: 'video/mp4', size: 5 * 1024 ** 3 });
     expect(huge.status).toBe(400);
     expect(huge.body.error.details[0].field).toBe('size');
+  });
+
+  it('takes one whole file, of the declared Content-Type, per upload URL', async () => {
+    const started = (await api('POST', '/media/uploads', { filename: 'b.png', contentType: 'image/png', size: 10 })).body.data;
+    const put = (headers: Record<string, string>, bytes: number) => fetch(local(started.uploadUrl), { method: 'PUT', headers, body: new Uint8Array(bytes) });
+
+    const otherType = await put({ 'content-type': 'image/jpeg' }, 10);
+    expect(otherType.status).toBe(400);
+    expect((await otherType.json()).error.details).toEqual([
+      { field: 'content-type', code: 'contentTypeMismatch', message: 'Must be image/png, the type declared when the upload started.' },
+    ]);
+    expect((await put({}, 10)).status).toBe(400);
+    const short = await put({ 'content-type': 'image/png' }, 4);
+    expect(short.status).toBe(400);
+    expect((await short.json()).error.details).toEqual([
+      { field: 'body', code: 'incomplete', message: 'The body has 4 of the 10 bytes declared: send the whole file in one request.' },
+    ]);
+
+    const stored = await put({ 'content-type': 'Image/PNG; charset=binary' }, 10);
+    expect(stored.status).toBe(200);
+    expect((await stored.json()).data).toEqual({ id: started.id, receivedBytes: 10 });
+    const again = await put({ 'content-type': 'image/png' }, 10);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error).toMatchObject({ code: 'CONFLICT', message: 'This upload already has its file: complete it, or start a new upload to send another file.' });
   });
 
   it('serves files only through unexpired signed URLs, and not another workspace’s', async () => {
@@ -158,7 +188,14 @@ describe('media in posts', () => {
     expect((await api('DELETE', `/media/${clip.id}`)).status).toBe(409);
     await api('POST', `/posts/${reel.body.data.id}/publish`);
     for (let i = 0; i < 100 && (await api('GET', `/posts/${reel.body.data.id}`)).body.data.status !== 'published'; i++) await sleep(100);
+    const published = (await api('GET', `/posts/${reel.body.data.id}`)).body.data;
     expect((await api('DELETE', `/media/${clip.id}`)).status).toBe(204);
     expect((await api('GET', `/media/${clip.id}`)).status).toBe(404);
+    // The network keeps its copy; the published post no longer names a file that is gone.
+    const after = (await api('GET', `/posts/${reel.body.data.id}`)).body.data;
+    expect(after.content.mediaIds).toEqual([]);
+    expect(after.media).toEqual([]);
+    expect(after.version).toBe(published.version + 1);
+    expect(after.status).toBe('published');
   });
 });

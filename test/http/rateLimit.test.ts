@@ -1,8 +1,12 @@
-// Limits section: N requests a minute per person and workspace, shared by all their keys and sessions.
+// Limits section: N requests a minute per person and workspace, shared by all their keys and sessions: up to N at
+// once, then given back at N per minute (no calendar window that hands out a second N at its edge).
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { addPerson, bearer, createWorkspace, keyFor } from '../support/fixtures.ts';
-import { startOfFreshWindow } from '../support/rateWindow.ts';
+import { shortlyBeforeNextMinute, until } from '../support/rateWindow.ts';
+import { RateLimiter } from '../../src/ratelimit/limiter.ts';
+import { AppError } from '../../src/errors/appError.ts';
 
 const limit = 6;
 let service: TestService;
@@ -13,6 +17,13 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const call = (headers: Record<string, string>) => fetch(`${service.url}/v1/social-accounts`, { headers });
+
+/** The `RateLimit` field's remaining requests and seconds until all are back. */
+function rateLimitField(response: Response): { r: number; t: number } {
+  const match = /^"default";r=(\d+);t=(\d+)$/.exec(response.headers.get('ratelimit') ?? '');
+  expect(match, `RateLimit: ${response.headers.get('ratelimit')}`).not.toBeNull();
+  return { r: Number(match![1]), t: Number(match![2]) };
+}
 
 describe('rate limit', () => {
   it('is shared by two keys and the session of one person, and not by another person', async () => {
@@ -29,39 +40,118 @@ describe('rate limit', () => {
     });
     const session = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'x-workspace-id': acme.workspaceId };
 
-    await startOfFreshWindow(20);
-    const remaining: string[] = [];
+    const remaining: number[] = [];
     for (const headers of [bearer(acme.ownerKey), bearer(secondKey.apiKey), session, bearer(acme.ownerKey), bearer(secondKey.apiKey), session]) {
       const response = await call(headers);
       expect(response.status).toBe(200);
       expect(response.headers.get('ratelimit-policy')).toBe(`"default";q=${limit};w=60`);
-      remaining.push(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')![1]!);
+      remaining.push(rateLimitField(response).r);
     }
-    expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
+    expect(remaining).toEqual([5, 4, 3, 2, 1, 0]);
 
     for (const headers of [bearer(secondKey.apiKey), session]) {
       const limited = await call({ ...headers, 'accept-language': 'en' });
       expect(limited.status).toBe(429);
+      // One request comes back every 60 / limit seconds; all of them within the minute.
       const retryAfter = Number(limited.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(retryAfter).toBeLessThanOrEqual(60 / limit);
       const body = await limited.json();
       expect(body.error.code).toBe('RATE_LIMITED');
       expect(body.error.message).toBe(`Too many requests: the limit is ${limit} per minute. Retry in ${retryAfter} seconds.`);
-      expect(limited.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=0;t=${retryAfter}$`));
+      const field = rateLimitField(limited);
+      expect(field.r).toBe(0);
+      expect(field.t).toBeGreaterThanOrEqual(retryAfter);
+      expect(field.t).toBeLessThanOrEqual(60);
     }
 
     const other = await call(bearer(colleagueKey.apiKey));
     expect(other.status).toBe(200);
-    expect(other.headers.get('ratelimit')).toMatch(/^"default";r=5;t=\d+$/);
+    expect(rateLimitField(other).r).toBe(limit - 1);
   });
 
   it('counts a person separately in each workspace', async () => {
     const first = await createWorkspace(service.services);
     const second = await createWorkspace(service.services);
-    await startOfFreshWindow(10);
     for (let i = 0; i < limit; i++) expect((await call(bearer(first.ownerKey))).status).toBe(200);
     expect((await call(bearer(first.ownerKey))).status).toBe(429);
     expect((await call(bearer(second.ownerKey))).status).toBe(200);
+  });
+
+  it.each([16, 64])('passes exactly the limit of %i concurrent requests, and every refusal says none are left', async (concurrency) => {
+    const acme = await createWorkspace(service.services);
+    const responses = await Promise.all(Array.from({ length: concurrency }, () => call(bearer(acme.ownerKey))));
+    const passed = responses.filter((response) => response.status === 200);
+    const refused = responses.filter((response) => response.status === 429);
+    expect(passed).toHaveLength(limit);
+    expect(refused).toHaveLength(concurrency - limit);
+    expect(passed.map((response) => rateLimitField(response).r).sort().reverse()).toEqual([5, 4, 3, 2, 1, 0]);
+    for (const response of refused) {
+      expect(rateLimitField(response).r).toBe(0);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('gives no second allowance to a burst that straddles a minute boundary', { timeout: 120_000 }, async () => {
+    const acme = await createWorkspace(service.services);
+    const burst = () => Promise.all(Array.from({ length: limit }, () => call(bearer(acme.ownerKey)).then((response) => response.status)));
+    const boundary = await shortlyBeforeNextMinute(3000);
+    const started = Date.now();
+    const before = await burst();
+    await until(boundary);
+    const after = await burst();
+    const elapsedSeconds = (Date.now() - started) / 1000;
+
+    expect(before).toEqual(Array(limit).fill(200));
+    // Calendar-minute windows would pass `limit` more after the boundary; the bucket gives back limit/60 a second.
+    const passed = [...before, ...after].filter((status) => status === 200).length;
+    expect(passed).toBeLessThanOrEqual(limit + Math.floor((elapsedSeconds * limit) / 60));
+  });
+});
+
+describe('the limiter', () => {
+  const limiter = () => new RateLimiter(service.services.db.pool, 10);
+
+  it('counts a weighted request as that many, and refuses one that does not fit with what is left', async () => {
+    const requests = limiter();
+    const subject = `weights-${randomUUID()}`;
+    expect(await requests.take(subject, 4)).toMatchObject({ exceeded: false, remaining: 6 });
+    expect(await requests.take(subject, 4)).toMatchObject({ exceeded: false, remaining: 2 });
+    const refused = await requests.take(subject, 3);
+    expect(refused).toMatchObject({ exceeded: true, remaining: 2 });
+    // One more request comes back every 6 seconds.
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(6);
+    expect(await requests.take(subject, 2)).toMatchObject({ exceeded: false, remaining: 0 });
+    expect(await requests.take(subject)).toMatchObject({ exceeded: true, remaining: 0 });
+  });
+
+  it('counts a weight above the limit as the whole allowance, and refuses weights that are not whole and positive', async () => {
+    const requests = limiter();
+    const subject = `heavy-${randomUUID()}`;
+    expect(await requests.take(subject, 50)).toMatchObject({ exceeded: false, remaining: 0, resetSeconds: 60 });
+    expect((await requests.take(subject)).exceeded).toBe(true);
+    await expect(requests.take(subject, 0)).rejects.toThrow(RangeError);
+    await expect(requests.take(subject, 1.5)).rejects.toThrow(RangeError);
+  });
+
+  it('never passes more than the limit between two processes taking at once', async () => {
+    const [first, second] = [limiter(), limiter()];
+    const subject = `shared-${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? first : second).take(subject)));
+    const passed = results.filter((result) => !result.exceeded).length;
+    expect(passed).toBeLessThanOrEqual(10);
+    expect(passed).toBeGreaterThan(0);
+  });
+
+  it('charges a costly request of a caller against the same allowance as its plain requests', async () => {
+    const acme = await createWorkspace(service.services);
+    const { actor } = await service.services.callers.resolve({ kind: 'apiKey', token: acme.ownerKey });
+    expect((await service.services.callers.charge(actor, 3)).remaining).toBe(limit - 4);
+    const refused = await service.services.callers.charge(actor, 3).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('RATE_LIMITED');
+    expect(Number((refused as AppError).headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect(rateLimitField(await call(bearer(acme.ownerKey))).r).toBe(limit - 5);
   });
 });

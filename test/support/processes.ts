@@ -34,7 +34,8 @@ export async function startServerProcess(env: Record<string, string>, options: {
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt++) {
+  // Up to a minute: a first start initialises the embedded cluster, which takes long on a busy machine.
+  for (let attempt = 0; attempt < 600; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
     if (ready) return { url, child, output: () => output, exited };

@@ -1,7 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Rate-limit windows are calendar minutes: start a counting test early in one, so it cannot straddle two. */
-export async function startOfFreshWindow(neededSeconds: number): Promise<void> {
-  const second = new Date().getUTCSeconds() + new Date().getUTCMilliseconds() / 1000;
-  if (second > 60 - neededSeconds) await sleep((60 - second + 0.2) * 1000);
+/**
+ * Waits until `leadMs` before the start of a calendar minute (the one after next when the next is too close) and
+ * answers when that minute starts (epoch ms): for bursts that straddle a minute boundary.
+ */
+export async function shortlyBeforeNextMinute(leadMs: number): Promise<number> {
+  const now = Date.now();
+  let boundary = Math.ceil(now / 60_000) * 60_000;
+  if (boundary - now < leadMs) boundary += 60_000;
+  await sleep(boundary - leadMs - now);
+  return boundary;
+}
+
+export async function until(epochMs: number): Promise<void> {
+  const wait = epochMs - Date.now();
+  if (wait > 0) await sleep(wait);
 }

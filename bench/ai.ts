@@ -1,0 +1,52 @@
+// Section `ai`: what the service adds to an AI call. 20 concurrent callers ask for caption rewrites through the
+// service (auth, rate limit, validation, credit reservation and settlement, in-flight cap, request log) and, in
+// the same run, straight from the same local OpenAI-compatible stand-in (test/support/openaiServer.ts), which
+// answers after a fixed delay like a fast model. Overhead = service latency - direct latency, at p50 and p99.
+import { setPlan } from '../src/workspaces/workspaces.ts';
+import { startOpenAiStandIn } from '../test/support/openaiServer.ts';
+import { benchRuntime, benchWorkspace, figuresLine, loadShape, measure, startChildServer, type Bench } from './support.ts';
+
+const callers = 20;
+const modelDelayMs = 100;
+const target = { p50: 5, p99: 20 };
+
+export async function ai(bench: Bench): Promise<void> {
+  const runtime = await benchRuntime(bench.serviceEnv);
+  let workspace: { workspaceId: string; apiKey: string };
+  try {
+    workspace = await benchWorkspace(runtime.services, 'ai', 'business');
+    await setPlan(runtime.services.db, { workspaceId: workspace.workspaceId, plan: 'business', aiCredits: 100_000_000 });
+  } finally {
+    await runtime.stop();
+  }
+  const standIn = await startOpenAiStandIn();
+  standIn.delayMs = modelDelayMs;
+  const server = await startChildServer('bin/server.ts', {
+    ...bench.serviceEnv,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    AI_PROVIDER: 'openai',
+    AI_BASE_URL: standIn.baseUrl,
+    AI_MAX_CONCURRENT: String(callers * 2),
+  });
+  try {
+    console.log(`${callers} concurrent callers, stand-in model answering after ${modelDelayMs} ms, ${loadShape.warmupSeconds} s warm-up, ${loadShape.seconds} s measured`);
+    const json = { 'content-type': 'application/json' };
+    const caption = JSON.stringify({ action: 'rewrite', caption: 'Our new shop opens on Monday, come by! #opening', tone: 'friendly' });
+    const probe = await fetch(`${server.url}/v1/ai/captions`, { method: 'POST', headers: { ...json, authorization: `Bearer ${workspace.apiKey}` }, body: caption });
+    if (probe.status !== 200) throw new Error(`POST /v1/ai/captions answered ${probe.status}: ${await probe.text()}`);
+    const direct = await measure(`${standIn.baseUrl}/chat/completions`, json, {
+      method: 'POST',
+      connections: callers,
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Rewrite this caption.' }, { role: 'user', content: 'Our new shop opens on Monday' }] }),
+    });
+    const service = await measure(`${server.url}/v1/ai/captions`, { ...json, authorization: `Bearer ${workspace.apiKey}` }, { method: 'POST', connections: callers, body: caption });
+    console.log(figuresLine('POST /v1/ai/captions through the service', service));
+    console.log(figuresLine('the same stand-in called directly', direct));
+    const overhead = { p50: service.p50 - direct.p50, p99: service.p99 - direct.p99 };
+    console.log(`overhead per AI call: p50 ${overhead.p50.toFixed(1)} ms (target <= ${target.p50}), p99 ${overhead.p99.toFixed(1)} ms (target <= ${target.p99})`);
+    if (service.non2xx || service.errors) console.log(`WARNING: the service answered ${service.non2xx} non-2xx and had ${service.errors} connection errors`);
+  } finally {
+    await server.stop();
+    await standIn.close();
+  }
+}

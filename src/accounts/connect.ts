@@ -1,0 +1,322 @@
+// Connecting social accounts, for every network through its connector: OAuth 2.0 (authorization URL, then the
+// network's callback), credentials (Bluesky app passwords) and the local sandbox; and disconnecting them.
+//
+// An OAuth authorization is a single-use `state` (10 minutes) bound to the workspace and the person who started
+// it, stored only as a hash, with the PKCE verifier sealed beside it. The callback takes it (deleting the row, so a
+// second use finds nothing), exchanges the code, reads who the account is and saves it. Nothing is written on any
+// failure but the used state.
+import { createHash } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
+import { networkBaseUrls, type Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { SecretBox } from '../crypto/secretBox.ts';
+import type { Outbox } from '../events/outbox.ts';
+import type { OAuthAuthorization, SocialAccount } from '../db/generated/prisma/client.ts';
+import { requirePlan, type Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import { managerRoles, type Role } from '../access/scopes.ts';
+import { AppError, invalidRequest, type ErrorDetail } from '../errors/appError.ts';
+import { ProviderError, type AuthorizationContext, type OAuthConnector, type ProviderTokens } from '../providers/adapter.ts';
+import { providerNames, rulesOf } from '../providers/catalog.ts';
+import type { AccountLink, AccountLinks } from '../providers/registry.ts';
+import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
+import { allowedHostsFrom, checkDestination, RefusedDestination } from '../webhooks/destination.ts';
+import { localRemoteId, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
+
+export const authorizationMinutes = 10;
+
+export interface ConnectionSettings {
+  links: AccountLinks;
+  secrets: SecretBox;
+  publicBaseUrl: string;
+  /** Origins a person may be sent back to after authorizing: PUBLIC_BASE_URL's and REDIRECT_ALLOWED_ORIGINS. */
+  returnOrigins: ReadonlySet<string>;
+  /** NETWORK_ALLOWED_HOSTS: hosts a person's network URL may name even when private, and over http. */
+  allowedHosts: ReadonlySet<string>;
+  timeoutMs: number;
+  /** OAuth networks whose app credentials the operator has set (`<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET`). */
+  appsGiven: ReadonlySet<string>;
+}
+
+export function connectionSettings(config: Config, secrets: SecretBox, links: AccountLinks): ConnectionSettings {
+  return {
+    links,
+    secrets,
+    publicBaseUrl: config.publicBaseUrl,
+    returnOrigins: new Set([new URL(config.publicBaseUrl).origin, ...config.redirectAllowedOrigins]),
+    allowedHosts: allowedHostsFrom(config.networkAllowedHosts),
+    timeoutMs: config.networkTimeoutMs,
+    appsGiven: new Set(Object.entries(config.networks).flatMap(([network, app]) => (app.clientId && app.clientSecret ? [network] : []))),
+  };
+}
+
+const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
+const displayName = (provider: string) => rulesOf(provider)?.displayName ?? provider;
+
+function requireProvider(provider: string): void {
+  if (!providerNames.includes(provider)) {
+    throw invalidRequest([{ field: 'provider', code: 'enum', messageKey: 'detail.enum', params: { allowed: providerNames.join(', ') } }]);
+  }
+}
+
+/** The network's link, or 409 PROVIDER_NOT_CONFIGURED saying what the operator has to set, if anything. */
+/** The accounts with the network's own limits for each, where it gives them per account (a Mastodon instance). */
+async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): Promise<AccountToSave[]> {
+  if (!link.rulesFor) return accounts;
+  return Promise.all(
+    accounts.map(async (account) => ({
+      ...account,
+      rules: await link.rulesFor!({ id: '', provider: link.provider, username: account.identity.username, remoteId: account.identity.remoteId, tokens: account.tokens }),
+    })),
+  );
+}
+
+function linkOf(settings: ConnectionSettings, provider: string): AccountLink {
+  const link = settings.links.get(provider);
+  if (link) return link;
+  if (provider in networkBaseUrls && !settings.appsGiven.has(provider)) {
+    const prefix = provider.toUpperCase();
+    throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', { provider: displayName(provider), settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET` });
+  }
+  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotSupported', { provider: displayName(provider) });
+}
+
+const connectElsewhere = (provider: string, endpoint: string): AppError =>
+  invalidRequest([{ field: 'provider', code: 'connectElsewhere', messageKey: 'detail.connectElsewhere', params: { provider: displayName(provider), endpoint } }]);
+
+/** A URL a person names for their network (Mastodon instance, Bluesky PDS), through the SSRF guard: its origin. */
+async function networkUrl(settings: ConnectionSettings, field: string, raw: string): Promise<string> {
+  try {
+    return (await checkDestination(raw, settings.allowedHosts)).url.origin;
+  } catch (error) {
+    if (!(error instanceof RefusedDestination)) throw error;
+    throw invalidRequest([{ field, code: error.code, messageKey: `detail.networkUrl.${error.code}`, params: error.params }]);
+  }
+}
+
+/** Where a person may be sent back to: http(s) on an allowed origin only (never an open redirect). */
+function returnTarget(settings: ConnectionSettings, raw: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || !settings.returnOrigins.has(url.origin)) {
+    const origins = [...settings.returnOrigins].join(', ');
+    throw invalidRequest([{ field: 'redirectUri', code: 'notAllowed', messageKey: 'detail.redirectNotAllowed', params: { origins } }]);
+  }
+  return url.href;
+}
+
+function unavailable(provider: string, error: unknown): AppError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new AppError('PROVIDER_UNAVAILABLE', 'providerUnavailable', { provider: displayName(provider), reason }, { cause: error });
+}
+
+/** A network call made while connecting: bounded in time, its failure a clear 503 with nothing written. */
+async function callNetwork<Result>(provider: string, timeoutMs: number, call: () => Promise<Result>): Promise<Result> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ProviderError('PROVIDER_UNAVAILABLE', `no answer within ${timeoutMs / 1000} s`, true)), timeoutMs);
+  });
+  try {
+    return await Promise.race([call(), timeout]);
+  } catch (error) {
+    if (error instanceof AppError || error instanceof GrantRefused) throw error;
+    if (error instanceof ProviderError && error.code === 'CREDENTIALS_REJECTED') throw error;
+    throw unavailable(provider, error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function oauthConnector(link: AccountLink, provider: string): OAuthConnector {
+  if (link.connector.method !== 'oauth2') throw connectElsewhere(provider, 'POST /v1/social-accounts');
+  return link.connector;
+}
+
+export interface StartConnectionInput {
+  provider: string;
+  redirectUri?: string | null;
+  instanceUrl?: string | null;
+}
+
+export interface AuthorizationStart {
+  authorizationUrl: string;
+  state: string;
+  expiresAt: string;
+}
+
+/** POST /social-accounts/connect: the URL where the person authorizes the app at the network. */
+export async function startAccountConnection(db: Database, settings: ConnectionSettings, actor: Actor, input: StartConnectionInput): Promise<AuthorizationStart> {
+  authorize(actor, 'startAccountConnection');
+  requirePlan(actor.plan);
+  requireProvider(input.provider);
+  const connector = oauthConnector(linkOf(settings, input.provider), input.provider);
+  if (connector.instanceRequired && !input.instanceUrl) throw invalidRequest([{ field: 'instanceUrl', code: 'required', messageKey: 'detail.required' }]);
+  const returnTo = input.redirectUri ? returnTarget(settings, input.redirectUri) : null;
+  const instanceUrl = connector.instanceRequired && input.instanceUrl ? await networkUrl(settings, 'instanceUrl', input.instanceUrl) : undefined;
+  const context: AuthorizationContext = { redirectUri: callbackUrl(settings.publicBaseUrl, input.provider), instanceUrl };
+  const app: OAuthApp = await callNetwork(input.provider, settings.timeoutMs, () => connector.prepare(context));
+  const state = oauth.generateRandomState();
+  const { url, codeVerifier } = await authorizationRequest(app, state);
+  const expiresAt = new Date(Date.now() + authorizationMinutes * 60_000);
+  // Authorizations nobody came back for are dropped a day after they expired (kept that long to say "expired").
+  await db.prisma.oAuthAuthorization.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - 86_400_000) } } });
+  await db.prisma.oAuthAuthorization.create({
+    data: {
+      stateHash: hashState(state),
+      workspaceId: actor.workspaceId,
+      userId: actor.userId,
+      provider: input.provider,
+      encryptedCodeVerifier: codeVerifier ? settings.secrets.seal(codeVerifier) : null,
+      returnTo,
+      instanceUrl: instanceUrl ?? null,
+      expiresAt,
+    },
+  });
+  return { authorizationUrl: url.href, state, expiresAt: expiresAt.toISOString() };
+}
+
+/** Where the person goes when no `redirectUri` was given: the dashboard. */
+export const dashboardPath = '/';
+
+/**
+ * An authorization that ended without an account. `returnTo` is where to send the person with `error` (an RFC 6749
+ * error code the network gave, or ours in lower case), or null when the state is unknown (nowhere known to go).
+ */
+export class ConnectionFailure extends Error {
+  constructor(
+    readonly returnTo: string | null,
+    readonly error: string,
+    readonly reason: AppError,
+  ) {
+    super(`${error}: ${reason.message}`);
+    this.name = 'ConnectionFailure';
+  }
+}
+
+export interface ConnectionOutcome {
+  returnTo: string;
+  connectionIds: string[];
+}
+
+type TakenAuthorization = Pick<OAuthAuthorization, 'workspaceId' | 'userId' | 'encryptedCodeVerifier' | 'returnTo' | 'instanceUrl' | 'expiresAt'>;
+
+/** GET /oauth/callback/{provider}: the network sent the person back with a code (or a refusal) and our state. */
+export async function completeAccountConnection(
+  db: Database,
+  outbox: Outbox,
+  settings: ConnectionSettings,
+  provider: string,
+  callback: URLSearchParams,
+): Promise<ConnectionOutcome> {
+  const state = callback.get('state');
+  const unknown = new AppError('INVALID_REQUEST', 'authorizationUnknown', {}, { details: [{ field: 'state', code: 'unknown', messageKey: 'authorizationUnknown' }] });
+  if (!state) throw new ConnectionFailure(null, 'invalid_request', unknown);
+  // Taken at once: a second callback with the same state finds nothing.
+  const [authorization] = await db.prisma.$queryRaw<TakenAuthorization[]>`
+    DELETE FROM oauth_authorization WHERE state_hash = ${hashState(state)} AND provider = ${provider}
+    RETURNING workspace_id AS "workspaceId", user_id AS "userId", encrypted_code_verifier AS "encryptedCodeVerifier",
+              return_to AS "returnTo", instance_url AS "instanceUrl", expires_at AS "expiresAt"`;
+  if (!authorization) throw new ConnectionFailure(null, 'invalid_request', unknown);
+  const returnTo = authorization.returnTo ?? dashboardPath;
+  const fail = (error: string, reason: AppError) => new ConnectionFailure(returnTo, error, reason);
+  if (authorization.expiresAt <= new Date()) throw fail('expired_state', new AppError('INVALID_REQUEST', 'authorizationExpired', { minutes: authorizationMinutes }));
+  const refusal = callback.get('error');
+  if (refusal) {
+    const reason = callback.get('error_description') ?? refusal;
+    throw fail(/^[a-z_]{1,64}$/.test(refusal) ? refusal : 'access_denied', new AppError('INVALID_REQUEST', 'authorizationDenied', { provider: displayName(provider), reason }));
+  }
+  try {
+    await requireManager(db, authorization.workspaceId, authorization.userId);
+    const link = linkOf(settings, provider);
+    const connector = oauthConnector(link, provider);
+    const context: AuthorizationContext = { redirectUri: callbackUrl(settings.publicBaseUrl, provider), instanceUrl: authorization.instanceUrl ?? undefined };
+    const codeVerifier = authorization.encryptedCodeVerifier ? settings.secrets.open(authorization.encryptedCodeVerifier) : null;
+    const accounts = await callNetwork(provider, settings.timeoutMs, async () => {
+      const app = await connector.prepare(context);
+      const tokens = await exchangeCode(app, displayName(provider), callback, codeVerifier, settings.timeoutMs);
+      return withAccountRules(link, await connector.identities(tokens, context));
+    });
+    const saved = await db.prisma.$transaction((tx) => saveConnectedAccounts(tx, settings.secrets, outbox, authorization.workspaceId, provider, accounts));
+    return { returnTo, connectionIds: saved.map((account) => account.id) };
+  } catch (error) {
+    if (error instanceof GrantRefused) {
+      throw fail(error.oauthError, new AppError('INVALID_REQUEST', 'authorizationCodeRefused', { provider: displayName(provider), reason: error.message }));
+    }
+    if (error instanceof AppError) throw fail(error.code.toLowerCase(), error);
+    throw error;
+  }
+}
+
+/** The person who started an authorization must still be an owner or admin of its workspace when it completes. */
+async function requireManager(db: Database, workspaceId: string, userId: string): Promise<void> {
+  const membership = await db.prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
+  const role = membership?.role ?? 'none';
+  if (!managerRoles.includes(role as Role)) throw new AppError('FORBIDDEN', 'forbiddenRole', { role, operation: 'startAccountConnection' });
+}
+
+export interface AddAccountInput {
+  provider: string;
+  /** Sandbox */
+  username?: string | null;
+  displayName?: string | null;
+  /** Credential networks (Bluesky): handle or email, app password, and the PDS (`service`). */
+  identifier?: string | null;
+  appPassword?: string | null;
+  service?: string | null;
+}
+
+/** POST /social-accounts: a credential network's account (Bluesky app password) or a sandbox account. */
+export async function addSocialAccount(db: Database, outbox: Outbox, settings: ConnectionSettings, actor: Actor, input: AddAccountInput): Promise<SocialAccount> {
+  authorize(actor, 'addSocialAccount');
+  requirePlan(actor.plan);
+  requireProvider(input.provider);
+  const link = linkOf(settings, input.provider);
+  const { connector } = link;
+  const missing = (fields: (keyof AddAccountInput)[]) => {
+    const details = fields.filter((field) => !input[field]).map((field): ErrorDetail => ({ field, code: 'required', messageKey: 'detail.required' }));
+    if (details.length) throw invalidRequest(details);
+  };
+  let account: AccountToSave;
+  if (connector.method === 'oauth2') throw connectElsewhere(input.provider, 'POST /v1/social-accounts/connect');
+  if (connector.method === 'local') {
+    missing(['username']);
+    const username = input.username!;
+    account = { identity: { remoteId: localRemoteId(input.provider, username), username, displayName: input.displayName || username }, tokens: null };
+  } else {
+    missing(['identifier', 'appPassword']);
+    const credentials: Record<string, string> = { identifier: input.identifier!, appPassword: input.appPassword! };
+    if (input.service) credentials.service = await networkUrl(settings, 'service', input.service);
+    try {
+      account = await callNetwork(input.provider, settings.timeoutMs, async () => (await withAccountRules(link, [await connector.connect(credentials)]))[0]!);
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.code === 'CREDENTIALS_REJECTED')) throw error;
+      const provider = displayName(input.provider);
+      throw new AppError('VALIDATION_FAILED', 'credentialsRejected', { provider }, {
+        details: [{ field: 'appPassword', code: 'rejected', messageKey: 'detail.credentialsRejected', params: { provider, reason: error.message } }],
+      });
+    }
+  }
+  const [saved] = await db.prisma.$transaction((tx) => saveConnectedAccounts(tx, settings.secrets, outbox, actor.workspaceId, input.provider, [account]));
+  return saved!;
+}
+
+/**
+ * DELETE /social-accounts/{id} (and the CLI's `accounts revoke`): the account is REVOKED with its tokens erased,
+ * then the tokens are revoked at the network where it offers that, best effort (the account is disconnected here
+ * whatever the network answers).
+ */
+export async function disconnectAccount(db: Database, outbox: Outbox, settings: ConnectionSettings, connectionId: string, workspaceId?: string): Promise<SocialAccount> {
+  const { account, encryptedTokens } = await revokeSocialAccount(db, outbox, connectionId, workspaceId);
+  const link = settings.links.get(account.provider);
+  const revoke = link?.revoke?.bind(link);
+  const tokens: ProviderTokens | null = openTokens(settings.secrets, { encryptedTokens });
+  if (revoke && tokens) {
+    const connected = { id: account.id, provider: account.provider, username: account.username, remoteId: account.remoteId, tokens };
+    await callNetwork(account.provider, settings.timeoutMs, () => revoke(connected)).catch(() => undefined);
+  }
+  return account;
+}
+
+export async function disconnectSocialAccount(db: Database, outbox: Outbox, settings: ConnectionSettings, actor: Actor, connectionId: string): Promise<SocialAccount> {
+  authorize(actor, 'disconnectSocialAccount');
+  return disconnectAccount(db, outbox, settings, connectionId, actor.workspaceId);
+}

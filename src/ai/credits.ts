@@ -1,0 +1,114 @@
+// AI credits per workspace and calendar month (UTC), and the cap on AI requests in flight per workspace. Both live
+// in PostgreSQL (functions ai_reserve, ai_settle, ai_release), so every server process counts the same:
+// an action first reserves its cost and an in-flight place, then settles (charged) on success or releases
+// (given back) on any failure. A process that dies mid-action leaves a reservation that lapses at its expiry.
+import { AppError } from '../errors/appError.ts';
+import { withPoolTransaction, type Database } from '../db/database.ts';
+import { viaClient, type Outbox } from '../events/outbox.ts';
+
+export const aiCosts = { caption: 1, translate: 1, hashtags: 1, altText: 2, image: 10 } as const;
+export type AiAction = keyof typeof aiCosts;
+
+export interface Reservation {
+  id: string;
+  cost: number;
+  /** Credits left once this one is charged. */
+  remaining: number;
+}
+
+export interface ReservationLimits {
+  maxInFlight: number;
+  /** How long the reservation holds without being settled or released (the action's longest possible run). */
+  ttlMs: number;
+}
+
+/** The first instant of the calendar month (UTC) after `now`: when credits are renewed. */
+export function nextPeriodStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+const periodStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+
+/** 429 AI_BUSY when the workspace has `maxInFlight` actions under way, 402 AI_LIMIT_REACHED when short of credits. */
+export async function reserveCredits(db: Database, workspaceId: string, action: AiAction, limits: ReservationLimits): Promise<Reservation> {
+  const cost = aiCosts[action];
+  const { rows } = await db.pool.query<{ outcome: 'reserved' | 'busy' | 'limit'; request_id: string | null; remaining: number }>(
+    'SELECT outcome, request_id, remaining FROM ai_reserve($1::uuid, $2, $3, $4, $5)',
+    [workspaceId, action, cost, limits.maxInFlight, limits.ttlMs],
+  );
+  const { outcome, request_id: id, remaining } = rows[0]!;
+  if (outcome === 'busy') {
+    throw new AppError('AI_BUSY', 'aiBusy', { limit: limits.maxInFlight, seconds: 1 }, { headers: { 'Retry-After': '1' } });
+  }
+  if (outcome === 'limit') {
+    throw new AppError('AI_LIMIT_REACHED', 'aiLimitReached', { cost, remaining, resetsAt: nextPeriodStart().toISOString().slice(0, 10) });
+  }
+  return { id: id!, cost, remaining };
+}
+
+/** Charges the reservation; the first charge of a month that leaves less than 10 % emits ai.credits_low with it. */
+export async function settleCredits(db: Database, outbox: Outbox, reservation: Reservation): Promise<void> {
+  await withPoolTransaction(db.pool, async (client) => {
+    const { rows } = await client.query<{ settled: boolean; low_alert: boolean; remaining: number; monthly: number; workspace_id: string }>(
+      'SELECT s.settled, s.low_alert, s.remaining, s.monthly, r.workspace_id FROM ai_settle($1::uuid) s LEFT JOIN ai_request r ON r.id = $1::uuid',
+      [reservation.id],
+    );
+    const settled = rows[0]!;
+    if (!settled.low_alert) return;
+    await outbox.recordAll(viaClient(client), [
+      {
+        workspaceId: settled.workspace_id,
+        type: 'ai.credits_low',
+        data: { remaining: settled.remaining, monthly: settled.monthly, threshold: settled.monthly / 10, resetsAt: nextPeriodStart().toISOString() },
+      },
+    ]);
+  });
+}
+
+export async function releaseCredits(db: Database, reservation: Reservation): Promise<void> {
+  await db.pool.query('SELECT ai_release($1::uuid)', [reservation.id]);
+}
+
+/**
+ * Runs `work` under a reservation: charged when it succeeds, given back when it throws (whatever the error).
+ * Answers what the action cost and what is left.
+ */
+export async function withCredits<T>(
+  db: Database,
+  outbox: Outbox,
+  workspaceId: string,
+  action: AiAction,
+  limits: ReservationLimits,
+  work: () => Promise<T>,
+): Promise<{ result: T; creditsUsed: number; creditsRemaining: number }> {
+  const reservation = await reserveCredits(db, workspaceId, action, limits);
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await releaseCredits(db, reservation);
+    throw error;
+  }
+  await settleCredits(db, outbox, reservation);
+  return { result, creditsUsed: reservation.cost, creditsRemaining: reservation.remaining };
+}
+
+export interface CreditStatus {
+  remaining: number;
+  monthly: number;
+  resetsAt: string;
+}
+
+/** What is left this month: a workspace whose last action was in an earlier month has its full monthly credits. */
+export async function creditStatus(db: Database, workspaceId: string): Promise<CreditStatus> {
+  const workspace = await db.prisma.workspace.findUniqueOrThrow({
+    where: { id: workspaceId },
+    select: { aiCreditsMonthly: true, aiCreditsRemaining: true, aiCreditsPeriod: true },
+  });
+  const current = workspace.aiCreditsPeriod?.getTime() === periodStart().getTime();
+  return {
+    remaining: current ? workspace.aiCreditsRemaining : workspace.aiCreditsMonthly,
+    monthly: workspace.aiCreditsMonthly,
+    resetsAt: nextPeriodStart().toISOString(),
+  };
+}

@@ -1,0 +1,75 @@
+// A post's content and targets checked before anything is written: by create and change (which refuse what fails),
+// and by the dry run (which reports it). One check, so the dry run finds exactly what a write would refuse.
+import type { ErrorDetail } from '../errors/appError.ts';
+import type { Transaction } from '../db/database.ts';
+import type { Actor } from '../access/actor.ts';
+import type { SocialAccount } from '../db/generated/prisma/client.ts';
+import { isUuid } from '../ids.ts';
+import { factsOf, mediaOf } from '../media/facts.ts';
+import { checkTargetWithSettings, violationDetails, type RuleViolation } from './validation.ts';
+import type { TargetInput } from './posts.ts';
+
+export interface PostContent {
+  caption: string;
+  mediaIds: string[];
+}
+
+export interface TargetAssessment {
+  /** The target with its network's default settings applied. */
+  target: TargetInput;
+  /** The workspace's account it names; null when there is none. */
+  account: SocialAccount | null;
+  /** Problems of the target itself: an unknown account, the same account and placement twice (422 VALIDATION_FAILED). */
+  problems: ErrorDetail[];
+  /** The network's rules the target breaks, checked with the post's ready media (422 PROVIDER_VALIDATION_FAILED). */
+  violations: RuleViolation[];
+}
+
+export interface PostAssessment {
+  /** Media files that are not the workspace's or not ready (422 VALIDATION_FAILED). */
+  mediaProblems: ErrorDetail[];
+  targets: TargetAssessment[];
+}
+
+type Reader = Pick<Transaction, 'socialAccount' | 'media'>;
+
+/** Checks every target: its account, duplicates, the media and the network's rules. Writes nothing. */
+export async function assessPost(client: Reader, actor: Actor, content: PostContent, targets: readonly TargetInput[]): Promise<PostAssessment> {
+  const accounts = await client.socialAccount.findMany({
+    where: { workspaceId: actor.workspaceId, id: { in: targets.map((t) => t.connectionId).filter(isUuid) } },
+  });
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  const media = await mediaOf(client, actor.workspaceId, content.mediaIds.filter(isUuid));
+  const mediaProblems: ErrorDetail[] = [];
+  content.mediaIds.forEach((id, index) => {
+    const file = media.find((candidate) => candidate.id === id);
+    if (!file) mediaProblems.push({ field: `content.mediaIds[${index}]`, code: 'unknownMedia', messageKey: 'detail.unknownMedia' });
+    else if (file.status !== 'ready') {
+      mediaProblems.push({ field: `content.mediaIds[${index}]`, code: 'mediaNotReady', messageKey: 'detail.mediaNotReady', params: { status: file.status } });
+    }
+  });
+  const readyMedia = media.filter((file) => file.status === 'ready').map(factsOf);
+  const seen = new Set<string>();
+  return {
+    mediaProblems,
+    targets: targets.map((target, index) => {
+      const problems: ErrorDetail[] = [];
+      const account = byId.get(target.connectionId) ?? null;
+      if (!account) problems.push({ field: `targets[${index}].connectionId`, code: 'unknownAccount', messageKey: 'detail.unknownAccount' });
+      const key = `${target.connectionId}/${target.placement}`;
+      if (seen.has(key)) problems.push({ field: `targets[${index}]`, code: 'duplicateTarget', messageKey: 'detail.duplicateTarget' });
+      seen.add(key);
+      if (!account) return { target, account, problems, violations: [] };
+      const { violations, settings } = checkTargetWithSettings({
+        provider: account.provider,
+        accountStatus: account.status,
+        accountRules: account.rules,
+        placement: target.placement,
+        caption: target.override?.caption ?? content.caption,
+        media: readyMedia,
+        settings: target.settings,
+      });
+      return { target: { ...target, settings }, account, problems, violations };
+    }),
+  };
+}

@@ -1,0 +1,271 @@
+// Bluesky through the official @atproto/api client, against the account's own PDS.
+// - Sessions come from app passwords (the account password is refused): the access JWT, the refresh JWT, the DID
+//   and the PDS URL are the account's tokens. Nothing here refreshes on its own: `refresh` is called by the
+//   service's token lifecycle, which stores what it returns (refresh tokens rotate).
+// - A target's post is written with a record key derived from the target id (recordKey.ts) and `swapRecord: null`
+//   (write only if absent), so an attempt can never create a second record, and `findPublished` is one lookup.
+// - Embeds: up to 4 images with alt text and aspect ratio (re-encoded under the blob limit when needed), or one
+//   video uploaded as a blob to the PDS, or else a link card for the first link.
+import { Agent, type AppBskyFeedPost } from '@atproto/api';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type CredentialConnector,
+  type ItemMetrics,
+  type ProviderAdapter,
+  type ProviderTokens,
+  type PublishMedia,
+  type PublishOutcome,
+  type PublishRequest,
+  type PublishedItem,
+  type RemoteIdentity,
+} from '../adapter.ts';
+import { blueskyRules } from './rules.ts';
+import { isXrpcError, mapErrors, providerErrorOf } from './errors.ts';
+import { prepareImage } from './images.ts';
+import { linkCardFor } from './linkCard.ts';
+import { recordKeyFor } from './recordKey.ts';
+import { richTextOf } from './richText.ts';
+
+export const defaultBlueskyService = 'https://bsky.social';
+const postCollection = 'app.bsky.feed.post';
+/** Uploads of media blobs (a video may be 50 MB) get at least this long. */
+const uploadTimeoutMs = 120_000;
+/** JWT scopes of sessions made with an app password (privileged ones may also read direct messages). */
+const appPasswordScopes = new Set(['com.atproto.appPass', 'com.atproto.appPassPrivileged']);
+
+export interface BlueskySettings {
+  /** Hosts a linked page may be on even when private, and over http (NETWORK_ALLOWED_HOSTS). */
+  allowedHosts: ReadonlySet<string>;
+  /** For each call to the PDS (NETWORK_TIMEOUT_MS); default 15 s. */
+  timeoutMs?: number;
+}
+
+/** The part of a JWT's payload we read (the PDS's own tokens; nothing here relies on it for security). */
+function claimsOf(jwt: string): { exp?: number; scope?: string } {
+  try {
+    return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** What createSession and refreshSession answer. */
+interface SessionData {
+  accessJwt: string;
+  refreshJwt: string;
+  did: string;
+  handle: string;
+  didDoc?: unknown;
+}
+
+function tokensOf(session: SessionData, pdsUrl: string, authService: string): ProviderTokens {
+  const exp = claimsOf(session.accessJwt).exp;
+  return {
+    accessToken: session.accessJwt,
+    refreshToken: session.refreshJwt,
+    ...(exp ? { expiresAt: new Date(exp * 1000).toISOString() } : {}),
+    extra: { did: session.did, handle: session.handle, pdsUrl, service: authService },
+  };
+}
+
+/** Where the account's repository lives: the PDS named in its DID document (bsky.social is an entryway to several). */
+function pdsUrlOf(didDoc: unknown, fallback: string): string {
+  const services = (didDoc as { service?: { id?: string; serviceEndpoint?: unknown }[] } | undefined)?.service ?? [];
+  const pds = services.find((service) => service.id === '#atproto_pds' && typeof service.serviceEndpoint === 'string');
+  return (pds?.serviceEndpoint as string | undefined) ?? fallback;
+}
+
+/** An account's session at one service: its DID and the JWT every call carries. */
+interface Session {
+  agent: Agent;
+  did: string;
+  service: string;
+  authorization: string;
+}
+
+export class BlueskyAdapter implements ProviderAdapter {
+  readonly provider = 'bluesky';
+  readonly rules = blueskyRules;
+  readonly connector: CredentialConnector;
+  readonly #allowedHosts: ReadonlySet<string>;
+  readonly #timeoutMs: number;
+  /** One client per service (PDS or entryway): building an Agent costs milliseconds, so it is not done per call. */
+  readonly #agents = new Map<string, Agent>();
+
+  constructor(settings: BlueskySettings) {
+    this.#allowedHosts = settings.allowedHosts;
+    this.#timeoutMs = settings.timeoutMs ?? 15_000;
+    this.connector = { method: 'credentials', connect: (credentials) => this.#connect(credentials) };
+  }
+
+  /** `{identifier, appPassword, service?}`: the handle (or e-mail) and an app password, at `service` (default bsky.social). */
+  async #connect(credentials: Record<string, string>): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }> {
+    const service = credentials.service || defaultBlueskyService;
+    const agent = this.#agentFor(service);
+    let session: SessionData;
+    try {
+      const { data } = await agent.com.atproto.server.createSession({ identifier: credentials.identifier ?? '', password: credentials.appPassword ?? '' }, this.#callOptions());
+      session = data;
+      if (!appPasswordScopes.has(claimsOf(data.accessJwt).scope ?? '')) {
+        await agent.com.atproto.server.deleteSession(undefined, { headers: { authorization: `Bearer ${data.refreshJwt}` } }).catch(() => {});
+        throw new ProviderError('CREDENTIALS_REJECTED', 'Use an app password (Settings → Privacy and security → App passwords), not the account password.', false);
+      }
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
+      if (isXrpcError(error, 'AuthenticationRequired') || isXrpcError(error, 'AuthFactorTokenRequired') || isXrpcError(error, 'InvalidRequest')) {
+        throw new ProviderError('CREDENTIALS_REJECTED', (error as Error).message || 'Bluesky refused the identifier or app password.', false);
+      }
+      throw providerErrorOf(error);
+    }
+    const pdsUrl = pdsUrlOf(session.didDoc, service);
+    const profile = await this.#agentFor(pdsUrl)
+      .com.atproto.repo.getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#callOptions())
+      .then(({ data }) => data.value as { displayName?: string }, () => null);
+    return {
+      identity: { remoteId: session.did, username: session.handle, displayName: profile?.displayName?.trim() || session.handle, avatarUrl: null },
+      tokens: tokensOf(session, pdsUrl, service),
+    };
+  }
+
+  /** com.atproto.server.refreshSession at the service that made the session (the entryway for bsky.social). */
+  async refresh(account: ConnectedAccount): Promise<ProviderTokens> {
+    const session = this.#session(account, 'refresh');
+    const { data } = await mapErrors(() => session.agent.com.atproto.server.refreshSession(undefined, this.#callOptions(session)));
+    return tokensOf(data, account.tokens?.extra?.pdsUrl ?? pdsUrlOf(data.didDoc, session.service), session.service);
+  }
+
+  /** Ends the session at the PDS (best effort), which also invalidates its refresh token. */
+  async revoke(account: ConnectedAccount): Promise<void> {
+    const session = this.#session(account, 'refresh');
+    await mapErrors(() => session.agent.com.atproto.server.deleteSession(undefined, this.#callOptions(session)));
+  }
+
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const session = this.#session(request.account);
+    const rkey = recordKeyFor(request.idempotencyKey);
+    return mapErrors(async () => {
+      const text = await richTextOf(request.caption, session.agent);
+      const { langs = [], contentLabels = [] } = request.settings as { langs?: string[]; contentLabels?: string[] };
+      const record: AppBskyFeedPost.Record = {
+        $type: postCollection,
+        text: text.text,
+        createdAt: new Date().toISOString(),
+        ...(text.facets.length ? { facets: text.facets } : {}),
+        ...(langs.length ? { langs } : {}),
+        ...(contentLabels.length ? { labels: { $type: 'com.atproto.label.defs#selfLabels', values: contentLabels.map((val) => ({ val })) } } : {}),
+      };
+      const embed = await this.#embedOf(session, request, text.firstLink);
+      if (embed) record.embed = embed;
+      try {
+        await session.agent.com.atproto.repo.putRecord({ repo: session.did, collection: postCollection, rkey, record, swapRecord: null }, this.#callOptions(session, request.signal));
+      } catch (error) {
+        // The record exists: an earlier attempt for this target wrote it.
+        if (!isXrpcError(error, 'InvalidSwap')) throw error;
+      }
+      return { status: 'published', item: this.#item(request.account, session.did, rkey) };
+    });
+  }
+
+  async findPublished(request: PublishRequest): Promise<PublishedItem | null> {
+    const session = this.#session(request.account);
+    const rkey = recordKeyFor(request.idempotencyKey);
+    return mapErrors(async () => {
+      try {
+        await session.agent.com.atproto.repo.getRecord({ repo: session.did, collection: postCollection, rkey }, this.#callOptions(session, request.signal));
+        return this.#item(request.account, session.did, rkey);
+      } catch (error) {
+        if (isXrpcError(error, 'RecordNotFound')) return null;
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Likes, replies, reposts and quotes are records in other people's repositories: only an AppView counts them. The
+   * PDS passes app.bsky.feed.getPosts on to its AppView (bsky.social's does). Where no AppView answers, the PDS can
+   * only confirm that the post still exists: the counts are then zero.
+   */
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const session = this.#session(account);
+    const counted = await session.agent.app.bsky.feed.getPosts({ uris: [remoteId] }, this.#callOptions(session)).then(({ data }) => data.posts[0] ?? null, () => undefined);
+    if (counted) {
+      return { likes: counted.likeCount ?? 0, comments: counted.replyCount ?? 0, shares: (counted.repostCount ?? 0) + (counted.quoteCount ?? 0) };
+    }
+    const [, , repo, collection, rkey] = remoteId.split('/');
+    await mapErrors(() => session.agent.com.atproto.repo.getRecord({ repo: repo!, collection: collection!, rkey: rkey! }, this.#callOptions(session)));
+    return { likes: 0, comments: 0, shares: 0 };
+  }
+
+  #agentFor(service: string): Agent {
+    let agent = this.#agents.get(service);
+    if (!agent) {
+      if (this.#agents.size >= 1000) this.#agents.clear();
+      agent = new Agent({ service });
+      this.#agents.set(service, agent);
+    }
+    return agent;
+  }
+
+  /** The account's session: the access JWT at its PDS, or the refresh JWT at the service that made the session. */
+  #session(account: ConnectedAccount, token: 'access' | 'refresh' = 'access'): Session {
+    const tokens = account.tokens;
+    const did = tokens?.extra?.did;
+    const pdsUrl = tokens?.extra?.pdsUrl;
+    const jwt = token === 'access' ? tokens?.accessToken : tokens?.refreshToken;
+    if (!tokens || !did || !pdsUrl || !jwt) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The Bluesky account has no session; connect it again.', false);
+    const service = token === 'access' ? pdsUrl : (tokens.extra?.service ?? pdsUrl);
+    return { agent: this.#agentFor(service), did, service, authorization: `Bearer ${jwt}` };
+  }
+
+  /** The session's JWT (when the call needs one), the job's signal (when there is one) and this call's timeout. */
+  #callOptions(session?: Session, signal?: AbortSignal, timeoutMs = this.#timeoutMs) {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      ...(session ? { headers: { authorization: session.authorization } } : {}),
+    };
+  }
+
+  #item(account: ConnectedAccount, did: string, rkey: string): PublishedItem {
+    const handle = account.tokens?.extra?.handle ?? account.username;
+    return { remoteId: `at://${did}/${postCollection}/${rkey}`, remoteUrl: `https://bsky.app/profile/${handle}/post/${rkey}` };
+  }
+
+  async #embedOf(session: Session, request: PublishRequest, firstLink: string | null): Promise<AppBskyFeedPost.Record['embed']> {
+    const { media, signal } = request;
+    const upload = (encoding: string) => ({ ...this.#callOptions(session, signal, Math.max(this.#timeoutMs, uploadTimeoutMs)), encoding });
+    const video = media.find((file) => file.kind === 'video');
+    if (video) {
+      const bytes = await bytesOf(video);
+      const { data } = await session.agent.com.atproto.repo.uploadBlob(bytes, upload('video/mp4'));
+      return {
+        $type: 'app.bsky.embed.video',
+        video: data.blob,
+        ...(video.altText ? { alt: video.altText } : {}),
+        ...(video.width && video.height ? { aspectRatio: { width: video.width, height: video.height } } : {}),
+      };
+    }
+    if (media.length) {
+      const images = [];
+      for (const file of media) {
+        const image = await prepareImage(await bytesOf(file), file.mimeType);
+        const { data } = await session.agent.com.atproto.repo.uploadBlob(image.bytes, upload(image.mimeType));
+        images.push({ image: data.blob, alt: file.altText ?? '', aspectRatio: image.aspectRatio });
+      }
+      return { $type: 'app.bsky.embed.images', images };
+    }
+    if (firstLink) {
+      const card = await linkCardFor(firstLink, this.#allowedHosts, signal);
+      return { $type: 'app.bsky.embed.external', external: card };
+    }
+    return undefined;
+  }
+}
+
+async function bytesOf(file: PublishMedia): Promise<Buffer> {
+  const stream = await file.open();
+  return buffer(stream instanceof Readable ? stream : Readable.from(stream));
+}

@@ -1,0 +1,203 @@
+// A stand-in for an OAuth 2.0 network, as the RFCs specify it: the authorization endpoint redirecting back with a
+// code or an error (RFC 6749 4.1.1-4.1.2), the token endpoint with client authentication by HTTP Basic (2.3.1),
+// the code grant checked against the PKCE verifier (RFC 7636 4.6), the refresh grant rotating the refresh token
+// (RFC 6749 6, 10.4), errors as JSON `{error, error_description}` (5.2), and revocation (RFC 7009 2).
+//
+// Its paths default to X's (https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token):
+// `/i/oauth2/authorize` (X_AUTH_BASE_URL = <url>/i), `/2/oauth2/token` and `/2/oauth2/revoke` (X_API_BASE_URL =
+// <url>), and it answers `GET /2/users/me` as X documents it
+// (https://docs.x.com/x-api/users/lookup/quickstart/authenticated-lookup): `{data: {id, name, username,
+// profile_image_url?}}`, 401 without a valid token.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface NetworkUser {
+  id: string;
+  name: string;
+  username: string;
+  profileImageUrl?: string;
+}
+
+interface IssuedCode {
+  clientId: string;
+  redirectUri: string;
+  challenge: string | null;
+  scope: string;
+  user: NetworkUser;
+  used: boolean;
+}
+
+interface Grant {
+  user: NetworkUser;
+  scope: string;
+  accessTokens: Set<string>;
+  refreshToken: string | null;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  form: Record<string, string>;
+}
+
+export class OAuthNetwork {
+  readonly clientId = `client-${randomBytes(6).toString('hex')}`;
+  readonly clientSecret = randomBytes(16).toString('base64url');
+  /** Who authorizes at the authorization endpoint next. */
+  user: NetworkUser = { id: '2244994945', name: 'X Developers', username: 'XDevelopers', profileImageUrl: 'https://pbs.twimg.com/profile_images/x.jpg' };
+  /** The person refuses at the authorization page (RFC 6749 4.1.2.1 `access_denied`). */
+  deny = false;
+  /** The token endpoint answers 503 (a network in trouble), or not at all. */
+  tokenEndpoint: 'ok' | 'failing' | 'hanging' = 'ok';
+  readonly requests: RecordedRequest[] = [];
+  readonly revoked = new Set<string>();
+  readonly #codes = new Map<string, IssuedCode>();
+  readonly #grants: Grant[] = [];
+  readonly #redirectUris: string[];
+  readonly #server: Server;
+  readonly #hanging = new Set<ServerResponse>();
+  url = '';
+
+  constructor(redirectUris: string[]) {
+    this.#redirectUris = redirectUris;
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((error: unknown) => {
+        res.writeHead(500).end(String(error));
+      });
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.#hanging) res.destroy();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Whether an access token still opens the API (issued, not revoked, its grant not rotated away). */
+  accepts(accessToken: string): boolean {
+    return this.#grants.some((grant) => grant.accessTokens.has(accessToken)) && !this.revoked.has(accessToken);
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const body = await new Promise<string>((resolve) => {
+      let text = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+    });
+    const form = Object.fromEntries(new URLSearchParams(body));
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, form });
+    const route = `${req.method} ${url.pathname}`;
+    if (route === 'GET /i/oauth2/authorize') return this.#authorize(url.searchParams, res);
+    if (route === 'POST /2/oauth2/token') return this.#token(req, form, res);
+    if (route === 'POST /2/oauth2/revoke') return this.#revoke(req, form, res);
+    if (route === 'GET /2/users/me') return this.#me(req, url.searchParams, res);
+    res.writeHead(404).end();
+  }
+
+  /** RFC 6749 4.1.1: a bad client or redirect URI is shown to the person, never redirected to. */
+  #authorize(query: URLSearchParams, res: ServerResponse): void {
+    const redirectUri = query.get('redirect_uri') ?? '';
+    if (query.get('client_id') !== this.clientId || !this.#redirectUris.includes(redirectUri)) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('unknown client or redirect_uri');
+      return;
+    }
+    const back = new URL(redirectUri);
+    const state = query.get('state');
+    if (state) back.searchParams.set('state', state);
+    const challenge = query.get('code_challenge');
+    if (query.get('response_type') !== 'code') back.searchParams.set('error', 'unsupported_response_type');
+    else if (challenge && query.get('code_challenge_method') !== 'S256') back.searchParams.set('error', 'invalid_request');
+    else if (this.deny) {
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('error_description', 'The user denied the request');
+    } else {
+      const code = randomBytes(24).toString('base64url');
+      this.#codes.set(code, { clientId: this.clientId, redirectUri, challenge, scope: query.get('scope') ?? '', user: { ...this.user }, used: false });
+      back.searchParams.set('code', code);
+    }
+    res.writeHead(302, { location: back.href }).end();
+  }
+
+  /** RFC 6749 2.3.1: HTTP Basic with the client id and secret each application/x-www-form-urlencoded. */
+  #clientAuthenticated(req: IncomingMessage): boolean {
+    const encoded = /^Basic ([A-Za-z0-9+/=]+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!encoded) return false;
+    const [id, secret] = Buffer.from(encoded, 'base64').toString('utf8').split(':');
+    const formDecode = (value = '') => decodeURIComponent(value.replace(/\+/g, ' '));
+    return formDecode(id) === this.clientId && formDecode(secret) === this.clientSecret;
+  }
+
+  #error(res: ServerResponse, status: number, error: string, description: string): void {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error, error_description: description }));
+  }
+
+  #issue(res: ServerResponse, grant: Grant): void {
+    const accessToken = randomBytes(24).toString('base64url');
+    grant.accessTokens.add(accessToken);
+    if (grant.scope.split(' ').includes('offline.access')) grant.refreshToken = randomBytes(24).toString('base64url');
+    const answer = { token_type: 'bearer', expires_in: 7200, access_token: accessToken, scope: grant.scope, ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}) };
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer));
+  }
+
+  #token(req: IncomingMessage, form: Record<string, string>, res: ServerResponse): void {
+    if (this.tokenEndpoint === 'hanging') {
+      this.#hanging.add(res);
+      return;
+    }
+    if (this.tokenEndpoint === 'failing') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('over capacity');
+    if (!this.#clientAuthenticated(req)) return this.#error(res, 401, 'invalid_client', 'Client authentication failed');
+    if (form.grant_type === 'authorization_code') {
+      const issued = this.#codes.get(form.code ?? '');
+      if (!issued || issued.used) return this.#error(res, 400, 'invalid_grant', 'The authorization code is invalid or was already used');
+      issued.used = true;
+      if (issued.redirectUri !== form.redirect_uri) return this.#error(res, 400, 'invalid_grant', 'redirect_uri does not match the authorization request');
+      if (issued.challenge) {
+        const verifier = form.code_verifier ?? '';
+        const computed = createHash('sha256').update(verifier).digest('base64url');
+        if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier) || computed !== issued.challenge) {
+          return this.#error(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge');
+        }
+      }
+      const grant: Grant = { user: issued.user, scope: issued.scope, accessTokens: new Set(), refreshToken: null };
+      this.#grants.push(grant);
+      return this.#issue(res, grant);
+    }
+    if (form.grant_type === 'refresh_token') {
+      const grant = this.#grants.find((candidate) => candidate.refreshToken !== null && candidate.refreshToken === form.refresh_token && !this.revoked.has(candidate.refreshToken));
+      if (!grant) return this.#error(res, 400, 'invalid_grant', 'The refresh token is invalid, revoked or was already used');
+      return this.#issue(res, grant);
+    }
+    this.#error(res, 400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
+  }
+
+  /** RFC 7009 2.2: 200 whether or not the token was valid; a refresh token takes its grant's access tokens along. */
+  #revoke(req: IncomingMessage, form: Record<string, string>, res: ServerResponse): void {
+    if (!this.#clientAuthenticated(req)) return this.#error(res, 401, 'invalid_client', 'Client authentication failed');
+    const token = form.token ?? '';
+    this.revoked.add(token);
+    const grant = this.#grants.find((candidate) => candidate.refreshToken === token);
+    for (const accessToken of grant?.accessTokens ?? []) this.revoked.add(accessToken);
+    res.writeHead(200).end();
+  }
+
+  #me(req: IncomingMessage, query: URLSearchParams, res: ServerResponse): void {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const grant = this.#grants.find((candidate) => candidate.accessTokens.has(token));
+    if (!grant || this.revoked.has(token)) {
+      res.writeHead(401, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }));
+      return;
+    }
+    const fields = (query.get('user.fields') ?? '').split(',');
+    const { id, name, username, profileImageUrl } = grant.user;
+    const data = { id, name, username, ...(fields.includes('profile_image_url') && profileImageUrl ? { profile_image_url: profileImageUrl } : {}) };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+  }
+}
