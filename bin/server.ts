@@ -10,6 +10,7 @@ const { createLogger } = await import('../src/logger.ts');
 const { startRuntime } = await import('../src/runtime.ts');
 const { anyWorkspaceExists } = await import('../src/workspaces/workspaces.ts');
 const { buildApp } = await import('../rest/app.ts');
+const { answerClientErrors } = await import('../rest/errors.ts');
 const { listenFailure, nextSteps } = await import('./startMessages.ts');
 
 const config = loadConfig();
@@ -28,6 +29,7 @@ const server: Server = app.listen(config.port, config.host, async (error?: NodeJ
   logger.info({ port, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` }, `listening on http://localhost:${port}`);
   for (const step of nextSteps({ publicBaseUrl: config.publicBaseUrl, hasWorkspace })) logger.info(step);
 });
+answerClientErrors(server);
 
 let stopping = false;
 async function shutdown(signal: string) {

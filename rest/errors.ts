@@ -1,4 +1,6 @@
 // The one error shape of every HTTP answer: `{ error: { code, message, details?, requestId } }`.
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, internalError, invalidRequest } from '../src/errors/appError.ts';
 import { localizeError } from '../src/errors/localize.ts';
@@ -37,6 +39,23 @@ export function errorHandler(logger: Logger) {
     if (!res.locals.context) res.locals.context = { requestId: 'unknown', language: languageOf(req) };
     sendError(res, appError);
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before express sees them (headers over 16 KiB, bytes that are not HTTP) get
+ * the same error shape as every other answer, in English: there is no parsed Accept-Language to follow.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const requestId = randomUUID();
+    const body = JSON.stringify({ error: { ...localizeError(new AppError('INVALID_REQUEST', tooLarge ? 'requestHeadersTooLarge' : 'malformedRequest'), 'en'), requestId } });
+    const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 export function routeNotFound(req: Request, res: Response): void {

@@ -1,4 +1,5 @@
 // The Errors section of the spec: one shape everywhere, details on 400s, localized messages, request ids.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { bearer, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
@@ -42,6 +43,30 @@ describe('400 INVALID_REQUEST', () => {
   });
 });
 
+describe('requests Node’s HTTP parser refuses', () => {
+  async function raw(request: string): Promise<string> {
+    const { port } = new URL(service.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.end(request);
+    let answer = '';
+    for await (const chunk of socket) answer += chunk;
+    return answer;
+  }
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+  it('answers headers over 16 KiB with 431 in the error shape', async () => {
+    const answer = await raw(`GET /v1/posts HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(answer.startsWith('HTTP/1.1 431')).toBe(true);
+    expect(bodyOf(answer).error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('16 KiB'), requestId: expect.any(String) });
+  });
+
+  it('answers bytes that are not HTTP with 400 in the error shape', async () => {
+    const answer = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(answer.startsWith('HTTP/1.1 400')).toBe(true);
+    expect(bodyOf(answer).error.code).toBe('INVALID_REQUEST');
+  });
+});
+
 describe('routes', () => {
   it('answers an unknown path with 404 NOT_FOUND and a wrong method with 405 and Allow', async () => {
     const unknown = await get('/v1/nothing-here');
@@ -53,7 +78,7 @@ describe('routes', () => {
 
     const wrongMethod = await fetch(`${service.url}/v1/social-accounts`, { method: 'DELETE', headers: bearer(acme.ownerKey) });
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, POST');
     expect((await wrongMethod.json()).error.code).toBe('INVALID_REQUEST');
   });
 });
