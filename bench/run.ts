@@ -8,6 +8,7 @@ import { webhooks } from './webhooks.ts';
 import { analyticsSection } from './analytics.ts';
 import { bluesky } from './bluesky.ts';
 import { ai } from './ai.ts';
+import { graph } from './graph.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -17,6 +18,7 @@ const sections: Record<string, Section> = {
   analytics: analyticsSection,
   bluesky,
   ai,
+  graph,
 };
 
 const requested = process.argv.slice(2);

@@ -133,7 +133,8 @@ export async function measure(
   headers: Record<string, string>,
   request: { method?: string; body?: string; connections?: number } = {},
 ): Promise<LoadFigures> {
-  const options = { url, headers, method: request.method, body: request.body, connections: request.connections ?? loadShape.connections, pipelining: loadShape.pipelining };
+  const { connections = loadShape.connections, ...methodAndBody } = request;
+  const options = { url, headers, ...methodAndBody, connections, pipelining: loadShape.pipelining };
   await autocannon({ ...options, duration: loadShape.warmupSeconds });
   const result = await autocannon({ ...options, duration: loadShape.seconds });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };

@@ -2,7 +2,7 @@
 // storage. Prints the throughput next to a plain streaming file copy on this machine, and the server's peak
 // memory growth while the file streams (sampled from /proc).
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -48,7 +48,7 @@ export async function uploads(bench: Bench): Promise<void> {
 
     const copied = join(dataDir, 'copy.bin');
     const copyBegan = performance.now();
-    await pipeline(createReadStream(runtime.services.storage.localPath(`uploads/${started.data.id}`)), createWriteStream(copied));
+    await pipeline(runtime.services.storage.read(`uploads/${started.data.id}`), createWriteStream(copied));
     const copyMs = performance.now() - copyBegan;
 
     const upload = mbPerSecond(size, uploadMs);

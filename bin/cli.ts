@@ -33,6 +33,7 @@ const usage = `Usage: sps <command> [options] [--json]
   accounts connect --workspace ID --provider NAME --username U [--display-name D]
                    [--access-token T [--refresh-token R] [--token-expires ISO] [--instance-url URL] [--remote-id ID]]
   accounts revoke --connection ID
+  accounts refresh --connection ID [--force]   (tokens expiring within 15 minutes; --force: now)
   plans set --workspace ID --plan free|pro|business [--ai-credits N] [--expired]`;
 
 class UsageError extends Error {}
@@ -66,6 +67,7 @@ const { values, positionals } = (() => {
         connection: { type: 'string' },
         'ai-credits': { type: 'string' },
         expired: { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -172,6 +174,11 @@ const commands: Record<string, Command> = {
   'accounts revoke': async ({ db, outbox, connections }) => {
     await disconnectAccount(db, outbox, connections, id('connection'));
     return { result: { ok: true }, text: 'connection revoked' };
+  },
+  'accounts refresh': async ({ tokens }) => {
+    const refreshed = await tokens.refreshAccount(id('connection'), { force: values.force });
+    const text = refreshed.status === 'rejected' ? `the network refused the tokens: ${refreshed.reason}` : `tokens ${refreshed.status}`;
+    return { result: { status: refreshed.status }, text };
   },
   'plans set': async ({ db }) => {
     const credits = values['ai-credits'];

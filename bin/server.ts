@@ -9,25 +9,28 @@ const { loadConfig } = await import('../src/config.ts');
 const { createLogger } = await import('../src/logger.ts');
 const { startRuntime } = await import('../src/runtime.ts');
 const { anyWorkspaceExists } = await import('../src/workspaces/workspaces.ts');
-const { buildApp } = await import('../rest/app.ts');
+const { buildApp, buildWorkerApp } = await import('../rest/app.ts');
 const { answerClientErrors } = await import('../rest/errors.ts');
 const { listenFailure, nextSteps } = await import('./startMessages.ts');
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const runtime = await startRuntime(config, logger);
-const app = await buildApp(runtime.services);
+// A worker (SPS_ROLE=worker) answers only its probes and /metrics, on WORKER_PORT.
+const isWorker = config.role === 'worker';
+const app = isWorker ? buildWorkerApp(runtime.services) : await buildApp(runtime.services);
+const listenPort = isWorker ? config.workerPort : config.port;
 const hasWorkspace = await anyWorkspaceExists(runtime.services.db);
-const server: Server = app.listen(config.port, config.host, async (error?: NodeJS.ErrnoException) => {
+const server: Server = app.listen(listenPort, config.host, async (error?: NodeJS.ErrnoException) => {
   if (error) {
-    logger.fatal({ port: config.port, host: config.host, code: error.code }, listenFailure(error, config));
+    logger.fatal({ port: listenPort, host: config.host, code: error.code }, listenFailure(error, { port: listenPort, host: config.host }));
     await runtime.stop();
     process.exit(1);
   }
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` }, `listening on http://localhost:${port}`);
-  for (const step of nextSteps({ publicBaseUrl: config.publicBaseUrl, hasWorkspace })) logger.info(step);
+  const port = typeof address === 'object' && address ? address.port : listenPort;
+  logger.info({ port, role: config.role, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` }, `listening on http://localhost:${port}`);
+  if (!isWorker) for (const step of nextSteps({ publicBaseUrl: config.publicBaseUrl, hasWorkspace })) logger.info(step);
 });
 answerClientErrors(server);
 

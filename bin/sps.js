@@ -5,4 +5,5 @@ import { requireSupportedNode } from './supportedNode.js';
 requireSupportedNode();
 const { register } = await import('tsx/esm/api');
 register();
-await import('./cli.ts');
+// `sps mcp` serves MCP over stdio; every other command is the operator CLI.
+await import(process.argv[2] === 'mcp' ? './mcp.ts' : './cli.ts');

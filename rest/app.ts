@@ -1,4 +1,4 @@
-// The HTTP face of the service: one express app serving /v1 (REST), /graphql, /auth, /healthz and /readyz.
+// The HTTP face of the service: one express app serving /v1 (REST), /graphql, /mcp, /auth, /healthz, /readyz and /metrics.
 // Built apart from listen() so tests drive it in-process.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Services } from '../src/runtime.ts';
@@ -12,9 +12,11 @@ import { contextOf, requestContext } from './requestContext.ts';
 import { checkRequestTarget } from './requestTarget.ts';
 import { v1Router } from './v1.ts';
 import { uploadsRouter } from './uploads.ts';
+import { probesRouter } from './probes.ts';
 import { oauthCallbackRouter } from './oauthCallback.ts';
 import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
+import { mcpRouter } from '../mcp/http.ts';
 
 export async function buildApp(services: Services): Promise<Express> {
   const app = express();
@@ -25,19 +27,7 @@ export async function buildApp(services: Services): Promise<Express> {
   app.use(requestContext(services));
   app.use(checkRequestTarget);
 
-  app.get('/healthz', (_req, res) => {
-    contextOf(res).route = '/healthz';
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    contextOf(res).route = '/readyz';
-    try {
-      await services.db.pool.query('SELECT 1');
-      res.json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ status: 'unavailable' });
-    }
-  });
+  app.use(probesRouter(services));
 
   // The sandbox network's public page of a published item (the `remoteUrl` of sandbox targets).
   app.get('/sandbox/items/:id', async (req, res, next) => {
@@ -51,6 +41,7 @@ export async function buildApp(services: Services): Promise<Express> {
   app.use(oauthCallbackRouter(services));
   app.use('/auth', dashboardAuthRouter(services));
   app.use('/v1', await v1Router(services));
+  app.use(mcpRouter(services));
 
   const graph = createGraphHandler<{ req: Request; res: Response }>(services.logger, ({ res }) => {
     const context = contextOf(res);
@@ -76,6 +67,17 @@ export async function buildApp(services: Services): Promise<Express> {
     },
   );
 
+  app.use(routeNotFound);
+  app.use(errorHandler(services.logger));
+  return app;
+}
+
+/** A worker process's HTTP face (SPS_ROLE=worker, on WORKER_PORT): the probes and nothing else. */
+export function buildWorkerApp(services: Services): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestContext(services));
+  app.use(probesRouter(services));
   app.use(routeNotFound);
   app.use(errorHandler(services.logger));
   return app;

@@ -5,6 +5,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { languages, type Language } from '../src/errors/messages.ts';
 import type { Actor } from '../src/access/actor.ts';
 import type { Services } from '../src/runtime.ts';
+import { observeHttpRequest } from '../src/metrics/registry.ts';
+import { inRequestScope } from '../src/requestScope.ts';
 
 export interface RequestContext {
   requestId: string;
@@ -39,6 +41,7 @@ export function requestContext(services: Services) {
     res.locals.context = context;
     res.setHeader('x-request-id', context.requestId);
     res.on('finish', () => {
+      observeHttpRequest(req.method, context.route ?? 'unmatched', res.statusCode, Number(process.hrtime.bigint() - context.startedAt) / 1e9);
       services.recorder.record({
         requestId: context.requestId,
         workspaceId: context.actor?.workspaceId ?? null,
@@ -51,6 +54,6 @@ export function requestContext(services: Services) {
         at: new Date(),
       });
     });
-    next();
+    inRequestScope(context.requestId, next);
   };
 }

@@ -2,14 +2,13 @@
 // protocol (@tus/server) for large files, and signed, expiring downloads of files and thumbnails.
 import express, { type Request, type Response, type Router } from 'express';
 import { Server as TusServer } from '@tus/server';
-import { FileStore } from '@tus/file-store';
-import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { AppError, notFound, type ErrorDetail } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
-import { receiveUpload, refuseSecondFile, uploadAllowedBy } from '../src/media/uploads.ts';
-import { signedFile } from '../src/media/library.ts';
+import { receiveUpload, refuseSecondFile, storageUnavailable, uploadAllowedBy } from '../src/media/uploads.ts';
+import { fileUrlTtlSeconds, signedFile } from '../src/media/library.ts';
+import { storageKeys } from '../src/media/storage.ts';
 import { contextOf } from './requestContext.ts';
 import { isUuid } from '../src/ids.ts';
 
@@ -35,34 +34,42 @@ function webRequestOf(req: Request, baseUrl: string): globalThis.Request {
   return new Request(new URL(req.originalUrl, baseUrl), { method: req.method, headers, body, duplex: 'half' } as RequestInit);
 }
 
+/** A tus upload's id is the storage key of its file; its URL names the upload's id alone. */
+const uploadIdOf = (key: string) => key.slice(storageKeys.original('').length);
+
 /**
  * tus carries the bytes of an upload started through the API, under the same id. Every answer it gives that is
  * not a success goes out in the API's error shape (with requestId, in the caller's language), whether tus refused
  * (protocol), our checks refused (the token, a second file), or something failed.
  */
 function tusUploads(services: Services): (req: Request, res: Response) => Promise<void> {
-  const directory = services.storage.localPath('uploads');
   const tokenOf = (headers: { get(name: string): string | null }) => (headers.get('x-upload-token') ?? '').split('.');
   /** Our own errors, by the request tus was handling when it caught them (tus keeps only a status and a text). */
   const failures = new WeakMap<object, unknown>();
   const tus = new TusServer({
     path: '/uploads/tus',
-    datastore: new FileStore({ directory }),
-    generateUrl: (_req, { path, id }) => `${services.config.publicBaseUrl}${path}/${id}`,
-    namingFunction: (_req, metadata) => metadata?.uploadId ?? '',
-    maxSize: async (_req, id) => (id && isUuid(id) ? Number((await services.db.prisma.media.findUnique({ where: { id } }))?.size ?? 1) : 1),
-    onIncomingRequest: async (req, id) => {
+    datastore: services.storage.resumable,
+    generateUrl: (_req, { path, id }) => `${services.config.publicBaseUrl}${path}/${uploadIdOf(id)}`,
+    getFileIdFromRequest: (_req, lastPath) => (lastPath && isUuid(lastPath) ? storageKeys.original(lastPath) : undefined),
+    namingFunction: (_req, metadata) => storageKeys.original(metadata?.uploadId ?? ''),
+    maxSize: async (_req, key) => {
+      const id = key ? uploadIdOf(key) : '';
+      return isUuid(id) ? Number((await services.db.prisma.media.findUnique({ where: { id } }))?.size ?? 1) : 1;
+    },
+    onIncomingRequest: async (req, key) => {
       const [expires, signature] = tokenOf(req.headers);
+      const id = uploadIdOf(key);
       await uploadAllowedBy(services.db, services.signer, id, expires, signature);
       if (req.method === 'POST') await refuseSecondFile(services.storage, id);
     },
     onResponseError: (req, error) => {
-      if (!('status_code' in error)) failures.set(req, error);
+      // Besides our own refusals, what fails inside tus is its store: the upload keeps what was stored so far.
+      if (!('status_code' in error)) failures.set(req, error instanceof AppError ? error : storageUnavailable(error));
       return undefined;
     },
     // The finished file stays where the media library reads it; tus's own record of the upload goes.
     onUploadFinish: async (_req, upload) => {
-      await rm(`${directory}/${upload.id}.json`, { force: true });
+      await services.storage.forgetResumable(upload.id);
       return {};
     },
   });
@@ -96,6 +103,10 @@ export function uploadsRouter(services: Services): Router {
     contextOf(res).route = '/media-files/{id}/{variant}';
     const file = await signedFile(services.db, services.signer, req.params.id, req.params.variant, req.query.expires, req.query.signature);
     if (!file) throw notFound('file');
+    // A store of its own (S3) serves the bytes itself, through a presigned URL that expires with this one.
+    const expiresInSeconds = Math.max(1, Math.min(fileUrlTtlSeconds, Number(req.query.expires) - Math.floor(Date.now() / 1000)));
+    const direct = await services.storage.directUrl(file.key, { expiresInSeconds, contentType: file.contentType, filename: file.filename });
+    if (direct) return res.redirect(302, direct);
     res.setHeader('content-type', file.contentType);
     res.setHeader('cache-control', 'private, max-age=300');
     res.setHeader('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`);

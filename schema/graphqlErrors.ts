@@ -53,17 +53,18 @@ function meaningOf(error: GraphQLError): AppError {
 }
 
 /**
- * Which HTTP status an answer with this error gets (GraphQL over HTTP). An error yoga gave a status refused the HTTP
- * request itself (not JSON, no query, too large): that status, whatever the client accepts. Any other error of an
- * answer without `data` is a request error (syntax, validation, variables, limits, cost): its code's status with
- * `application/graphql-response+json`, 200 with `application/json` (yoga reads `spec` so). An answer with `data`
- * is 200 (its errors are field errors).
+ * Which HTTP status an answer with this error gets (GraphQL over HTTP). An error yoga gave a status before there was
+ * a document to point into refused the HTTP request itself (not JSON, no query, too large): that status, whatever
+ * the client accepts. Any other error of an answer without `data` is a request error (syntax, validation,
+ * variables, limits, cost): its code's status with `application/graphql-response+json`, 200 with
+ * `application/json` (yoga reads `spec` so). An answer with `data` is 200: its errors are field errors.
  */
 export type StatusRule = 'http' | 'request' | 'field';
 
 export function statusRuleOf(error: GraphQLError, answerHasData: boolean): StatusRule {
   if (answerHasData) return 'field';
-  return (error.extensions.http as { status?: number } | undefined)?.status === undefined ? 'request' : 'http';
+  const refusedByYoga = (error.extensions.http as { status?: number } | undefined)?.status !== undefined;
+  return refusedByYoga && !error.locations ? 'http' : 'request';
 }
 
 export function toGraphQLError(error: GraphQLError, language: Language, requestId: string, rule: StatusRule, onInternal: (error: unknown) => void): GraphQLError {

@@ -8,6 +8,7 @@ import './types/providers.ts';
 import './types/requestLog.ts';
 import './types/posts.ts';
 import './types/media.ts';
+import './types/mediaImports.ts';
 import './types/webhooks.ts';
 import './types/queues.ts';
 import './types/ai.ts';

@@ -1,8 +1,22 @@
 // Every setting comes from the environment; README "Configuration" lists them with these defaults.
 import { resolve } from 'node:path';
+import type { S3Settings } from './media/s3Storage.ts';
+
+export const processRoles = ['all', 'api', 'worker'] as const;
+export type ProcessRole = (typeof processRoles)[number];
 
 export interface Config {
+  /** `SPS_ROLE`: `api` serves HTTP only, `worker` runs the jobs only, `all` (the default) both. */
+  role: ProcessRole;
   port: number;
+  /** Where a worker process answers /healthz, /readyz and /metrics. */
+  workerPort: number;
+  /** When set, /metrics asks for `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** Connections this process may hold: its own pool (requests, Prisma) and the job runner's (pg-boss). */
+  pools: { database: number; jobs: number };
+  /** `MEDIA_STORAGE`: files under DATA_DIR/media (`local`), or in an S3-compatible bucket. */
+  media: { storage: 'local' } | { storage: 's3'; s3: S3Settings };
   host: string;
   /** When absent, an embedded PostgreSQL is started with its data under `dataDir`. */
   databaseUrl: string | undefined;
@@ -26,6 +40,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Hosts (names or addresses) webhooks may reach even when private, and over http. */
   webhookAllowedHosts: string | undefined;
+  /** Host names /mcp answers (DNS-rebinding guard): MCP_ALLOWED_HOSTS, else PUBLIC_BASE_URL's host and localhost. */
+  mcpAllowedHosts: string[];
   /** Seconds before each webhook retry. */
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
@@ -154,12 +170,47 @@ function originList(env: NodeJS.ProcessEnv, name: string): string[] {
     });
 }
 
+function mediaSettings(env: NodeJS.ProcessEnv): Config['media'] {
+  const storage = env.MEDIA_STORAGE || 'local';
+  if (storage === 'local') return { storage };
+  if (storage !== 's3') throw new Error(`MEDIA_STORAGE must be local or s3, got "${storage}"`);
+  const required = (name: string) => {
+    const value = env[name];
+    if (!value) throw new Error(`${name} must be set when MEDIA_STORAGE=s3`);
+    return value;
+  };
+  return {
+    storage,
+    s3: {
+      endpoint: env.S3_ENDPOINT ? baseUrl(env, 'S3_ENDPOINT', env.S3_ENDPOINT) : undefined,
+      region: env.S3_REGION || 'us-east-1',
+      bucket: required('S3_BUCKET'),
+      accessKeyId: required('S3_ACCESS_KEY_ID'),
+      secretAccessKey: required('S3_SECRET_ACCESS_KEY'),
+      forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+    },
+  };
+}
+
+function role(env: NodeJS.ProcessEnv): ProcessRole {
+  const raw = env.SPS_ROLE || 'all';
+  if (!(processRoles as readonly string[]).includes(raw)) throw new Error(`SPS_ROLE must be ${processRoles.join(', ')}, got "${raw}"`);
+  return raw as ProcessRole;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000);
+  const processRole = role(env);
   const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
   if (!['silent', 'error', 'warn', 'info', 'debug'].includes(logLevel)) throw new Error(`LOG_LEVEL must be silent, error, warn, info or debug`);
   return {
+    role: processRole,
     port,
+    workerPort: integer(env, 'WORKER_PORT', 3001),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    // An API process uses the job runner only to enqueue; a worker's jobs use both pools.
+    pools: { database: integer(env, 'DB_POOL_SIZE', processRole === 'worker' ? 10 : 20, 1), jobs: integer(env, 'JOBS_POOL_SIZE', processRole === 'api' ? 2 : 10, 1) },
+    media: mediaSettings(env),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR ?? '.data'),
@@ -175,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobSuperviseSeconds: integer(env, 'JOB_SUPERVISE_SECONDS', 10, 1),
     maxUploadBytes: integer(env, 'MEDIA_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1),
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,
+    mcpAllowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS, env.PUBLIC_BASE_URL ?? `http://localhost:${port}`),
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', [5, 300, 1800, 7200, 18000, 36000, 36000]),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
     graphqlMaxResponseBytes: integer(env, 'GRAPHQL_MAX_RESPONSE_BYTES', 5 * 1024 ** 2, 1024),
@@ -185,4 +237,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
     ai: aiSettings(env),
   };
+}
+
+function mcpAllowedHosts(value: string | undefined, publicBaseUrl: string): string[] {
+  const listed = (value ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
+  if (listed.length) return listed;
+  return [...new Set([new URL(publicBaseUrl).hostname.toLowerCase(), 'localhost', '127.0.0.1', '[::1]'])];
 }

@@ -10,10 +10,13 @@ import { connectionSettings, type ConnectionSettings } from './accounts/connect.
 import { RequestRecorder } from './requestLog/recorder.ts';
 import type { Logger } from './logger.ts';
 import { Callers } from './access/callers.ts';
-import { startJobs, type PgBoss } from './jobs/boss.ts';
+import { queueNames, startJobs, type PgBoss } from './jobs/boss.ts';
 import { startIdempotencyCleanup } from './idempotency/cleanup.ts';
 import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
+import { S3MediaStorage } from './media/s3Storage.ts';
+import { metricsRegistry } from './metrics/collectors.ts';
+import type { Registry } from 'prom-client';
 import { startMediaWorkers } from './media/processing.ts';
 import { UrlSigner } from './crypto/urlSigner.ts';
 import { Outbox } from './events/outbox.ts';
@@ -42,8 +45,12 @@ export interface Services {
   webhooks: WebhookSettings;
   /** What connecting social accounts needs: the networks accounts can be connected to, and where people may return. */
   connections: ConnectionSettings;
+  /** Refreshes accounts' tokens, one refresh per account at a time across processes. */
+  tokens: TokenKeeper;
   /** The AI features: the configured provider (or none), credits and the in-flight cap. */
   ai: Ai;
+  /** What /metrics serves. */
+  metrics: Registry;
 }
 
 export interface Runtime {
@@ -51,7 +58,7 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/** `work`: run background jobs in this process (the server does; the CLI only enqueues). */
+/** `work`: run background jobs in this process (the server does unless SPS_ROLE=api; the CLI only enqueues). */
 export async function startRuntime(config: Config, logger: Logger, options: { migrate?: boolean; work?: boolean } = {}): Promise<Runtime> {
   const server: DatabaseServer = await openDatabaseServer(config, (line) => logger.debug({ line: line.trim() }, 'postgres'));
   try {
@@ -59,7 +66,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       const applied = await applyMigrations(server.url);
       if (applied.length) logger.info({ applied }, 'migrations applied');
     }
-    const db = connectDatabase(server.url);
+    const db = connectDatabase(server.url, { max: config.pools.database });
     const secrets = await loadSecretBox(config.encryptionKey, config.dataDir);
     const recorder = new RequestRecorder(db, {
       flushIntervalMs: config.requestLogFlushMs,
@@ -67,12 +74,12 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     });
     const callers = new Callers(db, { rateLimitPerMinute: config.rateLimitPerMinute });
     await callers.listen(server.url);
-    const work = options.work ?? true;
-    const boss = await startJobs(server.url, { superviseIntervalSeconds: config.jobSuperviseSeconds, supervise: work }, (error) =>
+    const work = options.work ?? config.role !== 'api';
+    const boss = await startJobs(server.url, { superviseIntervalSeconds: config.jobSuperviseSeconds, supervise: work, poolSize: config.pools.jobs }, (error) =>
       logger.error({ err: error }, 'job runner error'),
     );
     const adapters = createProviderAdapters(db, secrets, config);
-    const storage = new LocalDiskStorage(join(config.dataDir, 'media'));
+    const storage: MediaStorage = config.media.storage === 's3' ? new S3MediaStorage(config.media.s3) : new LocalDiskStorage(join(config.dataDir, 'media'));
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);
     const webhooks: WebhookSettings = { secrets, allowedHosts: allowedHostsFrom(config.webhookAllowedHosts) };
@@ -85,10 +92,11 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     });
     const connections = connectionSettings(config, secrets, createAccountLinks(config, adapters));
     const ai = new Ai({ db, outbox, storage, boss, logger, settings: config.ai, provider: createAiProvider(config.ai, logger) });
-    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks, connections, ai };
+    const tokens = new TokenKeeper({ db, secrets, links: connections.links, outbox, logger, timeoutMs: config.networkTimeoutMs });
+    const metrics = metricsRegistry({ pool: db.pool, poolMax: config.pools.database, queueNames: Object.values(queueNames) });
+    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks, connections, ai, tokens, metrics };
     if (work) {
       const metricReadings = new MetricReadings(boss);
-      const tokens = new TokenKeeper({ db, secrets, links: connections.links, outbox, logger, timeoutMs: config.networkTimeoutMs });
       const publisher = new TargetPublisher({ db, boss, adapters, secrets, tokens, logger, signer, storage, publicBaseUrl: config.publicBaseUrl, outbox, metricReadings });
       await startPublishWorkers(boss, publisher, config.publishConcurrency);
       await startTokenRefresh(boss, tokens);

@@ -291,6 +291,8 @@ export type Mutation = {
   updatePost: Post;
   updateQueue: QueueChange;
   updateWebhook: WebhookEndpoint;
+  /** Adds a file to the library from a URL (https, public hosts; streamed, up to the upload size limit) or from base64 bytes (at most 20 MB decoded), then processes it like an upload. Waits up to `waitSeconds` for processing to end. */
+  uploadMedia: MediaFile;
 };
 
 
@@ -495,6 +497,15 @@ export type MutationUpdateWebhookArgs = {
   url?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type MutationUploadMediaArgs = {
+  base64?: InputMaybe<Scalars['String']['input']>;
+  contentType?: InputMaybe<Scalars['String']['input']>;
+  filename?: InputMaybe<Scalars['String']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
+  waitSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
 export type PageInfo = {
   __typename?: 'PageInfo';
   endCursor?: Maybe<Scalars['String']['output']>;
@@ -608,6 +619,13 @@ export type PostTarget = {
   validation: TargetValidation;
 };
 
+export type PostValidation = {
+  __typename?: 'PostValidation';
+  targets: Array<TargetFindings>;
+  /** True when no target has a finding: createPost would accept the post. */
+  valid: Scalars['Boolean']['output'];
+};
+
 /** A social network (GET /v1/providers); `SANDBOX` is the built-in test network. Each value is REST's, in upper case with `_` for punctuation. */
 export type Provider =
   | 'BLUESKY'
@@ -658,6 +676,8 @@ export type Query = {
   requestLog: QueryRequestLogConnection;
   socialAccount: SocialAccount;
   socialAccounts: QuerySocialAccountsConnection;
+  /** The dry run of createPost (REST POST /v1/posts/validate): the same checks, nothing saved. */
+  validatePost: PostValidation;
   viewer: Viewer;
   webhookDeliveries: QueryWebhookDeliveriesConnection;
   webhooks: QueryWebhooksConnection;
@@ -738,6 +758,13 @@ export type QuerySocialAccountsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryValidatePostArgs = {
+  campaign?: InputMaybe<Scalars['String']['input']>;
+  content: PostContentInput;
+  targets: Array<TargetInput>;
 };
 
 
@@ -950,6 +977,16 @@ export type TargetError = {
   __typename?: 'TargetError';
   code: Scalars['String']['output'];
   message: Scalars['String']['output'];
+};
+
+/** What creating the post would refuse for one target; the same `field`, `code`, `message` as the error’s `details`. */
+export type TargetFindings = {
+  __typename?: 'TargetFindings';
+  connectionId: Scalars['ID']['output'];
+  findings: Array<ValidationFinding>;
+  /** The target’s place in `targets`. */
+  index: Scalars['Int']['output'];
+  placement: Placement;
 };
 
 export type TargetInput = {

@@ -13,7 +13,14 @@ const MediaError = builder.objectRef<{ code: string; message: string }>('MediaEr
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
 });
 
-const view = (media: Media, context: GraphContext) => presentMedia(media, context.services.signer, context.services.config.publicBaseUrl);
+const views = new WeakMap<Media, ReturnType<typeof presentMedia>>();
+
+/** The file as REST presents it (signed URLs), signed once however many of its fields are asked for. */
+function view(media: Media, context: GraphContext) {
+  let presented = views.get(media);
+  if (!presented) views.set(media, (presented = presentMedia(media, context.services.signer, context.services.config.publicBaseUrl)));
+  return presented;
+}
 
 /** Files of the caller's workspace by id, every file a request's posts name loaded with one query. */
 export const mediaLoader = defineLoader(async (context, ids) => {

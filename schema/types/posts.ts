@@ -8,6 +8,7 @@ import { MediaFile, mediaLoader } from './media.ts';
 import { createPost, deletePost, getPost, listPosts, postPosition, updatePost, type PostDetail, type PostInput, type PostWithTargets } from '../../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing.ts';
 import { validationOf } from '../../src/posts/present.ts';
+import { presentValidation, validatePost } from '../../src/posts/dryRun.ts';
 import { storedError } from '../../src/errors/appError.ts';
 import { postsUsingMedia } from '../../src/media/library.ts';
 import type { GraphContext } from '../builder.ts';
@@ -147,6 +148,23 @@ function targetsOf(targets: TargetArgs): PostInput['targets'] {
   }));
 }
 
+const TargetFindings = builder.objectRef<ReturnType<typeof presentValidation>['targets'][number]>('TargetFindings').implement({
+  description: 'What creating the post would refuse for one target; the same `field`, `code`, `message` as the error’s `details`.',
+  fields: (t) => ({
+    index: t.exposeInt('index', { description: 'The target’s place in `targets`.' }),
+    connectionId: t.exposeID('connectionId'),
+    placement: t.expose('placement', { type: Placement }),
+    findings: t.expose('findings', { type: [ValidationFinding] }),
+  }),
+});
+
+const PostValidation = builder.objectRef<ReturnType<typeof presentValidation>>('PostValidation').implement({
+  fields: (t) => ({
+    valid: t.exposeBoolean('valid', { description: 'True when no target has a finding: createPost would accept the post.' }),
+    targets: t.expose('targets', { type: [TargetFindings] }),
+  }),
+});
+
 builder.queryFields((t) => ({
   posts: t.connection({
     type: PostRef,
@@ -176,6 +194,17 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     authScopes: { operation: 'getPost' },
     resolve: (_root, args, context) => getPost(context.services.db, context.actor, String(args.id)),
+  }),
+  validatePost: t.field({
+    type: PostValidation,
+    description: 'The dry run of createPost (REST POST /v1/posts/validate): the same checks, nothing saved.',
+    args: {
+      content: t.arg({ type: PostContentInput, required: true }),
+      targets: t.arg({ type: [TargetInput], required: true }),
+      campaign: t.arg.string(),
+    },
+    authScopes: { operation: 'validatePost' },
+    resolve: async (_root, args, context) => presentValidation(await validatePost(context.services.db, context.actor, postInputOf(args)), context.language),
   }),
 }));
 

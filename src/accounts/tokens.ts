@@ -16,6 +16,7 @@ import type { Outbox } from '../events/outbox.ts';
 import type { AccountLinks } from '../providers/registry.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
 import { ProviderError, type ProviderTokens } from '../providers/adapter.ts';
+import { AppError } from '../errors/appError.ts';
 import { markNeedsReconnect, openTokens, saveRefreshedTokens } from './socialAccounts.ts';
 
 interface Deps {
@@ -61,11 +62,11 @@ export class TokenKeeper {
         const changedMeanwhile = options.seen !== undefined && options.seen !== account.encryptedTokens;
         const expiresAt = account.tokenExpiresAt?.getTime();
         const stillValid = options.unlessValidFor !== undefined && (expiresAt === undefined || expiresAt > Date.now() + options.unlessValidFor);
-        const refresh = links.get(account.provider)?.refresh;
-        if (changedMeanwhile || stillValid || !refresh) return { status: 'current', tokens };
+        const link = links.get(account.provider);
+        if (changedMeanwhile || stillValid || !link?.refresh) return { status: 'current', tokens };
         let fresh: ProviderTokens;
         try {
-          fresh = await refresh({ id: account.id, provider: account.provider, username: account.username, remoteId: account.remoteId, tokens });
+          fresh = await link.refresh({ id: account.id, provider: account.provider, username: account.username, remoteId: account.remoteId, tokens });
         } catch (error) {
           if (!(error instanceof ProviderError) || error.transient) throw error;
           await markNeedsReconnect(tx, outbox, account.id);
@@ -80,6 +81,16 @@ export class TokenKeeper {
       },
       { timeout: timeoutMs + 10_000, maxWait: timeoutMs + 10_000 },
     );
+  }
+
+  /**
+   * The operator's `accounts refresh`: refreshes tokens that expire within `refreshAheadMs` (the background job's
+   * rule, so processes doing it at once refresh once), or, with `force`, the tokens as they are now.
+   */
+  async refreshAccount(accountId: string, options: { force?: boolean } = {}): Promise<RefreshResult> {
+    const account = await this.#deps.db.prisma.socialAccount.findUnique({ where: { id: accountId }, select: { encryptedTokens: true } });
+    if (!account) throw new AppError('NOT_FOUND', 'notFound', { kind: 'social account' });
+    return this.refresh(accountId, options.force ? { seen: account.encryptedTokens } : { unlessValidFor: refreshAheadMs });
   }
 
   /** Refreshes every active account whose tokens expire within `refreshAheadMs`; one failing account does not stop the rest. */

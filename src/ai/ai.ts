@@ -15,6 +15,7 @@ import { aiNotConfigured } from './failures.ts';
 import { OpenAiProvider } from './openaiProvider.ts';
 import type { AiProvider } from './provider.ts';
 import { SandboxProvider } from './sandboxProvider.ts';
+import { countedAiCall } from '../metrics/registry.ts';
 
 export function createAiProvider(settings: AiSettings, logger: Logger): AiProvider | null {
   if (settings.provider === 'openai') return new OpenAiProvider(settings, logger);
@@ -68,7 +69,9 @@ export class Ai {
 
   /** Calls the provider under a reservation of the action's credits and an in-flight place, within AI_TIMEOUT_MS. */
   charged<T>(actor: Actor, provider: AiProvider, action: AiAction, call: (provider: AiProvider, signal: AbortSignal) => Promise<T>) {
-    return withCredits(this.db, this.outbox, actor.workspaceId, action, this.syncLimits(), () => call(provider, AbortSignal.timeout(this.settings.timeoutMs)));
+    return withCredits(this.db, this.outbox, actor.workspaceId, action, this.syncLimits(), () =>
+      countedAiCall(action, () => call(provider, AbortSignal.timeout(this.settings.timeoutMs))),
+    );
   }
 
   /** A request answered while the caller waits holds its place until the provider's timeout has surely passed. */

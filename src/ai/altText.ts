@@ -11,7 +11,7 @@ import { languageTag } from './captions.ts';
 import { aiUnavailable } from './failures.ts';
 import { shorten } from './shorten.ts';
 
-export const altTextLimits = { longestSide: 1024, maxLength: 1000 } as const;
+const altTextLimits = { longestSide: 1024, maxLength: 1000 } as const;
 
 async function readyImage(ai: Ai, actor: Actor, mediaId: string) {
   const media = isUuid(mediaId) ? await ai.db.prisma.media.findFirst({ where: { id: mediaId, workspaceId: actor.workspaceId } }) : null;
@@ -28,12 +28,14 @@ export async function suggestAltText(ai: Ai, actor: Actor, mediaId: string, inpu
   if (!language) throw invalidRequest([{ field: 'language', code: 'languageTag', messageKey: 'detail.languageTag' }]);
   const media = await readyImage(ai, actor, mediaId);
   const { longestSide, maxLength } = altTextLimits;
-  const jpeg = await sharp(ai.storage.localPath(storageKeys.original(media.id)))
-    .rotate()
-    .resize({ width: longestSide, height: longestSide, fit: 'inside', withoutEnlargement: true })
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality: 80 })
-    .toBuffer();
+  const jpeg = await ai.storage.withLocalFile(storageKeys.original(media.id), (path) =>
+    sharp(path)
+      .rotate()
+      .resize({ width: longestSide, height: longestSide, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer(),
+  );
   const { result, creditsUsed, creditsRemaining } = await ai.charged(actor, provider, 'altText', async (model, signal) => {
     const description = (await model.describeImage({ jpeg, language, maxLength }, signal)).trim();
     if (!description) throw aiUnavailable('the answer was empty');

@@ -22,7 +22,7 @@ export interface CaptionInput {
   count?: number | null;
 }
 
-export const captionLimits = { tone: 100, count: { rewrite: 5, translate: 3, hashtags: 30 } } as const;
+const captionLimits = { tone: 100, count: { rewrite: 5, translate: 3, hashtags: 30 } } as const;
 const defaultCount: Record<CaptionAction, number> = { rewrite: 3, translate: 1, hashtags: 5 };
 
 /** A BCP 47 language tag in canonical form, or null. */

@@ -27,8 +27,6 @@ export function nextPeriodStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 }
 
-const periodStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-
 /** 429 AI_BUSY when the workspace has `maxInFlight` actions under way, 402 AI_LIMIT_REACHED when short of credits. */
 export async function reserveCredits(db: Database, workspaceId: string, action: AiAction, limits: ReservationLimits): Promise<Reservation> {
   const cost = aiCosts[action];
@@ -101,14 +99,12 @@ export interface CreditStatus {
 
 /** What is left this month: a workspace whose last action was in an earlier month has its full monthly credits. */
 export async function creditStatus(db: Database, workspaceId: string): Promise<CreditStatus> {
-  const workspace = await db.prisma.workspace.findUniqueOrThrow({
-    where: { id: workspaceId },
-    select: { aiCreditsMonthly: true, aiCreditsRemaining: true, aiCreditsPeriod: true },
-  });
-  const current = workspace.aiCreditsPeriod?.getTime() === periodStart().getTime();
-  return {
-    remaining: current ? workspace.aiCreditsRemaining : workspace.aiCreditsMonthly,
-    monthly: workspace.aiCreditsMonthly,
-    resetsAt: nextPeriodStart().toISOString(),
-  };
+  const { rows } = await db.pool.query<{ remaining: number; monthly: number }>(
+    `SELECT CASE WHEN ai_credits_period IS DISTINCT FROM date_trunc('month', now(), 'UTC') THEN ai_credits_monthly ELSE ai_credits_remaining END AS remaining,
+       ai_credits_monthly AS monthly
+     FROM workspace WHERE id = $1::uuid`,
+    [workspaceId],
+  );
+  const { remaining, monthly } = rows[0] ?? { remaining: 0, monthly: 0 };
+  return { remaining, monthly, resetsAt: nextPeriodStart().toISOString() };
 }

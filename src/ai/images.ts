@@ -15,7 +15,7 @@ import { releaseCredits, reserveCredits, settleCredits, type Reservation } from 
 import { aiNotConfigured } from './failures.ts';
 import { imageSizes, type ImageSize } from './provider.ts';
 
-export const imageLimits = { prompt: 4000 } as const;
+const imageLimits = { prompt: 4000 } as const;
 /** An image's reservation waits for its job as well as for the provider: it lapses only after this long. */
 const imageReservationMs = 3_600_000;
 
@@ -29,7 +29,7 @@ export interface GenerateImageJob {
 export async function requestImage(ai: Ai, actor: Actor, input: { prompt: string; size?: string | null }): Promise<{ mediaId: string }> {
   ai.begin(actor, 'generateImage');
   const size = imageSizes.find((candidate) => candidate === (input.size ?? imageSizes[0]));
-  const details: ErrorDetail[] = textWithin('prompt', input.prompt, imageLimits.prompt, 1);
+  const details: ErrorDetail[] = textWithin('prompt', input.prompt, imageLimits.prompt);
   if (!input.prompt?.trim()) details.push({ field: 'prompt', code: 'minLength', messageKey: 'detail.minLength', params: { limit: 1 } });
   if (!size) details.push({ field: 'size', code: 'enum', messageKey: 'detail.enum', params: { allowed: imageSizes.join(', ') } });
   refuseUnlessEmpty(details);

@@ -85,7 +85,13 @@ export class OpenAiProvider implements AiProvider {
 
   async #chat<T>(model: string, messages: ChatCompletionMessageParam[], shape: Shape<T>, signal: AbortSignal): Promise<T> {
     this.#logger.debug({ model, messages: messages.map((message) => (typeof message.content === 'string' ? message.content : '[image]')) }, 'ai request');
-    const completion = await this.#call(() => this.#client.chat.completions.create({ model, messages, response_format: shape.responseFormat }, { signal }));
+    const completion = await this.#call(() =>
+      this.#client.chat.completions.create({ model, messages, response_format: shape.responseFormat }, { signal }).catch((error: unknown) => {
+        // A server that does not know structured output says so about the parameter: ask again without it.
+        if (!(error instanceof OpenAI.BadRequestError) || !/response_format/i.test(`${error.param ?? ''} ${error.message}`)) throw error;
+        return this.#client.chat.completions.create({ model, messages }, { signal });
+      }),
+    );
     const choice = completion.choices[0];
     if (!choice) throw aiUnavailable('the answer had no choice');
     if (choice.message.refusal) throw aiRefused(choice.message.refusal);

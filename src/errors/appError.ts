@@ -24,6 +24,7 @@ export const httpStatusByCode = {
   INTERNAL: 500,
   AI_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof httpStatusByCode;

@@ -6,7 +6,7 @@ import { deleteExpiredKeys } from './store.ts';
 
 export async function startIdempotencyCleanup(boss: PgBoss, db: Database, logger: Logger): Promise<void> {
   await boss.schedule(queueNames.expireIdempotencyKeys, '17 * * * *');
-  await boss.work(queueNames.expireIdempotencyKeys, async () => {
+  await boss.work(queueNames.expireIdempotencyKeys, { batchSize: 1 }, async () => {
     const deleted = await deleteExpiredKeys(db.pool);
     if (deleted) logger.info({ deleted }, 'expired idempotency keys deleted');
   });

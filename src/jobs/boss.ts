@@ -1,6 +1,7 @@
 // pg-boss, the background job runner, and every queue the service uses (a queue must exist before send/work).
 import { PgBoss } from 'pg-boss';
 import type { Transaction } from '../db/database.ts';
+import { currentRequestId, inRequestScope } from '../requestScope.ts';
 
 export const queueNames = {
   publishTarget: 'publish-target',
@@ -21,16 +22,42 @@ export interface JobsOptions {
   superviseIntervalSeconds: number;
   /** Whether this process supervises and maintains the queues (worker processes do; the CLI does not). */
   supervise: boolean;
+  /** Connections pg-boss may hold (JOBS_POOL_SIZE). */
+  poolSize: number;
 }
 
 async function ignoreExisting(error: Error) {
   if (!/already exists/.test(error.message)) throw error;
 }
 
+/**
+ * Jobs enqueued while serving a request carry its id in their data (`requestId`), and their handlers run under
+ * it, so the worker's log lines name the request that started the work.
+ */
+function carryRequestIds(boss: PgBoss): void {
+  const insert = boss.insert.bind(boss);
+  boss.insert = (name, jobs, options) => {
+    const requestId = currentRequestId();
+    return insert(name, requestId ? jobs.map((job) => ({ ...job, data: { ...job.data, requestId } })) : jobs, options);
+  };
+  type Handler = (jobs: { data: unknown }[]) => Promise<unknown>;
+  const work = boss.work.bind(boss) as (name: string, options: object, handler: Handler) => Promise<string>;
+  const requestIdOf = (job: { data: unknown } | undefined) => (job?.data as { requestId?: unknown } | null)?.requestId;
+  boss.work = ((name: string, ...rest: [Handler] | [object, Handler]) => {
+    const [options, handler] = rest.length === 1 ? [{}, rest[0]] : rest;
+    return work(name, options, (jobs) => {
+      // A batch of jobs from several requests runs under none of them.
+      const requestId = requestIdOf(jobs[0]);
+      const shared = typeof requestId === 'string' && jobs.every((job) => requestIdOf(job) === requestId);
+      return inRequestScope(shared ? requestId : undefined, () => handler(jobs));
+    });
+  }) as PgBoss['work'];
+}
+
 export async function startJobs(connectionString: string, options: JobsOptions, onError: (error: Error) => void): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString,
-    max: 10,
+    max: options.poolSize,
     supervise: options.supervise,
     // Workers wake on NOTIFY when a job lands on a notify queue, instead of at their next poll.
     useListenNotify: options.supervise,
@@ -38,6 +65,7 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     monitorIntervalSeconds: options.superviseIntervalSeconds,
   });
   boss.on('error', onError);
+  carryRequestIds(boss);
   await boss.start();
   await boss.createQueue(queueNames.publishTarget, {
     notify: true,

@@ -1,8 +1,10 @@
 // The job that checks and processes an uploaded file: its real type from its bytes, its dimensions, duration and
 // codecs, a thumbnail (or poster frame), and the limits of the networks. It ends `ready` or `failed` with a reason,
 // and writes media.ready or media.failed to the outbox in the same transaction.
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from '../events/outbox.ts';
@@ -21,23 +23,32 @@ const kindOfExtension = (ext: string): MediaKind | null =>
 
 async function describe(storage: MediaStorage, id: string, size: number): Promise<FileDescription> {
   if (size === 0) throw new MediaRejection('empty', 'The file is empty.');
-  const path = storage.localPath(storageKeys.original(id));
-  const { ext, mime } = await detectType(path);
-  const kind = kindOfExtension(ext);
-  if (!kind) throw new MediaRejection('unsupportedType', `No network takes ${mime} files.`);
-  if (size > largestAccepted(kind)) {
-    throw new MediaRejection('tooLarge', `The ${kind} is ${size} bytes; no network takes more than ${largestAccepted(kind)}.`);
-  }
-  const thumbnail = storage.localPath(storageKeys.thumbnail(id));
-  await mkdir(dirname(thumbnail), { recursive: true });
-  const description = kind === 'video' ? await describeVideo(path, mime, ext, thumbnail) : await describeImage(path, mime, ext, thumbnail);
-  if (!acceptedFormats(description.kind).has(description.format)) {
-    throw new MediaRejection('unsupportedType', `No network takes ${description.format} ${description.kind === 'video' ? 'videos' : 'images'}.`);
-  }
-  if (description.durationMs !== null && description.durationMs > longestVideoMs()) {
-    throw new MediaRejection('tooLong', `The video lasts ${Math.round(description.durationMs / 1000)} s; no network takes more than ${Math.round(longestVideoMs() / 1000)} s.`);
-  }
-  return description;
+  return storage.withLocalFile(storageKeys.original(id), async (path) => {
+    const { ext, mime } = await detectType(path);
+    const kind = kindOfExtension(ext);
+    if (!kind) throw new MediaRejection('unsupportedType', `No network takes ${mime} files.`);
+    if (size > largestAccepted(kind)) {
+      throw new MediaRejection('tooLarge', `The ${kind} is ${size} bytes; no network takes more than ${largestAccepted(kind)}.`);
+    }
+    const directory = await mkdtemp(join(tmpdir(), 'sps-thumbnail-'));
+    try {
+      const thumbnail = join(directory, 'thumbnail.webp');
+      const description = kind === 'video' ? await describeVideo(path, mime, ext, thumbnail) : await describeImage(path, mime, ext, thumbnail);
+      if (!acceptedFormats(description.kind).has(description.format)) {
+        throw new MediaRejection('unsupportedType', `No network takes ${description.format} ${description.kind === 'video' ? 'videos' : 'images'}.`);
+      }
+      if (description.durationMs !== null && description.durationMs > longestVideoMs()) {
+        throw new MediaRejection('tooLong', `The video lasts ${Math.round(description.durationMs / 1000)} s; no network takes more than ${Math.round(longestVideoMs() / 1000)} s.`);
+      }
+      // A retry after a crash may find the thumbnail of the first attempt: it is made again.
+      const key = storageKeys.thumbnail(id);
+      await storage.remove(key);
+      await storage.write(key, createReadStream(thumbnail), (await stat(thumbnail)).size);
+      return description;
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
 }
 
 export async function processMedia(db: Database, storage: MediaStorage, outbox: Outbox, job: ProcessMediaJob): Promise<void> {

@@ -1,10 +1,12 @@
-// Where media bytes live. The local disk (under DATA_DIR/media) is the default; an S3-compatible store can
-// implement the same interface (uploads would then use @tus/s3-store beside it).
+// Where media bytes live: the local disk (under DATA_DIR/media, the default) or an S3-compatible store
+// (s3Storage.ts). Either also gives tus the store that resumable uploads write to, under the same keys.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { link, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { DataStore } from '@tus/utils';
+import { FileStore } from '@tus/file-store';
 
 export class TooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -27,6 +29,13 @@ export class AlreadyStoredError extends Error {
   }
 }
 
+/** The store failed or could not be reached; nothing of the file was kept. */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the media store failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
 export interface MediaStorage {
   /**
    * Streams `source` to `key` (never holding it whole in memory) and keeps it only when it is exactly `bytes`
@@ -36,32 +45,55 @@ export interface MediaStorage {
   write(key: string, source: Readable, bytes: number): Promise<void>;
   read(key: string): Readable;
   size(key: string): Promise<number | null>;
-  /** A path on local disk for tools that need one (ffprobe, sharp). */
-  localPath(key: string): string;
+  /** Runs `use` with the file at a path on local disk, for tools that need one (ffprobe, ffmpeg, file-type). */
+  withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
   remove(key: string): Promise<void>;
+  /**
+   * A URL the file can be fetched from without this service, valid `expiresInSeconds`, or null when only this
+   * service can hand it out (the local disk).
+   */
+  directUrl(key: string, file: { expiresInSeconds: number; contentType: string; filename: string }): Promise<string | null>;
+  /** The store tus writes resumable uploads to: an upload's tus id is the key its finished file is read under. */
+  readonly resumable: DataStore;
+  /** Drops what tus kept about a finished upload beside its file. */
+  forgetResumable(key: string): Promise<void>;
+}
+
+/** Streams `source` on, failing with TooLargeError past `bytes`; `received()` says how many went through. */
+export function byteLimit(bytes: number): Transform & { received(): number } {
+  let received = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      done(received > bytes ? new TooLargeError(bytes) : null, chunk);
+    },
+  });
+  return Object.assign(limit, { received: () => received });
 }
 
 export class LocalDiskStorage implements MediaStorage {
-  constructor(readonly root: string) {}
+  readonly resumable: DataStore;
 
-  localPath(key: string): string {
+  constructor(readonly root: string) {
+    this.resumable = new FileStore({ directory: root });
+  }
+
+  private pathOf(key: string): string {
     return join(this.root, key);
   }
 
+  async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
+    return use(this.pathOf(key));
+  }
+
   async write(key: string, source: Readable, bytes: number): Promise<void> {
-    const path = this.localPath(key);
+    const path = this.pathOf(key);
     const partial = `${path}.part-${process.pid}-${Date.now()}`;
     await mkdir(dirname(path), { recursive: true });
-    let received = 0;
-    const limit = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        received += chunk.length;
-        done(received > bytes ? new TooLargeError(bytes) : null, chunk);
-      },
-    });
+    const limit = byteLimit(bytes);
     try {
       await pipeline(source, limit, createWriteStream(partial));
-      if (received < bytes) throw new IncompleteError(received, bytes);
+      if (limit.received() < bytes) throw new IncompleteError(limit.received(), bytes);
       // A hard link is created only where no file is: of two writers racing, one stores and the other is told.
       await link(partial, path).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EEXIST' ? new AlreadyStoredError(key) : error;
@@ -72,15 +104,24 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   read(key: string): Readable {
-    return createReadStream(this.localPath(key));
+    return createReadStream(this.pathOf(key));
   }
 
   async size(key: string): Promise<number | null> {
-    return stat(this.localPath(key)).then((info) => info.size, () => null);
+    return stat(this.pathOf(key)).then((info) => info.size, () => null);
   }
 
   async remove(key: string): Promise<void> {
-    await rm(this.localPath(key), { force: true });
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async directUrl(): Promise<null> {
+    return null;
+  }
+
+  async forgetResumable(key: string): Promise<void> {
+    // @tus/file-store keeps its record of an upload in `<file>.json`.
+    await rm(`${this.pathOf(key)}.json`, { force: true });
   }
 }
 

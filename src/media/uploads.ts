@@ -9,7 +9,7 @@ import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { isUuid } from '../ids.ts';
 import { lockOwnedRow } from '../db/locks.ts';
 import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
-import { AlreadyStoredError, IncompleteError, storageKeys, TooLargeError, type MediaStorage } from './storage.ts';
+import { AlreadyStoredError, IncompleteError, storageKeys, StorageUnavailableError, TooLargeError, type MediaStorage } from './storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
 
@@ -86,10 +86,15 @@ export async function uploadAllowedBy(db: Database, signer: UrlSigner, id: strin
 }
 
 const fileReceived = () => new AppError('CONFLICT', 'uploadReceived');
+/** 503: the store failed while taking the file; nothing of it was kept, and the upload takes it again. */
+export const storageUnavailable = (cause: unknown) => new AppError('STORAGE_UNAVAILABLE', 'storageUnavailable', {}, { cause });
 
 /** 409 once the upload holds its file (sent whole, or being sent over tus): an upload carries one file. */
 export async function refuseSecondFile(storage: MediaStorage, id: string): Promise<void> {
-  if ((await storage.size(storageKeys.original(id))) !== null) throw fileReceived();
+  const key = storageKeys.original(id);
+  if ((await storage.size(key)) !== null) throw fileReceived();
+  // An object store shows the file only once complete; tus's record says it is on its way.
+  if (await storage.resumable.getUpload(key).then(() => true, () => false)) throw fileReceived();
 }
 
 /** `image/png; charset=x` → `image/png` */
@@ -123,6 +128,7 @@ export async function receiveUpload(
       throw invalidRequest([{ field: 'body', code: 'incomplete', messageKey: 'detail.bodyIncomplete', params: { received: error.received, expected: error.expected } }]);
     }
     if (error instanceof AlreadyStoredError) throw fileReceived();
+    if (error instanceof StorageUnavailableError) throw storageUnavailable(error);
     throw error;
   }
 }

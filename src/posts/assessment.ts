@@ -6,7 +6,7 @@ import type { Actor } from '../access/actor.ts';
 import type { SocialAccount } from '../db/generated/prisma/client.ts';
 import { isUuid } from '../ids.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
-import { checkTargetWithSettings, violationDetails, type RuleViolation } from './validation.ts';
+import { checkTargetWithSettings, type RuleViolation } from './validation.ts';
 import type { TargetInput } from './posts.ts';
 
 export interface PostContent {

@@ -30,6 +30,7 @@ import type { PublishTargetJob } from './runs.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import { BatchedWrites } from './batchedWrites.ts';
+import { publishDelaySeconds } from '../metrics/registry.ts';
 
 interface Deps {
   db: Database;
@@ -358,12 +359,14 @@ export class TargetPublisher {
       const final = failures.filter((outcome) => outcome.retry === 'never');
       const events: NewEvent[] = [];
       if (published.length) {
-        await client.query(
+        const { rows: delays } = await client.query<{ delay_seconds: number | null }>(
           `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = now(),
                   processing_handle = NULL, error_code = NULL, error_message = NULL
-           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, remote_id, remote_url) WHERE t.id = u.id`,
+           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, remote_id, remote_url), post p WHERE t.id = u.id AND p.id = t.post_id
+           RETURNING extract(epoch FROM now() - p.scheduled_at)::float8 AS delay_seconds`,
           [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl)],
         );
+        for (const { delay_seconds } of delays) if (delay_seconds !== null) publishDelaySeconds.observe(Math.max(0, delay_seconds));
         for (const { target, item } of published) events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
         // Analytics show the targets at once (zeros), and their first reading comes minutes after.
         await this.#deps.metricReadings.startFor(viaClient(client), published.map((o) => o.target.targetId));

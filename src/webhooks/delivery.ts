@@ -13,6 +13,7 @@ import { queueNames, type PgBoss } from '../jobs/boss.ts';
 import type { OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
 import { checkDestination, RefusedDestination, type Destination } from './destination.ts';
 import { signDelivery } from './signing.ts';
+import { webhookAttempts, webhookDeliveryLagSeconds } from '../metrics/registry.ts';
 
 export interface DeliverySettings {
   allowedHosts: ReadonlySet<string>;
@@ -123,6 +124,8 @@ export class WebhookDeliverer {
 
     const delay = settings.retrySchedule[number - 1];
     const final = result.ok || delay === undefined;
+    webhookAttempts.inc({ outcome: result.ok ? 'succeeded' : final ? 'failed' : 'retrying' });
+    if (result.ok) webhookDeliveryLagSeconds.observe((Date.now() - delivery.event.createdAt.getTime()) / 1000);
     const nextAttemptAt = final ? null : new Date(Date.now() + delay * 1000 * (0.9 + Math.random() * 0.2));
     await db.prisma.$transaction([
       db.prisma.webhookAttempt.create({

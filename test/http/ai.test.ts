@@ -141,6 +141,15 @@ describe('POST /ai/captions', () => {
     expect(body.data.suggestions).toEqual(['First: Hi', 'Second: Hi', 'Third: Hi']);
   });
 
+  it('asks again without response_format when a server refuses structured output', async () => {
+    const { api } = await workspace();
+    standIn.mode = 'noStructuredOutput';
+    const { status, body } = await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hi', count: 2 });
+    expect(status).toBe(200);
+    expect(body.data.suggestions).toEqual(['First: Hi', 'Second: Hi']);
+    expect(standIn.requests.map((request) => request.body.response_format?.type ?? null)).toEqual(['json_schema', null]);
+  });
+
   it('refuses wrong input with 400 and details, before calling the model', async () => {
     const { api } = await workspace();
     const cases: [unknown, string][] = [

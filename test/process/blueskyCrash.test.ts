@@ -78,5 +78,5 @@ describe('publishing to Bluesky across a crash', () => {
       expect(target.remoteUrl).toBe(`https://bsky.app/profile/${people[index]!.handle}/post/${records[index]![0]!.uri.split('/').pop()}`);
     });
     await stop(second, 'SIGTERM');
-  });
+  }, 240_000);
 });

@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 
-export type StandInMode = 'ok' | 'plainText' | 'rateLimited' | 'serverError' | 'contentFilter' | 'refusal' | 'contentPolicy' | 'unauthorized';
+/** `plainText`: answers prose, ignoring response_format; `noStructuredOutput`: refuses response_format with 400, as older servers do. */
+export type StandInMode = 'ok' | 'plainText' | 'noStructuredOutput' | 'rateLimited' | 'serverError' | 'contentFilter' | 'refusal' | 'contentPolicy' | 'unauthorized';
 
 export interface RecordedRequest {
   path: string;
@@ -41,7 +42,7 @@ export interface OpenAiStandIn {
   close(): Promise<void>;
 }
 
-const errors: Record<Exclude<StandInMode, 'ok' | 'plainText' | 'contentFilter' | 'refusal'>, { status: number; type: string; code: string | null; message: string }> = {
+const errors: Record<Exclude<StandInMode, 'ok' | 'plainText' | 'noStructuredOutput' | 'contentFilter' | 'refusal'>, { status: number; type: string; code: string | null; message: string }> = {
   rateLimited: { status: 429, type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests. Please try again in 7s.' },
   serverError: { status: 500, type: 'server_error', code: null, message: 'The server had an error while processing your request.' },
   contentPolicy: { status: 400, type: 'invalid_request_error', code: 'content_policy_violation', message: 'Your request was rejected as a result of our safety system.' },
@@ -90,7 +91,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     if (standIn.mode === 'contentFilter') return choice({ content: null, refusal: null }, 'content_filter');
     if (standIn.mode === 'refusal') return choice({ content: null, refusal: "I'm sorry, I can't help with that request." }, 'stop');
     const answer = standIn.reply({ schemaName, userText, system });
-    if (standIn.mode === 'plainText') {
+    if (standIn.mode === 'plainText' || standIn.mode === 'noStructuredOutput') {
       // A server without structured output: prose around the answer, or one suggestion per line.
       const suggestions = (answer as { suggestions?: string[] }).suggestions;
       const content = suggestions ? suggestions.map((text, index) => `${index + 1}. ${text}`).join('\n') : `Here it is:\n${(answer as { altText: string }).altText}`;
@@ -114,6 +115,10 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     if (standIn.delayMs) await sleep(standIn.delayMs);
     if (response.destroyed) return;
     const failure = standIn.mode in errors ? errors[standIn.mode as keyof typeof errors] : null;
+    if (standIn.mode === 'noStructuredOutput' && body.response_format) {
+      const message = 'Unrecognized request argument supplied: response_format';
+      return send(response, 400, { error: { message, type: 'invalid_request_error', param: 'response_format', code: null } });
+    }
     if (failure) {
       const headers: Record<string, string> = failure.status === 429 ? { 'retry-after': '7' } : {};
       return send(response, failure.status, { error: { message: failure.message, type: failure.type, param: null, code: failure.code } }, headers);

@@ -57,9 +57,9 @@ export async function startPds(options: PdsOptions = {}): Promise<TestPds> {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let errors = '';
-  child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-8000)));
+  child.stderr!.on('data', (chunk) => (errors = (errors + chunk).slice(-8000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const lines = createInterface({ input: child.stdout });
+  const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
     lines.on('line', (line) => {
       if (line.startsWith('PDS ')) resolve(line.slice(4));

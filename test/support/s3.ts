@@ -1,0 +1,87 @@
+// A local S3-compatible server for tests (s3rver, files in a temporary folder), with one bucket. s3rver lacks two
+// multipart calls that @tus/s3-store and @aws-sdk/lib-storage make (ListParts, AbortMultipartUpload): they are
+// answered here from s3rver's own record of the parts, as S3 answers them. `failParts` makes the store refuse
+// every part (500 InternalError) until turned off again: a store failing mid-upload.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+
+interface S3rverInstance {
+  store: { getResourcePath(bucket: string, key: string | undefined, resource: string): string };
+  callback(): (req: IncomingMessage, res: ServerResponse) => void;
+  configureBuckets(): Promise<void>;
+}
+type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
+const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+
+export interface TestS3 {
+  /** The settings the service takes (MEDIA_STORAGE=s3 and the S3_* variables). */
+  env: Record<string, string>;
+  endpoint: string;
+  bucket: string;
+  failParts(failing: boolean): void;
+  stop(): Promise<void>;
+}
+
+const xmlError = (res: ServerResponse, status: number, code: string, message: string) => {
+  res.writeHead(status, { 'content-type': 'application/xml' });
+  res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+};
+
+export async function startTestS3(): Promise<TestS3> {
+  const directory = await mkdtemp(join(tmpdir(), 'sps-s3-'));
+  const bucket = 'media';
+  const s3rver = new S3rver({ directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }], allowMismatchedSignatures: false });
+  await s3rver.configureBuckets();
+  const handle = s3rver.callback();
+  const uploadsDirectory = s3rver.store.getResourcePath(bucket, undefined, 'uploads');
+  let failing = false;
+
+  async function listParts(res: ServerResponse, key: string, uploadId: string) {
+    const dir = join(uploadsDirectory, uploadId);
+    const names = await readdir(dir).catch(() => null);
+    if (!names) return xmlError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
+    const numbers = names.filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
+    const parts = await Promise.all(
+      numbers.map(async (number) => {
+        const [size, md5] = await Promise.all([stat(join(dir, String(number))).then((info) => info.size), readFile(join(dir, `${number}.md5`), 'utf8')]);
+        return `<Part><PartNumber>${number}</PartNumber><ETag>"${md5}"</ETag><Size>${size}</Size></Part>`;
+      }),
+    );
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`);
+  }
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://s3');
+    const uploadId = url.searchParams.get('uploadId');
+    const key = decodeURIComponent(url.pathname.slice(`/${bucket}/`.length));
+    if (uploadId && req.method === 'GET') return void listParts(res, key, uploadId);
+    if (uploadId && req.method === 'DELETE') {
+      return void rm(join(uploadsDirectory, uploadId), { recursive: true, force: true }).then(() => res.writeHead(204).end());
+    }
+    if (failing && uploadId && req.method === 'PUT') {
+      req.resume();
+      return void req.on('end', () => xmlError(res, 500, 'InternalError', 'We encountered an internal error. Please try again.'));
+    }
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    endpoint,
+    bucket,
+    env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_BUCKET: bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+    failParts(value) {
+      failing = value;
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
