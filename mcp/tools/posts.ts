@@ -58,7 +58,7 @@ export const postTools = [
       image { formats maxBytes maxPixels maxWidth minWidth } video { formats maxBytes maxDurationMs minDurationMs } gif { formats maxBytes }
       placements { name description caption { maxLength countedIn maxHashtags maxLinks required } media { min max maxVideos kinds mixedKinds } video { minDurationMs maxDurationMs } aspectRatio { min max } } } }`,
     variables: () => ({}),
-    result: (data) => ({ providers: data.providers }),
+    result: (data, args) => ({ providers: data.providers.filter((rules: { provider: string }) => !args.provider || rules.provider === args.provider) }),
     summary: ({ providers }) => `Rules of ${providers.map((p) => p.provider).join(', ')}.`,
   }),
   graphTool({

@@ -367,7 +367,10 @@ export class TargetPublisher {
           [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl)],
         );
         for (const { delay_seconds } of delays) if (delay_seconds !== null) publishDelaySeconds.observe(Math.max(0, delay_seconds));
-        for (const { target, item } of published) events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
+        for (const { target, item } of published) {
+          events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
+          this.#deps.logger.info({ postId: target.postId, targetId: target.targetId, provider: target.provider }, 'target published');
+        }
         // Analytics show the targets at once (zeros), and their first reading comes minutes after.
         await this.#deps.metricReadings.startFor(viaClient(client), published.map((o) => o.target.targetId));
       }

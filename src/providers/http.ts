@@ -167,8 +167,8 @@ const headerOf = (headers: ResponseHeaders, name: string): string | undefined =>
 
 /**
  * How long a network asked us to wait, from whichever header it sends: `Retry-After` (seconds or an HTTP date),
- * `RateLimit` (the IETF structured field, `t=` seconds; or the older `reset=`), `RateLimit-Reset` (seconds), or
- * `X-RateLimit-Reset` (a timestamp: ISO 8601 at Mastodon, Unix seconds at X and GitHub, or seconds left).
+ * `RateLimit` (the IETF structured field, `t=` seconds; or the older `reset=`), `RateLimit-Reset` or
+ * `X-RateLimit-Reset` (seconds left, or a time: ISO 8601 at Mastodon, Unix seconds at atproto, X and GitHub).
  */
 export function retryAfterMs(headers: ResponseHeaders, now = Date.now()): number | undefined {
   const untilDate = (text: string) => {
@@ -180,12 +180,11 @@ export function retryAfterMs(headers: ResponseHeaders, now = Date.now()): number
   const structured = headerOf(headers, 'ratelimit');
   const fromStructured = structured && /(?:^|[;,\s])(?:t|reset)=(\d+)/.exec(structured)?.[1];
   if (fromStructured) return Number(fromStructured) * 1000;
-  const reset = headerOf(headers, 'ratelimit-reset')?.trim();
-  if (reset && /^\d+$/.test(reset)) return Number(reset) * 1000;
-  const xReset = headerOf(headers, 'x-ratelimit-reset')?.trim();
-  if (!xReset) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(xReset)) return untilDate(xReset);
-  const value = Number(xReset);
+  const reset = headerOf(headers, 'ratelimit-reset')?.trim() || headerOf(headers, 'x-ratelimit-reset')?.trim();
+  if (!reset) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(reset)) return untilDate(reset);
+  // Seconds left, or a Unix time (atproto's RateLimit-Reset, X's and GitHub's X-RateLimit-Reset) in s or ms.
+  const value = Number(reset);
   if (value > 1e12) return Math.max(0, value - now);
   if (value > 1e9) return Math.max(0, value * 1000 - now);
   return value * 1000;

@@ -185,6 +185,8 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs({ ratelimit: '"default";r=0;t=42' }, now)).toBe(42_000);
     expect(retryAfterMs({ ratelimit: 'limit=100, remaining=0, reset=7' }, now)).toBe(7000);
     expect(retryAfterMs({ 'ratelimit-reset': '15' }, now)).toBe(15_000);
+    // atproto's PDS sends RateLimit-Reset as a Unix time.
+    expect(retryAfterMs({ 'ratelimit-reset': String(now / 1000 + 45) }, now)).toBe(45_000);
   });
 
   it('reads X-RateLimit-Reset as an ISO timestamp, Unix seconds or milliseconds, or seconds left', () => {

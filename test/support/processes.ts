@@ -26,7 +26,8 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/server.ts'], {
     cwd: projectRoot,
     detached: options.detached ?? false,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: scratchDataDir(), ...env },
+    // A worker process (SPS_ROLE=worker) answers its probes on WORKER_PORT: the same free port.
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), WORKER_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: scratchDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
