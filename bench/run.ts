@@ -4,21 +4,25 @@ import { openBench, type Section } from './support.ts';
 import { socialAccounts } from './socialAccounts.ts';
 import { publishing } from './publishing.ts';
 import { uploads } from './uploads.ts';
+import { s3Uploads } from './s3Uploads.ts';
 import { webhooks } from './webhooks.ts';
 import { analyticsSection } from './analytics.ts';
 import { bluesky } from './bluesky.ts';
 import { ai } from './ai.ts';
 import { graph } from './graph.ts';
+import { mcp } from './mcp.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
   publishing,
   uploads,
+  's3-uploads': s3Uploads,
   webhooks,
   analytics: analyticsSection,
   bluesky,
   ai,
   graph,
+  mcp,
 };
 
 const requested = process.argv.slice(2);

@@ -11,7 +11,7 @@ import { RequestRecorder } from './requestLog/recorder.ts';
 import type { Logger } from './logger.ts';
 import { Callers } from './access/callers.ts';
 import { queueNames, startJobs, type PgBoss } from './jobs/boss.ts';
-import { startIdempotencyCleanup } from './idempotency/cleanup.ts';
+import { startHousekeeping } from './jobs/housekeeping.ts';
 import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
 import { S3MediaStorage } from './media/s3Storage.ts';
@@ -104,7 +104,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       await startWebhookWorkers(boss, deliverer, logger);
       await startMetricReadings(boss, metricReadings, { db, adapters, secrets, logger });
       await startAiWorkers(boss, ai);
-      await startIdempotencyCleanup(boss, db, logger);
+      await startHousekeeping(boss, db, logger);
     }
     return {
       services,

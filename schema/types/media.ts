@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import { defineLoader } from '../loaders.ts';
 import { MediaStatus, MediaType } from '../enums.ts';
-import { deleteMedia, getMedia, listMedia, mediaPosition, presentMedia, setAltText } from '../../src/media/library.ts';
+import { deleteMedia, getMedia, listMedia, mediaFileUrl, mediaPosition, setAltText, type MediaVariant } from '../../src/media/library.ts';
 import { completeUpload, startUpload } from '../../src/media/uploads.ts';
 import { mediaOf } from '../../src/media/facts.ts';
 import type { Media } from '../../src/db/generated/prisma/client.ts';
@@ -13,14 +13,9 @@ const MediaError = builder.objectRef<{ code: string; message: string }>('MediaEr
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
 });
 
-const views = new WeakMap<Media, ReturnType<typeof presentMedia>>();
-
-/** The file as REST presents it (signed URLs), signed once however many of its fields are asked for. */
-function view(media: Media, context: GraphContext) {
-  let presented = views.get(media);
-  if (!presented) views.set(media, (presented = presentMedia(media, context.services.signer, context.services.config.publicBaseUrl)));
-  return presented;
-}
+/** A signed URL of the file, signed only when asked for. */
+const fileUrl = (media: Media, variant: MediaVariant, context: GraphContext) =>
+  mediaFileUrl(media, variant, context.services.signer, context.services.config.publicBaseUrl);
 
 /** Files of the caller's workspace by id, every file a request's posts name loaded with one query. */
 export const mediaLoader = defineLoader(async (context, ids) => {
@@ -43,8 +38,8 @@ export const MediaFile = builder.objectRef<Media>('MediaFile').implement({
     durationMs: t.exposeInt('durationMs', { nullable: true }),
     codecs: t.exposeStringList('codecs'),
     altText: t.exposeString('altText', { nullable: true }),
-    url: t.string({ nullable: true, description: 'Signed, expiring URL of the file.', resolve: (media, _args, context) => view(media, context).url }),
-    thumbnailUrl: t.string({ nullable: true, resolve: (media, _args, context) => view(media, context).thumbnailUrl }),
+    url: t.string({ nullable: true, description: 'Signed, expiring URL of the file, once it is ready.', resolve: (media, _args, context) => fileUrl(media, 'original', context) }),
+    thumbnailUrl: t.string({ nullable: true, resolve: (media, _args, context) => fileUrl(media, 'thumbnail', context) }),
     error: t.field({ type: MediaError, nullable: true, resolve: (media) => storedError(media) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),

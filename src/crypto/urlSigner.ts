@@ -1,5 +1,5 @@
 // Signed, expiring URLs (like S3's presigned URLs): whoever holds one may do that one thing until it expires.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export interface Signature {
   expires: number;
@@ -7,10 +7,11 @@ export interface Signature {
 }
 
 export class UrlSigner {
-  readonly #key: Buffer;
+  /** A KeyObject made once: handing createHmac the raw bytes would import the key again for every signature. */
+  readonly #key: KeyObject;
 
   constructor(key: Buffer) {
-    this.#key = key;
+    this.#key = createSecretKey(key);
   }
 
   #mac(subject: string, expires: number): string {

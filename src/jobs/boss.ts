@@ -11,7 +11,7 @@ export const queueNames = {
   webhookDrain: 'webhook-drain',
   readMetrics: 'read-metrics',
   generateImage: 'generate-ai-image',
-  expireIdempotencyKeys: 'expire-idempotency-keys',
+  housekeeping: 'housekeeping',
 } as const;
 
 /** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
@@ -98,8 +98,8 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
   await boss.createQueue(queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
   // AI images (src/ai/images.ts): a provider failure fails the file at once; retries are for crashes only.
   await boss.createQueue(queueNames.generateImage, { notify: true, retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
-  // Hourly deletion of expired idempotency keys (src/idempotency/cleanup.ts), one run at a time.
-  await boss.createQueue(queueNames.expireIdempotencyKeys, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
+  // Hourly housekeeping (src/jobs/housekeeping.ts), one run at a time.
+  await boss.createQueue(queueNames.housekeeping, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
   return boss;
 }
 

@@ -26,6 +26,12 @@ function signedUrl(signer: UrlSigner, publicBaseUrl: string, id: string, variant
   return `${publicBaseUrl}/media-files/${id}/${variant}?expires=${expires}&signature=${signature}`;
 }
 
+/** The signed URL of the file (once it is ready) or of its thumbnail (once there is one); else null. */
+export function mediaFileUrl(media: Media, variant: MediaVariant, signer: UrlSigner, publicBaseUrl: string): string | null {
+  const available = variant === 'original' ? media.status === 'ready' : media.hasThumbnail;
+  return available ? signedUrl(signer, publicBaseUrl, media.id, variant) : null;
+}
+
 export function presentMedia(media: Media, signer: UrlSigner, publicBaseUrl: string) {
   return {
     id: media.id,
@@ -41,8 +47,8 @@ export function presentMedia(media: Media, signer: UrlSigner, publicBaseUrl: str
     codecs: media.codecs,
     altText: media.altText,
     source: media.source,
-    url: media.status === 'ready' ? signedUrl(signer, publicBaseUrl, media.id, 'original') : null,
-    thumbnailUrl: media.hasThumbnail ? signedUrl(signer, publicBaseUrl, media.id, 'thumbnail') : null,
+    url: mediaFileUrl(media, 'original', signer, publicBaseUrl),
+    thumbnailUrl: mediaFileUrl(media, 'thumbnail', signer, publicBaseUrl),
     error: storedError(media),
     createdAt: media.createdAt.toISOString(),
   };

@@ -42,6 +42,12 @@ export async function emptyBucket(pool: pg.Pool, subject: string): Promise<void>
 }
 
 /** Whole seconds until a bucket at `level` has drained to `target` units (0 when it is there already). */
+/** Buckets whose last request is over an hour old have drained (the slowest, sign-in's, drains in an hour). */
+export async function deleteDrainedBuckets(pool: pg.Pool): Promise<number> {
+  const { rowCount } = await pool.query(`DELETE FROM rate_limit_bucket WHERE at < now() - interval '1 hour'`);
+  return rowCount ?? 0;
+}
+
 export function secondsUntilLevel(policy: BucketPolicy, level: number, target: number): number {
   const excess = level - target;
   return excess <= 1e-9 ? 0 : Math.ceil((excess * policy.periodMs) / policy.limit / 1000);

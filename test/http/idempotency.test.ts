@@ -170,7 +170,7 @@ describe('the key itself', () => {
     expect((await post('/posts', draft('expired first'), { 'idempotency-key': key })).status).toBe(201);
     await service.services.db.pool.query(`UPDATE idempotent_request SET expires_at = now() - interval '1 second' WHERE workspace_id = $1 AND key = $2`, [acme.workspaceId, key]);
     const schedules = await service.services.boss.getSchedules();
-    expect(schedules.map((schedule) => schedule.name)).toContain(queueNames.expireIdempotencyKeys);
+    expect(schedules.map((schedule) => schedule.name)).toContain(queueNames.housekeeping);
     expect(await deleteExpiredKeys(service.services.db.pool)).toBeGreaterThanOrEqual(1);
     const { rowCount } = await service.services.db.pool.query('SELECT 1 FROM idempotent_request WHERE workspace_id = $1 AND key = $2', [acme.workspaceId, key]);
     expect(rowCount).toBe(0);

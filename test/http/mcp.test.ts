@@ -30,8 +30,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function rest(method: string, path: string, apiKey: string, body?: unknown) {
-  const response = await fetch(`${service.url}/v1${path}`, {
+async function rest(method: string, path: string, apiKey: string, body?: unknown, baseUrl = service.url) {
+  const response = await fetch(`${baseUrl}/v1${path}`, {
     method,
     headers: bearer(apiKey, body ? { 'content-type': 'application/json' } : {}),
     body: body ? JSON.stringify(body) : undefined,
@@ -88,7 +88,7 @@ describe('MCP over Streamable HTTP', () => {
     const restRefusal = await fetch(`${service.url}/v1/posts`, {
       method: 'POST',
       headers: bearer(reader.apiKey, { 'content-type': 'application/json', 'accept-language': 'de' }),
-      body: JSON.stringify({ content: { caption: 'Nope' }, targets: [{ connectionId }] }),
+      body: JSON.stringify({ content: { caption: 'Nope' }, targets: [{ connectionId, placement: 'feed' }] }),
     });
     expect((await restRefusal.json()).error).toMatchObject({ code: refusal.code, message: refusal.message });
     await client.close();
@@ -175,13 +175,16 @@ describe('MCP over Streamable HTTP', () => {
     expect(status).toBe(403);
   });
 
-  it('shares the rate limit with REST, and records each call in the request log', async () => {
+  it('shares the rate limit with REST: once REST has spent it, /mcp answers 429', async () => {
     const limited = await startTestService({ RATE_LIMIT_PER_MINUTE: '4', DATA_DIR: dataDir }, service.databaseUrl);
     try {
       const workspace = await createWorkspace(limited.services);
       const client = await httpClient(limited.url, workspace.ownerKey);
       await succeed(client, 'list_posts');
-      while ((await rest('GET', '/posts', workspace.ownerKey).catch(() => ({ status: 0 }))).status !== 429);
+      let answer;
+      do answer = await rest('GET', '/posts', workspace.ownerKey, undefined, limited.url);
+      while (answer.status === 200);
+      expect(answer.status).toBe(429);
       const refused = await client.callTool({ name: 'list_posts', arguments: {} }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(StreamableHTTPError);
       expect((refused as StreamableHTTPError).code).toBe(429);

@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { addPerson, bearer, createWorkspace, keyFor } from '../support/fixtures.ts';
 import { shortlyBeforeNextMinute, until } from '../support/rateWindow.ts';
 import { RateLimiter } from '../../src/ratelimit/limiter.ts';
+import { deleteDrainedBuckets } from '../../src/ratelimit/bucket.ts';
 import { AppError } from '../../src/errors/appError.ts';
 
 const limit = 6;
@@ -153,5 +154,16 @@ describe('the limiter', () => {
     expect((refused as AppError).code).toBe('RATE_LIMITED');
     expect(Number((refused as AppError).headers['Retry-After'])).toBeGreaterThanOrEqual(1);
     expect(rateLimitField(await call(bearer(acme.ownerKey))).r).toBe(limit - 5);
+  });
+});
+
+describe('housekeeping', () => {
+  it('deletes buckets drained for over an hour and keeps the others', async () => {
+    const pool = service.services.db.pool;
+    const [old, recent] = [`test-old-${randomUUID()}`, `test-recent-${randomUUID()}`];
+    await pool.query(`INSERT INTO rate_limit_bucket (subject, level, at) VALUES ($1, 10, now() - interval '61 minutes'), ($2, 10, now() - interval '59 minutes')`, [old, recent]);
+    expect(await deleteDrainedBuckets(pool)).toBeGreaterThanOrEqual(1);
+    const { rows } = await pool.query('SELECT subject FROM rate_limit_bucket WHERE subject = ANY($1)', [[old, recent]]);
+    expect(rows.map((row) => row.subject)).toEqual([recent]);
   });
 });

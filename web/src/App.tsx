@@ -1,0 +1,111 @@
+// The signed-in frame: who is signed in, the workspace switcher, the navigation and the page of the current path.
+import { useEffect, useMemo, useState } from 'react';
+import { Provider } from 'urql';
+import { fetchSession, signOut, type Session } from './api/auth.ts';
+import { graphClient } from './api/client.ts';
+import { t, type MessageKey } from './i18n.ts';
+import { navigate, usePath } from './router.ts';
+import { Link } from './ui.tsx';
+import { SignIn } from './pages/SignIn.tsx';
+import { Calendar } from './pages/Calendar.tsx';
+import { Composer } from './pages/Composer.tsx';
+import { PostDetail } from './pages/PostDetail.tsx';
+import { Accounts } from './pages/Accounts.tsx';
+import { ApiKeys } from './pages/ApiKeys.tsx';
+
+const workspaceStorageKey = 'sps.workspaceId';
+const pages: { path: string; label: MessageKey }[] = [
+  { path: '/calendar', label: 'nav.calendar' },
+  { path: '/compose', label: 'nav.compose' },
+  { path: '/accounts', label: 'nav.accounts' },
+  { path: '/api-keys', label: 'nav.apiKeys' },
+];
+
+function Page({ path }: { path: string }) {
+  const post = /^\/posts\/([^/]+)$/.exec(path);
+  if (post) return <PostDetail id={decodeURIComponent(post[1]!)} />;
+  switch (path) {
+    case '/compose':
+      return <Composer />;
+    case '/accounts':
+      return <Accounts />;
+    case '/api-keys':
+      return <ApiKeys />;
+    default:
+      return <Calendar />;
+  }
+}
+
+export function App() {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [workspaceId, setWorkspaceId] = useState<string | null>(() => localStorage.getItem(workspaceStorageKey));
+  const path = usePath();
+
+  useEffect(() => {
+    fetchSession().then(setSession, () => setSession(null));
+  }, []);
+
+  const workspace = session?.workspaces.find((candidate) => candidate.id === workspaceId) ?? session?.workspaces[0];
+  const client = useMemo(() => (workspace ? graphClient(workspace.id) : null), [workspace?.id]);
+
+  useEffect(() => {
+    const title = pages.find((page) => page.path === path)?.label;
+    document.title = `${title ? t(title) : t('app.title')} · ${t('app.title')}`;
+  }, [path]);
+
+  if (session === undefined) return <p className="loading">{t('common.loading')}</p>;
+  if (session === null) return <SignIn onSignedIn={() => fetchSession().then(setSession)} />;
+  if (!workspace || !client) return <p role="alert">{t('app.noWorkspace')}</p>;
+
+  return (
+    <Provider value={client}>
+      <header className="top">
+        <a className="skip" href="#main">
+          {t('app.skipToContent')}
+        </a>
+        <strong>{t('app.title')}</strong>
+        <label className="switcher">
+          {t('app.workspace')}
+          <select
+            value={workspace.id}
+            onChange={(event) => {
+              localStorage.setItem(workspaceStorageKey, event.target.value);
+              setWorkspaceId(event.target.value);
+            }}
+          >
+            {session.workspaces.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="who">{session.user.email}</span>
+        <button
+          type="button"
+          onClick={async () => {
+            await signOut();
+            setSession(null);
+            navigate('/');
+          }}
+        >
+          {t('app.signOut')}
+        </button>
+      </header>
+      <nav aria-label={t('app.navigation')}>
+        <ul>
+          {pages.map((page) => (
+            <li key={page.path}>
+              <Link href={page.path} aria-current={path === page.path || (page.path === '/calendar' && path === '/') ? 'page' : undefined}>
+                {t(page.label)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" key={workspace.id}>
+        <Page path={path} />
+      </main>
+    </Provider>
+  );
+}

@@ -1,0 +1,19 @@
+// The urql client of the graph, for one workspace of the signed-in person.
+import { Client, cacheExchange, fetchExchange, type CombinedError } from 'urql';
+import { ApiError, type FieldDetail } from './auth.ts';
+
+export function graphClient(workspaceId: string): Client {
+  return new Client({
+    url: '/graphql',
+    exchanges: [cacheExchange, fetchExchange],
+    fetchOptions: { credentials: 'same-origin', headers: { 'x-workspace-id': workspaceId } },
+  });
+}
+
+/** The graph's error as the API gives it: the localized message and the details of a 400 (`extensions`). */
+export function apiErrorOf(error: CombinedError): ApiError {
+  const first = error.graphQLErrors[0];
+  if (!first) return new ApiError('NETWORK', error.networkError?.message ?? error.message);
+  const extensions = first.extensions as { code?: string; details?: FieldDetail[] };
+  return new ApiError(extensions.code ?? 'INTERNAL', first.message, extensions.details ?? []);
+}

@@ -1,0 +1,139 @@
+// Connected accounts: connect a sandbox account, a Bluesky account by app password, or an OAuth network (the
+// person is sent to the network and comes back through /oauth/callback); reconnect; disconnect.
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import type { ApiError } from '../api/auth.ts';
+import { apiErrorOf } from '../api/client.ts';
+import { t } from '../i18n.ts';
+import { formatDateTime } from '../time.ts';
+import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+
+const AccountsQuery = `
+  query Accounts {
+    socialAccounts(first: 100) { edges { node { id provider displayName username status needsReconnect connectedAt } } }
+    providers { provider displayName configured connection }
+  }`;
+const AddAccount = `
+  mutation AddAccount($provider: String!, $username: String, $identifier: String, $appPassword: String, $service: String) {
+    addSocialAccount(provider: $provider, username: $username, identifier: $identifier, appPassword: $appPassword, service: $service) { id }
+  }`;
+const StartConnection = `mutation StartConnection($provider: String!, $redirectUri: String) { startAccountConnection(provider: $provider, redirectUri: $redirectUri) { authorizationUrl } }`;
+const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
+
+interface Account { id: string; provider: string; displayName: string; username: string; status: string; needsReconnect: boolean; connectedAt: string }
+interface ProviderInfo { provider: string; displayName: string; configured: boolean; connection: string | null }
+
+export function Accounts() {
+  const [{ data }, reload] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderInfo[] }>({ query: AccountsQuery, requestPolicy: 'cache-and-network' });
+  const [, addAccount] = useMutation(AddAccount);
+  const [, startConnection] = useMutation(StartConnection);
+  const [, disconnect] = useMutation(Disconnect);
+  const [error, setError] = useState<{ form: string; error: ApiError } | null>(null);
+  const providers = data?.providers.filter((provider) => provider.configured) ?? [];
+  const nameOf = (provider: string) => data?.providers.find((candidate) => candidate.provider === provider)?.displayName ?? provider;
+  const errorOf = (form: string) => (error?.form === form ? error.error : null);
+
+  async function connect(form: string, variables: Record<string, string>) {
+    const result = await addAccount(variables);
+    setError(result.error ? { form, error: apiErrorOf(result.error) } : null);
+    if (!result.error) reload({ requestPolicy: 'network-only' });
+    return !result.error;
+  }
+
+  async function startOAuth(provider: string) {
+    const result = await startConnection({ provider, redirectUri: `${window.location.origin}/accounts` });
+    if (result.error) return setError({ form: provider, error: apiErrorOf(result.error) });
+    window.location.assign((result.data as { startAccountConnection: { authorizationUrl: string } }).startAccountConnection.authorizationUrl);
+  }
+
+  const submit = (form: string, fields: string[]) => async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const element = event.currentTarget;
+    const values = new FormData(element);
+    const variables = Object.fromEntries(fields.filter((field) => values.get(field)).map((field) => [field, String(values.get(field))]));
+    if (await connect(form, { provider: form, ...variables })) element.reset();
+  };
+
+  return (
+    <section aria-labelledby="accounts-title">
+      <h1 id="accounts-title">{t('accounts.title')}</h1>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('post.account')}</th>
+            <th scope="col">{t('accounts.network')}</th>
+            <th scope="col">{t('post.status')}</th>
+            <th scope="col">{t('accounts.connectedAt')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('common.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data?.socialAccounts.edges.map(({ node: account }) => (
+            <tr key={account.id}>
+              <td>
+                {account.displayName} (@{account.username})
+              </td>
+              <td>{nameOf(account.provider)}</td>
+              <td>{t('status.account', { status: account.status })}</td>
+              <td>{formatDateTime(account.connectedAt)}</td>
+              <td>
+                {account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection === 'oauth2') && (
+                  <button type="button" onClick={() => startOAuth(account.provider)}>
+                    {t('accounts.reconnect', { account: account.displayName })}
+                  </button>
+                )}
+                {account.status !== 'REVOKED' && (
+                  <button
+                    type="button"
+                    onClick={async () => {
+                      const result = await disconnect({ id: account.id });
+                      setError(result.error ? { form: 'list', error: apiErrorOf(result.error) } : null);
+                      reload({ requestPolicy: 'network-only' });
+                    }}
+                  >
+                    {t('accounts.disconnect', { account: account.displayName })}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ErrorBanner error={errorOf('list')} />
+
+      <h2>{t('accounts.connect')}</h2>
+      {providers.some((provider) => provider.provider === 'sandbox') && (
+        <form onSubmit={submit('sandbox', ['username'])} aria-labelledby="connect-sandbox">
+          <h3 id="connect-sandbox">{t('accounts.sandbox')}</h3>
+          <ErrorBanner error={errorOf('sandbox')} />
+          <Field label={t('accounts.username')} name="username" error={detailFor(errorOf('sandbox'), 'username')} />
+          <button type="submit">{t('accounts.connectSandbox')}</button>
+        </form>
+      )}
+      {providers.some((provider) => provider.provider === 'bluesky' && provider.connection === 'credentials') && (
+        <form onSubmit={submit('bluesky', ['identifier', 'appPassword', 'service'])} aria-labelledby="connect-bluesky">
+          <h3 id="connect-bluesky">Bluesky</h3>
+          <ErrorBanner error={errorOf('bluesky')} />
+          <Field label={t('accounts.identifier')} name="identifier" autoComplete="username" error={detailFor(errorOf('bluesky'), 'identifier')} />
+          <Field label={t('accounts.appPassword')} name="appPassword" type="password" autoComplete="off" error={detailFor(errorOf('bluesky'), 'appPassword')} />
+          <Field label={t('accounts.service')} name="service" type="url" placeholder="https://bsky.social" error={detailFor(errorOf('bluesky'), 'service')} />
+          <button type="submit">{t('accounts.connectBluesky')}</button>
+        </form>
+      )}
+      <ul className="oauth">
+        {providers
+          .filter((provider) => provider.connection === 'oauth2')
+          .map((provider) => (
+            <li key={provider.provider}>
+              <button type="button" onClick={() => startOAuth(provider.provider)}>
+                {t('accounts.connectOAuth', { network: provider.displayName })}
+              </button>
+              <ErrorBanner error={errorOf(provider.provider)} />
+            </li>
+          ))}
+      </ul>
+    </section>
+  );
+}

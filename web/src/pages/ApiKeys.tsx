@@ -1,0 +1,123 @@
+// API keys: create one with a preset or chosen scopes (the full key is shown this once), list and revoke.
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import type { ApiError } from '../api/auth.ts';
+import { apiErrorOf } from '../api/client.ts';
+import { t } from '../i18n.ts';
+import { formatDateTime } from '../time.ts';
+import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+
+const KeysQuery = `query ApiKeys { apiKeys { id name prefix scopes createdAt expiresAt revokedAt } viewer { scopes } }`;
+const CreateKey = `
+  mutation CreateApiKey($name: String, $preset: ScopePreset, $scopes: [Scope!]) {
+    createApiKey(name: $name, preset: $preset, scopes: $scopes) { apiKey key { id prefix } }
+  }`;
+const RevokeKey = `mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }`;
+
+interface ApiKey { id: string; name: string | null; prefix: string; scopes: string[]; createdAt: string; expiresAt: string | null; revokedAt: string | null }
+const presets = ['PUBLISHING', 'READ_ONLY'] as const;
+const scopeName = (scope: string) => scope.toLowerCase().replace('_', ':');
+
+export function ApiKeys() {
+  const [{ data }, reload] = useQuery<{ apiKeys: ApiKey[]; viewer: { scopes: string[] } }>({ query: KeysQuery, requestPolicy: 'cache-and-network' });
+  const [, createKey] = useMutation(CreateKey);
+  const [, revokeKey] = useMutation(RevokeKey);
+  const [grant, setGrant] = useState<string>('PUBLISHING');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">{t('keys.title')}</h1>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          const name = String(form.get('name') ?? '') || undefined;
+          const variables = grant === 'scopes' ? { name, scopes: form.getAll('scopes').map(String) } : { name, preset: grant };
+          const result = await createKey(variables);
+          setError(result.error ? apiErrorOf(result.error) : null);
+          setCreated(result.error ? null : (result.data as { createApiKey: { apiKey: string } }).createApiKey.apiKey);
+          reload({ requestPolicy: 'network-only' });
+        }}
+      >
+        <h2>{t('keys.create')}</h2>
+        <ErrorBanner error={error} />
+        <Field label={t('keys.name')} name="name" error={detailFor(error, 'name')} />
+        <fieldset>
+          <legend>{t('keys.grant')}</legend>
+          {[...presets, 'scopes'].map((option) => (
+            <label key={option}>
+              <input type="radio" name="grant" value={option} checked={grant === option} onChange={() => setGrant(option)} />
+              {t('keys.grantOption', { option })}
+            </label>
+          ))}
+          {grant === 'scopes' && (
+            <div className="scopes">
+              {data?.viewer.scopes.map((scope) => (
+                <label key={scope}>
+                  <input type="checkbox" name="scopes" value={scope} />
+                  {scopeName(scope)}
+                </label>
+              ))}
+              {detailFor(error, 'scopes') && <p className="field-error">{detailFor(error, 'scopes')}</p>}
+            </div>
+          )}
+        </fieldset>
+        <button type="submit">{t('keys.createButton')}</button>
+      </form>
+      {created && (
+        <div role="status" className="once">
+          <p>{t('keys.shownOnce')}</p>
+          <label>
+            {t('keys.newKey')}
+            <input readOnly value={created} onFocus={(event) => event.target.select()} data-testid="new-key" />
+          </label>
+          <button type="button" onClick={() => setCreated(null)}>
+            {t('keys.done')}
+          </button>
+        </div>
+      )}
+      <h2>{t('keys.list')}</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('keys.name')}</th>
+            <th scope="col">{t('keys.prefix')}</th>
+            <th scope="col">{t('keys.scopes')}</th>
+            <th scope="col">{t('keys.createdAt')}</th>
+            <th scope="col">{t('post.status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data?.apiKeys.map((key) => (
+            <tr key={key.id}>
+              <td>{key.name}</td>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{key.scopes.map(scopeName).join(', ')}</td>
+              <td>{formatDateTime(key.createdAt)}</td>
+              <td>
+                {key.revokedAt ? (
+                  t('keys.revokedAt', { date: formatDateTime(key.revokedAt) })
+                ) : (
+                  <button
+                    type="button"
+                    onClick={async () => {
+                      const result = await revokeKey({ id: key.id });
+                      setError(result.error ? apiErrorOf(result.error) : null);
+                      reload({ requestPolicy: 'network-only' });
+                    }}
+                  >
+                    {t('keys.revoke', { name: key.name ?? key.prefix })}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

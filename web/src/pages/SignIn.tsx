@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import { ApiError, signIn } from '../api/auth.ts';
+import { t } from '../i18n.ts';
+import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <main id="main" className="sign-in">
+      <h1>{t('signIn.title')}</h1>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          setBusy(true);
+          try {
+            await signIn(String(form.get('email')), String(form.get('password')));
+            setError(null);
+            onSignedIn();
+          } catch (caught) {
+            setError(caught instanceof ApiError ? caught : new ApiError('NETWORK', String(caught)));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <ErrorBanner error={error} />
+        <Field label={t('signIn.email')} name="email" type="email" autoComplete="username" error={detailFor(error, 'email')} />
+        <Field label={t('signIn.password')} name="password" type="password" autoComplete="current-password" error={detailFor(error, 'password')} />
+        <button type="submit" disabled={busy}>
+          {t('signIn.submit')}
+        </button>
+      </form>
+    </main>
+  );
+}

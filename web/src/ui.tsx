@@ -1,0 +1,50 @@
+// Small building blocks shared by the pages: labelled fields with the API's details next to them, error banners.
+import { useId, type AnchorHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import type { ApiError } from './api/auth.ts';
+import { navigate } from './router.ts';
+
+/** The API's detail for a field (its `field` names the input, e.g. `password` or `targets[0].placement`). */
+export function detailFor(error: ApiError | null, field: string): string | undefined {
+  return error?.details.find((detail) => detail.field === field)?.message;
+}
+
+export function Field({ label, error, ...input }: { label: string; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The API's localized message; its details are shown by the fields they name. */
+export function ErrorBanner({ error }: { error: ApiError | null }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="error">
+      {error.message}
+    </p>
+  );
+}
+
+export function Link({ href, children, ...rest }: { href: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+  return (
+    <a
+      href={href}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        navigate(href);
+      }}
+      {...rest}
+    >
+      {children}
+    </a>
+  );
+}
