@@ -11,6 +11,7 @@ import { bluesky } from './bluesky.ts';
 import { ai } from './ai.ts';
 import { graph } from './graph.ts';
 import { mcp } from './mcp.ts';
+import { dashboard } from './dashboard.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -23,6 +24,7 @@ const sections: Record<string, Section> = {
   ai,
   graph,
   mcp,
+  dashboard,
 };
 
 const requested = process.argv.slice(2);

@@ -37,7 +37,7 @@ async function putThrough(bench: Bench, env: Record<string, string>, label: stri
     let peak = baseline;
     const sampler = setInterval(() => void rssBytes(server.pid).then((rss) => (peak = Math.max(peak, rss)), () => {}), 20);
     const began = performance.now();
-    const response = await fetch(uploadUrl, { method: 'PUT', body: Readable.toWeb(payload()) as ReadableStream, duplex: 'half' } as RequestInit);
+    const response = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Readable.toWeb(payload()) as ReadableStream, duplex: 'half' } as RequestInit);
     const ms = performance.now() - began;
     clearInterval(sampler);
     if (response.status !== 200) throw new Error(`${label} upload answered ${response.status}: ${await response.text()}`);

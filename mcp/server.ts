@@ -1,5 +1,6 @@
 // The MCP server of one caller: the 24 tools, each resolving through the GraphQL graph with the caller's context.
 // A refused call is a tool result with isError (the API's code and localized message), never a protocol error.
+import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphContext } from '../schema/builder.ts';
@@ -13,7 +14,7 @@ import type { Language } from '../src/errors/messages.ts';
 import { postTools } from './tools/posts.ts';
 import { libraryTools } from './tools/library.ts';
 
-export const tools: readonly GraphTool[] = [...postTools, ...libraryTools];
+const tools: readonly GraphTool[] = [...postTools, ...libraryTools];
 
 const serverInfo = { name: 'social-publishing-service', version: '1.0.0' };
 const instructions =
@@ -74,6 +75,20 @@ export interface McpCaller {
   called?(context: GraphContext, tool: string, status: number, durationMs: number): void;
 }
 
+/** Built once: a server per request only registers them. */
+const toolConfigs = new Map(
+  tools.map((tool) => [
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: z.object(tool.input),
+      outputSchema: z.object(tool.output),
+      annotations: { title: tool.title, ...tool.annotations },
+    },
+  ]),
+);
+
 export function createMcpServer(graph: GraphRunner, caller: McpCaller): McpServer {
   const server = new McpServer(serverInfo, { instructions });
   for (const tool of tools) {
@@ -102,7 +117,7 @@ export function createMcpServer(graph: GraphRunner, caller: McpCaller): McpServe
     };
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
+      toolConfigs.get(tool.name)!,
       async (args: Record<string, unknown>) => (await answer(args)).result,
     );
   }

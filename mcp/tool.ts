@@ -83,6 +83,7 @@ export const postShape = z.looseObject({
 
 export const accountFields = 'id provider username displayName status needsReconnect connectedAt avatarUrl';
 export const mediaFields = 'id filename status type mimeType format size width height durationMs altText url thumbnailUrl createdAt error { code message }';
-export const postFields = `id status version campaign content { caption mediaIds } scheduledAt timezone publishedAt queueId createdAt updatedAt
-  targets { id connectionId provider placement status settings remoteId remoteUrl publishedAt attempts error { code message } override { caption }
-    validation { valid problems { field code message } } }`;
+/** A post as lists show it (REST's list shape): each target's rule findings only in postFields. */
+export const postListFields = `id status version campaign content { caption mediaIds } scheduledAt timezone publishedAt queueId createdAt updatedAt
+  targets { id connectionId provider placement status settings remoteId remoteUrl publishedAt attempts error { code message } override { caption } }`;
+export const postFields = postListFields.replace(/ }$/, ' validation { valid problems { field code message } } }');

@@ -1,4 +1,5 @@
-// The HTTP face of the service: one express app serving /v1 (REST), /graphql, /mcp, /auth, /healthz, /readyz and /metrics.
+// The HTTP face of the service: one express app serving /v1 (REST), /graphql, /mcp, /auth, /healthz, /readyz, /metrics
+// and the dashboard at `/`.
 // Built apart from listen() so tests drive it in-process.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Services } from '../src/runtime.ts';
@@ -17,6 +18,7 @@ import { oauthCallbackRouter } from './oauthCallback.ts';
 import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
 import { mcpRouter } from '../mcp/http.ts';
+import { dashboardRouter } from './dashboard.ts';
 
 export async function buildApp(services: Services): Promise<Express> {
   const app = express();
@@ -67,6 +69,7 @@ export async function buildApp(services: Services): Promise<Express> {
     },
   );
 
+  app.use(dashboardRouter());
   app.use(routeNotFound);
   app.use(errorHandler(services.logger));
   return app;

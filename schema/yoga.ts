@@ -4,7 +4,7 @@
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { graphSchema } from './index.ts';
 import type { GraphContext } from './builder.ts';
 import { graphqlErrorBody, markRefusal, statusRuleOf, toGraphQLError } from './graphqlErrors.ts';
@@ -46,6 +46,27 @@ function documentLimits(): Plugin {
     // The schema is public (introspection, schema.graphql): "Did you mean …?" hints only help.
     blockFieldSuggestion: { enabled: false },
   }) as Plugin;
+}
+
+/**
+ * A document nested so deeply that graphql-js's recursive parser runs out of stack before it counts past the token
+ * limit (thousands of `[`) has more tokens than the limit allows: refused as such, not as a failure of ours.
+ */
+function parserDepthGuard(): Plugin {
+  return {
+    onParse: ({ parseFn, setParseFn }) => {
+      setParseFn((source, options) => {
+        try {
+          return parseFn(source, options);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          const refusal = new GraphQLError(error.message);
+          markRefusal(refusal, invalidRequest([{ field: 'query', code: 'maxTokens', messageKey: 'detail.graphql.maxTokens', params: { limit: graphLimits.maxTokens } }]));
+          throw refusal;
+        }
+      });
+    },
+  };
 }
 
 /**
@@ -119,6 +140,6 @@ export function createGraphHandler<ServerContext extends object>(logger: Logger,
     maxRequestBodySize: graphLimits.maxRequestBytes,
     graphiql: true,
     renderGraphiQL: () => graphiqlPage,
-    plugins: [documentLimits(), executionGuard(), apiErrors(logger, contextOf)],
+    plugins: [documentLimits(), parserDepthGuard(), executionGuard(), apiErrors(logger, contextOf)],
   });
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { providerNames, providerRules } from '../../src/providers/catalog.ts';
 import { postStatuses } from '../../src/posts/states.ts';
 import {
-  accountFields, accountShape, graphEnum, graphEnumOrNull, graphTool, nextCursor, pageInput, pageOf, pageVariables, postFields, postShape, reads,
+  accountFields, accountShape, graphEnum, graphEnumOrNull, graphTool, nextCursor, pageInput, pageOf, pageVariables, postFields, postListFields, postShape, reads,
 } from '../tool.ts';
 
 const provider = z.enum(providerNames as [string, ...string[]]);
@@ -64,7 +64,7 @@ export const postTools = [
   graphTool({
     name: 'list_posts',
     title: 'List posts',
-    description: 'Lists posts, newest first, with their targets and per-target status. Filters combine; times are ISO 8601.',
+    description: 'Lists posts, newest first, with their targets and per-target status (get_post adds each target’s rule findings). Filters combine; times are ISO 8601.',
     input: {
       ...pageInput,
       status: z.array(z.enum(postStatuses)).optional().describe('Only posts in these states.'),
@@ -78,7 +78,7 @@ export const postTools = [
     annotations: reads,
     document: `query($first: Int, $after: String, $status: [PostStatus!], $provider: Provider, $connectionId: ID, $campaign: String, $from: DateTime, $to: DateTime) {
       posts(first: $first, after: $after, status: $status, provider: $provider, connectionId: $connectionId, campaign: $campaign, from: $from, to: $to) {
-        edges { node { ${postFields} } } pageInfo { hasNextPage endCursor } } }`,
+        edges { node { ${postListFields} } } pageInfo { hasNextPage endCursor } } }`,
     variables: (args) => ({
       ...pageVariables(args),
       status: args.status?.map(graphEnum),

@@ -201,7 +201,7 @@ export type MediaFile = {
   status: MediaStatus;
   thumbnailUrl?: Maybe<Scalars['String']['output']>;
   type?: Maybe<MediaType>;
-  /** Signed, expiring URL of the file. */
+  /** Signed, expiring URL of the file, once it is ready. */
   url?: Maybe<Scalars['String']['output']>;
   /** The posts whose content names this file, newest first (needs posts:read). */
   usedBy: Array<Post>;

@@ -110,6 +110,8 @@ describe('MCP over Streamable HTTP', () => {
 
     const noSource = refusalOf(await call(client, 'upload_media', { filename: 'x.png' }));
     expect(noSource.details).toEqual([expect.objectContaining({ field: 'url', code: 'oneOf' })]);
+    const notBase64 = refusalOf(await call(client, 'upload_media', { base64: 'not base64!', filename: 'x.png', contentType: 'image/png' }));
+    expect(notBase64.details).toEqual([expect.objectContaining({ field: 'base64', code: 'format' })]);
     await client.close();
   });
 
@@ -175,10 +177,10 @@ describe('MCP over Streamable HTTP', () => {
     expect(status).toBe(403);
   });
 
-  it('shares the rate limit with REST: once REST has spent it, /mcp answers 429', async () => {
+  it('shares the rate limit with REST: once REST has spent it, /mcp answers 429; each POST is recorded', async () => {
     const limited = await startTestService({ RATE_LIMIT_PER_MINUTE: '4', DATA_DIR: dataDir }, service.databaseUrl);
+    const workspace = await createWorkspace(limited.services);
     try {
-      const workspace = await createWorkspace(limited.services);
       const client = await httpClient(limited.url, workspace.ownerKey);
       await succeed(client, 'list_posts');
       let answer;
@@ -192,6 +194,8 @@ describe('MCP over Streamable HTTP', () => {
     } finally {
       await limited.stop();
     }
+    const recorded = await service.services.db.prisma.requestLog.findMany({ where: { workspaceId: workspace.workspaceId, route: '/mcp' } });
+    expect(recorded.map((entry) => entry.status)).toContain(200);
   });
 
   it('never shows a provider token in any tool’s text or structured output', async () => {

@@ -88,7 +88,8 @@ describe('MCP over stdio', () => {
   it('is listed by the MCP Inspector CLI (offline, scripted)', async () => {
     const env = Object.entries({ ...serverEnv(), SPS_API_KEY: acme.ownerKey }).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
     const inspector = join(projectRoot, 'node_modules/.bin/mcp-inspector');
-    const { stdout } = await run(process.execPath, [inspector, '--cli', ...env, '--cwd', projectRoot, '--method', 'tools/list', process.execPath, 'bin/sps.js', 'mcp'], {
+    // Starting the server can take longer than the inspector's 15 s default on a busy machine.
+    const { stdout } = await run(process.execPath, [inspector, '--cli', ...env, '--cwd', projectRoot, '--connect-timeout', '50000', '--method', 'tools/list', process.execPath, 'bin/sps.js', 'mcp'], {
       cwd: projectRoot,
       env: { ...process.env, MCP_CATALOG_PATH: join(dataDir, 'inspector.json') },
     });

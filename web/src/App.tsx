@@ -12,6 +12,7 @@ import { Composer } from './pages/Composer.tsx';
 import { PostDetail } from './pages/PostDetail.tsx';
 import { Accounts } from './pages/Accounts.tsx';
 import { ApiKeys } from './pages/ApiKeys.tsx';
+import { Webhooks } from './pages/Webhooks.tsx';
 
 const workspaceStorageKey = 'sps.workspaceId';
 const pages: { path: string; label: MessageKey }[] = [
@@ -19,6 +20,7 @@ const pages: { path: string; label: MessageKey }[] = [
   { path: '/compose', label: 'nav.compose' },
   { path: '/accounts', label: 'nav.accounts' },
   { path: '/api-keys', label: 'nav.apiKeys' },
+  { path: '/webhooks', label: 'nav.webhooks' },
 ];
 
 function Page({ path }: { path: string }) {
@@ -31,6 +33,8 @@ function Page({ path }: { path: string }) {
       return <Accounts />;
     case '/api-keys':
       return <ApiKeys />;
+    case '/webhooks':
+      return <Webhooks />;
     default:
       return <Calendar />;
   }

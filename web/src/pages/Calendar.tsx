@@ -59,10 +59,11 @@ function Day({ day, posts, outside }: { day: Temporal.PlainDate; posts: Calendar
   const { setNodeRef, isOver } = useDroppable({ id: day.toString() });
   const label = day.toLocaleString(language, { weekday: 'long', day: 'numeric', month: 'long' });
   return (
-    <div ref={setNodeRef} role="gridcell" aria-label={label} data-day={day.toString()} className={`day${outside ? ' outside' : ''}${isOver ? ' over' : ''}`}>
+    <div ref={setNodeRef} role="gridcell" data-day={day.toString()} className={`day${outside ? ' outside' : ''}${isOver ? ' over' : ''}`}>
       <span className="day-number" aria-hidden="true">
         {day.day}
       </span>
+      <span className="visually-hidden">{label}</span>
       <ul>
         {posts.map((post) => (
           <PostChip key={post.id} post={post} />
@@ -80,20 +81,30 @@ export function Calendar() {
   const [error, setError] = useState<ApiError | null>(null);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor));
   const days = daysOf(view, anchor);
-  const from = days[0]!.toZonedDateTime(timeZone).toInstant().toString();
-  const to = days.at(-1)!.add({ days: 1 }).toZonedDateTime(timeZone).toInstant().toString();
+  const weekStarts = days.filter((_, index) => index % 7 === 0).map((day) => day.toString());
 
+  // One paged query per week, the weeks at once: a busy month draws after two or three round trips, not ten.
   const load = useCallback(async () => {
-    const found: CalendarPost[] = [];
-    let after: string | null = null;
-    do {
-      const result = await client.query<PostsPage>(PostsQuery, { from, to, after }, { requestPolicy: 'network-only' }).toPromise();
-      if (result.error || !result.data) return setError(result.error ? apiErrorOf(result.error) : null);
-      found.push(...result.data.posts.edges.map((edge) => edge.node));
-      after = result.data.posts.pageInfo.hasNextPage ? result.data.posts.pageInfo.endCursor : null;
-    } while (after);
-    setPosts(found);
-  }, [client, from, to]);
+    const loadWeek = async (start: string) => {
+      const from = Temporal.PlainDate.from(start).toZonedDateTime(timeZone).toInstant().toString();
+      const to = Temporal.PlainDate.from(start).add({ days: 7 }).toZonedDateTime(timeZone).toInstant().toString();
+      const found: CalendarPost[] = [];
+      let after: string | null = null;
+      do {
+        const result = await client.query<PostsPage>(PostsQuery, { from, to, after }, { requestPolicy: 'network-only' }).toPromise();
+        if (result.error || !result.data) throw result.error ? apiErrorOf(result.error) : new Error('no data');
+        found.push(...result.data.posts.edges.map((edge) => edge.node));
+        after = result.data.posts.pageInfo.hasNextPage ? result.data.posts.pageInfo.endCursor : null;
+      } while (after);
+      return found;
+    };
+    try {
+      setPosts((await Promise.all(weekStarts.map(loadWeek))).flat());
+      setError(null);
+    } catch (caught) {
+      setError(caught as ApiError);
+    }
+  }, [client, weekStarts.join()]);
 
   useEffect(() => {
     void load();
@@ -108,7 +119,7 @@ export function Calendar() {
     const scheduledAt = target.toZonedDateTime({ timeZone, plainTime: current.toPlainTime() }).toInstant().toString();
     setPosts((all) => all?.map((candidate) => (candidate.id === post.id ? { ...candidate, scheduledAt } : candidate)) ?? null);
     const result = await client.mutation(SchedulePost, { id: post.id, scheduledAt, timezone: timeZone }).toPromise();
-    setError(result.error ? apiErrorOf(result.error) : null);
+    if (result.error) setError(apiErrorOf(result.error));
     await load();
   }
 

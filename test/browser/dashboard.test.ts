@@ -1,0 +1,214 @@
+// The dashboard in headless Chromium against the service in-process: what a social media manager does, checked
+// on the page and then through the API. Every page is also checked by axe-core and photographed at 1280 and 375 px.
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { Temporal } from 'temporal-polyfill';
+import { startTestService, type TestService } from '../support/service.ts';
+import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { Receiver } from '../support/receiver.ts';
+import { launchBrowser, inspectPage, type Browser } from './chromium.ts';
+
+const password = 'a long enough password';
+const timeZone = 'Europe/Berlin';
+let service: TestService;
+let browser: Browser;
+let workspace: TestWorkspace;
+let email: string;
+let api: Api;
+let page: Page;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  if (!existsSync(new URL('../../web/dist/index.html', import.meta.url))) {
+    throw new Error('The dashboard is not built: `npm install` builds it (or run `npx vite build --config web/vite.config.ts`).');
+  }
+  browser = await launchBrowser({ locale: 'en-US', timezoneId: timeZone });
+  receiver = await new Receiver().start();
+  service = await startTestService({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0.5,0.5' });
+  workspace = await createWorkspace(service.services, { password });
+  email = (await service.services.db.prisma.user.findUniqueOrThrow({ where: { id: workspace.ownerId } })).email;
+  api = apiFor(service.url, workspace.ownerKey);
+  page = await browser.context.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+  await receiver?.stop();
+});
+
+async function signIn(target: Page, withPassword: string) {
+  await target.getByLabel('Email').fill(email);
+  await target.getByLabel('Password').fill(withPassword);
+  await target.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function openPage(name: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+}
+
+describe('the dashboard', () => {
+  it('is served at / and on its own paths, while the API keeps its JSON 404', async () => {
+    const index = await fetch(`${service.url}/calendar`, { headers: { accept: 'text/html' } });
+    expect(index.status).toBe(200);
+    expect(await index.text()).toContain('<div id="root">');
+    const unknownApiPath = await fetch(`${service.url}/v1/nothing-here`, { headers: { accept: 'text/html', authorization: `Bearer ${workspace.ownerKey}` } });
+    expect(unknownApiPath.status).toBe(404);
+    expect((await unknownApiPath.json()).error.code).toBe('NOT_FOUND');
+  });
+
+  it('signs in, showing the API’s refusal of a wrong password first', async () => {
+    await page.goto(service.url);
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await inspectPage(page, 'sign-in')).toEqual([]);
+
+    await signIn(page, 'not the password');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/\S/);
+
+    await signIn(page, password);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.getByLabel('Workspace').inputValue()).toBe(workspace.workspaceId);
+    expect(await page.getByText(email).isVisible()).toBe(true);
+  });
+
+  it('connects a sandbox account', async () => {
+    await openPage('Accounts');
+    await page.getByLabel('Username').fill('dashboard-sandbox');
+    await page.getByRole('button', { name: 'Connect sandbox account' }).click();
+    await page.getByRole('cell', { name: /@dashboard-sandbox/ }).waitFor();
+    expect(await inspectPage(page, 'accounts')).toEqual([]);
+
+    const { body } = await api('GET', '/social-accounts');
+    expect(body.data.map((account: { username: string; provider: string }) => [account.provider, account.username])).toContainEqual(['sandbox', 'dashboard-sandbox']);
+  });
+
+  it('composes a post with a live count and publishes it to the sandbox', async () => {
+    await openPage('Compose');
+    await page.getByLabel('Caption').fill('Hello from the dashboard');
+    await page.getByLabel(/dashboard-sandbox/).check();
+    await page.getByText('24 characters of 500').waitFor();
+    expect(await inspectPage(page, 'composer')).toEqual([]);
+
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    await page.waitForURL(/\/posts\/[0-9a-f-]+$/);
+    const id = page.url().split('/').at(-1)!;
+    await page.getByTestId('post-status').getByText('Published').waitFor();
+    const link = page.getByRole('link', { name: /Open the post on/ });
+    expect(await inspectPage(page, 'post-detail')).toEqual([]);
+
+    const post = await waitForPost(api, id, ['published']);
+    expect(post.content.caption).toBe('Hello from the dashboard');
+    expect(await link.getAttribute('href')).toBe(post.targets[0].remoteUrl);
+  });
+
+  it('shows the API’s rule check as the caption grows too long, and refuses to publish it', async () => {
+    await openPage('Compose');
+    await page.getByLabel(/dashboard-sandbox/).check();
+    await page.getByLabel('Caption').fill('x'.repeat(501));
+    await page.locator('.counter.over').waitFor();
+    await page.locator('.findings li').first().waitFor();
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(page.url()).toMatch(/\/compose$/);
+  });
+
+  it('schedules a post in the person’s time zone, and dragging it to another day reschedules it', async () => {
+    const nextMonth = Temporal.Now.plainDateISO(timeZone).with({ day: 1 }).add({ months: 1 });
+    const planned = nextMonth.with({ day: 10 }).toPlainDateTime({ hour: 9, minute: 30 });
+    await openPage('Compose');
+    await page.getByLabel('Caption').fill('Planned for later');
+    await page.getByLabel(/dashboard-sandbox/).check();
+    await page.getByLabel(/Publish at/).fill(planned.toString({ smallestUnit: 'minute' }));
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByTestId('post-status').getByText('Scheduled').waitFor();
+    const id = page.url().split('/').at(-1)!;
+    const scheduled = (await api('GET', `/posts/${id}`)).body.data;
+    expect(scheduled.status).toBe('scheduled');
+    expect(scheduled.scheduledAt).toBe(planned.toZonedDateTime(timeZone).toInstant().toString({ smallestUnit: 'millisecond' }));
+
+    await openPage('Calendar');
+    await page.getByRole('button', { name: 'Next' }).click();
+    const from = page.locator(`[data-day="${planned.toPlainDate()}"]`);
+    const to = page.locator(`[data-day="${planned.toPlainDate().add({ days: 2 })}"]`);
+    await from.locator(`[data-post-id="${id}"]`).waitFor();
+    expect(await inspectPage(page, 'calendar-month')).toEqual([]);
+
+    const handle = (await from.getByRole('button', { name: 'Move “Planned for later” to another day' }).boundingBox())!;
+    const drop = (await to.boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(drop.x + drop.width / 2, drop.y + drop.height / 2, { steps: 10 });
+    await page.mouse.up();
+    await to.locator(`[data-post-id="${id}"]`).waitFor();
+
+    const moved = planned.add({ days: 2 }).toZonedDateTime(timeZone).toInstant().toString({ smallestUnit: 'millisecond' });
+    await expect.poll(async () => (await api('GET', `/posts/${id}`)).body.data.scheduledAt).toBe(moved);
+
+    await page.getByLabel('View').selectOption('week');
+    await page.locator('.calendar-week').waitFor();
+    expect(await inspectPage(page, 'calendar-week')).toEqual([]);
+  });
+
+  it('creates an API key shown once, which then works against the API', async () => {
+    await openPage('API keys');
+    await page.getByLabel('Name').fill('from the dashboard');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = await page.getByTestId('new-key').inputValue();
+    expect(shown).toMatch(/^\w+_\S+$/);
+    expect(await inspectPage(page, 'api-keys')).toEqual([]);
+
+    const withNewKey = await apiFor(service.url, shown)('GET', '/posts');
+    expect(withNewKey.status).toBe(200);
+    await page.reload();
+    await page.getByRole('cell', { name: 'from the dashboard', exact: true }).waitFor();
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(shown);
+  });
+});
+
+describe('webhooks in the dashboard', () => {
+  it('adds an endpoint with its secret shown once, sends a test event and replays its delivery', async () => {
+    await openPage('Webhooks');
+    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await page.getByTestId('webhook-secret').inputValue();
+    receiver.secrets = [secret];
+    expect(await inspectPage(page, 'webhooks')).toEqual([]);
+
+    await page.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
+    const [first] = await receiver.waitFor(1);
+    expect(first!.verifiedBy.ours).toEqual([secret]);
+
+    await page.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('button', { name: 'Replay webhook.test' }).click();
+    const [, replayed] = await receiver.waitFor(2);
+    expect(replayed!.envelope.id).toBe(first!.envelope.id);
+    // A replay is a new delivery of the same event.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.locator('[data-delivery-id]').count()).toBe(2);
+    await page.getByText('1 attempt', { exact: false }).first().waitFor();
+    expect(await inspectPage(page, 'webhook-deliveries')).toEqual([]);
+  });
+});
+
+describe('the dashboard in German', () => {
+  it('speaks the browser’s language, and shows the API’s messages in it', async () => {
+    const german = await launchBrowser({ locale: 'de-DE', timezoneId: timeZone });
+    try {
+      const tab = await german.context.newPage();
+      await tab.goto(service.url);
+      await tab.getByRole('heading', { name: 'Anmelden' }).waitFor();
+      await tab.getByRole('button', { name: 'Anmelden' }).click();
+      // The API answers the empty form with its details, in German, next to the fields.
+      const detail = tab.locator('#' + (await tab.getByLabel('E-Mail').getAttribute('aria-describedby'))!);
+      await detail.waitFor();
+      expect(await detail.textContent()).not.toBe('');
+      expect(await tab.getByRole('alert').textContent()).not.toMatch(/invalid|required/i);
+    } finally {
+      await german.close();
+    }
+  });
+});
