@@ -1,6 +1,6 @@
 // Section `dashboard`: the JavaScript a browser loads for the dashboard's first page (gzip), and the time in
 // headless Chromium from navigation to the month calendar drawing 1,000 posts, through the real server process.
-// Targets: at most 200 KB gzip; under 1 s.
+// Targets: at most 200 KB gzip; under 1 s. The page is loaded five times in a row: the rate limit is lifted for it.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -52,21 +52,29 @@ export async function dashboard(bench: Bench): Promise<void> {
   console.log(`first page JavaScript: ${(scriptBytes / 1024).toFixed(1)} KB gzip (target ≤ 200 KB)`);
 
   const email = await seed(bench);
-  const server = await startChildServer('bin/server.ts', { ...bench.serviceEnv, SPS_ROLE: 'api' });
+  const server = await startChildServer('bin/server.ts', { ...bench.serviceEnv, SPS_ROLE: 'api', RATE_LIMIT_PER_MINUTE: '100000' });
   const browser = await launchBrowser({ locale: 'en-US', timezoneId: 'UTC' });
   try {
     const page = await browser.context.newPage();
     const login = await page.request.post(`${server.url}/auth/login`, { data: { email, password } });
     if (login.status() !== 204) throw new Error(`sign-in answered ${login.status()}`);
-    const runs: number[] = [];
+    const runs: { drawn: number; answered: number }[] = [];
     for (let run = 0; run < 5; run++) {
-      const started = performance.now();
       await page.goto(`${server.url}/calendar`);
       await page.waitForFunction((count) => document.querySelectorAll('[data-post-id]').length === count, posts, { polling: 'raf', timeout: 30_000 });
-      runs.push(performance.now() - started);
+      // Both from the navigation's start (the page's time origin): all posts drawn, and the graph's last answer.
+      runs.push(
+        await page.evaluate(() => ({
+          drawn: performance.now(),
+          answered: Math.max(...performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === '/graphql').map((entry) => (entry as PerformanceResourceTiming).responseEnd)),
+        })),
+      );
     }
-    runs.sort((a, b) => a - b);
-    console.log(`month calendar with ${posts} posts drawn: median ${runs[2]!.toFixed(0)} ms, best ${runs[0]!.toFixed(0)} ms of 5 (target < 1 s)`);
+    runs.sort((a, b) => a.drawn - b.drawn);
+    const median = runs[2]!;
+    console.log(
+      `month calendar with ${posts} posts drawn: median ${median.drawn.toFixed(0)} ms (the graph's last answer at ${median.answered.toFixed(0)} ms), best ${runs[0]!.drawn.toFixed(0)} ms of 5 (target < 1 s)`,
+    );
   } finally {
     await browser.close();
     await server.stop();

@@ -12,7 +12,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3S
 import { Upload } from '@aws-sdk/lib-storage';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { S3Store } from '@tus/s3-store';
-import { AlreadyStoredError, byteLimit, IncompleteError, StorageUnavailableError, type MediaStorage } from './storage.ts';
+import { AlreadyStoredError, byteLimit, IncompleteError, StorageUnavailableError, TooLargeError, type MediaStorage } from './storage.ts';
 
 export interface S3Settings {
   /** Absent: AWS S3 itself, at the region's endpoint. */
@@ -25,9 +25,9 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-/** Parts of 8 MiB (S3 takes 5 MiB at least), 4 at a time: at most 32 MiB of one upload in memory. */
+/** Parts of 8 MiB (S3 takes 5 MiB at least), 2 at a time: at most 16 MiB of one upload in memory. */
 const partBytes = 8 * 1024 * 1024;
-const partsInFlight = 4;
+const partsInFlight = 2;
 
 const isMissing = (error: unknown) =>
   error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
@@ -98,8 +98,9 @@ export class S3MediaStorage implements MediaStorage {
       if (limit.received() < bytes) throw new IncompleteError(limit.received(), bytes);
     } catch (error) {
       await upload.abort().catch(() => undefined);
-      await uploaded.catch(() => undefined);
-      throw error;
+      // The body's own faults stand; otherwise the stream broke because the store failed, which says more.
+      const storeFailure = await uploaded.then(() => null, (failure: unknown) => failure);
+      throw error instanceof TooLargeError || error instanceof IncompleteError || !storeFailure ? error : storeFailure;
     }
     await uploaded;
   }

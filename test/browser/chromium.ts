@@ -45,7 +45,7 @@ export async function launchBrowser(options: { locale: string; timezoneId: strin
 
 const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export interface AxeViolation {
+interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;
@@ -62,17 +62,25 @@ async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 }
 
 /**
- * The page at 1280 and 375 px wide: a screenshot of each under test/browser/artifacts/, and axe-core's serious
- * and critical violations at either width.
+ * The page at 1280 and 375 px wide: a screenshot of each under test/browser/artifacts/; what is wrong with it at
+ * either width: axe-core's serious and critical violations, and any horizontal scrolling.
  */
-export async function inspectPage(page: Page, name: string): Promise<AxeViolation[]> {
+export async function inspectPage(page: Page, name: string): Promise<string[]> {
   await mkdir(artifactsDirectory, { recursive: true });
-  const violations: AxeViolation[] = [];
+  const problems: string[] = [];
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: join(artifactsDirectory, `${name}-${width}.png`), fullPage: true });
-    violations.push(...(await seriousViolations(page)));
+    for (const violation of await seriousViolations(page)) {
+      problems.push(`${width} px: ${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    }
+    const overflow = await page.evaluate((viewport) => {
+      const beyond = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > viewport);
+      const describe = (element: Element) => element.tagName.toLowerCase() + (element.className ? `.${String(element.className).split(' ').join('.')}` : '');
+      return { scrollWidth: document.documentElement.scrollWidth, beyond: beyond.slice(0, 3).map(describe) };
+    }, width);
+    if (overflow.scrollWidth > width) problems.push(`${width} px: the page is ${overflow.scrollWidth} px wide (${overflow.beyond.join(', ')})`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
-  return violations;
+  return problems;
 }

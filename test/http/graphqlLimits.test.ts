@@ -63,6 +63,11 @@ describe('document limits (graphql-armor)', () => {
     expect(tokenAnswer.status).toBe(400);
     expect(refusal(tokenAnswer).extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ code: 'maxTokens' }] });
 
+    // Nested deeply enough that graphql-js's recursive parser would run out of stack before counting the tokens.
+    const nestedList = await graph(`{ media(before: ${'['.repeat(5000)}${']'.repeat(5000)}) { __typename } }`);
+    expect(nestedList.status).toBe(400);
+    expect(refusal(nestedList).extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ code: 'maxTokens' }] });
+
     const directives = `{ viewer { role ${'@include(if: true) '.repeat(graphLimits.maxDirectives + 1)}} }`;
     expect(refusal(await graph(directives)).extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ code: 'maxDirectives' }] });
   });

@@ -160,6 +160,13 @@ export function Calendar() {
       <ErrorBanner error={error} />
       <DndContext sensors={sensors} onDragEnd={onDragEnd}>
         <div role="grid" aria-label={title} aria-busy={posts === null} className={`calendar calendar-${view}`} data-loaded={posts !== null}>
+          <div role="row" className="week weekdays">
+            {days.slice(0, 7).map((day) => (
+              <span role="columnheader" key={day.dayOfWeek}>
+                {day.toLocaleString(language, { weekday: 'short' })}
+              </span>
+            ))}
+          </div>
           {weeks.map((week) => (
             <div role="row" className="week" key={week[0]!.toString()}>
               {week.map((day) => (

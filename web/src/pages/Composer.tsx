@@ -76,7 +76,7 @@ export function Composer() {
         action === 'publish'
           ? await client.mutation(PublishPost, { id }).toPromise()
           : action === 'schedule'
-            ? await client.mutation(SchedulePost, { id, scheduledAt: scheduleAt ? fromLocalInput(scheduleAt) : '', timezone: timeZone }).toPromise()
+            ? await client.mutation(SchedulePost, { id, scheduledAt: fromLocalInput(scheduleAt), timezone: timeZone }).toPromise()
             : null;
       if (next?.error) throw apiErrorOf(next.error);
       navigate(`/posts/${id}`);

@@ -45,7 +45,7 @@ export function PostDetail({ id }: { id: string }) {
   if (loadError) return <ErrorBanner error={apiErrorOf(loadError)} />;
   if (!post) return <p>{t('common.loading')}</p>;
 
-  async function retryTarget(targetId?: string) {
+  async function retryTarget(targetId: string) {
     const result = await retry({ id, targetId });
     setError(result.error ? apiErrorOf(result.error) : null);
     reload({ requestPolicy: 'network-only' });

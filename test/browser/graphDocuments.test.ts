@@ -1,0 +1,29 @@
+// Every GraphQL document the dashboard sends is valid against the graph as committed (schema/schema.graphql), so a
+// change to the graph that would break a page fails here, before any browser runs.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSchema, parse, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+
+const webSources = fileURLToPath(new URL('../../web/src/', import.meta.url));
+
+async function dashboardDocuments(): Promise<{ file: string; document: string }[]> {
+  const files = (await readdir(webSources, { recursive: true })).filter((file) => /\.tsx?$/.test(file));
+  const found: { file: string; document: string }[] = [];
+  for (const file of files) {
+    const source = await readFile(join(webSources, file), 'utf8');
+    for (const match of source.matchAll(/`\s*((?:query|mutation) [^`]*)`/g)) found.push({ file, document: match[1]! });
+  }
+  return found;
+}
+
+describe('the dashboard’s GraphQL documents', () => {
+  it('are all valid against the committed schema', async () => {
+    const schema = buildSchema(await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
+    const documents = await dashboardDocuments();
+    expect(documents.length).toBeGreaterThan(20);
+    const invalid = documents.flatMap(({ file, document }) => validate(schema, parse(document)).map((error) => `${file}: ${error.message}`));
+    expect(invalid).toEqual([]);
+  });
+});
