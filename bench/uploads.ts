@@ -41,7 +41,7 @@ export async function uploads(bench: Bench): Promise<void> {
     let peak = baseline;
     const sampler = setInterval(() => void rssBytes(server.pid).then((rss) => (peak = Math.max(peak, rss)), () => {}), 20);
     const began = performance.now();
-    const response = await fetch(uploadUrl, { method: 'PUT', body: Readable.toWeb(payload()) as ReadableStream, duplex: 'half' } as RequestInit);
+    const response = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Readable.toWeb(payload()) as ReadableStream, duplex: 'half' } as RequestInit);
     const uploadMs = performance.now() - began;
     clearInterval(sampler);
     if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${await response.text()}`);

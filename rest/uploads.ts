@@ -2,7 +2,7 @@
 // protocol (@tus/server) for large files, and signed, expiring downloads of files and thumbnails.
 import express, { type Request, type Response, type Router } from 'express';
 import { Server as TusServer } from '@tus/server';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { AppError, notFound, type ErrorDetail } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
@@ -96,8 +96,18 @@ export function uploadsRouter(services: Services): Router {
   router.put('/uploads/:id', async (req: Request<{ id: string }>, res: Response) => {
     contextOf(res).route = '/uploads/{id}';
     const { id } = req.params;
-    const received = await receiveUpload(services.db, services.storage, services.signer, { id, expires: req.query.expires, signature: req.query.signature, contentType: req.get('content-type'), body: req });
-    res.status(200).json({ data: { id, receivedBytes: received } });
+    // The store gets a stream fed by the request, not the request: when storing fails, the rest of the body is
+    // read and dropped, and the sender gets the answer rather than a reset connection.
+    const body = req.pipe(new PassThrough());
+    try {
+      const received = await receiveUpload(services.db, services.storage, services.signer, { id, expires: req.query.expires, signature: req.query.signature, contentType: req.get('content-type'), body });
+      res.status(200).json({ data: { id, receivedBytes: received } });
+    } catch (error) {
+      req.unpipe(body);
+      req.resume();
+      res.setHeader('connection', 'close');
+      throw error;
+    }
   });
   router.get('/media-files/:id/:variant', async (req: Request<{ id: string; variant: string }>, res: Response) => {
     contextOf(res).route = '/media-files/{id}/{variant}';

@@ -12,7 +12,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3S
 import { Upload } from '@aws-sdk/lib-storage';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { S3Store } from '@tus/s3-store';
-import { AlreadyStoredError, byteLimit, IncompleteError, StorageUnavailableError, TooLargeError, type MediaStorage } from './storage.ts';
+import { AlreadyStoredError, exactBytes, IncompleteError, StorageUnavailableError, TooLargeError, type MediaStorage } from './storage.ts';
 
 export interface S3Settings {
   /** Absent: AWS S3 itself, at the region's endpoint. */
@@ -79,7 +79,6 @@ export class S3MediaStorage implements MediaStorage {
   async write(key: string, source: Readable, bytes: number): Promise<void> {
     // A best effort: S3-compatible stores do not all refuse an existing key (If-None-Match) on multipart uploads.
     if ((await this.size(key)) !== null) throw new AlreadyStoredError(key);
-    const limit = byteLimit(bytes);
     const body = new PassThrough();
     const upload = new Upload({
       client: this.client,
@@ -93,9 +92,8 @@ export class S3MediaStorage implements MediaStorage {
       throw new StorageUnavailableError(error);
     });
     try {
-      await pipeline(source, limit, body);
-      // Short of the declared size, the multipart upload is aborted before it completes: nothing becomes visible.
-      if (limit.received() < bytes) throw new IncompleteError(limit.received(), bytes);
+      // Too long or too short, the stream fails before it ends and the upload is aborted: nothing becomes visible.
+      await pipeline(source, exactBytes(bytes), body);
     } catch (error) {
       await upload.abort().catch(() => undefined);
       // The body's own faults stand; otherwise the stream broke because the store failed, which says more.

@@ -59,16 +59,21 @@ export interface MediaStorage {
   forgetResumable(key: string): Promise<void>;
 }
 
-/** Streams `source` on, failing with TooLargeError past `bytes`; `received()` says how many went through. */
-export function byteLimit(bytes: number): Transform & { received(): number } {
+/**
+ * Passes exactly `bytes` on: past them it fails with TooLargeError, and a source ending short of them fails with
+ * IncompleteError before the stream ends, so no store ever sees a short file finish.
+ */
+export function exactBytes(bytes: number): Transform {
   let received = 0;
-  const limit = new Transform({
+  return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
       done(received > bytes ? new TooLargeError(bytes) : null, chunk);
     },
+    flush(done) {
+      done(received < bytes ? new IncompleteError(received, bytes) : null);
+    },
   });
-  return Object.assign(limit, { received: () => received });
 }
 
 export class LocalDiskStorage implements MediaStorage {
@@ -90,10 +95,8 @@ export class LocalDiskStorage implements MediaStorage {
     const path = this.pathOf(key);
     const partial = `${path}.part-${process.pid}-${Date.now()}`;
     await mkdir(dirname(path), { recursive: true });
-    const limit = byteLimit(bytes);
     try {
-      await pipeline(source, limit, createWriteStream(partial));
-      if (limit.received() < bytes) throw new IncompleteError(limit.received(), bytes);
+      await pipeline(source, exactBytes(bytes), createWriteStream(partial));
       // A hard link is created only where no file is: of two writers racing, one stores and the other is told.
       await link(partial, path).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EEXIST' ? new AlreadyStoredError(key) : error;

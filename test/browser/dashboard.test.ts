@@ -194,6 +194,39 @@ describe('webhooks in the dashboard', () => {
   });
 });
 
+describe('people, the request log and AI credits', () => {
+  it('adds a person as an editor and makes them a viewer', async () => {
+    const colleague = `colleague-${Date.now()}@example.test`;
+    await openPage('People');
+    await page.getByLabel('Email').fill(colleague);
+    await page.getByLabel('Role', { exact: true }).selectOption('EDITOR');
+    await page.getByRole('button', { name: 'Add person' }).click();
+    await page.getByRole('cell', { name: colleague, exact: true }).waitFor();
+    await page.getByLabel(`Role of ${colleague}`).selectOption('VIEWER');
+    expect(await inspectPage(page, 'people')).toEqual([]);
+
+    const user = await service.services.db.prisma.user.findUniqueOrThrow({ where: { email: colleague } });
+    await expect
+      .poll(async () => (await service.services.db.prisma.membership.findFirstOrThrow({ where: { workspaceId: workspace.workspaceId, userId: user.id } })).role)
+      .toBe('viewer');
+  });
+
+  it('lists the workspace’s recent calls, the dashboard’s own among them', async () => {
+    await openPage('Request log');
+    await page.getByRole('cell', { name: 'POST /graphql' }).first().waitFor();
+    expect(await inspectPage(page, 'request-log')).toEqual([]);
+  });
+
+  it('shows the plan and the AI credits left', async () => {
+    await openPage('AI credits');
+    const { remaining, monthly } = (await api('GET', '/ai')).body.data.credits;
+    const number = new Intl.NumberFormat('en-US');
+    await page.getByText(`${number.format(remaining)} of ${number.format(monthly)}`).waitFor();
+    await page.getByText('pro', { exact: true }).waitFor();
+    expect(await inspectPage(page, 'ai-credits')).toEqual([]);
+  });
+});
+
 describe('the dashboard in German', () => {
   it('speaks the browser’s language, and shows the API’s messages in it', async () => {
     const german = await launchBrowser({ locale: 'de-DE', timezoneId: timeZone });

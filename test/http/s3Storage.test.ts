@@ -112,7 +112,7 @@ describe('signed PUT uploads into the bucket', () => {
     expect(media.codecs).toEqual(expect.arrayContaining(['h264']));
   });
 
-  it('refuses a second file for the same upload, and a body longer than declared, keeping nothing of it', async () => {
+  it('refuses a second file for the same upload, and a body longer or shorter than declared, keeping nothing of it', async () => {
     const png = await image('png', 64, 64);
     const first = await start('one.png', 'image/png', png.length);
     expect((await put(first, png)).status).toBe(200);
@@ -125,6 +125,12 @@ describe('signed PUT uploads into the bucket', () => {
     expect(tooLong.status).toBe(400);
     expect((await tooLong.json()).error.details[0]).toMatchObject({ field: 'body', code: 'tooLarge' });
     expect(await service.services.storage.size(storageKeys.original(short.id))).toBeNull();
+
+    const long = await start('long.png', 'image/png', png.length + 10);
+    const tooShort = await put(long, png);
+    expect(tooShort.status).toBe(400);
+    expect((await tooShort.json()).error.details[0]).toMatchObject({ field: 'body', code: 'incomplete' });
+    expect(await service.services.storage.size(storageKeys.original(long.id))).toBeNull();
   });
 
   it('deletes the file and its thumbnail from the bucket with the media', async () => {

@@ -26,7 +26,7 @@ async function cli(...args: string[]) {
 const api = (apiKey: string, path = '/v1/social-accounts') => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
 
 // Each command is a process that starts the runtime (pool, migrations check): seconds each on a busy machine.
-describe('operator CLI', { timeout: 180_000 }, () => {
+describe('operator CLI', { timeout: 300_000 }, () => {
   it('sets up a workspace, people, keys, accounts and plans', async () => {
     const setup = await cli('setup', '--workspace', 'Acme', '--email', 'owner@acme.test', '--password', 'owner password');
     expect(setup.code).toBe(0);

@@ -38,6 +38,9 @@ beforeAll(async () => {
   });
   expect(connected.status, JSON.stringify(connected.body)).toBe(201);
   connectionId = connected.body.data.id;
+  // The server's own refresh job (every 5 minutes) must not refresh the account before the two processes do.
+  server.child.kill('SIGTERM');
+  await server.exited;
   db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
 }, 240_000);

@@ -13,6 +13,9 @@ import { PostDetail } from './pages/PostDetail.tsx';
 import { Accounts } from './pages/Accounts.tsx';
 import { ApiKeys } from './pages/ApiKeys.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
+import { People } from './pages/People.tsx';
+import { RequestLog } from './pages/RequestLog.tsx';
+import { AiCredits } from './pages/AiCredits.tsx';
 
 const workspaceStorageKey = 'sps.workspaceId';
 const pages: { path: string; label: MessageKey }[] = [
@@ -21,6 +24,9 @@ const pages: { path: string; label: MessageKey }[] = [
   { path: '/accounts', label: 'nav.accounts' },
   { path: '/api-keys', label: 'nav.apiKeys' },
   { path: '/webhooks', label: 'nav.webhooks' },
+  { path: '/people', label: 'nav.people' },
+  { path: '/request-log', label: 'nav.requestLog' },
+  { path: '/ai-credits', label: 'nav.aiCredits' },
 ];
 
 function Page({ path }: { path: string }) {
@@ -35,6 +41,12 @@ function Page({ path }: { path: string }) {
       return <ApiKeys />;
     case '/webhooks':
       return <Webhooks />;
+    case '/people':
+      return <People />;
+    case '/request-log':
+      return <RequestLog />;
+    case '/ai-credits':
+      return <AiCredits />;
     default:
       return <Calendar />;
   }

@@ -1,5 +1,5 @@
 // Connected accounts: connect a sandbox account, a Bluesky account by app password, or an OAuth network (the
-// person is sent to the network and comes back through /oauth/callback); reconnect; disconnect.
+// person is sent to the network and comes back through /oauth/callback to the dashboard); reconnect; disconnect.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import type { ApiError } from '../api/auth.ts';
@@ -17,7 +17,8 @@ const AddAccount = `
   mutation AddAccount($provider: String!, $username: String, $identifier: String, $appPassword: String, $service: String) {
     addSocialAccount(provider: $provider, username: $username, identifier: $identifier, appPassword: $appPassword, service: $service) { id }
   }`;
-const StartConnection = `mutation StartConnection($provider: String!, $redirectUri: String) { startAccountConnection(provider: $provider, redirectUri: $redirectUri) { authorizationUrl } }`;
+// Without a redirectUri the network's callback brings the person back to the dashboard at the service's public address.
+const StartConnection = `mutation StartConnection($provider: String!) { startAccountConnection(provider: $provider) { authorizationUrl } }`;
 const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
 
 interface Account { id: string; provider: string; displayName: string; username: string; status: string; needsReconnect: boolean; connectedAt: string }
@@ -41,7 +42,7 @@ export function Accounts() {
   }
 
   async function startOAuth(provider: string) {
-    const result = await startConnection({ provider, redirectUri: `${window.location.origin}/accounts` });
+    const result = await startConnection({ provider });
     if (result.error) return setError({ form: provider, error: apiErrorOf(result.error) });
     window.location.assign((result.data as { startAccountConnection: { authorizationUrl: string } }).startAccountConnection.authorizationUrl);
   }

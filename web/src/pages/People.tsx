@@ -1,0 +1,97 @@
+// People and roles: who belongs to the workspace, add a person by email, change a role, remove a person. The API
+// decides who may do what (only owners touch owners; a workspace keeps one owner) and says so in its errors.
+import { useState } from 'react';
+import { useMutation, useQuery, type OperationResult } from 'urql';
+import type { ApiError } from '../api/auth.ts';
+import { apiErrorOf } from '../api/client.ts';
+import { t } from '../i18n.ts';
+import { formatDateTime } from '../time.ts';
+import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+
+const MembersQuery = `query Members { members { userId email name role joinedAt } }`;
+const AddMember = `mutation AddMember($email: String!, $role: Role!, $password: String) { addMember(email: $email, role: $role, password: $password) { userId } }`;
+const SetRole = `mutation SetMemberRole($userId: ID!, $role: Role!) { setMemberRole(userId: $userId, role: $role) { userId role } }`;
+const RemoveMember = `mutation RemoveMember($userId: ID!) { removeMember(userId: $userId) { userId } }`;
+
+interface Member { userId: string; email: string; name: string | null; role: string; joinedAt: string }
+const roles = ['OWNER', 'ADMIN', 'EDITOR', 'VIEWER'] as const;
+
+function RoleOptions() {
+  return roles.map((role) => (
+    <option key={role} value={role}>
+      {t('people.role', { role })}
+    </option>
+  ));
+}
+
+export function People() {
+  const [{ data }, reload] = useQuery<{ members: Member[] }>({ query: MembersQuery, requestPolicy: 'cache-and-network' });
+  const [, addMember] = useMutation(AddMember);
+  const [, setRole] = useMutation(SetRole);
+  const [, removeMember] = useMutation(RemoveMember);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  async function act(pending: Promise<OperationResult>) {
+    const result = await pending;
+    setError(result.error ? apiErrorOf(result.error) : null);
+    reload({ requestPolicy: 'network-only' });
+    return !result.error;
+  }
+
+  return (
+    <section aria-labelledby="people-title">
+      <h1 id="people-title">{t('people.title')}</h1>
+      <ErrorBanner error={error} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('signIn.email')}</th>
+            <th scope="col">{t('people.roleColumn')}</th>
+            <th scope="col">{t('people.joinedAt')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('common.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data?.members.map((member) => (
+            <tr key={member.userId}>
+              <td>{member.name ? `${member.name} <${member.email}>` : member.email}</td>
+              <td>
+                <select aria-label={t('people.roleOf', { email: member.email })} value={member.role} onChange={(event) => act(setRole({ userId: member.userId, role: event.target.value }))}>
+                  <RoleOptions />
+                </select>
+              </td>
+              <td>{formatDateTime(member.joinedAt)}</td>
+              <td>
+                <button type="button" onClick={() => act(removeMember({ userId: member.userId }))}>
+                  {t('people.remove', { email: member.email })}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const element = event.currentTarget;
+          const form = new FormData(element);
+          const password = String(form.get('password') ?? '') || undefined;
+          if (await act(addMember({ email: String(form.get('email') ?? ''), role: String(form.get('role')), password }))) element.reset();
+        }}
+      >
+        <h2>{t('people.add')}</h2>
+        <Field label={t('signIn.email')} name="email" type="email" error={detailFor(error, 'email')} />
+        <div className="field">
+          <label htmlFor="new-member-role">{t('people.roleColumn')}</label>
+          <select id="new-member-role" name="role" defaultValue="EDITOR">
+            <RoleOptions />
+          </select>
+        </div>
+        <Field label={t('people.password')} name="password" type="password" autoComplete="new-password" error={detailFor(error, 'password')} />
+        <button type="submit">{t('people.addButton')}</button>
+      </form>
+    </section>
+  );
+}
