@@ -67,7 +67,7 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
   boss.on('error', onError);
   carryRequestIds(boss);
   await boss.start();
-  await boss.createQueue(queueNames.publishTarget, {
+  const publishing = {
     notify: true,
     retryLimit: publishRetryLimit,
     retryDelay: 2,
@@ -78,18 +78,10 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     heartbeatSeconds: 10,
     expireInSeconds: 300,
     deleteAfterSeconds: 7 * 24 * 3600,
-  }).catch(ignoreExisting);
+  };
+  await boss.createQueue(queueNames.publishTarget, publishing).catch(ignoreExisting);
   // Status checks of posts a network is still processing (src/posts/publishWorker.ts).
-  await boss.createQueue(queueNames.checkTarget, {
-    notify: true,
-    retryLimit: publishRetryLimit,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    heartbeatSeconds: 10,
-    expireInSeconds: 300,
-    deleteAfterSeconds: 7 * 24 * 3600,
-  }).catch(ignoreExisting);
+  await boss.createQueue(queueNames.checkTarget, { ...publishing, retryDelay: 5 }).catch(ignoreExisting);
   // Tokens refreshed ahead of expiry, every few minutes, by one worker at a time (src/accounts/tokens.ts).
   await boss.createQueue(queueNames.refreshTokens, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
   await boss.createQueue(queueNames.webhookDrain, { notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 }).catch(ignoreExisting);
