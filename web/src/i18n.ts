@@ -1,10 +1,10 @@
 // The dashboard's own words, in the browser's language (en, de, fr, es), as ICU MessageFormat catalogs.
 // The API's messages come already localized (the browser sends Accept-Language) and are shown as given.
 import { IntlMessageFormat } from 'intl-messageformat';
-import en from '../messages/en.json';
-import de from '../messages/de.json';
-import fr from '../messages/fr.json';
-import es from '../messages/es.json';
+import en from '../../src/i18n/en.json';
+import de from '../../src/i18n/de.json';
+import fr from '../../src/i18n/fr.json';
+import es from '../../src/i18n/es.json';
 
 export type MessageKey = keyof typeof en;
 type Catalog = Record<MessageKey, string>;
