@@ -10,5 +10,5 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true },
-  server: { proxy: Object.fromEntries(['/graphql', '/auth', '/uploads', '/media-files'].map((path) => [path, api])) },
+  server: { proxy: Object.fromEntries(['/graphql', '/auth', '/v1', '/uploads', '/media-files'].map((path) => [path, api])) },
 });

@@ -7,7 +7,8 @@
 //   other 3xx and 4xx   PROVIDER_REJECTED, permanent, with the network's own reason (API calls never follow redirects)
 //   5xx, no answer      PROVIDER_UNAVAILABLE, transient (after the retries)
 // Nothing here logs, and no error carries a request header, so access tokens never leave the call.
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, fetch as undiciFetch, interceptors, request, type Dispatcher } from 'undici';
+import { assertPublicHost, guardedLookup, RefusedDestination } from '../webhooks/destination.ts';
 import { ProviderError } from './adapter.ts';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -23,6 +24,11 @@ export interface NetworkHttpOptions {
   retries?: number;
   retryDelayMs?: number;
   userAgent?: string;
+  /**
+   * For networks at hosts a person names (a Mastodon instance): every connection goes through the SSRF guard, and
+   * only these hosts or addresses may be private (NETWORK_ALLOWED_HOSTS). Unset for networks at fixed public hosts.
+   */
+  allowedHosts?: ReadonlySet<string>;
 }
 
 export type NetworkRequestBody =
@@ -72,12 +78,15 @@ const transientErrorCodes = [
 const everyMethod: Dispatcher.HttpMethod[] = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE', 'POST', 'PATCH'];
 
 export class NetworkHttp {
-  readonly #options: Required<Omit<NetworkHttpOptions, 'userAgent'>> & { userAgent: string };
+  readonly #options: Required<Omit<NetworkHttpOptions, 'userAgent' | 'allowedHosts'>> & { userAgent: string };
   readonly #dispatcher: Dispatcher;
+  readonly #allowedHosts: ReadonlySet<string> | undefined;
 
   constructor(options: NetworkHttpOptions) {
-    this.#options = { timeoutMs: 30_000, retries: 2, retryDelayMs: 500, userAgent: 'social-publishing-service', ...options };
-    this.#dispatcher = new Agent({ connections: 16 }).compose(
+    const { allowedHosts, ...rest } = options;
+    this.#allowedHosts = allowedHosts;
+    this.#options = { timeoutMs: 30_000, retries: 2, retryDelayMs: 500, userAgent: 'social-publishing-service', ...rest };
+    this.#dispatcher = new Agent({ connections: 16, ...(allowedHosts ? { connect: { lookup: guardedLookup(allowedHosts) } } : {}) }).compose(
       interceptors.retry({
         maxRetries: this.#options.retries,
         minTimeout: this.#options.retryDelayMs,
@@ -103,6 +112,7 @@ export class NetworkHttp {
     const resendable = call.idempotent ?? !(call.method === 'POST' || call.method === 'PATCH');
     let answer: Awaited<ReturnType<typeof request>>;
     try {
+      if (this.#allowedHosts) assertPublicHost(new URL(call.url), this.#allowedHosts);
       answer = await request(call.url, {
         method: call.method,
         headers,
@@ -114,6 +124,8 @@ export class NetworkHttp {
       } as Parameters<typeof request>[1]);
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
+      const refusal = refusalOf(error);
+      if (refusal) throw new ProviderError('PROVIDER_UNAVAILABLE', `${network}: ${refusal.message}`, false);
       if (timeout.aborted) throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} did not answer within ${timeoutMs / 1000} s.`, true);
       const code = (error as { code?: string }).code;
       throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} could not be reached${code ? ` (${code})` : ''}.`, true);
@@ -138,6 +150,26 @@ export class NetworkHttp {
     if (status >= 500) return new ProviderError('PROVIDER_UNAVAILABLE', reason, true, { retryAfterMs: retryAfterMs(headers) });
     return new ProviderError('PROVIDER_REJECTED', reason, false);
   }
+}
+
+/** The SSRF guard's refusal, thrown before the request or by the socket's lookup (then wrapped, maybe twice). */
+export function refusalOf(error: unknown): RefusedDestination | undefined {
+  for (let cause = error, depth = 0; cause && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if (cause instanceof RefusedDestination) return cause;
+  }
+  return undefined;
+}
+
+/**
+ * A `fetch` for clients that take one (the atproto client) talking to hosts a person named: every connection
+ * through the SSRF guard (see `NetworkHttpOptions.allowedHosts`); a refused host rejects like an unreachable one.
+ */
+export function guardedFetch(allowedHosts: ReadonlySet<string>): typeof globalThis.fetch {
+  const dispatcher = new Agent({ connect: { lookup: guardedLookup(allowedHosts) } });
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    assertPublicHost(new URL(input instanceof Request ? input.url : input), allowedHosts);
+    return undiciFetch(input as never, { ...(init as object), dispatcher } as never);
+  }) as unknown as typeof globalThis.fetch;
 }
 
 async function encodeBody(body: NetworkRequestBody | undefined): Promise<{ body: string | Buffer | undefined; contentType?: string }> {

@@ -22,10 +22,11 @@ export type AccountLinks = ReadonlyMap<string, AccountLink>;
 
 export function createProviderAdapters(db: Database, secrets: SecretBox, config: Config): ProviderAdapters {
   const { publicBaseUrl } = config;
+  const allowedHosts = allowedHostsFrom(config.networkAllowedHosts);
   return new Map<string, ProviderAdapter>([
     ['sandbox', new SandboxAdapter(db, publicBaseUrl)],
-    ['bluesky', new BlueskyAdapter({ allowedHosts: allowedHostsFrom(config.networkAllowedHosts), timeoutMs: config.networkTimeoutMs })],
-    ['mastodon', new MastodonAdapter({ db, secrets, publicBaseUrl, http: mastodonHttp({ timeoutMs: config.networkTimeoutMs }) })],
+    ['bluesky', new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs })],
+    ['mastodon', new MastodonAdapter({ db, secrets, publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) })],
   ]);
 }
 

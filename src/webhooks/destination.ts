@@ -2,7 +2,9 @@
 // loopback, link-local, metadata or other non-public addresses unless the operator lists the host. Checked when
 // an endpoint is saved and again before every attempt, after DNS resolution; the connection then goes to the
 // address that was checked, so a DNS answer cannot change between the check and the request.
+import { lookup as lookupCallback, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export class RefusedDestination extends Error {
@@ -35,6 +37,15 @@ function isPublic(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/** Refuses a host whose addresses include a non-public one, unless the operator allows the host or that address. */
+function assertPublic(host: string, addresses: readonly { address: string }[], allowedHosts: ReadonlySet<string>): void {
+  const refused = addresses.find((entry) => !isPublic(entry.address) && !allowedHosts.has(host) && !allowedHosts.has(entry.address));
+  if (refused || !addresses.length) {
+    const address = refused?.address ?? 'nothing';
+    throw new RefusedDestination('privateAddress', `The host ${host} resolves to ${address}, which is not a public address.`, { host, address });
+  }
+}
+
 /** Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS). */
 export function allowedHostsFrom(value: string | undefined): Set<string> {
   return new Set((value ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean));
@@ -59,11 +70,35 @@ export async function checkDestination(raw: string, allowedHosts: ReadonlySet<st
   } catch {
     throw new RefusedDestination('unresolvable', `The host ${host} cannot be resolved.`, { host });
   }
-  const refused = addresses.find((entry) => !isPublic(entry.address) && !allowed && !allowedHosts.has(entry.address));
-  if (refused || !addresses.length) {
-    const address = refused?.address ?? 'nothing';
-    throw new RefusedDestination('privateAddress', `The host ${host} resolves to ${address}, which is not a public address.`, { host, address });
-  }
+  assertPublic(host, addresses, allowedHosts);
   const chosen = addresses[0]!;
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/**
+ * A DNS lookup for sockets (undici's `connect.lookup`) that refuses non-public addresses unless the operator
+ * allows the host or address: for clients that keep connections to hosts a person named (a Mastodon instance, a
+ * Bluesky PDS), checked on every new connection, so a DNS answer that changes after connecting cannot reach inside.
+ * Sockets skip the lookup for an address literal: `assertPublicHost` checks those before the request.
+ */
+export function guardedLookup(allowedHosts: ReadonlySet<string>): LookupFunction {
+  return (hostname, options, callback) => {
+    lookupCallback(hostname, { ...options, all: true, verbatim: true }, (error, found) => {
+      if (error) return callback(error, '', 4);
+      const addresses = found as unknown as LookupAddress[];
+      try {
+        assertPublic(hostname.toLowerCase(), addresses, allowedHosts);
+      } catch (refusal) {
+        return callback(refusal as Error, '', 4);
+      }
+      if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+/** For a URL whose host is an address literal (no DNS lookup happens): the same refusal as `guardedLookup`. */
+export function assertPublicHost(url: URL, allowedHosts: ReadonlySet<string>): void {
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) assertPublic(host, [{ address: host }], allowedHosts);
 }

@@ -22,7 +22,8 @@ let bob: PdsAccount;
 let account: ConnectedAccount;
 let pages: Server;
 let pagesUrl: string;
-const adapter = new BlueskyAdapter({ allowedHosts: new Set(['127.0.0.1']) });
+// The PDS is at localhost, the pages linked from posts at 127.0.0.1.
+const adapter = new BlueskyAdapter({ allowedHosts: new Set(['localhost', '127.0.0.1']) });
 
 beforeAll(async () => {
   pds = await startPds();
@@ -177,10 +178,17 @@ describe('publishing a post', () => {
   });
 
   it('does not fetch pages on private addresses the operator has not allowed', async () => {
-    const guarded = new BlueskyAdapter({ allowedHosts: new Set() });
+    const guarded = new BlueskyAdapter({ allowedHosts: new Set(['localhost']) });
     const outcome = await guarded.publish(requestFor(`Internal: ${pagesUrl}/article`));
     if (outcome.status !== 'published') throw new Error('expected a published outcome');
     expect((await recordOf(outcome.item.remoteId)).embed.external).toEqual({ uri: `${pagesUrl}/article`, title: `${pagesUrl}/article`, description: '' });
+  });
+
+  it('does not reach a PDS on a private address the operator has not allowed, whatever its DNS answers later', async () => {
+    const guarded = new BlueskyAdapter({ allowedHosts: new Set() });
+    const refusal = await guarded.publish(requestFor('Hello')).catch((error) => error);
+    expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
+    expect(refusal.message).toMatch(/^Bluesky: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\.$/);
   });
 
   it('passes the PDS refusal of content on as PROVIDER_REJECTED with its reason', async () => {

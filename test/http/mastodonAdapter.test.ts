@@ -26,7 +26,7 @@ beforeAll(async () => {
     db,
     secrets: new SecretBox(randomBytes(32)),
     publicBaseUrl: 'https://publisher.example',
-    http: mastodonHttp({ retryDelayMs: 10 }),
+    http: mastodonHttp({ allowedHosts: new Set(['127.0.0.1']), retryDelayMs: 10 }),
     mediaCheckAfterMs: 1000,
   });
 });
@@ -252,6 +252,18 @@ describe('publishing to Mastodon', () => {
   it('needs the account to be connected', async () => {
     const error = await providerError(adapter.publish(publishRequest({ ...accountWith('x'), tokens: null })));
     expect(error).toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', transient: false });
+  });
+
+  it("refuses an instance whose address is not public when publishing too, by address and by name (the SSRF guard)", async () => {
+    const guarded = new MastodonAdapter({ db, secrets: new SecretBox(randomBytes(32)), publicBaseUrl: 'https://publisher.example', http: mastodonHttp({ allowedHosts: new Set(), retryDelayMs: 10 }) });
+    const seen = instance.requests.length;
+    const byAddress = await providerError(guarded.publish(publishRequest(accountWith(instance.issueToken()))));
+    expect(byAddress).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false, message: 'Mastodon: The host 127.0.0.1 resolves to 127.0.0.1, which is not a public address.' });
+    const byName = accountWith(instance.issueToken(), { instanceUrl: instance.url.replace('127.0.0.1', 'localhost') });
+    const error = await providerError(guarded.publish(publishRequest(byName)));
+    expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
+    expect(error.message).toMatch(/^Mastodon: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\.$/);
+    expect(instance.requests.length).toBe(seen);
   });
 });
 

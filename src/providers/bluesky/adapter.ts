@@ -22,6 +22,7 @@ import {
   type PublishedItem,
   type RemoteIdentity,
 } from '../adapter.ts';
+import { guardedFetch } from '../http.ts';
 import { blueskyRules } from './rules.ts';
 import { isXrpcError, mapErrors, providerErrorOf } from './errors.ts';
 import { prepareImage } from './images.ts';
@@ -94,10 +95,13 @@ export class BlueskyAdapter implements ProviderAdapter {
   readonly #timeoutMs: number;
   /** One client per service (PDS or entryway): building an Agent costs milliseconds, so it is not done per call. */
   readonly #agents = new Map<string, Agent>();
+  /** PDS and entryway hosts are named by people: every connection to them goes through the SSRF guard. */
+  readonly #fetch: typeof globalThis.fetch;
 
   constructor(settings: BlueskySettings) {
     this.#allowedHosts = settings.allowedHosts;
     this.#timeoutMs = settings.timeoutMs ?? 15_000;
+    this.#fetch = guardedFetch(settings.allowedHosts);
     this.connector = { method: 'credentials', connect: (credentials) => this.#connect(credentials) };
   }
 
@@ -203,7 +207,7 @@ export class BlueskyAdapter implements ProviderAdapter {
     let agent = this.#agents.get(service);
     if (!agent) {
       if (this.#agents.size >= 1000) this.#agents.clear();
-      agent = new Agent({ service });
+      agent = new Agent({ service, fetch: this.#fetch });
       this.#agents.set(service, agent);
     }
     return agent;

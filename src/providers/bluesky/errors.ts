@@ -5,6 +5,7 @@
 //   other 4xx                         PROVIDER_REJECTED with the PDS's reason
 import { XRPCError } from '@atproto/api';
 import { ProviderError } from '../adapter.ts';
+import { refusalOf } from '../http.ts';
 
 const tokenErrors = new Set(['ExpiredToken', 'InvalidToken']);
 
@@ -15,6 +16,8 @@ function resetDelayMs(headers: Record<string, string | undefined> | undefined, n
 
 /** The ProviderError for a failed call; errors that are not XRPC errors (an abort, a bug) are returned as they are. */
 export function providerErrorOf(error: unknown): unknown {
+  const refusal = refusalOf(error);
+  if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `Bluesky: ${refusal.message}`, false);
   if (error instanceof ProviderError || !(error instanceof XRPCError)) return error;
   const reason = error.message && error.message !== error.error ? error.message : `Bluesky answered ${error.error || error.status}.`;
   if (tokenErrors.has(error.error) || error.status === 401) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });

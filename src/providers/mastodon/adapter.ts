@@ -30,7 +30,7 @@ import {
 } from '../adapter.ts';
 import type { ProviderRules } from '../rules.ts';
 import type { NetworkHttp } from '../http.ts';
-import { instanceOrigin, mastodonHttp, type Account, type AuthorizationServerMetadata, type MediaAttachment, type Status } from './api.ts';
+import { instanceOrigin, type Account, type AuthorizationServerMetadata, type MediaAttachment, type Status } from './api.ts';
 import { MastodonApps, mastodonScopes } from './apps.ts';
 import { InstanceRules } from './instanceRules.ts';
 import { mastodonRules } from './rules.ts';
@@ -46,7 +46,8 @@ export interface MastodonAdapterOptions {
   instanceRulesTtlMs?: number;
   /** When the worker should look again at media the instance is still processing. */
   mediaCheckAfterMs?: number;
-  http?: NetworkHttp;
+  /** The instance's API through the SSRF guard (`mastodonHttp`): instances are hosts people name. */
+  http: NetworkHttp;
 }
 
 interface Session {
@@ -74,7 +75,7 @@ export class MastodonAdapter implements ProviderAdapter {
   readonly #mediaCheckAfterMs: number;
 
   constructor(options: MastodonAdapterOptions) {
-    this.#http = options.http ?? mastodonHttp();
+    this.#http = options.http;
     this.#apps = new MastodonApps(options.db, options.secrets, this.#http, { name: options.appName ?? 'Social Publishing Service', website: options.publicBaseUrl });
     this.#instanceRules = new InstanceRules(this.#http, options.instanceRulesTtlMs ?? 60 * 60_000);
     this.#mediaCheckAfterMs = options.mediaCheckAfterMs ?? 5000;

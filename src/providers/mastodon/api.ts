@@ -63,7 +63,7 @@ export function mastodonReason(body: unknown): string | undefined {
   return typeof error === 'string' && error !== '' ? error : undefined;
 }
 
-export function mastodonHttp(options: { timeoutMs?: number; retries?: number; retryDelayMs?: number } = {}): NetworkHttp {
+export function mastodonHttp(options: { allowedHosts: ReadonlySet<string>; timeoutMs?: number; retries?: number; retryDelayMs?: number }): NetworkHttp {
   return new NetworkHttp({ network: 'Mastodon', reasonOf: mastodonReason, ...options });
 }
 
