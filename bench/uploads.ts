@@ -9,19 +9,19 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { benchRuntime, benchWorkspace, rssBytes, startChildServer, type Bench } from './support.ts';
 
-const MiB = 1024 * 1024;
-const size = 1024 * MiB;
+export const MiB = 1024 * 1024;
+export const size = 1024 * MiB;
 
-/** 1 GiB of bytes from one reused 1 MiB block: cheap to make, so the sender is not what is measured. */
-function payload(): Readable {
+/** `bytes` (1 GiB unless told; whole MiB) from one reused 1 MiB block: cheap to make, so the sender is not what is measured. */
+export function payload(bytes = size): Readable {
   const block = Buffer.alloc(MiB, 'social publishing service ');
   async function* blocks() {
-    for (let sent = 0; sent < size; sent += MiB) yield block;
+    for (let sent = 0; sent < bytes; sent += MiB) yield block;
   }
   return Readable.from(blocks());
 }
 
-const mbPerSecond = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
+export const mbPerSecond = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
 
 export interface UploadFigures {
   mbPerSecond: number;

@@ -10,7 +10,7 @@ import { connectionSettings, type ConnectionSettings } from './accounts/connect.
 import { RequestRecorder } from './requestLog/recorder.ts';
 import type { Logger } from './logger.ts';
 import { Callers } from './access/callers.ts';
-import { queueNames, startJobs, type PgBoss } from './jobs/boss.ts';
+import { jobsPool, queueNames, startJobs, type PgBoss } from './jobs/boss.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
@@ -93,7 +93,10 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     const connections = connectionSettings(config, secrets, createAccountLinks(config, adapters));
     const ai = new Ai({ db, outbox, storage, boss, logger, settings: config.ai, provider: createAiProvider(config.ai, logger) });
     const tokens = new TokenKeeper({ db, secrets, links: connections.links, outbox, logger, timeoutMs: config.networkTimeoutMs });
-    const metrics = metricsRegistry({ pool: db.pool, poolMax: config.pools.database, queueNames: Object.values(queueNames) });
+    const metrics = metricsRegistry({
+      pools: { database: { pool: db.pool, max: config.pools.database }, jobs: { pool: jobsPool(boss), max: config.pools.jobs } },
+      queueNames: Object.values(queueNames),
+    });
     const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks, connections, ai, tokens, metrics };
     if (work) {
       const metricReadings = new MetricReadings(boss);

@@ -107,6 +107,8 @@ export type ApiKey = {
 
 export type CaptionRules = {
   __typename?: 'CaptionRules';
+  /** Networks that shorten links count each link as this many characters; null: as written. */
+  charactersPerUrl?: Maybe<Scalars['Int']['output']>;
   /** characters or graphemes */
   countedIn: Scalars['String']['output'];
   maxHashtags?: Maybe<Scalars['Int']['output']>;
@@ -655,6 +657,8 @@ export type ProviderRules = {
   placements: Array<PlacementRules>;
   postingLimits: Array<Scalars['String']['output']>;
   provider: Scalars['String']['output'];
+  /** The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults. */
+  settings: Scalars['JSON']['output'];
   video?: Maybe<FileRules>;
 };
 

@@ -72,7 +72,7 @@ export async function revokeApiKey(db: Database, keyId: string): Promise<void> {
   const { count } = await db.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
   db.accessChanged();
   if (count === 0 && !(await db.prisma.apiKey.findUnique({ where: { id: keyId } }))) {
-    throw new AppError('NOT_FOUND', 'notFound', { kind: 'API key' });
+    throw new AppError('NOT_FOUND', 'notFound', { kind: 'apiKey' });
   }
 }
 
@@ -107,7 +107,7 @@ export async function listWorkspaceApiKeys(db: Database, actor: Actor): Promise<
 export async function revokeWorkspaceApiKey(db: Database, actor: Actor, keyId: string): Promise<ApiKeySummary> {
   authorize(actor, 'revokeApiKey');
   const key = isUuid(keyId) ? await db.prisma.apiKey.findFirst({ where: { id: keyId, workspaceId: actor.workspaceId }, select: summaryFields }) : null;
-  if (!key) throw notFound('API key');
+  if (!key) throw notFound('apiKey');
   await revokeApiKey(db, key.id);
   return db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: summaryFields });
 }

@@ -63,7 +63,7 @@ export async function listSocialAccounts(db: Database, actor: Actor, request: Pa
 export async function getSocialAccount(db: Database, actor: Actor, id: string): Promise<SocialAccount> {
   authorize(actor, 'getSocialAccount');
   const account = isUuid(id) ? await db.prisma.socialAccount.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
-  if (!account) throw notFound('social account');
+  if (!account) throw notFound('socialAccount');
   return account;
 }
 
@@ -206,7 +206,7 @@ export async function revokeSocialAccount(
           workspaceId ?? null,
         )
       : [];
-    if (!locked) throw notFound('social account');
+    if (!locked) throw notFound('socialAccount');
     const before = await tx.socialAccount.findUniqueOrThrow({ where: { id: connectionId } });
     const account = await tx.socialAccount.update({
       where: { id: connectionId },

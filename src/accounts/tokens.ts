@@ -89,7 +89,7 @@ export class TokenKeeper {
    */
   async refreshAccount(accountId: string, options: { force?: boolean } = {}): Promise<RefreshResult> {
     const account = await this.#deps.db.prisma.socialAccount.findUnique({ where: { id: accountId }, select: { encryptedTokens: true } });
-    if (!account) throw new AppError('NOT_FOUND', 'notFound', { kind: 'social account' });
+    if (!account) throw new AppError('NOT_FOUND', 'notFound', { kind: 'socialAccount' });
     return this.refresh(accountId, options.force ? { seen: account.encryptedTokens } : { unlessValidFor: refreshAheadMs });
   }
 

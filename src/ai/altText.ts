@@ -15,7 +15,7 @@ const altTextLimits = { longestSide: 1024, maxLength: 1000 } as const;
 
 async function readyImage(ai: Ai, actor: Actor, mediaId: string) {
   const media = isUuid(mediaId) ? await ai.db.prisma.media.findFirst({ where: { id: mediaId, workspaceId: actor.workspaceId } }) : null;
-  if (!media) throw notFound('media file');
+  if (!media) throw notFound('mediaFile');
   if (media.status !== 'ready') throw new AppError('CONFLICT', 'aiMediaNotReady', { status: media.status });
   if (media.type !== 'image' && media.type !== 'gif') throw new AppError('VALIDATION_FAILED', 'aiMediaNotImage', { kind: media.type ?? 'file' });
   return media;

@@ -9,6 +9,7 @@ import { renderMessage } from '../errors/messages.ts';
 import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
 import { refuseUnlessEmpty, textWithin } from '../limits.ts';
 import { processMedia } from '../media/processing.ts';
+import { countedAiCall } from '../metrics/registry.ts';
 import { storageKeys } from '../media/storage.ts';
 import type { Ai } from './ai.ts';
 import { releaseCredits, reserveCredits, settleCredits, type Reservation } from './credits.ts';
@@ -75,8 +76,9 @@ export async function generateImage(ai: Ai, job: GenerateImageJob): Promise<void
   // A retry after a crash finds the image already stored, and goes on with processing.
   if ((await ai.storage.size(key)) === null) {
     try {
-      if (!ai.provider) throw aiNotConfigured();
-      const image = await ai.provider.generateImage({ prompt: job.prompt, size: job.size }, AbortSignal.timeout(ai.settings.timeoutMs));
+      const provider = ai.provider;
+      if (!provider) throw aiNotConfigured();
+      const image = await countedAiCall('image', () => provider.generateImage({ prompt: job.prompt, size: job.size }, AbortSignal.timeout(ai.settings.timeoutMs)));
       await ai.storage.write(key, Readable.from([image]), image.length);
       await ai.db.prisma.media.update({ where: { id: media.id }, data: { size: BigInt(image.length) } });
     } catch (error) {

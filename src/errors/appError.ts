@@ -73,7 +73,11 @@ export function invalidRequest(details: ErrorDetail[]): AppError {
   return new AppError('INVALID_REQUEST', 'invalidRequest', { count: details.length }, { details });
 }
 
-export function notFound(kind: string): AppError {
+/** What a 404 can name: the catalogs' `api.notFound` words each one in its language (a select on `kind`). */
+export const missingThings = ['post', 'mediaFile', 'upload', 'socialAccount', 'webhookEndpoint', 'queue', 'target', 'delivery', 'file', 'member', 'apiKey'] as const;
+export type MissingThing = (typeof missingThings)[number];
+
+export function notFound(kind: MissingThing): AppError {
   return new AppError('NOT_FOUND', 'notFound', { kind });
 }
 

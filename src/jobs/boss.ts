@@ -1,4 +1,5 @@
 // pg-boss, the background job runner, and every queue the service uses (a queue must exist before send/work).
+import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import type { Transaction } from '../db/database.ts';
 import { currentRequestId, inRequestScope } from '../requestScope.ts';
@@ -93,6 +94,13 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
   // Hourly housekeeping (src/jobs/housekeeping.ts), one run at a time.
   await boss.createQueue(queueNames.housekeeping, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
   return boss;
+}
+
+/** pg-boss's own connection pool (its built-in database keeps it in `pool` once started), for the pool metrics. */
+export function jobsPool(boss: PgBoss): pg.Pool {
+  const db: object = boss.getDb();
+  if (!('pool' in db) || !(db.pool instanceof pg.Pool)) throw new Error('pg-boss has no pool of its own: it was given a database adapter, or is not started');
+  return db.pool;
 }
 
 /** pg-boss statements run inside a Prisma interactive transaction: jobs are enqueued with the change or not at all. */

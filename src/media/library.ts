@@ -91,7 +91,7 @@ export async function listMedia(db: Database, actor: Actor, filters: MediaFilter
 
 async function findMedia(db: Database, actor: Actor, id: string): Promise<Media> {
   const media = isUuid(id) ? await db.prisma.media.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
-  if (!media) throw notFound('media file');
+  if (!media) throw notFound('mediaFile');
   return media;
 }
 
@@ -110,7 +110,7 @@ export async function setAltText(db: Database, actor: Actor, id: string, altText
   }
   const media = await findMedia(db, actor, id);
   const { count } = await db.prisma.media.updateMany({ where: { id: media.id, workspaceId: actor.workspaceId }, data: { altText: text } });
-  if (!count) throw notFound('media file');
+  if (!count) throw notFound('mediaFile');
   return { ...media, altText: text };
 }
 
@@ -129,7 +129,7 @@ export async function postsUsingMedia(db: Database, actor: Actor, mediaIds: read
 export async function deleteMedia(db: Database, storage: MediaStorage, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'deleteMedia');
   await db.prisma.$transaction(async (tx) => {
-    if (!(await lockOwnedRow(tx, 'media', actor.workspaceId, id))) throw notFound('media file');
+    if (!(await lockOwnedRow(tx, 'media', actor.workspaceId, id))) throw notFound('mediaFile');
     const users = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM post WHERE workspace_id = ${actor.workspaceId}::uuid AND ${id}::uuid = ANY(media_ids) AND status <> 'published' LIMIT 5`;
     if (users.length) throw new AppError('CONFLICT', 'mediaInUse', { posts: users.map((post) => post.id).join(', ') });

@@ -1,15 +1,26 @@
 // Media in an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, Backblaze B2, Ceph): whole-file PUTs
-// stream into multipart uploads (@aws-sdk/lib-storage), tus writes through @tus/s3-store, downloads are presigned
-// GETs. An object appears only when its upload completes, so a failed upload leaves nothing to read.
+// stream into multipart uploads, tus writes through @tus/s3-store, downloads are presigned GETs. An object appears
+// only when its upload completes, so a failed upload leaves nothing to read.
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+  type CompletedPart,
+} from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { S3Store } from '@tus/s3-store';
 import { AlreadyStoredError, exactBytes, IncompleteError, StorageUnavailableError, TooLargeError, type MediaStorage } from './storage.ts';
@@ -25,9 +36,15 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-/** Parts of 8 MiB (S3 takes 5 MiB at least), 2 at a time: at most 16 MiB of one upload in memory. */
-const partBytes = 8 * 1024 * 1024;
-const partsInFlight = 2;
+/**
+ * Parts of 64 MiB or more (S3 takes 5 MiB at least and 10,000 parts at most), each streamed from the sender as it
+ * arrives, one after the other: no part is gathered in memory, and a streamed body is sent unhashed (the SDK signs
+ * it UNSIGNED-PAYLOAD), where a buffered part would be hashed (SHA-256) before it is sent.
+ */
+export const partBytesAtLeast = 64 * 1024 * 1024;
+const partsAtMost = 10_000;
+/** tus uploads: @tus/s3-store gathers each part in a temporary file (not memory) before sending it. */
+const resumablePartBytes = 8 * 1024 * 1024;
 
 const isMissing = (error: unknown) =>
   error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
@@ -72,35 +89,67 @@ export class S3MediaStorage implements MediaStorage {
     };
     this.client = new S3Client(clientConfig);
     // No object tags: R2 and B2 do not keep them, and only tus's expiry of abandoned uploads would use them.
-    this.resumable = new S3Store({ partSize: partBytes, useTags: false, s3ClientConfig: { ...clientConfig, bucket: settings.bucket } });
+    this.resumable = new S3Store({ partSize: resumablePartBytes, useTags: false, s3ClientConfig: { ...clientConfig, bucket: settings.bucket } });
     this.presigner = new SignatureV4({ service: 's3', region: settings.region, credentials: clientConfig.credentials, sha256: Sha256, uriEscapePath: false });
   }
 
   async write(key: string, source: Readable, bytes: number): Promise<void> {
     // A best effort: S3-compatible stores do not all refuse an existing key (If-None-Match) on multipart uploads.
     if ((await this.size(key)) !== null) throw new AlreadyStoredError(key);
-    const body = new PassThrough();
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.settings.bucket, Key: key, Body: body },
-      partSize: partBytes,
-      queueSize: partsInFlight,
-    });
-    // A store that fails mid-upload stops the stream too, so the sender is not left waiting.
-    const uploaded = upload.done().catch((error: unknown) => {
-      body.destroy(new StorageUnavailableError(error));
+    const object = { Bucket: this.settings.bucket, Key: key };
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand(object)).catch((error: unknown) => {
       throw new StorageUnavailableError(error);
     });
+    const partBytes = Math.max(partBytesAtLeast, Math.ceil(bytes / partsAtMost));
+    // Aborted when anything fails: parts still being sent stop, and so does the wait for the current one to drain.
+    const cancel = new AbortController();
+    let storeFailure: StorageUnavailableError | null = null;
+    const parts: Promise<CompletedPart>[] = [];
+    const sendPart = (PartNumber: number, body: PassThrough, length: number) => {
+      const sent = this.client
+        .send(new UploadPartCommand({ ...object, UploadId, PartNumber, Body: body, ContentLength: length }), { abortSignal: cancel.signal })
+        .then(({ ETag }) => ({ PartNumber, ETag }));
+      sent.catch((error: unknown) => {
+        if (cancel.signal.aborted) return;
+        storeFailure = new StorageUnavailableError(error);
+        cancel.abort(storeFailure);
+      });
+      parts.push(sent);
+    };
     try {
       // Too long or too short, the stream fails before it ends and the upload is aborted: nothing becomes visible.
-      await pipeline(source, exactBytes(bytes), body);
+      await pipeline(source, exactBytes(bytes), async (chunks: AsyncIterable<Buffer>) => {
+        let part: PassThrough | null = null;
+        let left = 0;
+        for await (const chunk of chunks) {
+          for (let offset = 0; offset < chunk.length; ) {
+            if (storeFailure) throw storeFailure;
+            if (!part) {
+              left = Math.min(partBytes, bytes - parts.length * partBytes);
+              part = new PassThrough();
+              sendPart(parts.length + 1, part, left);
+            }
+            const piece = chunk.subarray(offset, offset + left);
+            offset += piece.length;
+            left -= piece.length;
+            if (!part.write(piece)) await once(part, 'drain', { signal: cancel.signal });
+            if (!left) {
+              part.end();
+              part = null;
+            }
+          }
+        }
+      });
+      const completed = await Promise.all(parts);
+      await this.client.send(new CompleteMultipartUploadCommand({ ...object, UploadId, MultipartUpload: { Parts: completed } })).catch((error: unknown) => {
+        throw new StorageUnavailableError(error);
+      });
     } catch (error) {
-      await upload.abort().catch(() => undefined);
-      // The body's own faults stand; otherwise the stream broke because the store failed, which says more.
-      const storeFailure = await uploaded.then(() => null, (failure: unknown) => failure);
+      cancel.abort();
+      await this.client.send(new AbortMultipartUploadCommand({ ...object, UploadId })).catch(() => undefined);
+      // The body's own faults stand; otherwise a part failing at the store says more than the stream it broke.
       throw error instanceof TooLargeError || error instanceof IncompleteError || !storeFailure ? error : storeFailure;
     }
-    await uploaded;
   }
 
   read(key: string): Readable {

@@ -1,5 +1,5 @@
 // What is read when /metrics is scraped: the job queues (depth and the age of their oldest waiting job) and this
-// process's connection pool. Queue figures are the same from every process (they are read from PostgreSQL).
+// process's connection pools. Queue figures are the same from every process (they are read from PostgreSQL).
 import type pg from 'pg';
 import { Gauge, Registry } from 'prom-client';
 import { processRegistry } from './registry.ts';
@@ -23,9 +23,15 @@ const queueSql = `
    WHERE state IN ('created', 'retry', 'active')
    GROUP BY name`;
 
-export interface MetricSources {
+export interface PoolReading {
   pool: pg.Pool;
-  poolMax: number;
+  /** The pool's size as configured (DB_POOL_SIZE, JOBS_POOL_SIZE). */
+  max: number;
+}
+
+export interface MetricSources {
+  /** This process's connection pools: `database` (Prisma and the hot paths; also reads the queues) and `jobs` (pg-boss). */
+  pools: { database: PoolReading; jobs: PoolReading };
   queueNames: readonly string[];
 }
 
@@ -36,7 +42,7 @@ export function metricsRegistry(sources: MetricSources): Registry {
   let reading: { at: number; rows: Promise<Map<string, QueueRow>> } | null = null;
   const readQueues = () => {
     if (!reading || Date.now() - reading.at > 1000) {
-      const rows = sources.pool.query<QueueRow>(queueSql).then(({ rows }) => new Map(rows.map((row) => [row.name, row])));
+      const rows = sources.pools.database.pool.query<QueueRow>(queueSql).then(({ rows }) => new Map(rows.map((row) => [row.name, row])));
       reading = { at: Date.now(), rows };
     }
     return reading.rows;
@@ -68,14 +74,16 @@ export function metricsRegistry(sources: MetricSources): Registry {
   });
   new Gauge({
     name: 'sps_db_pool_connections',
-    help: "This process's PostgreSQL pool: open (total), idle, and requests waiting for a connection; max is the pool's size.",
-    labelNames: ['state'] as const,
+    help: "This process's PostgreSQL pools (database, jobs): open (total), idle, and requests waiting for a connection; max is the pool's size.",
+    labelNames: ['pool', 'state'] as const,
     registers: [runtime],
     collect() {
-      this.set({ state: 'total' }, sources.pool.totalCount);
-      this.set({ state: 'idle' }, sources.pool.idleCount);
-      this.set({ state: 'waiting' }, sources.pool.waitingCount);
-      this.set({ state: 'max' }, sources.poolMax);
+      for (const [name, { pool, max }] of Object.entries(sources.pools)) {
+        this.set({ pool: name, state: 'total' }, pool.totalCount);
+        this.set({ pool: name, state: 'idle' }, pool.idleCount);
+        this.set({ pool: name, state: 'waiting' }, pool.waitingCount);
+        this.set({ pool: name, state: 'max' }, max);
+      }
     },
   });
   return Registry.merge([processRegistry, runtime]);

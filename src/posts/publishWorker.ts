@@ -66,6 +66,11 @@ type Mode = 'publish' | 'check';
 export const processingLimitMs = 24 * 3600_000;
 /** Attempts after which a target the network keeps rate-limiting fails instead of waiting again. */
 export const rateLimitedAttemptLimit = 10;
+/**
+ * Outcomes arriving within this many milliseconds are recorded in one transaction. Networks answer one post at a
+ * time, a few milliseconds apart: without it every target costs a transaction of its own.
+ */
+const recordGatherMs = 20;
 
 interface ClaimedTarget {
   job: PublishJob;
@@ -143,7 +148,7 @@ export class TargetPublisher {
 
   constructor(deps: Deps) {
     this.#deps = deps;
-    this.#recording = new BatchedWrites((outcomes) => this.#record(outcomes));
+    this.#recording = new BatchedWrites((outcomes) => this.#record(outcomes), recordGatherMs);
   }
 
   /** Publishes a batch of jobs; a job answered `failed` is retried by pg-boss later, with backoff. */

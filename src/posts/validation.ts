@@ -4,7 +4,8 @@ import type { ErrorDetail } from '../errors/appError.ts';
 import type { MessageKey } from '../errors/messages.ts';
 import { rulesForAccount } from '../providers/catalog.ts';
 import { checkSettings } from '../providers/settings.ts';
-import type { CaptionRules, MediaKind, PlacementRules, ProviderRules } from '../providers/rules.ts';
+import type { MediaKind, PlacementRules, ProviderRules } from '../providers/rules.ts';
+import { captionLength, linkPattern } from './captionLength.ts';
 
 /** What validation needs to know of a ready media file. */
 export interface MediaFacts {
@@ -36,21 +37,7 @@ export interface RuleViolation {
   params: Record<string, string | number>;
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
 const hashtagPattern = /(^|\s)#[\p{L}\p{N}_]+/gu;
-const linkPattern = /\bhttps?:\/\/\S+/gi;
-
-/** The caption's length as the network counts it: code points or graphemes, links at a fixed length where shortened. */
-function lengthOf(text: string, rules: CaptionRules): number {
-  let links = 0;
-  const counted = rules.charactersPerUrl === null ? text : text.replace(linkPattern, () => (links++, ''));
-  const linkLength = links * (rules.charactersPerUrl ?? 0);
-  if (rules.countedIn === 'characters') return [...counted].length + linkLength;
-  let count = 0;
-  for (const _ of graphemes.segment(counted)) count++;
-  return count + linkLength;
-}
 
 /** Every rule the target's content breaks (empty when it fits). Fields are relative to the target. */
 export function checkTarget(target: TargetContent): RuleViolation[] {
@@ -80,7 +67,7 @@ function contentViolations(target: TargetContent): RuleViolation[] {
   }
   const violations: RuleViolation[] = [];
   const { caption, media } = placement;
-  const length = lengthOf(target.caption, caption);
+  const length = captionLength(target.caption, caption);
   if (length > caption.maxLength) {
     violations.push({ rule: 'caption.maxLength', field: 'caption', messageKey: caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong', params: { length, limit: caption.maxLength, unit: caption.countedIn } });
   }

@@ -62,7 +62,7 @@ function checkEndpointLimits(input: { url?: string; events?: string[]; descripti
 
 async function findEndpoint(db: Database, actor: Actor, id: string): Promise<WebhookEndpoint> {
   const endpoint = isUuid(id) ? await db.prisma.webhookEndpoint.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
-  if (!endpoint) throw notFound('webhook endpoint');
+  if (!endpoint) throw notFound('webhookEndpoint');
   return endpoint;
 }
 
@@ -122,7 +122,7 @@ export async function updateWebhook(
   };
   return db.prisma.$transaction(async (tx) => {
     const { count } = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, workspaceId: actor.workspaceId }, data: data as Prisma.WebhookEndpointUpdateManyMutationInput });
-    if (!count) throw notFound('webhook endpoint');
+    if (!count) throw notFound('webhookEndpoint');
     const updated = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     // Enabled again: what waited while it was disabled goes out now.
     if (updated.enabled && !endpoint.enabled) await outbox.drainSoon(viaPrisma(tx), [endpoint.id]);
@@ -133,7 +133,7 @@ export async function updateWebhook(
 export async function deleteWebhook(db: Database, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'deleteWebhook');
   const { count } = isUuid(id) ? await db.prisma.webhookEndpoint.deleteMany({ where: { id, workspaceId: actor.workspaceId } }) : { count: 0 };
-  if (!count) throw notFound('webhook endpoint');
+  if (!count) throw notFound('webhookEndpoint');
 }
 
 /** A new secret, shown this once; the previous one also signs deliveries for the next 24 hours. */

@@ -23,8 +23,12 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A fresh profile (its own user-data-dir), offline-friendly flags, a fixed language and time zone. */
-export async function launchBrowser(options: { locale: string; timezoneId: string }): Promise<Browser> {
+/**
+ * A fresh profile (its own user-data-dir), offline-friendly flags, a fixed language and time zone.
+ * `hostResolverRules` (Chromium's `--host-resolver-rules`, e.g. `MAP dashboard.test:80 127.0.0.1:4321`) lets the
+ * page reach the service under another address than the one it listens on.
+ */
+export async function launchBrowser(options: { locale: string; timezoneId: string; hostResolverRules?: string }): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'sps-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
@@ -32,7 +36,10 @@ export async function launchBrowser(options: { locale: string; timezoneId: strin
     locale: options.locale,
     timezoneId: options.timezoneId,
     viewport: { width: 1280, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...(options.hostResolverRules ? [`--host-resolver-rules=${options.hostResolverRules}`] : []),
+    ],
   });
   return {
     context,

@@ -86,8 +86,8 @@ describe('the dashboard', () => {
 
   it('composes a post with a live count and publishes it to the sandbox', async () => {
     await openPage('Compose');
-    await page.getByLabel('Caption').fill('Hello from the dashboard');
-    await page.getByLabel(/dashboard-sandbox/).check();
+    await page.getByLabel('Caption', { exact: true }).fill('Hello from the dashboard');
+    await page.getByRole('checkbox', { name: /\(@dashboard-sandbox,/ }).check();
     await page.getByText('24 characters of 500').waitFor();
     expect(await inspectPage(page, 'composer')).toEqual([]);
 
@@ -105,8 +105,8 @@ describe('the dashboard', () => {
 
   it('shows the API’s rule check as the caption grows too long, and refuses to publish it', async () => {
     await openPage('Compose');
-    await page.getByLabel(/dashboard-sandbox/).check();
-    await page.getByLabel('Caption').fill('x'.repeat(501));
+    await page.getByRole('checkbox', { name: /\(@dashboard-sandbox,/ }).check();
+    await page.getByLabel('Caption', { exact: true }).fill('x'.repeat(501));
     await page.locator('.counter.over').waitFor();
     await page.locator('.findings li').first().waitFor();
     await page.getByRole('button', { name: 'Publish now' }).click();
@@ -118,8 +118,8 @@ describe('the dashboard', () => {
     const nextMonth = Temporal.Now.plainDateISO(timeZone).with({ day: 1 }).add({ months: 1 });
     const planned = nextMonth.with({ day: 10 }).toPlainDateTime({ hour: 9, minute: 30 });
     await openPage('Compose');
-    await page.getByLabel('Caption').fill('Planned for later');
-    await page.getByLabel(/dashboard-sandbox/).check();
+    await page.getByLabel('Caption', { exact: true }).fill('Planned for later');
+    await page.getByRole('checkbox', { name: /\(@dashboard-sandbox,/ }).check();
     await page.getByLabel(/Publish at/).fill(planned.toString({ smallestUnit: 'minute' }));
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     await page.getByTestId('post-status').getByText('Scheduled').waitFor();

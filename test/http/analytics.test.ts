@@ -1,7 +1,8 @@
 // Analytics: metrics read from the networks' adapters on a decaying schedule after publishing, summed per day,
 // network, account and post, with totals, as JSON and as CSV, checked against figures computed by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { readMetrics } from '../../src/analytics/collect.ts';
@@ -12,11 +13,7 @@ let service: TestService;
 let acme: TestWorkspace;
 let api: Api;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
-});
+beforeAll(async () => ({ service, acme, api } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 const read = (targetId: string, now: Date) =>

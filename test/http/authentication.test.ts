@@ -1,7 +1,8 @@
 // Authentication section of the spec: who may call, and the 400/401/402/403/404 answers when they may not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { addPerson, bearer, connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { revokeApiKey } from '../../src/access/apiKeys.ts';
 import { removeUser, setPlan, setUserRole } from '../../src/workspaces/workspaces.ts';
@@ -13,8 +14,7 @@ const addressFailures = 5;
 
 beforeAll(async () => {
   // Sign-in throttling at small limits, and the client address from X-Forwarded-For when sent over loopback.
-  service = await startTestService({ LOGIN_FAILURES_PER_ACCOUNT: String(accountFailures), LOGIN_FAILURES_PER_ADDRESS: String(addressFailures), TRUST_PROXY: 'loopback' });
-  acme = await createWorkspace(service.services);
+  ({ service, acme } = await serviceWithWorkspace({ LOGIN_FAILURES_PER_ACCOUNT: String(accountFailures), LOGIN_FAILURES_PER_ADDRESS: String(addressFailures), TRUST_PROXY: 'loopback' }));
 });
 afterAll(() => service.stop());
 
@@ -178,8 +178,8 @@ describe('sign-in brute-force guard', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(error.message).toBe(
       language === 'de'
-        ? `Zu viele fehlgeschlagene Anmeldeversuche. Bitte in ${retryAfter} Sekunden erneut versuchen.`
-        : `Too many failed sign-in attempts. Retry in ${retryAfter} seconds.`,
+        ? `Zu viele fehlgeschlagene Anmeldeversuche. Bitte in ${retryAfter.toLocaleString('de')} Sekunden erneut versuchen.`
+        : `Too many failed sign-in attempts. Retry in ${retryAfter.toLocaleString('en')} seconds.`,
     );
     return retryAfter;
   }

@@ -2,15 +2,13 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-});
+beforeAll(async () => ({ service, acme } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${service.url}${path}`, { headers: bearer(acme.ownerKey, headers) });

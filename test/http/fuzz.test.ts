@@ -6,8 +6,9 @@
 // Bounded: the known-bad values, then a few random ones, per parameter and field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { startTestService, type TestService } from '../support/service.ts';
-import { bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { documentedOperations, fieldPaths, urlOf, validValue, withValueAt, type DocumentedOperation, type Parameter } from '../support/openapiOperations.ts';
 import { bodyHints, createResources, resourceFor, type Resources } from '../support/resources.ts';
 import { errorOf, errorShapeProblems, send, type Answer } from '../support/answers.ts';
@@ -32,8 +33,7 @@ let acme: TestWorkspace;
 let account: string;
 
 beforeAll(async () => {
-  service = await startTestService({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', AI_PROVIDER: 'sandbox' });
-  acme = await createWorkspace(service.services);
+  ({ service, acme } = await serviceWithWorkspace({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', AI_PROVIDER: 'sandbox' }));
   account = await connectSandbox(service.services, acme.workspaceId);
   deadline = Date.now() + fuzzingMs;
 });

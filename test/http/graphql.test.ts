@@ -1,17 +1,15 @@
 // The domain graph at /graphql: same callers, scopes and error codes as REST.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { addPerson, bearer, connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { printGraphSchema } from '../../schema/index.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-});
+beforeAll(async () => ({ service, acme } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 async function graph(apiKey: string | null, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {

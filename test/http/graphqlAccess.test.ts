@@ -1,17 +1,15 @@
 // What the dashboard does in the graph that was REST-only or CLI-only: starting uploads, API keys, people and roles,
 // and the viewer. Keys and people are for owners and admins; an API key also needs the access:write scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { addPerson, bearer, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import type { Role } from '../../src/access/scopes.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-});
+beforeAll(async () => ({ service, acme } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 type Caller = Record<string, string>;

@@ -3,16 +3,14 @@
 // with 200 and the errors in the body, each carrying `extensions.code`. A request that is not a GraphQL request at
 // all (not JSON, no query) or whose caller is unknown is refused at the HTTP level either way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
-import { bearer, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { bearer, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-});
+beforeAll(async () => ({ service, acme } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 const graphqlResponse = 'application/graphql-response+json';

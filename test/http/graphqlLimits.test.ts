@@ -3,6 +3,7 @@
 // the API's error shape, localized.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { graphLimits } from '../../schema/limits.ts';
 import { inputLimits } from '../../src/limits.ts';
@@ -10,10 +11,7 @@ import { inputLimits } from '../../src/limits.ts';
 let service: TestService;
 let acme: TestWorkspace;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-});
+beforeAll(async () => ({ service, acme } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 async function post(url: string, apiKey: string, body: unknown, headers: Record<string, string> = {}) {
@@ -89,7 +87,9 @@ describe('cost', () => {
     expect(refused.status).toBe(400);
     const error = refusal(refused);
     expect(error.extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'query', code: 'maxCost' }] });
-    expect((error.extensions.details as { message: string }[])[0]!.message).toMatch(new RegExp(`^Die Abfrage kostet \\d+; erlaubt sind höchstens ${graphLimits.maxCost}`));
+    const message = (error.extensions.details as { message: string }[])[0]!.message;
+    expect(message).toMatch(/^Die Abfrage kostet [\d.]+; /);
+    expect(message).toContain(`erlaubt sind höchstens ${graphLimits.maxCost.toLocaleString('de')}:`);
   });
 
   it('counts a connection asked for without `first` at the default page size, not as one item', async () => {

@@ -2,7 +2,8 @@
 // retry of the same request (with Idempotent-Replayed: true); the same key with another request, or while the first
 // still runs, is 409 CONFLICT; answers that may differ on a retry (409, 429, 5xx) release the key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { errorOf, errorShapeProblems, send, type Answer } from '../support/answers.ts';
 import { deleteExpiredKeys } from '../../src/idempotency/store.ts';
@@ -13,8 +14,7 @@ let acme: TestWorkspace;
 let feed: string;
 
 beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
+  ({ service, acme } = await serviceWithWorkspace());
   feed = await connectSandbox(service.services, acme.workspaceId);
 });
 afterAll(() => service.stop());

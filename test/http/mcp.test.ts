@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestService, type TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { image } from '../support/mediaFiles.ts';
 import { call, exerciseEveryTool, fileServer, httpClient, refusalOf, succeed, toolNames } from '../support/mcp.ts';
@@ -20,8 +21,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sps-mcp-'));
 
 beforeAll(async () => {
   files = await fileServer({ '/photo.jpg': { type: 'image/jpeg', body: await image('jpeg', 80, 60) } });
-  service = await startTestService({ AI_PROVIDER: 'sandbox', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', DATA_DIR: dataDir });
-  acme = await createWorkspace(service.services);
+  ({ service, acme } = await serviceWithWorkspace({ AI_PROVIDER: 'sandbox', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', DATA_DIR: dataDir }));
   connectionId = await connectSandbox(service.services, acme.workspaceId);
 });
 afterAll(async () => {

@@ -2,7 +2,8 @@
 // and media in posts against each network's rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
@@ -11,11 +12,7 @@ let service: TestService;
 let acme: TestWorkspace;
 let api: Api;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
-});
+beforeAll(async () => ({ service, acme, api } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 /** Starts an upload, PUTs the bytes to the signed URL, completes it, and waits for processing to end. */

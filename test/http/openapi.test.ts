@@ -8,16 +8,16 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { openapiDocument, v1Document } from '../../rest/openapiDocument.ts';
 import { operationHandlers } from '../../rest/operations.ts';
-import { startTestService, type TestService } from '../support/service.ts';
-import { addPerson, bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { addPerson, bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
 let responses: OpenAPIBackend;
 
 beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
+  ({ service, acme } = await serviceWithWorkspace());
   responses = new OpenAPIBackend({
     definition: structuredClone(openapiDocument) as never,
     apiRoot: '/v1',

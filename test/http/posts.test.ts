@@ -1,6 +1,7 @@
 // Posts: create once, read, list, change under optimistic concurrency, delete; and the contract's state machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
 import { revokeSocialAccount } from '../../src/accounts/socialAccounts.ts';
@@ -12,9 +13,7 @@ let feed: string;
 let second: string;
 
 beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
+  ({ service, acme, api } = await serviceWithWorkspace());
   feed = await connectSandbox(service.services, acme.workspaceId);
   second = await connectSandbox(service.services, acme.workspaceId);
 });
@@ -67,7 +66,7 @@ describe('POST /posts', () => {
     expect(body.error.details).toEqual([
       { field: 'targets[1].caption', code: 'caption.maxLength', message: 'The caption is 501 characters long; the limit is 500.' },
       { field: 'targets[2].caption', code: 'caption.maxLength', message: expect.any(String) },
-      { field: 'targets[2].mediaIds', code: 'media.min', message: 'A reel needs at least 1 media file(s); the post has 0.' },
+      { field: 'targets[2].mediaIds', code: 'media.min', message: 'A reel needs at least 1 media file; the post has 0.' },
       { field: 'targets[3].placement', code: 'placement', message: 'sandbox has no such placement; it has: feed, reel, story.' },
     ]);
   });

@@ -2,9 +2,10 @@
 // outbox events each step writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestService, type TestService } from '../support/service.ts';
-import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { apiFor, inSeconds, waitForPost, type Api } from '../support/posts.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { inSeconds, waitForPost, type Api } from '../support/posts.ts';
 import { envelopeOf } from '../../src/events/outbox.ts';
 
 let service: TestService;
@@ -14,9 +15,7 @@ let accountA: string;
 let accountB: string;
 
 beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
+  ({ service, acme, api } = await serviceWithWorkspace());
   accountA = await connectSandbox(service.services, acme.workspaceId);
   accountB = await connectSandbox(service.services, acme.workspaceId);
 });

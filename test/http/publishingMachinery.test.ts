@@ -3,9 +3,10 @@
 // recorded as they come, network settings validated with defaults, and accounts that can no longer publish.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestService, type TestService } from '../support/service.ts';
-import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { apiFor, inSeconds, waitForPost, type Api } from '../support/posts.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { inSeconds, waitForPost, type Api } from '../support/posts.ts';
 import { sandboxDelayMs } from '../../src/providers/sandbox/adapter.ts';
 import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
 
@@ -15,9 +16,7 @@ let api: Api;
 let account: string;
 
 beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
+  ({ service, acme, api } = await serviceWithWorkspace());
   account = await connectSandbox(service.services, acme.workspaceId);
 });
 afterAll(() => service.stop());

@@ -1,6 +1,7 @@
 // Posting queues over HTTP: create, list, change, delete, and posts placed in the next free slot.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
 import { slotInstants } from '../../src/queues/slots.ts';
@@ -11,9 +12,7 @@ let api: Api;
 let account: string;
 
 beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
+  ({ service, acme, api } = await serviceWithWorkspace());
   account = await connectSandbox(service.services, acme.workspaceId);
 });
 afterAll(() => service.stop());

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { startTestService, type TestService } from '../support/service.ts';
-import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { apiFor, type Api } from '../support/posts.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import type { Api } from '../support/posts.ts';
 import { storageKeys } from '../../src/media/storage.ts';
 
 const MiB = 1024 * 1024;
@@ -13,14 +13,9 @@ const total = 1024 * MiB;
 const part = 64 * MiB;
 
 let service: TestService;
-let acme: TestWorkspace;
 let api: Api;
 
-beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
-});
+beforeAll(async () => ({ service, api } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 /** Deterministic bytes of the file between two offsets (1 MiB blocks, each a digest of its number repeated). */

@@ -4,25 +4,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
-import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { apiFor, type Api } from '../support/posts.ts';
+import type { Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { storageKeys } from '../../src/media/storage.ts';
+import { partBytesAtLeast } from '../../src/media/s3Storage.ts';
 
 const MiB = 1024 * 1024;
 
 let s3: TestS3;
 let service: TestService;
-let acme: TestWorkspace;
 let api: Api;
 
 beforeAll(async () => {
   s3 = await startTestS3();
-  service = await startTestService(s3.env);
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
+  ({ service, api } = await serviceWithWorkspace(s3.env));
 });
 afterAll(async () => {
   await service?.stop();
@@ -146,7 +144,8 @@ describe('signed PUT uploads into the bucket', () => {
 
 describe('a store failing mid-upload', () => {
   it('answers 503 STORAGE_UNAVAILABLE, shows nothing of the file, and takes it whole once the store is back', async () => {
-    const bytes = randomBytes(20 * MiB);
+    // Two parts, the second an odd size: the file arrives intact across a part's end.
+    const bytes = randomBytes(partBytesAtLeast + 3 * MiB + 5);
     const started = await start('big.bin', 'application/octet-stream', bytes.length);
     s3.failParts(true);
     try {

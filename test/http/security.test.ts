@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationRequirements } from '../../src/access/operations.ts';
 import { scopes, type Scope } from '../../src/access/scopes.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { documentedOperations, urlOf, validValue, type DocumentedOperation } from '../support/openapiOperations.ts';
 import { bodyHints, createResources, resourceFor, type Resources } from '../support/resources.ts';
@@ -20,8 +21,7 @@ let acmeObjects: Resources;
 let globexObjects: Resources;
 
 beforeAll(async () => {
-  service = await startTestService({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', AI_PROVIDER: 'sandbox' });
-  acme = await createWorkspace(service.services);
+  ({ service, acme } = await serviceWithWorkspace({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', AI_PROVIDER: 'sandbox' }));
   acmeObjects = await createResources(service, acme);
   globexObjects = await createResources(service, await createWorkspace(service.services));
 });

@@ -3,9 +3,10 @@
 // 400 is refused the same way.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { apiFor, type Api } from '../support/posts.ts';
+import type { Api } from '../support/posts.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
@@ -14,9 +15,7 @@ let feed: string;
 let second: string;
 
 beforeAll(async () => {
-  service = await startTestService();
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
+  ({ service, acme, api } = await serviceWithWorkspace());
   feed = await connectSandbox(service.services, acme.workspaceId);
   second = await connectSandbox(service.services, acme.workspaceId);
 });

@@ -2,8 +2,9 @@
 // retries, timeouts, replay, rotation, test events, ordering and isolation, and the SSRF guard.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestService, type TestService } from '../support/service.ts';
-import { connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { connectSandbox, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { Receiver } from '../support/receiver.ts';
 
@@ -12,11 +13,7 @@ let acme: TestWorkspace;
 let api: Api;
 const receivers: Receiver[] = [];
 
-beforeAll(async () => {
-  service = await startTestService({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5', WEBHOOK_TIMEOUT_MS: '1500' });
-  acme = await createWorkspace(service.services);
-  api = apiFor(service.url, acme.ownerKey);
-});
+beforeAll(async () => ({ service, acme, api } = await serviceWithWorkspace({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5', WEBHOOK_TIMEOUT_MS: '1500' })));
 afterEach(async () => {
   for (const endpoint of (await api('GET', '/webhooks?limit=100')).body.data) await api('DELETE', `/webhooks/${endpoint.id}`);
 });

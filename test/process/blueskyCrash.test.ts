@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from '../support/database.ts';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { ServerProcesses, setupWithCli } from '../support/processes.ts';
 import { apiFor, waitForPost } from '../support/posts.ts';
 import { startPds, type PdsAccount, type TestPds } from '../support/pds.ts';
 
@@ -10,18 +10,7 @@ let env: Record<string, string>;
 let apiKey: string;
 let pds: TestPds;
 let people: PdsAccount[];
-const running: ServerProcess[] = [];
-
-async function start() {
-  const server = await startServerProcess(env);
-  running.push(server);
-  return server;
-}
-
-async function stop(server: ServerProcess, signal: NodeJS.Signals) {
-  server.child.kill(signal);
-  await server.exited;
-}
+const servers = new ServerProcesses();
 
 async function postsOf(person: PdsAccount) {
   const { data } = await person.agent.com.atproto.repo.listRecords({ repo: person.did, collection: 'app.bsky.feed.post', limit: 100 });
@@ -41,17 +30,16 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: '100000',
     NETWORK_ALLOWED_HOSTS: 'localhost',
   };
-  const setup = JSON.parse((await runCli(['setup', '--workspace', 'Bluesky crash', '--email', 'bluesky-crash@example.test', '--json'], env)).stdout);
-  apiKey = setup.apiKey;
+  ({ apiKey } = await setupWithCli(env, { name: 'Bluesky crash', email: 'bluesky-crash@example.test' }));
 }, 180_000);
 afterAll(async () => {
-  for (const server of running) if (server.child.exitCode === null) await stop(server, 'SIGKILL');
+  await servers.killAll();
   await pds?.close();
 });
 
 describe('publishing to Bluesky across a crash', () => {
   it('leaves exactly one post per target at the PDS when the worker is killed mid-publish', async () => {
-    const first = await start();
+    const first = await servers.start(env);
     const api = apiFor(first.url, apiKey);
     const accounts: string[] = [];
     for (const person of people) {
@@ -63,9 +51,9 @@ describe('publishing to Bluesky across a crash', () => {
     expect((await api('POST', `/posts/${post.id}/publish`)).status).toBe(202);
     for (let i = 0; i < 200 && (await Promise.all(people.map(postsOf))).some((records) => records.length === 0); i++) await sleep(50);
     expect((await Promise.all(people.map(postsOf))).map((records) => records.length)).toEqual([1, 1]);
-    await stop(first, 'SIGKILL');
+    await servers.stop(first, 'SIGKILL');
 
-    const second = await start();
+    const second = await servers.start(env);
     const restarted = apiFor(second.url, apiKey);
     expect((await restarted('GET', `/posts/${post.id}`)).body.data.status).toBe('publishing');
     const published = await waitForPost(restarted, post.id, ['published'], 90_000);
@@ -77,6 +65,6 @@ describe('publishing to Bluesky across a crash', () => {
       expect(target.attempts).toBe(2);
       expect(target.remoteUrl).toBe(`https://bsky.app/profile/${people[index]!.handle}/post/${records[index]![0]!.uri.split('/').pop()}`);
     });
-    await stop(second, 'SIGTERM');
+    await servers.stop(second, 'SIGTERM');
   }, 240_000);
 });

@@ -8,8 +8,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startTestService, type TestService } from '../support/service.ts';
-import { connectSandbox, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { connectSandbox, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { image } from '../support/mediaFiles.ts';
 import { call, exerciseEveryTool, fileServer, refusalOf, succeed, toolNames } from '../support/mcp.ts';
 import { projectRoot } from '../support/processes.ts';
@@ -25,8 +26,7 @@ const serverEnv = () => ({ DATABASE_URL: service.databaseUrl, DATA_DIR: dataDir,
 
 beforeAll(async () => {
   files = await fileServer({ '/photo.jpg': { type: 'image/jpeg', body: await image('jpeg', 80, 60) } });
-  service = await startTestService({ AI_PROVIDER: 'sandbox', DATA_DIR: dataDir });
-  acme = await createWorkspace(service.services);
+  ({ service, acme } = await serviceWithWorkspace({ AI_PROVIDER: 'sandbox', DATA_DIR: dataDir }));
   connectionId = await connectSandbox(service.services, acme.workspaceId);
 });
 afterAll(async () => {

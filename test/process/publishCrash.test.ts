@@ -4,49 +4,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from '../support/database.ts';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { ServerProcesses, setupWithCli } from '../support/processes.ts';
 import { apiFor, inSeconds, waitForPost } from '../support/posts.ts';
 
 let env: Record<string, string>;
 let db: pg.Client;
 let apiKey: string;
 let accounts: string[];
-const running: ServerProcess[] = [];
-
-async function start() {
-  const server = await startServerProcess(env);
-  running.push(server);
-  return server;
-}
-
-async function stop(server: ServerProcess, signal: NodeJS.Signals) {
-  server.child.kill(signal);
-  await server.exited;
-}
+const servers = new ServerProcesses();
 
 const itemsOf = async (targetId: string) => Number((await db.query('SELECT count(*) FROM sandbox_item WHERE idempotency_key = $1', [targetId])).rows[0].count);
 
 beforeAll(async () => {
   const databaseUrl = await createTestDatabase();
   env = { DATABASE_URL: databaseUrl, ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'), JOB_SUPERVISE_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '100000' };
-  const setup = JSON.parse((await runCli(['setup', '--workspace', 'Crash', '--email', 'crash@example.test', '--json'], env)).stdout);
-  apiKey = setup.apiKey;
-  accounts = [];
-  for (const username of ['one', 'two']) {
-    const connected = await runCli(['accounts', 'connect', '--workspace', setup.workspaceId, '--provider', 'sandbox', '--username', username, '--json'], env);
-    accounts.push(JSON.parse(connected.stdout).connectionId);
-  }
+  ({ apiKey, connectionIds: accounts } = await setupWithCli(env, { name: 'Crash', email: 'crash@example.test', sandboxUsernames: ['one', 'two'] }));
   db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
 });
 afterAll(async () => {
   await db.end();
-  for (const server of running) if (server.child.exitCode === null) await stop(server, 'SIGKILL');
+  await servers.killAll();
 });
 
 describe('publishing across crashes and restarts', () => {
   it('posts each target exactly once when the worker is killed mid-publish', async () => {
-    const first = await start();
+    const first = await servers.start(env);
     const api = apiFor(first.url, apiKey);
     // [sandbox:slow]: the network holds the item from the start of a 3 s call, so the kill lands after the
     // network created the post and before the service learnt of it: the case that tempts a duplicate.
@@ -55,9 +38,9 @@ describe('publishing across crashes and restarts', () => {
     const targetIds: string[] = post.targets.map((target: { id: string }) => target.id);
     for (let i = 0; i < 100 && (await Promise.all(targetIds.map(itemsOf))).some((n) => n === 0); i++) await sleep(50);
     expect(await Promise.all(targetIds.map(itemsOf))).toEqual([1, 1]);
-    await stop(first, 'SIGKILL');
+    await servers.stop(first, 'SIGKILL');
 
-    const second = await start();
+    const second = await servers.start(env);
     const restarted = apiFor(second.url, apiKey);
     expect((await restarted('GET', `/posts/${post.id}`)).body.data.status).toBe('publishing');
     const published = await waitForPost(restarted, post.id, ['published'], 60_000);
@@ -69,24 +52,24 @@ describe('publishing across crashes and restarts', () => {
       const { rows } = await db.query('SELECT id FROM sandbox_item WHERE idempotency_key = $1', [target.id]);
       expect(target.remoteId).toBe(rows[0].id);
     }
-    await stop(second, 'SIGTERM');
+    await servers.stop(second, 'SIGTERM');
   });
 
   it('publishes a post whose time came while the service was stopped, once it is back', async () => {
-    const server = await start();
+    const server = await servers.start(env);
     const api = apiFor(server.url, apiKey);
     const post = (await api('POST', '/posts', { content: { caption: 'Scheduled through a restart' }, targets: [{ connectionId: accounts[0], placement: 'feed' }] })).body.data;
     const scheduledAt = inSeconds(2);
     expect((await api('POST', `/posts/${post.id}/schedule`, { scheduledAt, timezone: 'Europe/Paris' })).status).toBe(200);
-    await stop(server, 'SIGTERM');
+    await servers.stop(server, 'SIGTERM');
     await sleep(3000);
     expect((await db.query('SELECT status FROM post WHERE id = $1', [post.id])).rows[0].status).toBe('scheduled');
 
-    const back = await start();
+    const back = await servers.start(env);
     const published = await waitForPost(apiFor(back.url, apiKey), post.id, ['published'], 30_000);
     expect(published.targets[0].attempts).toBe(1);
     expect(new Date(published.publishedAt).getTime()).toBeGreaterThan(new Date(scheduledAt).getTime());
     expect(await itemsOf(published.targets[0].id)).toBe(1);
-    await stop(back, 'SIGTERM');
+    await servers.stop(back, 'SIGTERM');
   });
 });

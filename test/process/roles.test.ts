@@ -52,7 +52,7 @@ describe('API and worker processes', () => {
     const before = await (await scrape(apiProcess, metricsToken)).text();
     expect(sample(before, 'sps_queue_jobs{queue="publish-target",state="ready"}')).toBe(1);
     expect(sample(before, 'sps_http_request_duration_seconds_count{method="POST",route="/v1/posts/{id}/publish",status="202"}')).toBe(1);
-    expect(sample(before, 'sps_db_pool_connections{state="max"}')).toBe(20);
+    expect(sample(before, 'sps_db_pool_connections{pool="database",state="max"}')).toBe(20);
 
     const worker = await start('worker');
     expect((await waitForPost(api, post.id, ['published'], 60_000)).status).toBe('published');
@@ -61,7 +61,7 @@ describe('API and worker processes', () => {
 
     const after = await (await scrape(worker, metricsToken)).text();
     expect(sample(after, 'sps_queue_jobs{queue="publish-target",state="ready"}')).toBe(0);
-    expect(sample(after, 'sps_db_pool_connections{state="max"}')).toBe(10);
+    expect(sample(after, 'sps_db_pool_connections{pool="database",state="max"}')).toBe(10);
     // The API process itself published nothing.
     expect(apiProcess.output()).not.toContain('"target published"');
 

@@ -68,8 +68,9 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 
 const count = async (sql: string, values: unknown[] = []) => Number((await db.query(sql, values)).rows[0].count);
 
+const T0 = Date.now(); const mark = (what: string) => console.log(`[soak] ${((Date.now() - T0) / 1000).toFixed(1)} s ${what}`);
 beforeAll(async () => {
-  s3 = await startTestS3();
+  s3 = await startTestS3(); mark('s3');
   env = {
     DATABASE_URL: await createTestDatabase(),
     ENCRYPTION_KEY: Buffer.alloc(32, 11).toString('base64'),
@@ -80,17 +81,24 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
     ...s3.env,
   };
-  const setup = JSON.parse((await runCli(['setup', '--workspace', 'Soak', '--email', 'soak@example.test', '--json'], env)).stdout);
+  // The workspace is set up while the processes start: neither waits for the other.
+  const [setup] = await Promise.all([
+    runCli(['setup', '--workspace', 'Soak', '--email', 'soak@example.test', '--json'], env).then(({ stdout }) => JSON.parse(stdout)),
+    Promise.all([start('api'), start('api')]).then((started) => (apis = started)),
+    Promise.all([start('worker'), start('worker')]).then((started) => (workers = started)),
+    ...receivers.map((receiver) => receiver.start()),
+  ]);
+  mark('setup and processes');
   apiKey = setup.apiKey;
-  connectionIds = [];
-  for (const username of ['soak-a', 'soak-b']) {
-    const connected = await runCli(['accounts', 'connect', '--workspace', setup.workspaceId, '--provider', 'sandbox', '--username', username, '--json'], env);
-    connectionIds.push(JSON.parse(connected.stdout).connectionId);
-  }
+  connectionIds = await Promise.all(
+    ['soak-a', 'soak-b'].map(async (username) => {
+      const connected = await api('POST', '/social-accounts', { provider: 'sandbox', username });
+      expect(connected.status).toBe(201);
+      return connected.body.data.id as string;
+    }),
+  );
   db = new pg.Client({ connectionString: env.DATABASE_URL });
   await db.connect();
-  for (const receiver of receivers) await receiver.start();
-  [apis, workers] = await Promise.all([Promise.all([start('api'), start('api')]), Promise.all([start('worker'), start('worker')])]);
 }, 180_000);
 afterAll(async () => {
   for (const server of running) if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -107,9 +115,11 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
       receiver.secrets = [endpoint.secret];
     }
 
+    mark('webhooks');
     const chaos: Promise<void>[] = [];
+    const workerBack = Promise.withResolvers<void>();
     const postIds: string[] = [];
-    await inParallel(postCount, 12, async (index) => {
+    const sendingPosts = inParallel(postCount, 12, async (index) => {
       // A quarter of the way in, a worker dies without a chance to clean up and comes back; half-way, an API
       // process leaves the rotation (as a load balancer drains it), stops gracefully, and a new one takes its place.
       if (index === postCount / 4) {
@@ -118,7 +128,8 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
             const victim = workers[0]!;
             victim.child.kill('SIGKILL');
             await victim.exited;
-            workers = [await start('worker'), workers[1]!];
+            mark('killed'); workers = [await start('worker'), workers[1]!]; mark('worker back');
+            workerBack.resolve();
           })(),
         );
       }
@@ -130,7 +141,7 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
             await until('the leaving API process drained', async () => !inFlight.get(leaving), 30_000);
             leaving.child.kill('SIGTERM');
             expect(await leaving.exited).toBe(0);
-            apis = [staying, await start('api')];
+            mark('api stopped'); apis = [staying, await start('api')]; mark('api back');
           })(),
         );
       }
@@ -142,22 +153,30 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
     });
 
     const mediaIds: string[] = [];
-    await inParallel(mediaCount, 6, async (index) => {
-      const png = await image('png', 40 + index, 30);
-      const started = (await api('POST', '/media/uploads', { filename: `soak-${index}.png`, contentType: 'image/png', size: png.length })).body.data;
-      const uploadUrl = new URL(started.uploadUrl);
-      const put = await onAnyApi((server) => fetch(new URL(uploadUrl.pathname + uploadUrl.search, server.url), { method: 'PUT', headers: started.headers, body: new Uint8Array(png) }));
-      expect(put.status).toBe(200);
-      expect((await api('POST', `/media/uploads/${started.id}/complete`)).status).toBe(202);
-      mediaIds.push(started.id);
-    });
+    // The files go up beside the remaining posts, once the killed worker is back.
+    const sendingMedia = workerBack.promise.then(() =>
+      inParallel(mediaCount, 4, async (index) => {
+        const png = await image('png', 40 + index, 30);
+        const started = (await api('POST', '/media/uploads', { filename: `soak-${index}.png`, contentType: 'image/png', size: png.length })).body.data;
+        const uploadUrl = new URL(started.uploadUrl);
+        const put = await onAnyApi((server) => fetch(new URL(uploadUrl.pathname + uploadUrl.search, server.url), { method: 'PUT', headers: started.headers, body: new Uint8Array(png) }));
+        expect(put.status).toBe(200);
+        expect((await api('POST', `/media/uploads/${started.id}/complete`)).status).toBe(202);
+        mediaIds.push(started.id);
+      }),
+    );
+    sendingPosts.then(() => mark('posts sent')); sendingMedia.then(() => mark('media sent'));
+    await Promise.all([sendingPosts, sendingMedia]);
     await Promise.all(chaos);
 
     await until('every post published', async () => (await count(`SELECT count(*) FROM post WHERE status = 'published' AND id = ANY($1::uuid[])`, [postIds])) === postCount, 180_000);
+    mark('published');
     await until('every file ready', async () => (await count(`SELECT count(*) FROM media WHERE status = 'ready' AND id = ANY($1::uuid[])`, [mediaIds])) === mediaCount, 60_000);
+    mark('media ready');
     const eventIds = new Set((await db.query<{ id: string }>('SELECT id FROM outbox_event WHERE type = ANY($1)', [events])).rows.map((row) => row.id));
     expect(eventIds.size).toBe(postCount + mediaCount);
     await until('every event at every endpoint', async () => receivers.every((receiver) => new Set(receiver.received.map((r) => r.envelope.id)).size === eventIds.size), 120_000);
+    mark('delivered');
 
     // Exactly once at the network: one sandbox item per target, none twice.
     const items = await db.query<{ key: string; n: string }>(
@@ -175,5 +194,6 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
       `SELECT name, state, count(*) AS n FROM pgboss.job WHERE name IN ('publish-target', 'process-media', 'webhook-drain') AND state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state`,
     );
     expect(left.rows).toEqual([]);
+    mark('end');
   });
 });

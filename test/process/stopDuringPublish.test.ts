@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, scratchDataDir, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { alive, runCli, scratchDataDir, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { apiFor, waitForPost } from '../support/posts.ts';
 
 const running: ServerProcess[] = [];
@@ -24,15 +24,6 @@ afterEach(async () => {
     if (alive(pid)) process.kill(pid, 'SIGINT');
   }
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The embedded cluster of a data folder, read the way the server finds it: postmaster.pid and the password file. */
 function embeddedCluster(dataDir: string) {

@@ -2,14 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from '../support/database.ts';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { ServerProcesses, setupWithCli } from '../support/processes.ts';
 import { apiFor } from '../support/posts.ts';
 import { Receiver } from '../support/receiver.ts';
 
 let env: Record<string, string>;
 let apiKey: string;
 let receiver: Receiver;
-const running: ServerProcess[] = [];
+const servers = new ServerProcesses();
 
 beforeAll(async () => {
   env = {
@@ -19,18 +19,17 @@ beforeAll(async () => {
     WEBHOOK_RETRY_SCHEDULE: '4,4',
     RATE_LIMIT_PER_MINUTE: '100000',
   };
-  apiKey = JSON.parse((await runCli(['setup', '--workspace', 'Hooks', '--email', 'hooks@example.test', '--json'], env)).stdout).apiKey;
+  ({ apiKey } = await setupWithCli(env, { name: 'Hooks', email: 'hooks@example.test' }));
   receiver = await new Receiver().start();
 });
 afterAll(async () => {
   await receiver.stop();
-  for (const server of running) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  await servers.killAll();
 });
 
 describe('webhook retries across a restart', () => {
   it('makes the scheduled retry after the service comes back', async () => {
-    const first = await startServerProcess(env);
-    running.push(first);
+    const first = await servers.start(env);
     const api = apiFor(first.url, apiKey);
     const endpoint = (await api('POST', '/webhooks', { url: receiver.url, events: ['webhook.test'] })).body.data;
     receiver.secrets = [endpoint.secret];
@@ -42,8 +41,7 @@ describe('webhook retries across a restart', () => {
 
     await sleep(5000);
     expect(receiver.received).toHaveLength(1);
-    const second = await startServerProcess(env);
-    running.push(second);
+    const second = await servers.start(env);
     await receiver.waitFor(2, 20_000);
     expect(receiver.received[1]!.envelope.id).toBe(receiver.received[0]!.envelope.id);
     expect(receiver.received[1]!.verifiedBy.standard).toEqual([endpoint.secret]);

@@ -65,3 +65,49 @@ export function runNode(args: string[], env: Record<string, string>): Promise<{ 
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The server processes a test file starts; `killAll` (in afterAll) ends whichever still run. */
+export class ServerProcesses {
+  private readonly running: ServerProcess[] = [];
+
+  async start(env: Record<string, string>): Promise<ServerProcess> {
+    const server = await startServerProcess(env);
+    this.running.push(server);
+    return server;
+  }
+
+  /** Sends `signal` and waits for the process to end. */
+  async stop(server: ServerProcess, signal: NodeJS.Signals): Promise<void> {
+    server.child.kill(signal);
+    await server.exited;
+  }
+
+  async killAll(): Promise<void> {
+    for (const server of this.running) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    await Promise.all(this.running.map((server) => server.exited));
+  }
+}
+
+/** A workspace set up as an operator does (`setup`), with sandbox accounts connected by `accounts connect`. */
+export async function setupWithCli(
+  env: Record<string, string>,
+  workspace: { name: string; email: string; sandboxUsernames?: string[] },
+): Promise<{ workspaceId: string; apiKey: string; connectionIds: string[] }> {
+  const setup = JSON.parse((await runCli(['setup', '--workspace', workspace.name, '--email', workspace.email, '--json'], env)).stdout);
+  const connectionIds: string[] = [];
+  for (const username of workspace.sandboxUsernames ?? []) {
+    const connected = await runCli(['accounts', 'connect', '--workspace', setup.workspaceId, '--provider', 'sandbox', '--username', username, '--json'], env);
+    connectionIds.push(JSON.parse(connected.stdout).connectionId);
+  }
+  return { workspaceId: setup.workspaceId, apiKey: setup.apiKey, connectionIds };
+}
+
+/** Whether a process of this id still runs (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,5 +1,5 @@
 // A local S3-compatible server for tests (s3rver, files in a temporary folder), with one bucket. s3rver lacks two
-// multipart calls that @tus/s3-store and @aws-sdk/lib-storage make (ListParts, AbortMultipartUpload): they are
+// multipart calls that @tus/s3-store and src/media/s3Storage.ts make (ListParts, AbortMultipartUpload): they are
 // answered here from s3rver's own record of the parts, as S3 answers them. `failParts` makes the store refuse
 // every part (500 InternalError) until turned off again: a store failing mid-upload.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 // The signed-in frame: who is signed in, the workspace switcher, the navigation and the page of the current path.
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Provider } from 'urql';
 import { fetchSession, signOut, type Session } from './api/auth.ts';
 import { graphClient } from './api/client.ts';
@@ -16,11 +16,19 @@ import { Webhooks } from './pages/Webhooks.tsx';
 import { People } from './pages/People.tsx';
 import { RequestLog } from './pages/RequestLog.tsx';
 import { AiCredits } from './pages/AiCredits.tsx';
+import { Queues } from './pages/Queues.tsx';
+
+// Pages loaded when first opened, so their code stays out of the first page's JavaScript.
+const Media = lazy(() => import('./pages/Media.tsx'));
+const Analytics = lazy(() => import('./pages/Analytics.tsx'));
 
 const workspaceStorageKey = 'sps.workspaceId';
 const pages: { path: string; label: MessageKey }[] = [
   { path: '/calendar', label: 'nav.calendar' },
   { path: '/compose', label: 'nav.compose' },
+  { path: '/media', label: 'nav.media' },
+  { path: '/queues', label: 'queues.nav' },
+  { path: '/analytics', label: 'analytics.nav' },
   { path: '/accounts', label: 'nav.accounts' },
   { path: '/api-keys', label: 'nav.apiKeys' },
   { path: '/webhooks', label: 'nav.webhooks' },
@@ -29,12 +37,18 @@ const pages: { path: string; label: MessageKey }[] = [
   { path: '/ai-credits', label: 'nav.aiCredits' },
 ];
 
-function Page({ path }: { path: string }) {
+function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
   const post = /^\/posts\/([^/]+)$/.exec(path);
   if (post) return <PostDetail id={decodeURIComponent(post[1]!)} />;
   switch (path) {
     case '/compose':
       return <Composer />;
+    case '/media':
+      return <Media />;
+    case '/queues':
+      return <Queues />;
+    case '/analytics':
+      return <Analytics workspaceId={workspaceId} />;
     case '/accounts':
       return <Accounts />;
     case '/api-keys':
@@ -120,7 +134,9 @@ export function App() {
         </ul>
       </nav>
       <main id="main" key={workspace.id}>
-        <Page path={path} />
+        <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
+          <Page path={path} workspaceId={workspace.id} />
+        </Suspense>
       </main>
     </Provider>
   );

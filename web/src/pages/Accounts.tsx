@@ -18,11 +18,26 @@ const AddAccount = `
     addSocialAccount(provider: $provider, username: $username, identifier: $identifier, appPassword: $appPassword, service: $service) { id }
   }`;
 // Without a redirectUri the network's callback brings the person back to the dashboard at the service's public address.
-const StartConnection = `mutation StartConnection($provider: String!) { startAccountConnection(provider: $provider) { authorizationUrl } }`;
+const StartConnection = `mutation StartConnection($provider: String!, $instanceUrl: String) { startAccountConnection(provider: $provider, instanceUrl: $instanceUrl) { authorizationUrl } }`;
 const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
 
 interface Account { id: string; provider: string; displayName: string; username: string; status: string; needsReconnect: boolean; connectedAt: string }
 interface ProviderInfo { provider: string; displayName: string; configured: boolean; connection: string | null }
+
+/** OAuth networks where the person names their own server (Mastodon's instance), sent as `instanceUrl`. */
+const ownServerNetworks = new Set(['mastodon']);
+
+/** The API's details that name no field of the form they came from (an OAuth button has none). */
+function Details({ error }: { error: ApiError | null }) {
+  if (!error?.details.length) return null;
+  return (
+    <ul className="field-error">
+      {error.details.map((detail) => (
+        <li key={detail.field}>{detail.message}</li>
+      ))}
+    </ul>
+  );
+}
 
 export function Accounts() {
   const [{ data }, reload] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderInfo[] }>({ query: AccountsQuery, requestPolicy: 'cache-and-network' });
@@ -41,8 +56,8 @@ export function Accounts() {
     return !result.error;
   }
 
-  async function startOAuth(provider: string) {
-    const result = await startConnection({ provider });
+  async function startOAuth(provider: string, instanceUrl?: string) {
+    const result = await startConnection({ provider, ...(instanceUrl ? { instanceUrl } : {}) });
     if (result.error) return setError({ form: provider, error: apiErrorOf(result.error) });
     window.location.assign((result.data as { startAccountConnection: { authorizationUrl: string } }).startAccountConnection.authorizationUrl);
   }
@@ -123,15 +138,33 @@ export function Accounts() {
           <button type="submit">{t('accounts.connectBluesky')}</button>
         </form>
       )}
+      {providers
+        .filter((provider) => provider.connection === 'oauth2' && ownServerNetworks.has(provider.provider))
+        .map((provider) => (
+          <form
+            key={provider.provider}
+            aria-labelledby={`connect-${provider.provider}`}
+            onSubmit={(event) => {
+              event.preventDefault();
+              startOAuth(provider.provider, String(new FormData(event.currentTarget).get('instanceUrl') ?? ''));
+            }}
+          >
+            <h3 id={`connect-${provider.provider}`}>{provider.displayName}</h3>
+            <ErrorBanner error={errorOf(provider.provider)} />
+            <Field label={t('accounts.instanceUrl')} name="instanceUrl" type="url" placeholder="https://mastodon.social" error={detailFor(errorOf(provider.provider), 'instanceUrl')} />
+            <button type="submit">{t('accounts.connectOAuth', { network: provider.displayName })}</button>
+          </form>
+        ))}
       <ul className="oauth">
         {providers
-          .filter((provider) => provider.connection === 'oauth2')
+          .filter((provider) => provider.connection === 'oauth2' && !ownServerNetworks.has(provider.provider))
           .map((provider) => (
             <li key={provider.provider}>
               <button type="button" onClick={() => startOAuth(provider.provider)}>
                 {t('accounts.connectOAuth', { network: provider.displayName })}
               </button>
               <ErrorBanner error={errorOf(provider.provider)} />
+              <Details error={errorOf(provider.provider)} />
             </li>
           ))}
       </ul>

@@ -4,6 +4,7 @@ import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { ErrorBanner } from '../ui.tsx';
+import { Facts } from '../table.tsx';
 
 const CreditsQuery = `query AiCredits { viewer { plan { name ai expiresAt } aiCredits { monthly remaining resetsAt } } }`;
 
@@ -19,19 +20,23 @@ export function AiCredits() {
       <h1 id="credits-title">{t('credits.title')}</h1>
       <ErrorBanner error={error ? apiErrorOf(error) : null} />
       {viewer && (
-        <dl className="facts">
-          <dt>{t('credits.plan')}</dt>
-          <dd>{viewer.plan ? viewer.plan.name : t('credits.noPlan')}</dd>
-          <dt>{t('credits.remaining')}</dt>
-          <dd>
-            <meter min={0} max={viewer.aiCredits.monthly} value={viewer.aiCredits.remaining} aria-label={t('credits.remaining')} />{' '}
-            {t('credits.ofMonthly', { remaining: viewer.aiCredits.remaining, monthly: viewer.aiCredits.monthly })}
-          </dd>
-          <dt>{t('credits.resetsAt')}</dt>
-          <dd>{formatDateTime(viewer.aiCredits.resetsAt)}</dd>
-          {viewer.plan && !viewer.plan.ai && <dd>{t('credits.noAi')}</dd>}
-        </dl>
+        <Facts
+          facts={[
+            { term: t('credits.plan'), value: viewer.plan ? viewer.plan.name : t('credits.noPlan') },
+            {
+              term: t('credits.remaining'),
+              value: (
+                <>
+                  <meter min={0} max={viewer.aiCredits.monthly} value={viewer.aiCredits.remaining} aria-label={t('credits.remaining')} />{' '}
+                  {t('credits.ofMonthly', { remaining: viewer.aiCredits.remaining, monthly: viewer.aiCredits.monthly })}
+                </>
+              ),
+            },
+            { term: t('credits.resetsAt'), value: formatDateTime(viewer.aiCredits.resetsAt) },
+          ]}
+        />
       )}
+      {viewer?.plan && !viewer.plan.ai && <p>{t('credits.noAi')}</p>}
     </section>
   );
 }

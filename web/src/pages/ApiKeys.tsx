@@ -5,7 +5,8 @@ import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
-import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { detailFor, ErrorBanner, Field, ShownOnce } from '../ui.tsx';
+import { Table, type Column } from '../table.tsx';
 
 const KeysQuery = `query ApiKeys { apiKeys { id name prefix scopes createdAt expiresAt revokedAt } viewer { scopes } }`;
 const CreateKey = `
@@ -25,6 +26,31 @@ export function ApiKeys() {
   const [grant, setGrant] = useState<string>('PUBLISHING');
   const [error, setError] = useState<ApiError | null>(null);
   const [created, setCreated] = useState<string | null>(null);
+
+  const columns: Column<ApiKey>[] = [
+    { header: t('keys.name'), cell: (key) => key.name },
+    { header: t('keys.prefix'), cell: (key) => <code>{key.prefix}…</code> },
+    { header: t('keys.scopes'), cell: (key) => key.scopes.map(scopeName).join(', ') },
+    { header: t('keys.createdAt'), cell: (key) => formatDateTime(key.createdAt) },
+    {
+      header: t('post.status'),
+      cell: (key) =>
+        key.revokedAt ? (
+          t('keys.revokedAt', { date: formatDateTime(key.revokedAt) })
+        ) : (
+          <button
+            type="button"
+            onClick={async () => {
+              const result = await revokeKey({ id: key.id });
+              setError(result.error ? apiErrorOf(result.error) : null);
+              reload({ requestPolicy: 'network-only' });
+            }}
+          >
+            {t('keys.revoke', { name: key.name ?? key.prefix })}
+          </button>
+        ),
+    },
+  ];
 
   return (
     <section aria-labelledby="keys-title">
@@ -66,58 +92,9 @@ export function ApiKeys() {
         </fieldset>
         <button type="submit">{t('keys.createButton')}</button>
       </form>
-      {created && (
-        <div role="status" className="once">
-          <p>{t('keys.shownOnce')}</p>
-          <label>
-            {t('keys.newKey')}
-            <input readOnly value={created} onFocus={(event) => event.target.select()} data-testid="new-key" />
-          </label>
-          <button type="button" onClick={() => setCreated(null)}>
-            {t('keys.done')}
-          </button>
-        </div>
-      )}
+      {created && <ShownOnce notice={t('keys.shownOnce')} label={t('keys.newKey')} value={created} testId="new-key" onDone={() => setCreated(null)} />}
       <h2>{t('keys.list')}</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t('keys.name')}</th>
-            <th scope="col">{t('keys.prefix')}</th>
-            <th scope="col">{t('keys.scopes')}</th>
-            <th scope="col">{t('keys.createdAt')}</th>
-            <th scope="col">{t('post.status')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.apiKeys.map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td>{key.scopes.map(scopeName).join(', ')}</td>
-              <td>{formatDateTime(key.createdAt)}</td>
-              <td>
-                {key.revokedAt ? (
-                  t('keys.revokedAt', { date: formatDateTime(key.revokedAt) })
-                ) : (
-                  <button
-                    type="button"
-                    onClick={async () => {
-                      const result = await revokeKey({ id: key.id });
-                      setError(result.error ? apiErrorOf(result.error) : null);
-                      reload({ requestPolicy: 'network-only' });
-                    }}
-                  >
-                    {t('keys.revoke', { name: key.name ?? key.prefix })}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
     </section>
   );
 }

@@ -29,11 +29,13 @@ export function People() {
   const [, addMember] = useMutation(AddMember);
   const [, setRole] = useMutation(SetRole);
   const [, removeMember] = useMutation(RemoveMember);
-  const [error, setError] = useState<ApiError | null>(null);
+  // Which form the API refused (`add`, or the person whose row it was), so its message and details show there.
+  const [error, setError] = useState<{ form: string; error: ApiError } | null>(null);
+  const errorOf = (form: string) => (error?.form === form ? error.error : null);
 
-  async function act(pending: Promise<OperationResult>) {
+  async function act(form: string, pending: Promise<OperationResult>) {
     const result = await pending;
-    setError(result.error ? apiErrorOf(result.error) : null);
+    setError(result.error ? { form, error: apiErrorOf(result.error) } : null);
     reload({ requestPolicy: 'network-only' });
     return !result.error;
   }
@@ -41,7 +43,6 @@ export function People() {
   return (
     <section aria-labelledby="people-title">
       <h1 id="people-title">{t('people.title')}</h1>
-      <ErrorBanner error={error} />
       <table>
         <thead>
           <tr>
@@ -58,15 +59,22 @@ export function People() {
             <tr key={member.userId}>
               <td>{member.name ? `${member.name} <${member.email}>` : member.email}</td>
               <td>
-                <select aria-label={t('people.roleOf', { email: member.email })} value={member.role} onChange={(event) => act(setRole({ userId: member.userId, role: event.target.value }))}>
+                <select
+                  aria-label={t('people.roleOf', { email: member.email })}
+                  value={member.role}
+                  aria-invalid={detailFor(errorOf(member.userId), 'role') ? true : undefined}
+                  onChange={(event) => act(member.userId, setRole({ userId: member.userId, role: event.target.value }))}
+                >
                   <RoleOptions />
                 </select>
+                {detailFor(errorOf(member.userId), 'role') && <p className="field-error">{detailFor(errorOf(member.userId), 'role')}</p>}
               </td>
               <td>{formatDateTime(member.joinedAt)}</td>
               <td>
-                <button type="button" onClick={() => act(removeMember({ userId: member.userId }))}>
+                <button type="button" onClick={() => act(member.userId, removeMember({ userId: member.userId }))}>
                   {t('people.remove', { email: member.email })}
                 </button>
+                <ErrorBanner error={errorOf(member.userId)} />
               </td>
             </tr>
           ))}
@@ -78,18 +86,20 @@ export function People() {
           const element = event.currentTarget;
           const form = new FormData(element);
           const password = String(form.get('password') ?? '') || undefined;
-          if (await act(addMember({ email: String(form.get('email') ?? ''), role: String(form.get('role')), password }))) element.reset();
+          if (await act('add', addMember({ email: String(form.get('email') ?? ''), role: String(form.get('role')), password }))) element.reset();
         }}
       >
         <h2>{t('people.add')}</h2>
-        <Field label={t('signIn.email')} name="email" type="email" error={detailFor(error, 'email')} />
+        <ErrorBanner error={errorOf('add')} />
+        <Field label={t('signIn.email')} name="email" type="email" error={detailFor(errorOf('add'), 'email')} />
         <div className="field">
           <label htmlFor="new-member-role">{t('people.roleColumn')}</label>
-          <select id="new-member-role" name="role" defaultValue="EDITOR">
+          <select id="new-member-role" name="role" defaultValue="EDITOR" aria-invalid={detailFor(errorOf('add'), 'role') ? true : undefined}>
             <RoleOptions />
           </select>
+          {detailFor(errorOf('add'), 'role') && <p className="field-error">{detailFor(errorOf('add'), 'role')}</p>}
         </div>
-        <Field label={t('people.password')} name="password" type="password" autoComplete="new-password" error={detailFor(error, 'password')} />
+        <Field label={t('people.password')} name="password" type="password" autoComplete="new-password" error={detailFor(errorOf('add'), 'password')} />
         <button type="submit">{t('people.addButton')}</button>
       </form>
     </section>

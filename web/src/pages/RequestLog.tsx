@@ -5,6 +5,7 @@ import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { ErrorBanner } from '../ui.tsx';
+import { Table, type Column } from '../table.tsx';
 
 const RequestLogQuery = `query RequestLog { requestLog(first: 100) { edges { node { id createdAt method route status durationMs requestId apiKeyId } } } }`;
 
@@ -12,6 +13,22 @@ interface Entry { id: string; createdAt: string; method: string; route: string; 
 
 export function RequestLog() {
   const [{ data, error }, reload] = useQuery<{ requestLog: { edges: { node: Entry }[] } }>({ query: RequestLogQuery, requestPolicy: 'network-only' });
+  const columns: Column<Entry>[] = [
+    { header: t('log.at'), cell: (entry) => formatDateTime(entry.createdAt) },
+    {
+      header: t('log.call'),
+      cell: (entry) => (
+        <code>
+          {entry.method} {entry.route}
+        </code>
+      ),
+    },
+    { header: t('post.status'), cell: (entry) => entry.status },
+    { header: t('log.duration'), cell: (entry) => t('log.milliseconds', { ms: Math.round(entry.durationMs) }) },
+    { header: t('log.by'), cell: (entry) => (entry.apiKeyId ? t('log.byKey') : t('log.bySession')) },
+    { header: t('log.requestId'), cell: (entry) => <code>{entry.requestId}</code> },
+  ];
+
   return (
     <section aria-labelledby="log-title">
       <div className="toolbar">
@@ -22,36 +39,7 @@ export function RequestLog() {
       </div>
       <ErrorBanner error={error ? apiErrorOf(error) : null} />
       {/* Focusable so the keyboard can scroll it when it is wider than the screen. */}
-      <table tabIndex={0} aria-labelledby="log-title">
-        <thead>
-          <tr>
-            <th scope="col">{t('log.at')}</th>
-            <th scope="col">{t('log.call')}</th>
-            <th scope="col">{t('post.status')}</th>
-            <th scope="col">{t('log.duration')}</th>
-            <th scope="col">{t('log.by')}</th>
-            <th scope="col">{t('log.requestId')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.requestLog.edges.map(({ node: entry }) => (
-            <tr key={entry.id}>
-              <td>{formatDateTime(entry.createdAt)}</td>
-              <td>
-                <code>
-                  {entry.method} {entry.route}
-                </code>
-              </td>
-              <td>{entry.status}</td>
-              <td>{t('log.milliseconds', { ms: Math.round(entry.durationMs) })}</td>
-              <td>{entry.apiKeyId ? t('log.byKey') : t('log.bySession')}</td>
-              <td>
-                <code>{entry.requestId}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table tabIndex={0} aria-labelledby="log-title" columns={columns} rows={data?.requestLog.edges.map((edge) => edge.node) ?? []} keyOf={(entry) => entry.id} />
     </section>
   );
 }

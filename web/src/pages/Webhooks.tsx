@@ -6,7 +6,7 @@ import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
-import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { detailFor, ErrorBanner, Field, ShownOnce } from '../ui.tsx';
 
 const WebhooksQuery = `query Webhooks { webhooks(first: 100) { edges { node { id url description enabled events createdAt } } } }`;
 const DeliveriesQuery = `
@@ -116,18 +116,7 @@ export function Webhooks() {
         <Field label={t('webhooks.description')} name="description" error={detailFor(error, 'description')} />
         <button type="submit">{t('webhooks.addButton')}</button>
       </form>
-      {secret && (
-        <div role="status" className="once">
-          <p>{t('webhooks.secretOnce')}</p>
-          <label>
-            {t('webhooks.secret')}
-            <input readOnly value={secret} onFocus={(event) => event.target.select()} data-testid="webhook-secret" />
-          </label>
-          <button type="button" onClick={() => setSecret(null)}>
-            {t('keys.done')}
-          </button>
-        </div>
-      )}
+      {secret && <ShownOnce notice={t('webhooks.secretOnce')} label={t('webhooks.secret')} value={secret} testId="webhook-secret" onDone={() => setSecret(null)} />}
       <h2>{t('webhooks.list')}</h2>
       <ul className="endpoints">
         {endpoints.map((endpoint) => (

@@ -1,0 +1,21 @@
+// A caption's length as a network counts it (GET /providers `caption`): code points or graphemes, and each link at a
+// fixed length where the network shortens links (X's t.co, Mastodon). The API's rule check and the dashboard's
+// counter and preview both count with this module, so they cannot disagree.
+import type { CaptionRules } from '../providers/rules.ts';
+
+export type CaptionCounting = Pick<CaptionRules, 'countedIn' | 'charactersPerUrl'>;
+
+export const linkPattern = /\bhttps?:\/\/\S+/gi;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The text's units as the network counts them: code points ("characters") or user-perceived characters ("graphemes"). */
+export function unitsOf(text: string, countedIn: CaptionCounting['countedIn']): string[] {
+  return countedIn === 'graphemes' ? Array.from(graphemes.segment(text), (piece) => piece.segment) : [...text];
+}
+
+export function captionLength(text: string, rules: CaptionCounting): number {
+  let links = 0;
+  const counted = rules.charactersPerUrl === null ? text : text.replace(linkPattern, () => (links++, ''));
+  return unitsOf(counted, rules.countedIn).length + links * (rules.charactersPerUrl ?? 0);
+}

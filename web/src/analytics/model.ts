@@ -1,0 +1,38 @@
+// Analytics as the graph gives them: one period's rows by day, network, account and post, with totals.
+export const metricNames = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'videoViews'] as const;
+export type MetricName = (typeof metricNames)[number];
+export type Metrics = Record<MetricName, number>;
+
+export interface Row {
+  key: string;
+  metrics: Metrics;
+}
+
+/** How rows are grouped, as the REST export's `groupBy` names it. */
+export type Grouping = 'day' | 'provider' | 'account' | 'post';
+
+export interface Period {
+  /** YYYY-MM-DD, both days included. */
+  from: string;
+  to: string;
+}
+
+export interface AnalyticsData {
+  byDay: { from: string; to: string; totals: Metrics; rows: Row[] };
+  byNetwork: { rows: Row[] };
+  byAccount: { rows: Row[] };
+  byPost: { rows: Row[] };
+  socialAccounts: { edges: { node: { id: string; displayName: string; username: string } }[] };
+  providers: { provider: string; displayName: string }[];
+}
+
+export const AnalyticsQuery = `
+  query Analytics($from: String!, $to: String!) {
+    byDay: analytics(from: $from, to: $to, groupBy: DAY) { from to totals { ...Figures } rows { key metrics { ...Figures } } }
+    byNetwork: analytics(from: $from, to: $to, groupBy: PROVIDER) { rows { key metrics { ...Figures } } }
+    byAccount: analytics(from: $from, to: $to, groupBy: ACCOUNT) { rows { key metrics { ...Figures } } }
+    byPost: analytics(from: $from, to: $to, groupBy: POST) { rows { key metrics { ...Figures } } }
+    socialAccounts(first: 100) { edges { node { id displayName username } } }
+    providers { provider displayName }
+  }
+  fragment Figures on Metrics { impressions reach likes comments shares saves clicks videoViews }`;

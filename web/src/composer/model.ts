@@ -1,0 +1,56 @@
+// What the composer works with: the graph's accounts and network rules, the targets being composed, and the API's
+// findings and error details, sorted to the field they name.
+import type { ApiError } from '../api/auth.ts';
+import type { CaptionCounting } from '../../../src/posts/captionLength.ts';
+
+export interface Account { id: string; displayName: string; username: string; provider: string; status: string }
+
+/** A JSON Schema of one setting, as the networks publish them (GET /providers `settings`). */
+export interface SettingSchema {
+  type?: string;
+  enum?: unknown[];
+  default?: unknown;
+  description?: string;
+  format?: string;
+  items?: { type?: string; enum?: unknown[] };
+}
+export interface SettingsSchema { properties?: Record<string, SettingSchema>; required?: string[] }
+
+export interface PlacementRules {
+  name: string;
+  caption: { maxLength: number; required: boolean } & CaptionCounting;
+  media: { max: number };
+}
+export interface ProviderRules { provider: string; displayName: string; placements: PlacementRules[]; settings: SettingsSchema }
+
+/** One account the post goes to: its placement, its own caption when it has one, and the network's settings set here. */
+export interface TargetDraft {
+  account: Account;
+  placement: string;
+  override: string | null;
+  settings: Record<string, unknown>;
+}
+
+export interface Finding { code: string; field: string; message: string }
+
+/** `targets` as createPost and validatePost take them: settings and override only where the person set them. */
+export function targetInputs(targets: readonly TargetDraft[]) {
+  return targets.map(({ account, placement, override, settings }) => ({
+    connectionId: account.id,
+    placement: placement.toUpperCase(),
+    ...(override === null ? {} : { override: { caption: override } }),
+    ...(Object.keys(settings).length ? { settings } : {}),
+  }));
+}
+
+export const captionOf = (target: TargetDraft, caption: string) => target.override ?? caption;
+
+/**
+ * The messages about one field of target `index` (e.g. `settings.visibility`): from the live rule check's findings and
+ * from the details of the API's last refusal, both naming fields from the top of the request (`targets[0].settings.visibility`).
+ */
+export function messagesFor(field: string, findings: readonly Finding[], error: ApiError | null, index: number): string[] {
+  const path = `targets[${index}].${field}`;
+  const names = (candidate: string) => candidate === path || candidate.startsWith(`${path}.`) || candidate.startsWith(`${path}[`);
+  return [...new Set([...findings, ...(error?.details ?? [])].filter((detail) => names(detail.field)).map((detail) => detail.message))];
+}

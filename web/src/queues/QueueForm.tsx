@@ -1,0 +1,98 @@
+// A queue's form, for a new queue and for changing one: name, time zone, weekly slots and the accounts it serves.
+// The API's refusal is shown as it gives it, each detail next to the field it names.
+import { useId, useState } from 'react';
+import type { ApiError } from '../api/auth.ts';
+import { t } from '../i18n.ts';
+import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import type { Account, QueueDraft } from './model.ts';
+import { SlotEditor } from './SlotEditor.tsx';
+
+const knownTimeZones = Intl.supportedValuesOf('timeZone');
+
+/** The first of the API's details on the slots (`slots`, `slots[3].time`, ...). */
+const slotsDetail = (error: ApiError | null) => error?.details.find((detail) => /^slots\b/.test(detail.field))?.message;
+
+export function QueueForm({
+  title,
+  initial,
+  accounts,
+  error,
+  onSave,
+  onCancel,
+}: {
+  title: string;
+  initial: QueueDraft;
+  accounts: Account[];
+  error: ApiError | null;
+  onSave: (draft: QueueDraft) => void;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState<QueueDraft>(initial);
+  const timeZoneId = useId();
+  const timeZones = knownTimeZones.includes(draft.timezone) ? knownTimeZones : [draft.timezone, ...knownTimeZones];
+  const timeZoneError = detailFor(error, 'timezone');
+  const accountsError = detailFor(error, 'connectionIds');
+
+  return (
+    <form
+      className="queue-form"
+      aria-label={title}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave(draft);
+      }}
+    >
+      <h2>{title}</h2>
+      <ErrorBanner error={error} />
+      <Field label={t('queues.name')} value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} error={detailFor(error, 'name')} />
+      <div className="field">
+        <label htmlFor={timeZoneId}>{t('queues.timezone')}</label>
+        <select
+          id={timeZoneId}
+          value={draft.timezone}
+          onChange={(event) => setDraft({ ...draft, timezone: event.target.value })}
+          aria-invalid={timeZoneError ? true : undefined}
+          aria-describedby={timeZoneError ? `${timeZoneId}-error` : undefined}
+        >
+          {timeZones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </select>
+        {timeZoneError && (
+          <p id={`${timeZoneId}-error`} className="field-error">
+            {timeZoneError}
+          </p>
+        )}
+      </div>
+      <SlotEditor slots={draft.slots} onChange={(slots) => setDraft({ ...draft, slots })} error={slotsDetail(error)} />
+      <fieldset>
+        <legend>{t('queues.accounts')}</legend>
+        <p className="muted">{t('queues.accountsHint')}</p>
+        {accounts.map((account) => (
+          <label key={account.id}>
+            <input
+              type="checkbox"
+              checked={draft.connectionIds.includes(account.id)}
+              onChange={(event) =>
+                setDraft({
+                  ...draft,
+                  connectionIds: event.target.checked ? [...draft.connectionIds, account.id] : draft.connectionIds.filter((id) => id !== account.id),
+                })
+              }
+            />
+            {account.displayName} (@{account.username}, {account.provider})
+          </label>
+        ))}
+        {accountsError && <p className="field-error">{accountsError}</p>}
+      </fieldset>
+      <div className="actions">
+        <button type="submit">{t('queues.save')}</button>
+        <button type="button" onClick={onCancel}>
+          {t('queues.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,48 @@
+// The dashboard's lists of records: a table with a header a column, and a list of facts (term and value).
+import type { ReactNode, TableHTMLAttributes } from 'react';
+
+export interface Column<Row> {
+  /** The column's header, unique in its table. */
+  header: string;
+  cell: (row: Row) => ReactNode;
+}
+
+/** A row of `rows` each, under the columns' headers. */
+export function Table<Row>({
+  columns,
+  rows,
+  keyOf,
+  ...table
+}: { columns: Column<Row>[]; rows: readonly Row[]; keyOf: (row: Row) => string } & TableHTMLAttributes<HTMLTableElement>) {
+  return (
+    <table {...table}>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col" key={column.header}>
+              {column.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={keyOf(row)}>
+            {columns.map((column) => (
+              <td key={column.header}>{column.cell(row)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Terms and their values, in order. */
+export function Facts({ facts }: { facts: { term: string; value: ReactNode }[] }) {
+  return (
+    <dl className="facts">
+      {facts.map(({ term, value }) => [<dt key={`${term}:term`}>{term}</dt>, <dd key={`${term}:value`}>{value}</dd>])}
+    </dl>
+  );
+}
