@@ -1,0 +1,62 @@
+-- AI reservations and charges commit without waiting for the WAL flush. Every AI action of a workspace reserves
+-- under a lock on the workspace's row, held until commit: waiting for the disk there put each caller behind the
+-- previous one's flush (14 ms per reservation with 20 callers), and the charge's flush sat in every answer's path.
+-- What a PostgreSQL crash can cost is bounded by the WAL writer's delay (at most 3 x wal_writer_delay, 600 ms by
+-- default): reservations and charges of those last moments are lost, so those calls go uncharged. Nothing is ever
+-- charged twice, and credits never go below zero.
+CREATE OR REPLACE FUNCTION ai_reserve(p_workspace uuid, p_action text, p_cost int, p_max_in_flight int, p_ttl_ms int,
+  OUT outcome text, OUT request_id uuid, OUT remaining int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_period timestamptz := date_trunc('month', now(), 'UTC');
+  v_in_flight int;
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  SELECT CASE WHEN w.ai_credits_period IS DISTINCT FROM v_period THEN w.ai_credits_monthly ELSE w.ai_credits_remaining END
+    INTO remaining FROM workspace w WHERE w.id = p_workspace FOR UPDATE;
+  IF NOT FOUND THEN
+    outcome := 'limit';
+    remaining := 0;
+    RETURN;
+  END IF;
+  WITH lapsed AS (
+    DELETE FROM ai_request r WHERE r.workspace_id = p_workspace AND r.status = 'reserved' AND r.expires_at <= now()
+    RETURNING r.cost, r.period)
+  SELECT remaining + coalesce(sum(l.cost) FILTER (WHERE l.period = v_period), 0) INTO remaining FROM lapsed l;
+  SELECT count(*) INTO v_in_flight FROM ai_request r WHERE r.workspace_id = p_workspace AND r.status = 'reserved';
+  IF v_in_flight >= p_max_in_flight THEN
+    outcome := 'busy';
+  ELSIF remaining < p_cost THEN
+    outcome := 'limit';
+  ELSE
+    outcome := 'reserved';
+    INSERT INTO ai_request (id, workspace_id, action, cost, period, status, expires_at)
+      VALUES (gen_random_uuid(), p_workspace, p_action, p_cost, v_period, 'reserved', now() + p_ttl_ms * interval '1 millisecond')
+      RETURNING id INTO request_id;
+    remaining := remaining - p_cost;
+  END IF;
+  UPDATE workspace SET ai_credits_remaining = remaining, ai_credits_period = v_period WHERE id = p_workspace;
+END;
+$$;
+
+CREATE OR REPLACE FUNCTION ai_settle(p_request uuid, OUT settled boolean, OUT low_alert boolean, OUT remaining int, OUT monthly int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_workspace uuid;
+  v_period timestamptz;
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  UPDATE ai_request SET status = 'settled', settled_at = now() WHERE id = p_request AND status = 'reserved'
+    RETURNING workspace_id, period INTO v_workspace, v_period;
+  settled := FOUND;
+  low_alert := false;
+  IF NOT settled THEN
+    RETURN;
+  END IF;
+  SELECT w.ai_credits_remaining, w.ai_credits_monthly INTO remaining, monthly FROM workspace w WHERE w.id = v_workspace;
+  UPDATE workspace w SET ai_credits_low_period = v_period
+    WHERE w.id = v_workspace AND w.ai_credits_period = v_period AND w.ai_credits_remaining * 10 < w.ai_credits_monthly
+      AND w.ai_credits_low_period IS DISTINCT FROM v_period;
+  low_alert := FOUND;
+END;
+$$;
