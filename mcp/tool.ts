@@ -87,3 +87,8 @@ export const mediaFields = 'id filename status type mimeType format size width h
 export const postListFields = `id status version campaign content { caption mediaIds } scheduledAt timezone publishedAt queueId createdAt updatedAt
   targets { id connectionId provider placement status settings remoteId remoteUrl publishedAt attempts error { code message } override { caption } }`;
 export const postFields = postListFields.replace(/ }$/, ' validation { valid problems { field code message } } }');
+
+/** "1 post", "3 posts": tool summaries are English, for the agent reading them. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

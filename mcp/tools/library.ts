@@ -6,7 +6,7 @@ import { groupings } from '../../src/analytics/report.ts';
 import { postStatuses } from '../../src/posts/states.ts';
 import { imageSizes } from '../../src/ai/provider.ts';
 import { maxInlineBytes } from '../../src/media/imports.ts';
-import { graphEnum, graphEnumOrNull, graphTool, mediaFields, mediaShape, nextCursor, pageInput, pageOf, pageVariables, reads } from '../tool.ts';
+import { counted, graphEnum, graphEnumOrNull, graphTool, mediaFields, mediaShape, nextCursor, pageInput, pageOf, pageVariables, reads } from '../tool.ts';
 
 const mediaId = z.string().describe('A media id (upload_media, list_media).');
 const media = { media: mediaShape };
@@ -19,7 +19,7 @@ const ai = { readOnlyHint: false, destructiveHint: false, idempotentHint: false,
 const captionDocument = `mutation($action: AiCaptionAction!, $caption: String!, $targetLanguage: String, $tone: String, $provider: Provider, $count: Int) {
   suggestCaptions(action: $action, caption: $caption, targetLanguage: $targetLanguage, tone: $tone, provider: $provider, count: $count) { suggestions creditsUsed creditsRemaining } }`;
 const captionSummary = ({ suggestions, creditsUsed }: { suggestions: string[]; creditsUsed: number }) =>
-  `${suggestions.map((s, i) => `${i + 1}. ${s}`).join('\n')}\n(${creditsUsed} AI credit(s) used)`;
+  `${suggestions.map((s, i) => `${i + 1}. ${s}`).join('\n')}\n(${counted(creditsUsed, 'AI credit')} used)`;
 
 export const libraryTools = [
   graphTool({
@@ -35,7 +35,7 @@ export const libraryTools = [
       const page = pageOf<{ id: string; name: string; timezone: string; slots: { day: string; time: string }[] }>(data.queues);
       return { queues: page.items, nextCursor: page.nextCursor };
     },
-    summary: ({ queues }) => `${queues.length} queue(s): ${queues.map((q) => `${q.name} (${q.id}, ${q.slots.length} slots, ${q.timezone})`).join('; ') || 'none'}.`,
+    summary: ({ queues }) => `${counted(queues.length, 'queue')}: ${queues.map((q) => `${q.name} (${q.id}, ${q.slots.length} slots, ${q.timezone})`).join('; ') || 'none'}.`,
   }),
   graphTool({
     name: 'list_media',
@@ -56,7 +56,7 @@ export const libraryTools = [
       const page = pageOf<z.infer<typeof mediaShape>>(data.media);
       return { media: page.items, nextCursor: page.nextCursor };
     },
-    summary: ({ media, nextCursor }) => `${media.length} file(s): ${media.map((m) => `${m.filename} (${m.id}, ${m.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
+    summary: ({ media, nextCursor }) => `${counted(media.length, 'file')}: ${media.map((m) => `${m.filename} (${m.id}, ${m.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),
   graphTool({
     name: 'get_media',
@@ -110,7 +110,7 @@ export const libraryTools = [
     document: 'mutation($mediaId: ID!, $language: String) { suggestAltText(mediaId: $mediaId, language: $language) { altText creditsUsed creditsRemaining } }',
     variables: (args) => ({ mediaId: args.mediaId, language: args.language }),
     result: (data) => data.suggestAltText,
-    summary: ({ altText, creditsUsed }) => `${altText}\n(${creditsUsed} AI credit(s) used)`,
+    summary: ({ altText, creditsUsed }) => `${altText}\n(${counted(creditsUsed, 'AI credit')} used)`,
   }),
   graphTool({
     name: 'get_analytics',
@@ -141,7 +141,7 @@ export const libraryTools = [
       status: args.status?.map(graphEnum),
     }),
     result: (data) => data.analytics,
-    summary: ({ from, to, totals, rows }) => `${from} to ${to}: ${totals.impressions} impressions, ${totals.likes} likes over ${rows.length} row(s).`,
+    summary: ({ from, to, totals, rows }) => `${from} to ${to}: ${totals.impressions} impressions, ${totals.likes} likes over ${counted(rows.length, 'row')}.`,
   }),
   graphTool({
     name: 'get_ai_status',

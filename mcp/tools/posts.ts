@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { providerNames, providerRules } from '../../src/providers/catalog.ts';
 import { postStatuses } from '../../src/posts/states.ts';
 import {
-  accountFields, accountShape, graphEnum, graphEnumOrNull, graphTool, nextCursor, pageInput, pageOf, pageVariables, postFields, postListFields, postShape, reads,
+  accountFields, accountShape, counted, graphEnum, graphEnumOrNull, graphTool, nextCursor, pageInput, pageOf, pageVariables, postFields, postListFields, postShape, reads,
 } from '../tool.ts';
 
 const provider = z.enum(providerNames as [string, ...string[]]);
@@ -45,7 +45,7 @@ export const postTools = [
       return { accounts: page.items, nextCursor: page.nextCursor };
     },
     summary: ({ accounts, nextCursor }) =>
-      `${accounts.length} account(s): ${accounts.map((a) => `${a.provider} @${a.username} (${a.id}, ${a.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
+      `${counted(accounts.length, 'account')}: ${accounts.map((a) => `${a.provider} @${a.username} (${a.id}, ${a.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),
   graphTool({
     name: 'get_provider_rules',
@@ -92,7 +92,7 @@ export const postTools = [
       const page = pageOf<z.infer<typeof postShape>>(data.posts);
       return { posts: page.items, nextCursor: page.nextCursor };
     },
-    summary: ({ posts, nextCursor }) => `${posts.length} post(s): ${posts.map((p) => `${p.id} ${p.status}`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
+    summary: ({ posts, nextCursor }) => `${counted(posts.length, 'post')}: ${posts.map((p) => `${p.id} ${p.status}`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),
   graphTool({
     name: 'get_post',
