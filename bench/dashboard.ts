@@ -13,12 +13,10 @@ const posts = 1000;
 const password = 'a long enough bench password';
 const distDirectory = join(repoRoot, 'web/dist');
 
-/** The scripts index.html loads at once (the entry and its preloaded chunks), gzipped. */
-async function firstPageScriptBytes(): Promise<number> {
-  const html = await readFile(join(distDirectory, 'index.html'), 'utf8');
-  const scripts = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/([^"]+\.js)"/g)].map((match) => match[1]!);
+/** The scripts a page load fetched from the dashboard (entry, chunks, the language's catalog), gzipped. */
+async function scriptBytes(paths: Iterable<string>): Promise<number> {
   let bytes = 0;
-  for (const script of scripts) bytes += gzipSync(await readFile(join(distDirectory, script))).length;
+  for (const path of paths) bytes += gzipSync(await readFile(join(distDirectory, path))).length;
   return bytes;
 }
 
@@ -48,9 +46,6 @@ async function seed(bench: Bench): Promise<string> {
 }
 
 export async function dashboard(bench: Bench): Promise<void> {
-  const scriptBytes = await firstPageScriptBytes();
-  console.log(`first page JavaScript: ${(scriptBytes / 1024).toFixed(1)} KB gzip (target ≤ 200 KB)`);
-
   const email = await seed(bench);
   const server = await startChildServer('bin/server.ts', { ...bench.serviceEnv, SPS_ROLE: 'api', RATE_LIMIT_PER_MINUTE: '100000' });
   const browser = await launchBrowser({ locale: 'en-US', timezoneId: 'UTC' });
@@ -58,6 +53,11 @@ export async function dashboard(bench: Bench): Promise<void> {
     const page = await browser.context.newPage();
     const login = await page.request.post(`${server.url}/auth/login`, { data: { email, password } });
     if (login.status() !== 204) throw new Error(`sign-in answered ${login.status()}`);
+    const scripts = new Set<string>();
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.endsWith('.js')) scripts.add(pathname.slice(1));
+    });
     const runs: { drawn: number; answered: number }[] = [];
     for (let run = 0; run < 5; run++) {
       await page.goto(`${server.url}/calendar`);
@@ -70,6 +70,7 @@ export async function dashboard(bench: Bench): Promise<void> {
         })),
       );
     }
+    console.log(`first page (the calendar) JavaScript: ${((await scriptBytes(scripts)) / 1024).toFixed(1)} KB gzip in ${scripts.size} files, the language's catalog included (target ≤ 200 KB)`);
     runs.sort((a, b) => a.drawn - b.drawn);
     const median = runs[2]!;
     console.log(

@@ -2,14 +2,15 @@
 // multipart uploads, processing reads from the store, files are served by presigned GETs, deletion removes the
 // objects, and a store failing mid-upload answers a clear 503 and leaves nothing half-visible.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 import type { Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
-import { storageKeys } from '../../src/media/storage.ts';
+import { storageKeys, TooLargeError } from '../../src/media/storage.ts';
 import { partBytesAtLeast } from '../../src/media/s3Storage.ts';
 
 const MiB = 1024 * 1024;
@@ -131,6 +132,18 @@ describe('signed PUT uploads into the bucket', () => {
     expect(await service.services.storage.size(storageKeys.original(long.id))).toBeNull();
   });
 
+  it('keeps nothing of a body that runs past its declared length, even when the extra bytes come late', async () => {
+    const key = storageKeys.original(randomUUID());
+    // The declared 1,000 bytes, then a pause long enough for a store that had them all to complete the object.
+    async function* overlong() {
+      yield Buffer.alloc(1000, 1);
+      await sleep(300);
+      yield Buffer.alloc(10, 2);
+    }
+    await expect(service.services.storage.write(key, Readable.from(overlong()), 1000)).rejects.toBeInstanceOf(TooLargeError);
+    expect(await service.services.storage.size(key)).toBeNull();
+  });
+
   it('deletes the file and its thumbnail from the bucket with the media', async () => {
     const png = await image('png', 100, 100);
     const started = await start('gone.png', 'image/png', png.length);
@@ -143,11 +156,15 @@ describe('signed PUT uploads into the bucket', () => {
 });
 
 describe('a store failing mid-upload', () => {
-  it('answers 503 STORAGE_UNAVAILABLE, shows nothing of the file, and takes it whole once the store is back', async () => {
-    // Two parts, the second an odd size: the file arrives intact across a part's end.
-    const bytes = randomBytes(partBytesAtLeast + 3 * MiB + 5);
+  // A file of one part goes up in one PUT; a larger one in parts (here the second of an odd size, so the file must
+  // arrive intact across a part's end).
+  it.each([
+    ['one PUT', 5 * MiB + 3],
+    ['two parts', partBytesAtLeast + 3 * MiB + 5],
+  ])('a file sent in %s: answers 503 STORAGE_UNAVAILABLE, shows nothing of the file, and takes it whole once the store is back', async (_, size) => {
+    const bytes = randomBytes(size);
     const started = await start('big.bin', 'application/octet-stream', bytes.length);
-    s3.failParts(true);
+    s3.failWrites(true);
     try {
       const failed = await put(started, bytes);
       expect(failed.status).toBe(503);
@@ -155,7 +172,7 @@ describe('a store failing mid-upload', () => {
       expect(body.error).toMatchObject({ code: 'STORAGE_UNAVAILABLE', message: 'The media store failed or could not be reached; nothing of the file was kept. Send it again shortly.' });
       expect(body.error.requestId).toBe(failed.headers.get('x-request-id'));
     } finally {
-      s3.failParts(false);
+      s3.failWrites(false);
     }
     expect(await service.services.storage.size(storageKeys.original(started.id))).toBeNull();
     const incomplete = await api('POST', `/media/uploads/${started.id}/complete`);

@@ -1,7 +1,7 @@
 // A local S3-compatible server for tests (s3rver, files in a temporary folder), with one bucket. s3rver lacks two
 // multipart calls that @tus/s3-store and src/media/s3Storage.ts make (ListParts, AbortMultipartUpload): they are
-// answered here from s3rver's own record of the parts, as S3 answers them. `failParts` makes the store refuse
-// every part (500 InternalError) until turned off again: a store failing mid-upload.
+// answered here from s3rver's own record of the parts, as S3 answers them. `failWrites` makes the store refuse
+// every object and part written (500 InternalError) until turned off again: a store failing mid-upload.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -22,7 +22,7 @@ export interface TestS3 {
   env: Record<string, string>;
   endpoint: string;
   bucket: string;
-  failParts(failing: boolean): void;
+  failWrites(failing: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -63,7 +63,7 @@ export async function startTestS3(): Promise<TestS3> {
     if (uploadId && req.method === 'DELETE') {
       return void rm(join(uploadsDirectory, uploadId), { recursive: true, force: true }).then(() => res.writeHead(204).end());
     }
-    if (failing && uploadId && req.method === 'PUT') {
+    if (failing && req.method === 'PUT') {
       req.resume();
       return void req.on('end', () => xmlError(res, 500, 'InternalError', 'We encountered an internal error. Please try again.'));
     }
@@ -75,7 +75,7 @@ export async function startTestS3(): Promise<TestS3> {
     endpoint,
     bucket,
     env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_BUCKET: bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
-    failParts(value) {
+    failWrites(value) {
       failing = value;
     },
     async stop() {

@@ -66,14 +66,11 @@ function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
   }
 }
 
-export function App() {
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+/** `initialSession`: who is signed in when the page loaded (null: nobody). */
+export function App({ initialSession }: { initialSession: Session | null }) {
+  const [session, setSession] = useState<Session | null>(initialSession);
   const [workspaceId, setWorkspaceId] = useState<string | null>(() => localStorage.getItem(workspaceStorageKey));
   const path = usePath();
-
-  useEffect(() => {
-    fetchSession().then(setSession, () => setSession(null));
-  }, []);
 
   const workspace = session?.workspaces.find((candidate) => candidate.id === workspaceId) ?? session?.workspaces[0];
   const client = useMemo(() => (workspace ? graphClient(workspace.id) : null), [workspace?.id]);
@@ -83,7 +80,6 @@ export function App() {
     document.title = `${title ? t(title) : t('app.title')} · ${t('app.title')}`;
   }, [path]);
 
-  if (session === undefined) return <p className="loading">{t('common.loading')}</p>;
   if (session === null) return <SignIn onSignedIn={() => fetchSession().then(setSession)} />;
   if (!workspace || !client) return <p role="alert">{t('app.noWorkspace')}</p>;
 

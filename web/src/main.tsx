@@ -1,13 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { fetchSession } from './api/auth.ts';
 import { language, loadMessages } from './i18n.ts';
 import './styles.css';
 
-await loadMessages();
+// The catalog and the session at once: the first page waits for both, not one after the other.
+const [, session] = await Promise.all([loadMessages(), fetchSession().catch(() => null)]);
 document.documentElement.lang = language;
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App initialSession={session} />
   </StrictMode>,
 );

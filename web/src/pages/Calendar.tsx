@@ -3,7 +3,7 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import { useClient, type Client, type OperationResult } from 'urql';
 import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
-import { Intl, Temporal } from 'temporal-polyfill';
+import { Temporal } from 'temporal-polyfill';
 import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { language, t } from '../i18n.ts';
@@ -34,12 +34,19 @@ interface PostsPage { edges: { node: CalendarPost }[]; pageInfo: { hasNextPage: 
 interface Rescheduled { schedulePost: Pick<CalendarPost, 'id' | 'status' | 'scheduledAt'> }
 type View = 'month' | 'week';
 
+/** A drag starts after 4 px, so a click on the handle stays a click. One object, so the sensors are made once. */
+const pointerActivation = { activationConstraint: { distance: 4 } };
+
 const whenOf = (post: CalendarPost) => post.publishedAt ?? post.scheduledAt ?? post.createdAt;
 const startOf = (day: Temporal.PlainDate) => day.toZonedDateTime(timeZone).toInstant().toString();
 
-// Made once (a formatter costs far more to make than to use); temporal-polyfill's Intl formats its PlainDates.
-const dayLabel = new Intl.DateTimeFormat(language, { weekday: 'long', day: 'numeric', month: 'long' });
-const weekdayLabel = new Intl.DateTimeFormat(language, { weekday: 'short' });
+/** A date's name by a formatter made once (making one costs far more than using it): the date at midnight UTC. */
+const dateLabel = (options: Intl.DateTimeFormatOptions) => {
+  const format = new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' });
+  return (day: Temporal.PlainDate) => format.format(day.toZonedDateTime('UTC').epochMilliseconds);
+};
+const dayLabel = dateLabel({ weekday: 'long', day: 'numeric', month: 'long' });
+const weekdayLabel = dateLabel({ weekday: 'short' });
 
 /** The days shown: whole weeks (Monday first) around the month, or the week of `anchor`. */
 function daysOf(view: View, anchor: Temporal.PlainDate): Temporal.PlainDate[] {
@@ -115,7 +122,7 @@ const Day = memo(function Day({ day, posts, outside }: { day: Temporal.PlainDate
       <span className="day-number" aria-hidden="true">
         {day.day}
       </span>
-      <span className="visually-hidden">{dayLabel.format(day)}</span>
+      <span className="visually-hidden">{dayLabel(day)}</span>
       <ul>
         {posts?.map((post) => (
           <PostChip key={post.id} post={post} />
@@ -131,7 +138,7 @@ export function Calendar() {
   const [anchor, setAnchor] = useState(() => Temporal.Now.plainDateISO(timeZone));
   const [posts, setPosts] = useState<CalendarPost[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor));
+  const sensors = useSensors(useSensor(PointerSensor, pointerActivation), useSensor(KeyboardSensor));
   const days = useMemo(() => daysOf(view, anchor), [view, anchor]);
   const byDay = useMemo(() => postsByDay(posts ?? []), [posts]);
   const [reloads, setReloads] = useState(0);
@@ -163,9 +170,12 @@ export function Calendar() {
       setPosts((all) => all?.map((candidate) => (candidate.id === post.id ? { ...candidate, ...changes } : candidate)) ?? null);
     update({ scheduledAt });
     const result = await client.mutation<Rescheduled>(SchedulePost, { id: post.id, scheduledAt, timezone: timeZone }).toPromise();
-    if (result.data) return update(result.data.schedulePost);
-    if (result.error) setError(apiErrorOf(result.error));
-    setReloads((count) => count + 1);
+    if (result.data?.schedulePost) {
+      update(result.data.schedulePost);
+    } else {
+      if (result.error) setError(apiErrorOf(result.error));
+      setReloads((count) => count + 1);
+    }
   }
 
   const weeks = Array.from({ length: days.length / 7 }, (_, index) => days.slice(index * 7, index * 7 + 7));
@@ -203,7 +213,7 @@ export function Calendar() {
           <div role="row" className="week weekdays">
             {days.slice(0, 7).map((day) => (
               <span role="columnheader" key={day.dayOfWeek}>
-                {weekdayLabel.format(day)}
+                {weekdayLabel(day)}
               </span>
             ))}
           </div>
