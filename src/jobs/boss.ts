@@ -27,8 +27,17 @@ export interface JobsOptions {
   poolSize: number;
 }
 
-async function ignoreExisting(error: Error) {
-  if (!/already exists/.test(error.message)) throw error;
+/**
+ * Creates the queue, or brings an existing one (made by an older version) to these options: createQueue leaves
+ * an existing queue as it was. Only the policy cannot change after creation.
+ */
+async function ensureQueue(boss: PgBoss, name: string, options: Parameters<PgBoss['createQueue']>[1] & object): Promise<void> {
+  await boss.createQueue(name, options).catch((error: Error) => {
+    // Another process created it at the same moment.
+    if (!/already exists/.test(error.message)) throw error;
+  });
+  const { policy: _policy, partition: _partition, ...changeable } = options;
+  await boss.updateQueue(name, changeable);
 }
 
 /**
@@ -80,19 +89,20 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     expireInSeconds: 300,
     deleteAfterSeconds: 7 * 24 * 3600,
   };
-  await boss.createQueue(queueNames.publishTarget, publishing).catch(ignoreExisting);
+  await ensureQueue(boss, queueNames.publishTarget, publishing);
   // Status checks of posts a network is still processing (src/posts/publishWorker.ts).
-  await boss.createQueue(queueNames.checkTarget, { ...publishing, retryDelay: 5 }).catch(ignoreExisting);
+  await ensureQueue(boss, queueNames.checkTarget, { ...publishing, retryDelay: 5 });
   // Tokens refreshed ahead of expiry, every few minutes, by one worker at a time (src/accounts/tokens.ts).
-  await boss.createQueue(queueNames.refreshTokens, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
-  await boss.createQueue(queueNames.webhookDrain, { notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 }).catch(ignoreExisting);
+  await ensureQueue(boss, queueNames.refreshTokens, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 });
+  await ensureQueue(boss, queueNames.webhookDrain, { notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 });
   // One waiting reading per target and reading (jobs carry that as their singletonKey): see src/analytics/collect.ts.
-  await boss.createQueue(queueNames.readMetrics, { policy: 'short', retryLimit: 2, retryDelay: 60, expireInSeconds: 3600 }).catch(ignoreExisting);
-  await boss.createQueue(queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
+  await ensureQueue(boss, queueNames.readMetrics, { policy: 'short', retryLimit: 2, retryDelay: 60, expireInSeconds: 3600 });
+  // A worker that dies mid-job stops its heartbeat: the job is retried within a minute, not after its hour.
+  await ensureQueue(boss, queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600, heartbeatSeconds: 30 });
   // AI images (src/ai/images.ts): a provider failure fails the file at once; retries are for crashes only.
-  await boss.createQueue(queueNames.generateImage, { notify: true, retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 }).catch(ignoreExisting);
+  await ensureQueue(boss, queueNames.generateImage, { notify: true, retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600, heartbeatSeconds: 30 });
   // Hourly housekeeping (src/jobs/housekeeping.ts), one run at a time.
-  await boss.createQueue(queueNames.housekeeping, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 }).catch(ignoreExisting);
+  await ensureQueue(boss, queueNames.housekeeping, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 });
   return boss;
 }
 

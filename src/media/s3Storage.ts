@@ -1,13 +1,13 @@
 // Media in an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, Backblaze B2, Ceph): whole-file PUTs
-// stream into multipart uploads, tus writes through @tus/s3-store, downloads are presigned GETs. An object appears
-// only when its upload completes, so a failed upload leaves nothing to read.
+// stream into one PUT (up to one part) or a multipart upload, tus writes through @tus/s3-store, downloads are
+// presigned GETs. An object appears only when its upload completes, so a failed upload leaves nothing to read.
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
@@ -16,6 +16,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
   UploadPartCommand,
@@ -39,7 +40,8 @@ export interface S3Settings {
 /**
  * Parts of 64 MiB or more (S3 takes 5 MiB at least and 10,000 parts at most), each streamed from the sender as it
  * arrives, one after the other: no part is gathered in memory, and a streamed body is sent unhashed (the SDK signs
- * it UNSIGNED-PAYLOAD), where a buffered part would be hashed (SHA-256) before it is sent.
+ * it UNSIGNED-PAYLOAD), where a buffered part would be hashed (SHA-256) before it is sent. A file of one part or
+ * less goes up in a single PUT.
  */
 export const partBytesAtLeast = 64 * 1024 * 1024;
 const partsAtMost = 10_000;
@@ -71,6 +73,46 @@ class Sha256 {
   }
 }
 
+/** One write's shared fate: the first request the store fails aborts the rest (requests in flight, waits on them). */
+class WriteAttempt {
+  readonly cancel = new AbortController();
+  private failure: StorageUnavailableError | null = null;
+
+  /** `request`, whose failure (unless the write was already given up) is the store's and ends the write. */
+  track<T>(request: Promise<T>): Promise<T> {
+    request.catch((error: unknown) => {
+      if (this.cancel.signal.aborted) return;
+      this.failure = new StorageUnavailableError(error);
+      this.cancel.abort(this.failure);
+    });
+    return request;
+  }
+
+  /** What the write failed with: the body's own faults stand; otherwise the store's failure says more than the stream it broke. */
+  outcome(error: unknown): unknown {
+    this.cancel.abort();
+    return error instanceof TooLargeError || error instanceof IncompleteError || !this.failure ? error : this.failure;
+  }
+}
+
+/**
+ * Passes a stream on one chunk late, the last chunk once the stream ended without error: a store that takes a body
+ * of a declared length then never has all of it before the length was checked (an overlong body fails first).
+ */
+function holdingBackTheLastChunk(): Transform {
+  let held: Buffer | null = null;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const previous = held;
+      held = chunk;
+      done(null, previous ?? undefined);
+    },
+    flush(done) {
+      done(null, held ?? undefined);
+    },
+  });
+}
+
 export class S3MediaStorage implements MediaStorage {
   readonly resumable: S3Store;
   private readonly client: S3Client;
@@ -96,43 +138,52 @@ export class S3MediaStorage implements MediaStorage {
   async write(key: string, source: Readable, bytes: number): Promise<void> {
     // A best effort: S3-compatible stores do not all refuse an existing key (If-None-Match) on multipart uploads.
     if ((await this.size(key)) !== null) throw new AlreadyStoredError(key);
-    const object = { Bucket: this.settings.bucket, Key: key };
-    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand(object)).catch((error: unknown) => {
-      throw new StorageUnavailableError(error);
-    });
     const partBytes = Math.max(partBytesAtLeast, Math.ceil(bytes / partsAtMost));
-    // Aborted when anything fails: parts still being sent stop, and so does the wait for the current one to drain.
-    const cancel = new AbortController();
-    let storeFailure: StorageUnavailableError | null = null;
-    const parts: Promise<CompletedPart>[] = [];
-    const sendPart = (PartNumber: number, body: PassThrough, length: number) => {
-      const sent = this.client
-        .send(new UploadPartCommand({ ...object, UploadId, PartNumber, Body: body, ContentLength: length }), { abortSignal: cancel.signal })
-        .then(({ ETag }) => ({ PartNumber, ETag }));
-      sent.catch((error: unknown) => {
-        if (cancel.signal.aborted) return;
-        storeFailure = new StorageUnavailableError(error);
-        cancel.abort(storeFailure);
-      });
-      parts.push(sent);
-    };
+    const object = { Bucket: this.settings.bucket, Key: key };
+    const attempt = new WriteAttempt();
     try {
-      // Too long or too short, the stream fails before it ends and the upload is aborted: nothing becomes visible.
+      if (bytes <= partBytes) await this.putWhole(object, source, bytes, attempt);
+      else await this.putInParts(object, source, bytes, partBytes, attempt);
+    } catch (error) {
+      throw attempt.outcome(error);
+    }
+  }
+
+  /** A file of one part goes up in one streamed PUT, its last bytes held back until the body proved its length. */
+  private async putWhole(object: { Bucket: string; Key: string }, source: Readable, bytes: number, attempt: WriteAttempt): Promise<void> {
+    const body = new PassThrough();
+    attempt.cancel.signal.addEventListener('abort', () => body.destroy(), { once: true });
+    const stored = attempt.track(this.client.send(new PutObjectCommand({ ...object, Body: body, ContentLength: bytes }), { abortSignal: attempt.cancel.signal }));
+    await pipeline(source, exactBytes(bytes), holdingBackTheLastChunk(), body);
+    await stored;
+  }
+
+  /**
+   * A larger file goes up as a multipart upload whose parts are streamed one after the other as the bytes arrive;
+   * the upload is completed only once the body proved its length, and aborted otherwise.
+   */
+  private async putInParts(object: { Bucket: string; Key: string }, source: Readable, bytes: number, partBytes: number, attempt: WriteAttempt): Promise<void> {
+    const { UploadId } = await attempt.track(this.client.send(new CreateMultipartUploadCommand(object)));
+    const { signal } = attempt.cancel;
+    try {
+      const parts: Promise<CompletedPart>[] = [];
       await pipeline(source, exactBytes(bytes), async (chunks: AsyncIterable<Buffer>) => {
         let part: PassThrough | null = null;
         let left = 0;
         for await (const chunk of chunks) {
           for (let offset = 0; offset < chunk.length; ) {
-            if (storeFailure) throw storeFailure;
+            signal.throwIfAborted();
             if (!part) {
+              const PartNumber = parts.length + 1;
               left = Math.min(partBytes, bytes - parts.length * partBytes);
               part = new PassThrough();
-              sendPart(parts.length + 1, part, left);
+              const sent = this.client.send(new UploadPartCommand({ ...object, UploadId, PartNumber, Body: part, ContentLength: left }), { abortSignal: signal });
+              parts.push(attempt.track(sent.then(({ ETag }) => ({ PartNumber, ETag }))));
             }
             const piece = chunk.subarray(offset, offset + left);
             offset += piece.length;
             left -= piece.length;
-            if (!part.write(piece)) await once(part, 'drain', { signal: cancel.signal });
+            if (!part.write(piece)) await once(part, 'drain', { signal });
             if (!left) {
               part.end();
               part = null;
@@ -141,14 +192,11 @@ export class S3MediaStorage implements MediaStorage {
         }
       });
       const completed = await Promise.all(parts);
-      await this.client.send(new CompleteMultipartUploadCommand({ ...object, UploadId, MultipartUpload: { Parts: completed } })).catch((error: unknown) => {
-        throw new StorageUnavailableError(error);
-      });
+      await attempt.track(this.client.send(new CompleteMultipartUploadCommand({ ...object, UploadId, MultipartUpload: { Parts: completed } })));
     } catch (error) {
-      cancel.abort();
+      attempt.cancel.abort();
       await this.client.send(new AbortMultipartUploadCommand({ ...object, UploadId })).catch(() => undefined);
-      // The body's own faults stand; otherwise a part failing at the store says more than the stream it broke.
-      throw error instanceof TooLargeError || error instanceof IncompleteError || !storeFailure ? error : storeFailure;
+      throw error;
     }
   }
 

@@ -68,9 +68,8 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 
 const count = async (sql: string, values: unknown[] = []) => Number((await db.query(sql, values)).rows[0].count);
 
-const T0 = Date.now(); const mark = (what: string) => console.log(`[soak] ${((Date.now() - T0) / 1000).toFixed(1)} s ${what}`);
 beforeAll(async () => {
-  s3 = await startTestS3(); mark('s3');
+  s3 = await startTestS3();
   env = {
     DATABASE_URL: await createTestDatabase(),
     ENCRYPTION_KEY: Buffer.alloc(32, 11).toString('base64'),
@@ -88,7 +87,6 @@ beforeAll(async () => {
     Promise.all([start('worker'), start('worker')]).then((started) => (workers = started)),
     ...receivers.map((receiver) => receiver.start()),
   ]);
-  mark('setup and processes');
   apiKey = setup.apiKey;
   connectionIds = await Promise.all(
     ['soak-a', 'soak-b'].map(async (username) => {
@@ -115,9 +113,9 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
       receiver.secrets = [endpoint.secret];
     }
 
-    mark('webhooks');
     const chaos: Promise<void>[] = [];
-    const workerBack = Promise.withResolvers<void>();
+    let workerReturned!: () => void;
+    const workerBack = new Promise<void>((resolve) => (workerReturned = resolve));
     const postIds: string[] = [];
     const sendingPosts = inParallel(postCount, 12, async (index) => {
       // A quarter of the way in, a worker dies without a chance to clean up and comes back; half-way, an API
@@ -128,8 +126,8 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
             const victim = workers[0]!;
             victim.child.kill('SIGKILL');
             await victim.exited;
-            mark('killed'); workers = [await start('worker'), workers[1]!]; mark('worker back');
-            workerBack.resolve();
+            workers = [await start('worker'), workers[1]!];
+            workerReturned();
           })(),
         );
       }
@@ -141,12 +139,12 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
             await until('the leaving API process drained', async () => !inFlight.get(leaving), 30_000);
             leaving.child.kill('SIGTERM');
             expect(await leaving.exited).toBe(0);
-            mark('api stopped'); apis = [staying, await start('api')]; mark('api back');
+            apis = [staying, await start('api')];
           })(),
         );
       }
       const created = await api('POST', '/posts', { content: { caption: `Soak ${index}` }, targets: [{ connectionId: connectionIds[index % 2], placement: 'feed' }] });
-      expect(created.status).toBe(201);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
       postIds.push(created.body.data.id);
       const answer = index % 2 ? await api('POST', `/posts/${created.body.data.id}/schedule`, { scheduledAt: inSeconds(5), timezone: 'Europe/Berlin' }) : await api('POST', `/posts/${created.body.data.id}/publish`);
       expect(answer.status, JSON.stringify(answer.body)).toBe(index % 2 ? 200 : 202);
@@ -154,7 +152,7 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
 
     const mediaIds: string[] = [];
     // The files go up beside the remaining posts, once the killed worker is back.
-    const sendingMedia = workerBack.promise.then(() =>
+    const sendingMedia = workerBack.then(() =>
       inParallel(mediaCount, 4, async (index) => {
         const png = await image('png', 40 + index, 30);
         const started = (await api('POST', '/media/uploads', { filename: `soak-${index}.png`, contentType: 'image/png', size: png.length })).body.data;
@@ -165,18 +163,14 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
         mediaIds.push(started.id);
       }),
     );
-    sendingPosts.then(() => mark('posts sent')); sendingMedia.then(() => mark('media sent'));
     await Promise.all([sendingPosts, sendingMedia]);
     await Promise.all(chaos);
 
     await until('every post published', async () => (await count(`SELECT count(*) FROM post WHERE status = 'published' AND id = ANY($1::uuid[])`, [postIds])) === postCount, 180_000);
-    mark('published');
     await until('every file ready', async () => (await count(`SELECT count(*) FROM media WHERE status = 'ready' AND id = ANY($1::uuid[])`, [mediaIds])) === mediaCount, 60_000);
-    mark('media ready');
     const eventIds = new Set((await db.query<{ id: string }>('SELECT id FROM outbox_event WHERE type = ANY($1)', [events])).rows.map((row) => row.id));
     expect(eventIds.size).toBe(postCount + mediaCount);
     await until('every event at every endpoint', async () => receivers.every((receiver) => new Set(receiver.received.map((r) => r.envelope.id)).size === eventIds.size), 120_000);
-    mark('delivered');
 
     // Exactly once at the network: one sandbox item per target, none twice.
     const items = await db.query<{ key: string; n: string }>(
@@ -194,6 +188,5 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
       `SELECT name, state, count(*) AS n FROM pgboss.job WHERE name IN ('publish-target', 'process-media', 'webhook-drain') AND state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state`,
     );
     expect(left.rows).toEqual([]);
-    mark('end');
   });
 });
