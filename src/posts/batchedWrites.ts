@@ -1,25 +1,33 @@
-// Writes items as they arrive, a batch at a time: whatever arrived while the previous write ran, or within a few
-// milliseconds of the first, goes into the next one. Publishing records each target's outcome as soon as the
-// network answers, so one slow network call never holds back the recording of the others, while outcomes that
-// finish close together share one transaction (one commit, one round of statements) instead of one each.
-import { setTimeout as sleep } from 'node:timers/promises';
+// Writes items as they arrive, a batch at a time: whatever arrived while the previous write ran, or while the next
+// one waited a little for company, goes into it. Publishing records each target's outcome as soon as the network
+// answers, so one slow network call never holds back the recording of the others, while outcomes that finish
+// close together share one transaction (one commit, one round of statements) instead of one each.
+
+export interface GatherOptions {
+  /** How long a write waits for more items to join it... */
+  waitMs: number;
+  /** ...unless this many are already there: bursts are written at once. */
+  enough: number;
+}
 
 export class BatchedWrites<Item> {
   readonly #write: (items: Item[]) => Promise<void>;
-  readonly #gatherMs: number;
+  readonly #gather: GatherOptions;
   #waiting: { item: Item; done: () => void; failed: (error: unknown) => void }[] = [];
   #writing = false;
+  /** Ends the current wait for company early. */
+  #enoughNow: (() => void) | null = null;
 
-  /** `gatherMs`: how long a write waits for more items to join it. */
-  constructor(write: (items: Item[]) => Promise<void>, gatherMs = 0) {
+  constructor(write: (items: Item[]) => Promise<void>, gather: GatherOptions = { waitMs: 0, enough: 1 }) {
     this.#write = write;
-    this.#gatherMs = gatherMs;
+    this.#gather = gather;
   }
 
   /** Resolves once the item is written (rejects when its batch failed). */
   add(item: Item): Promise<void> {
     return new Promise((done, failed) => {
       this.#waiting.push({ item, done, failed });
+      if (this.#waiting.length >= this.#gather.enough) this.#enoughNow?.();
       if (!this.#writing) void this.#drain();
     });
   }
@@ -27,7 +35,7 @@ export class BatchedWrites<Item> {
   async #drain(): Promise<void> {
     this.#writing = true;
     while (this.#waiting.length) {
-      if (this.#gatherMs) await sleep(this.#gatherMs);
+      if (this.#waiting.length < this.#gather.enough && this.#gather.waitMs > 0) await this.#companyOrTimeout();
       const batch = this.#waiting.splice(0);
       try {
         await this.#write(batch.map((entry) => entry.item));
@@ -37,5 +45,16 @@ export class BatchedWrites<Item> {
       }
     }
     this.#writing = false;
+  }
+
+  #companyOrTimeout(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.#enoughNow?.(), this.#gather.waitMs);
+      this.#enoughNow = () => {
+        clearTimeout(timer);
+        this.#enoughNow = null;
+        resolve();
+      };
+    });
   }
 }

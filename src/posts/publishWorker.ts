@@ -67,10 +67,10 @@ export const processingLimitMs = 24 * 3600_000;
 /** Attempts after which a target the network keeps rate-limiting fails instead of waiting again. */
 export const rateLimitedAttemptLimit = 10;
 /**
- * Outcomes arriving within this many milliseconds are recorded in one transaction. Networks answer one post at a
- * time, a few milliseconds apart: without it every target costs a transaction of its own.
+ * Outcomes are recorded together when they arrive within 100 ms, or as soon as 50 are waiting. Networks answer one
+ * post at a time, a few milliseconds apart: without waiting, every target would cost a transaction of its own.
  */
-const recordGatherMs = 20;
+const recordGathering = { waitMs: 100, enough: 50 };
 
 interface ClaimedTarget {
   job: PublishJob;
@@ -148,7 +148,7 @@ export class TargetPublisher {
 
   constructor(deps: Deps) {
     this.#deps = deps;
-    this.#recording = new BatchedWrites((outcomes) => this.#record(outcomes), recordGatherMs);
+    this.#recording = new BatchedWrites((outcomes) => this.#record(outcomes), recordGathering);
   }
 
   /** Publishes a batch of jobs; a job answered `failed` is retried by pg-boss later, with backoff. */
