@@ -44,20 +44,29 @@ export async function reserveCredits(db: Database, workspaceId: string, action: 
   return { id: id!, cost, remaining };
 }
 
-/** Charges the reservation; the first charge of a month that leaves less than 10 % emits ai.credits_low with it. */
+/**
+ * Charges the reservation (one statement). The first charge of a month that leaves less than 10 % emits
+ * ai.credits_low: marking the month's alert as sent and recording the event happen together, once.
+ */
 export async function settleCredits(db: Database, outbox: Outbox, reservation: Reservation): Promise<void> {
+  const { rows } = await db.pool.query<{ low_alert: boolean; remaining: number; monthly: number; workspace: string; credit_period: Date }>(
+    'SELECT low_alert, remaining, monthly, workspace, credit_period FROM ai_settle($1::uuid)',
+    [reservation.id],
+  );
+  const charged = rows[0]!;
+  if (!charged.low_alert) return;
   await withPoolTransaction(db.pool, async (client) => {
-    const { rows } = await client.query<{ settled: boolean; low_alert: boolean; remaining: number; monthly: number; workspace_id: string }>(
-      'SELECT s.settled, s.low_alert, s.remaining, s.monthly, r.workspace_id FROM ai_settle($1::uuid) s LEFT JOIN ai_request r ON r.id = $1::uuid',
-      [reservation.id],
+    const marked = await client.query(
+      'UPDATE workspace SET ai_credits_low_period = $2 WHERE id = $1 AND ai_credits_low_period IS DISTINCT FROM $2',
+      [charged.workspace, charged.credit_period],
     );
-    const settled = rows[0]!;
-    if (!settled.low_alert) return;
+    // Another charge of the same moment sent it.
+    if (!marked.rowCount) return;
     await outbox.recordAll(viaClient(client), [
       {
-        workspaceId: settled.workspace_id,
+        workspaceId: charged.workspace,
         type: 'ai.credits_low',
-        data: { remaining: settled.remaining, monthly: settled.monthly, threshold: settled.monthly / 10, resetsAt: nextPeriodStart().toISOString() },
+        data: { remaining: charged.remaining, monthly: charged.monthly, threshold: charged.monthly / 10, resetsAt: nextPeriodStart().toISOString() },
       },
     ]);
   });

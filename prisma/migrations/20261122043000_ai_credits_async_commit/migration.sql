@@ -39,24 +39,25 @@ BEGIN
 END;
 $$;
 
-CREATE OR REPLACE FUNCTION ai_settle(p_request uuid, OUT settled boolean, OUT low_alert boolean, OUT remaining int, OUT monthly int)
+-- ai_settle only charges now, in one statement: it no longer marks the month's low-credit alert as sent. It says
+-- whether the alert is due; the caller then marks it and records the event together (src/ai/credits.ts), so the
+-- charge needs no transaction of its own and a crash between the two only means the next charge sends the alert.
+DROP FUNCTION ai_settle(uuid);
+CREATE FUNCTION ai_settle(p_request uuid, OUT settled boolean, OUT low_alert boolean, OUT remaining int, OUT monthly int,
+  OUT workspace uuid, OUT credit_period timestamptz)
 LANGUAGE plpgsql AS $$
-DECLARE
-  v_workspace uuid;
-  v_period timestamptz;
 BEGIN
   PERFORM set_config('synchronous_commit', 'off', true);
-  UPDATE ai_request SET status = 'settled', settled_at = now() WHERE id = p_request AND status = 'reserved'
-    RETURNING workspace_id, period INTO v_workspace, v_period;
+  UPDATE ai_request r SET status = 'settled', settled_at = now() WHERE r.id = p_request AND r.status = 'reserved'
+    RETURNING r.workspace_id, r.period INTO workspace, credit_period;
   settled := FOUND;
   low_alert := false;
   IF NOT settled THEN
     RETURN;
   END IF;
-  SELECT w.ai_credits_remaining, w.ai_credits_monthly INTO remaining, monthly FROM workspace w WHERE w.id = v_workspace;
-  UPDATE workspace w SET ai_credits_low_period = v_period
-    WHERE w.id = v_workspace AND w.ai_credits_period = v_period AND w.ai_credits_remaining * 10 < w.ai_credits_monthly
-      AND w.ai_credits_low_period IS DISTINCT FROM v_period;
-  low_alert := FOUND;
+  SELECT w.ai_credits_remaining, w.ai_credits_monthly,
+         w.ai_credits_period = credit_period AND w.ai_credits_remaining * 10 < w.ai_credits_monthly
+           AND w.ai_credits_low_period IS DISTINCT FROM credit_period
+    INTO remaining, monthly, low_alert FROM workspace w WHERE w.id = workspace;
 END;
 $$;
