@@ -4,6 +4,8 @@ import type { ReactNode, TableHTMLAttributes } from 'react';
 export interface Column<Row> {
   /** The column's header, unique in its table. */
   header: string;
+  /** The header is for screen readers only (a column of buttons). */
+  hidden?: boolean;
   cell: (row: Row) => ReactNode;
 }
 
@@ -20,7 +22,7 @@ export function Table<Row>({
         <tr>
           {columns.map((column) => (
             <th scope="col" key={column.header}>
-              {column.header}
+              {column.hidden ? <span className="visually-hidden">{column.header}</span> : column.header}
             </th>
           ))}
         </tr>

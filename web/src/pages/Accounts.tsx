@@ -6,6 +6,7 @@ import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
+import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
 
 const AccountsQuery = `
@@ -70,53 +71,42 @@ export function Accounts() {
     if (await connect(form, { provider: form, ...variables })) element.reset();
   };
 
+  const columns: Column<Account>[] = [
+    { header: t('post.account'), cell: (account) => `${account.displayName} (@${account.username})` },
+    { header: t('accounts.network'), cell: (account) => nameOf(account.provider) },
+    { header: t('post.status'), cell: (account) => t('status.account', { status: account.status }) },
+    { header: t('accounts.connectedAt'), cell: (account) => formatDateTime(account.connectedAt) },
+    {
+      header: t('common.actions'),
+      hidden: true,
+      cell: (account) => (
+        <>
+          {account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection === 'oauth2') && (
+            <button type="button" onClick={() => startOAuth(account.provider)}>
+              {t('accounts.reconnect', { account: account.displayName })}
+            </button>
+          )}
+          {account.status !== 'REVOKED' && (
+            <button
+              type="button"
+              onClick={async () => {
+                const result = await disconnect({ id: account.id });
+                setError(result.error ? { form: 'list', error: apiErrorOf(result.error) } : null);
+                reload({ requestPolicy: 'network-only' });
+              }}
+            >
+              {t('accounts.disconnect', { account: account.displayName })}
+            </button>
+          )}
+        </>
+      ),
+    },
+  ];
+
   return (
     <section aria-labelledby="accounts-title">
       <h1 id="accounts-title">{t('accounts.title')}</h1>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t('post.account')}</th>
-            <th scope="col">{t('accounts.network')}</th>
-            <th scope="col">{t('post.status')}</th>
-            <th scope="col">{t('accounts.connectedAt')}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t('common.actions')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.socialAccounts.edges.map(({ node: account }) => (
-            <tr key={account.id}>
-              <td>
-                {account.displayName} (@{account.username})
-              </td>
-              <td>{nameOf(account.provider)}</td>
-              <td>{t('status.account', { status: account.status })}</td>
-              <td>{formatDateTime(account.connectedAt)}</td>
-              <td>
-                {account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection === 'oauth2') && (
-                  <button type="button" onClick={() => startOAuth(account.provider)}>
-                    {t('accounts.reconnect', { account: account.displayName })}
-                  </button>
-                )}
-                {account.status !== 'REVOKED' && (
-                  <button
-                    type="button"
-                    onClick={async () => {
-                      const result = await disconnect({ id: account.id });
-                      setError(result.error ? { form: 'list', error: apiErrorOf(result.error) } : null);
-                      reload({ requestPolicy: 'network-only' });
-                    }}
-                  >
-                    {t('accounts.disconnect', { account: account.displayName })}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table columns={columns} rows={data?.socialAccounts.edges.map(({ node }) => node) ?? []} keyOf={(account) => account.id} />
       <ErrorBanner error={errorOf('list')} />
 
       <h2>{t('accounts.connect')}</h2>

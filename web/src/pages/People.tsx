@@ -6,6 +6,7 @@ import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
+import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
 
 const MembersQuery = `query Members { members { userId email name role joinedAt } }`;
@@ -40,46 +41,43 @@ export function People() {
     return !result.error;
   }
 
+  const columns: Column<Member>[] = [
+    { header: t('signIn.email'), cell: (member) => (member.name ? `${member.name} <${member.email}>` : member.email) },
+    {
+      header: t('people.roleColumn'),
+      cell: (member) => (
+        <>
+          <select
+            aria-label={t('people.roleOf', { email: member.email })}
+            value={member.role}
+            aria-invalid={detailFor(errorOf(member.userId), 'role') ? true : undefined}
+            onChange={(event) => act(member.userId, setRole({ userId: member.userId, role: event.target.value }))}
+          >
+            <RoleOptions />
+          </select>
+          {detailFor(errorOf(member.userId), 'role') && <p className="field-error">{detailFor(errorOf(member.userId), 'role')}</p>}
+        </>
+      ),
+    },
+    { header: t('people.joinedAt'), cell: (member) => formatDateTime(member.joinedAt) },
+    {
+      header: t('common.actions'),
+      hidden: true,
+      cell: (member) => (
+        <>
+          <button type="button" onClick={() => act(member.userId, removeMember({ userId: member.userId }))}>
+            {t('people.remove', { email: member.email })}
+          </button>
+          <ErrorBanner error={errorOf(member.userId)} />
+        </>
+      ),
+    },
+  ];
+
   return (
     <section aria-labelledby="people-title">
       <h1 id="people-title">{t('people.title')}</h1>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t('signIn.email')}</th>
-            <th scope="col">{t('people.roleColumn')}</th>
-            <th scope="col">{t('people.joinedAt')}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t('common.actions')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.members.map((member) => (
-            <tr key={member.userId}>
-              <td>{member.name ? `${member.name} <${member.email}>` : member.email}</td>
-              <td>
-                <select
-                  aria-label={t('people.roleOf', { email: member.email })}
-                  value={member.role}
-                  aria-invalid={detailFor(errorOf(member.userId), 'role') ? true : undefined}
-                  onChange={(event) => act(member.userId, setRole({ userId: member.userId, role: event.target.value }))}
-                >
-                  <RoleOptions />
-                </select>
-                {detailFor(errorOf(member.userId), 'role') && <p className="field-error">{detailFor(errorOf(member.userId), 'role')}</p>}
-              </td>
-              <td>{formatDateTime(member.joinedAt)}</td>
-              <td>
-                <button type="button" onClick={() => act(member.userId, removeMember({ userId: member.userId }))}>
-                  {t('people.remove', { email: member.email })}
-                </button>
-                <ErrorBanner error={errorOf(member.userId)} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table columns={columns} rows={data?.members ?? []} keyOf={(member) => member.userId} />
       <form
         onSubmit={async (event) => {
           event.preventDefault();

@@ -6,6 +6,7 @@ import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
+import { Table, type Column } from '../table.tsx';
 import { ErrorBanner } from '../ui.tsx';
 
 const PostQuery = `
@@ -51,6 +52,30 @@ export function PostDetail({ id }: { id: string }) {
     reload({ requestPolicy: 'network-only' });
   }
 
+  const targetColumns: Column<Target>[] = [
+    { header: t('post.account'), cell: (target) => `${target.account.displayName} (@${target.account.username})` },
+    { header: t('composer.placement'), cell: (target) => target.placement.toLowerCase() },
+    { header: t('post.status'), cell: (target) => t('status.target', { status: target.status }) },
+    {
+      header: t('post.result'),
+      cell: (target) => (
+        <>
+          {target.remoteUrl && (
+            <a href={target.remoteUrl} target="_blank" rel="noreferrer">
+              {t('post.openPublished', { account: target.account.displayName })}
+            </a>
+          )}
+          {target.error && <p className="field-error">{target.error.message}</p>}
+          {target.status === 'FAILED' && (
+            <button type="button" onClick={() => retryTarget(target.id)}>
+              {t('post.retryTarget', { account: target.account.displayName })}
+            </button>
+          )}
+        </>
+      ),
+    },
+  ];
+
   return (
     <section aria-labelledby="post-title">
       <h1 id="post-title">{t('post.title')}</h1>
@@ -68,40 +93,7 @@ export function PostDetail({ id }: { id: string }) {
         <dd className="caption">{post.content.caption}</dd>
       </dl>
       <h2>{t('post.targets')}</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t('post.account')}</th>
-            <th scope="col">{t('composer.placement')}</th>
-            <th scope="col">{t('post.status')}</th>
-            <th scope="col">{t('post.result')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {post.targets.map((target) => (
-            <tr key={target.id}>
-              <td>
-                {target.account.displayName} (@{target.account.username})
-              </td>
-              <td>{target.placement.toLowerCase()}</td>
-              <td>{t('status.target', { status: target.status })}</td>
-              <td>
-                {target.remoteUrl && (
-                  <a href={target.remoteUrl} target="_blank" rel="noreferrer">
-                    {t('post.openPublished', { account: target.account.displayName })}
-                  </a>
-                )}
-                {target.error && <p className="field-error">{target.error.message}</p>}
-                {target.status === 'FAILED' && (
-                  <button type="button" onClick={() => retryTarget(target.id)}>
-                    {t('post.retryTarget', { account: target.account.displayName })}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table columns={targetColumns} rows={post.targets} keyOf={(target) => target.id} />
     </section>
   );
 }
