@@ -18,7 +18,7 @@ export class BatchedWrites<Item> {
   /** Ends the current wait for company early. */
   #enoughNow: (() => void) | null = null;
 
-  constructor(write: (items: Item[]) => Promise<void>, gather: GatherOptions = { waitMs: 0, enough: 1 }) {
+  constructor(write: (items: Item[]) => Promise<void>, gather: GatherOptions) {
     this.#write = write;
     this.#gather = gather;
   }

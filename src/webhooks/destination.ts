@@ -46,9 +46,12 @@ function assertPublic(host: string, addresses: readonly { address: string }[], a
   }
 }
 
+/** A host name or address as compared with the allowed ones: lower case, an IPv6 address without its brackets. */
+const normalHost = (host: string) => host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+
 /** Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS). */
 export function allowedHostsFrom(value: string | undefined): Set<string> {
-  return new Set((value ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean));
+  return new Set((value ?? '').split(',').map(normalHost).filter(Boolean));
 }
 
 export async function checkDestination(raw: string, allowedHosts: ReadonlySet<string>): Promise<Destination> {
@@ -58,7 +61,7 @@ export async function checkDestination(raw: string, allowedHosts: ReadonlySet<st
   } catch {
     throw new RefusedDestination('invalidUrl', 'The URL is not valid.');
   }
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const host = normalHost(url.hostname);
   const allowed = allowedHosts.has(host);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
     throw new RefusedDestination('httpsRequired', 'Webhook URLs must use https (or http to a host the operator allows).');
@@ -87,7 +90,7 @@ export function guardedLookup(allowedHosts: ReadonlySet<string>): LookupFunction
       if (error) return callback(error, '', 4);
       const addresses = found as unknown as LookupAddress[];
       try {
-        assertPublic(hostname.toLowerCase(), addresses, allowedHosts);
+        assertPublic(normalHost(hostname), addresses, allowedHosts);
       } catch (refusal) {
         return callback(refusal as Error, '', 4);
       }
@@ -99,6 +102,6 @@ export function guardedLookup(allowedHosts: ReadonlySet<string>): LookupFunction
 
 /** For a URL whose host is an address literal (no DNS lookup happens): the same refusal as `guardedLookup`. */
 export function assertPublicHost(url: URL, allowedHosts: ReadonlySet<string>): void {
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const host = normalHost(url.hostname);
   if (ipaddr.isValid(host)) assertPublic(host, [{ address: host }], allowedHosts);
 }
