@@ -1,15 +1,44 @@
 // Section `s3-uploads`: the same 1 GiB PUT to a signed upload URL, once into local disk (MEDIA_STORAGE=local) and
-// once into an S3-compatible store (s3rver on this machine, MEDIA_STORAGE=s3), in the same run. Prints MB/s of
-// each, their ratio, and the server's peak memory growth while the file streams (sampled from /proc). Beside them,
-// what s3rver takes straight from this process, without the service: the same bytes as a multipart upload of the
-// same parts, and as one streamed PUT. That is the store's own ceiling on this machine.
+// once into an S3-compatible store (s3rver in a process of its own on this machine, MEDIA_STORAGE=s3), in the same
+// run. Prints MB/s of each, their ratio, and the server's peak memory growth while the file streams (sampled from
+// /proc). Beside them, what s3rver takes straight from this process, without the service: the same bytes as one
+// streamed PUT (what the service sends for a file of this size) and as a multipart upload of 64 MiB parts (what it
+// sends past S3_SINGLE_PUT_MAX_BYTES). That is the store's own ceiling on this machine.
 import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
-import type { Bench } from './support.ts';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { repoRoot, type Bench } from './support.ts';
 import { mbPerSecond, payload, putThrough, size, type UploadFigures } from './uploads.ts';
 import { partBytesAtLeast } from '../src/media/s3Storage.ts';
-import { startTestS3, type TestS3 } from '../test/support/s3.ts';
 
-function clientOf(s3: TestS3): S3Client {
+interface BenchS3 {
+  endpoint: string;
+  bucket: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** bench/s3Server.ts in a child process, once it printed its settings. */
+async function startS3Process(): Promise<BenchS3> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/s3Server.ts'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  const exited = once(child, 'exit');
+  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), exited.then(() => [null])])) as [string | null];
+  if (line === null) throw new Error('bench/s3Server.ts exited before it served');
+  const settings = JSON.parse(line) as Omit<BenchS3, 'stop'>;
+  return {
+    ...settings,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      process.removeListener('exit', orphaned);
+    },
+  };
+}
+
+function clientOf(s3: BenchS3): S3Client {
   return new S3Client({
     endpoint: s3.endpoint,
     region: s3.env.S3_REGION,
@@ -43,20 +72,20 @@ async function putStraight(client: S3Client, Bucket: string): Promise<number> {
 }
 
 export async function s3Uploads(bench: Bench): Promise<void> {
-  const s3 = await startTestS3();
+  const s3 = await startS3Process();
   try {
     const local = await putThrough(bench, { MEDIA_STORAGE: 'local' }, 'local-disk');
     const bucket = await putThrough(bench, s3.env, 's3');
     const client = clientOf(s3);
-    const multipart = mbPerSecond(size, await multipartStraight(client, s3.bucket));
     const put = mbPerSecond(size, await putStraight(client, s3.bucket));
+    const multipart = mbPerSecond(size, await multipartStraight(client, s3.bucket));
     const line = (name: string, figures: UploadFigures) =>
       console.log(`1 GiB PUT into ${name}: ${figures.mbPerSecond.toFixed(0)} MB/s, server RSS growth ${figures.growthMb.toFixed(0)} MB (target < 100 MB)`);
     line('local disk', local);
     line('S3 (s3rver on this machine)', bucket);
     console.log(`ratio S3/local disk = ${(bucket.mbPerSecond / local.mbPerSecond).toFixed(2)} (target >= 0.70)`);
-    console.log(`s3rver alone, the same 1 GiB straight from the bench: multipart (${partBytesAtLeast / 2 ** 20} MiB parts) ${multipart.toFixed(0)} MB/s, one streamed PUT ${put.toFixed(0)} MB/s`);
-    console.log(`the service's S3 upload / s3rver's multipart ceiling = ${(bucket.mbPerSecond / multipart).toFixed(2)}`);
+    console.log(`s3rver alone, the same 1 GiB straight from the bench: one streamed PUT ${put.toFixed(0)} MB/s, multipart (${partBytesAtLeast / 2 ** 20} MiB parts) ${multipart.toFixed(0)} MB/s`);
+    console.log(`the service's S3 upload / s3rver's one-PUT ceiling = ${(bucket.mbPerSecond / put).toFixed(2)}`);
   } finally {
     await s3.stop();
   }

@@ -170,6 +170,11 @@ function originList(env: NodeJS.ProcessEnv, name: string): string[] {
     });
 }
 
+// S3's own limits (src/media/s3Storage.ts): a PUT of at most 5 GB (the smallest of the stores' single-request limits:
+// AWS and Ceph 5 GiB, R2 5 GiB less 5 MiB, B2, Wasabi and DigitalOcean 5 GB); parts of at least 5 MiB.
+const defaultSinglePutBytesAtMost = 5_000_000_000;
+const minimumPartBytes = 5 * 1024 * 1024;
+
 function mediaSettings(env: NodeJS.ProcessEnv): Config['media'] {
   const storage = env.MEDIA_STORAGE || 'local';
   if (storage === 'local') return { storage };
@@ -188,6 +193,7 @@ function mediaSettings(env: NodeJS.ProcessEnv): Config['media'] {
       accessKeyId: required('S3_ACCESS_KEY_ID'),
       secretAccessKey: required('S3_SECRET_ACCESS_KEY'),
       forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+      singlePutBytesAtMost: integer(env, 'S3_SINGLE_PUT_MAX_BYTES', defaultSinglePutBytesAtMost, minimumPartBytes),
     },
   };
 }

@@ -15,13 +15,15 @@ import { partBytesAtLeast } from '../../src/media/s3Storage.ts';
 
 const MiB = 1024 * 1024;
 
+const singlePutBytesAtMost = 8 * MiB;
 let s3: TestS3;
 let service: TestService;
 let api: Api;
 
 beforeAll(async () => {
   s3 = await startTestS3();
-  ({ service, api } = await serviceWithWorkspace(s3.env));
+  // Files over 8 MiB go up in parts here (S3_SINGLE_PUT_MAX_BYTES; 5 GB by default), so both ways are tried.
+  ({ service, api } = await serviceWithWorkspace({ ...s3.env, S3_SINGLE_PUT_MAX_BYTES: String(singlePutBytesAtMost) }));
 });
 afterAll(async () => {
   await service?.stop();
@@ -156,14 +158,15 @@ describe('signed PUT uploads into the bucket', () => {
 });
 
 describe('a store failing mid-upload', () => {
-  // A file of one part goes up in one PUT; a larger one in parts (here the second of an odd size, so the file must
-  // arrive intact across a part's end).
+  // A file up to S3_SINGLE_PUT_MAX_BYTES goes up in one PUT; a larger one in parts (here the second of an odd size,
+  // so the file must arrive intact across a part's end).
   it.each([
-    ['one PUT', 5 * MiB + 3],
-    ['two parts', partBytesAtLeast + 3 * MiB + 5],
-  ])('a file sent in %s: answers 503 STORAGE_UNAVAILABLE, shows nothing of the file, and takes it whole once the store is back', async (_, size) => {
+    ['one PUT', singlePutBytesAtMost, [null]],
+    ['two parts', partBytesAtLeast + 3 * MiB + 5, [1, 2]],
+  ])('a file sent in %s: answers 503 STORAGE_UNAVAILABLE, shows nothing of the file, and takes it whole once the store is back', async (_, size, partNumbers) => {
     const bytes = randomBytes(size);
     const started = await start('big.bin', 'application/octet-stream', bytes.length);
+    const key = storageKeys.original(started.id);
     s3.failWrites(true);
     try {
       const failed = await put(started, bytes);
@@ -179,8 +182,11 @@ describe('a store failing mid-upload', () => {
     expect(incomplete.status).toBe(400);
     expect(incomplete.body.error.details[0]).toMatchObject({ field: 'upload', code: 'incomplete' });
 
+    const sentBefore = s3.requests.length;
     expect((await put(started, bytes)).status).toBe(200);
-    expect(sha256(await stored(storageKeys.original(started.id)))).toBe(sha256(bytes));
+    const written = s3.requests.slice(sentBefore).filter((request) => request.key === key && request.method === 'PUT');
+    expect(written.map((request) => request.partNumber)).toEqual(partNumbers);
+    expect(sha256(await stored(key))).toBe(sha256(bytes));
   });
 });
 

@@ -22,6 +22,8 @@ export interface TestS3 {
   env: Record<string, string>;
   endpoint: string;
   bucket: string;
+  /** Every request the store received, in order: method, key and, for a part of a multipart upload, its number. */
+  requests: { method: string; key: string; partNumber: number | null }[];
   failWrites(failing: boolean): void;
   stop(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function startTestS3(): Promise<TestS3> {
   const handle = s3rver.callback();
   const uploadsDirectory = s3rver.store.getResourcePath(bucket, undefined, 'uploads');
   let failing = false;
+  const requests: TestS3['requests'] = [];
 
   async function listParts(res: ServerResponse, key: string, uploadId: string) {
     const dir = join(uploadsDirectory, uploadId);
@@ -59,6 +62,8 @@ export async function startTestS3(): Promise<TestS3> {
     const url = new URL(req.url ?? '/', 'http://s3');
     const uploadId = url.searchParams.get('uploadId');
     const key = decodeURIComponent(url.pathname.slice(`/${bucket}/`.length));
+    const partNumber = url.searchParams.get('partNumber');
+    requests.push({ method: req.method ?? '', key, partNumber: partNumber === null ? null : Number(partNumber) });
     if (uploadId && req.method === 'GET') return void listParts(res, key, uploadId);
     if (uploadId && req.method === 'DELETE') {
       return void rm(join(uploadsDirectory, uploadId), { recursive: true, force: true }).then(() => res.writeHead(204).end());
@@ -74,6 +79,7 @@ export async function startTestS3(): Promise<TestS3> {
   return {
     endpoint,
     bucket,
+    requests,
     env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_BUCKET: bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
     failWrites(value) {
       failing = value;
