@@ -11,6 +11,7 @@
 // (src/accounts/tokens.ts) and the call made again; tokens the network no longer accepts fail the target with
 // ACCOUNT_NEEDS_RECONNECT and are not retried.
 import type pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { withPoolTransaction, type Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
@@ -98,7 +99,8 @@ interface Failure {
 }
 
 type Outcome =
-  | { target: ClaimedTarget; kind: 'published'; item: PublishedItem }
+  /** `at`: when the network answered (outcomes are recorded a little later, together). */
+  | { target: ClaimedTarget; kind: 'published'; item: PublishedItem; at: Date }
   | { target: ClaimedTarget; kind: 'processing'; handle: string; checkAfter: Date }
   /** `job`: pg-boss retries the job with backoff; `later`: a new job at `retryAt`; `never`: the target fails. */
   | { target: ClaimedTarget; kind: 'failed'; failure: Failure; retry: 'job' | 'later' | 'never'; retryAt?: Date };
@@ -151,9 +153,24 @@ export class TargetPublisher {
     this.#recording = new BatchedWrites((outcomes) => this.#record(outcomes), recordGathering);
   }
 
-  /** Publishes a batch of jobs; a job answered `failed` is retried by pg-boss later, with backoff. */
-  run(jobs: PublishJob[]): Promise<{ id: string; status: 'completed' | 'failed' }[]> {
-    return this.#process('publish', jobs);
+  /**
+   * Publishes a batch of jobs, each group of jobs taken ahead of its due time once that time comes (nothing is
+   * claimed before: the post stays scheduled, and can still be changed, until then). A job answered `failed` is
+   * retried by pg-boss later, with backoff.
+   */
+  async run(jobs: PublishJob[]): Promise<{ id: string; status: 'completed' | 'failed' }[]> {
+    const byDueTime = new Map<number, PublishJob[]>();
+    for (const job of jobs) {
+      const dueAt = job.data.dueAt ? Date.parse(job.data.dueAt) : 0;
+      byDueTime.set(dueAt, [...(byDueTime.get(dueAt) ?? []), job]);
+    }
+    const results = await Promise.all(
+      [...byDueTime].map(async ([dueAt, group]) => {
+        if (dueAt > Date.now()) await sleep(dueAt - Date.now());
+        return this.#process('publish', group);
+      }),
+    );
+    return results.flat();
   }
 
   /** Asks the network where the processing of accepted posts stands, and records what it says. */
@@ -319,7 +336,7 @@ export class TargetPublisher {
       const earlier = target.attemptedBefore ? await adapter.findPublished(request) : null;
       outcome = earlier ? { status: 'published', item: earlier } : await adapter.publish(request);
     }
-    if (outcome.status === 'published') return { target, kind: 'published', item: outcome.item };
+    if (outcome.status === 'published') return { target, kind: 'published', item: outcome.item, at: new Date() };
     const since = target.mode === 'check' ? new Date((target.job.data as CheckTargetJob).since) : new Date();
     if (Date.now() - since.getTime() > processingLimitMs) {
       return failed(target, { code: 'PROVIDER_UNAVAILABLE', message: `The network did not finish processing the post within ${processingLimitMs / 3600_000} hours.` });
@@ -365,11 +382,12 @@ export class TargetPublisher {
       const events: NewEvent[] = [];
       if (published.length) {
         const { rows: delays } = await client.query<{ delay_seconds: number | null }>(
-          `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = now(),
+          `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = u.published_at,
                   processing_handle = NULL, error_code = NULL, error_message = NULL
-           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, remote_id, remote_url), post p WHERE t.id = u.id AND p.id = t.post_id
-           RETURNING extract(epoch FROM now() - p.scheduled_at)::float8 AS delay_seconds`,
-          [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl)],
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[]) AS u(id, remote_id, remote_url, published_at), post p
+           WHERE t.id = u.id AND p.id = t.post_id
+           RETURNING extract(epoch FROM u.published_at - p.scheduled_at)::float8 AS delay_seconds`,
+          [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl), published.map((o) => o.at)],
         );
         for (const { delay_seconds } of delays) if (delay_seconds !== null) publishDelaySeconds.observe(Math.max(0, delay_seconds));
         for (const { target, item } of published) {
@@ -428,22 +446,22 @@ export class TargetPublisher {
        FROM post p JOIN post_target t ON t.post_id = p.id WHERE p.id = ANY($1::uuid[]) GROUP BY p.id`,
       [postIds],
     );
-    const events: NewEvent[] = [];
-    for (const row of rows) {
+    const settled = rows.flatMap((row) => {
       const status = row.status === 'publishing' ? settledStatus(row.targets) : null;
-      if (!status) continue;
-      await client.query(
-        `UPDATE post SET status = $2, version = version + 1, updated_at = now(),
-                published_at = (SELECT max(published_at) FROM post_target WHERE post_id = $1) WHERE id = $1`,
-        [row.post_id, status],
-      );
-      events.push({
-        workspaceId: row.workspace_id,
-        type: `post.${status}`,
-        data: { postId: row.post_id, status, targets: row.targets.map(({ publishedAt: _publishedAt, ...target }) => target) },
-      });
-    }
-    return events;
+      return status ? [{ row, status }] : [];
+    });
+    if (!settled.length) return [];
+    await client.query(
+      `UPDATE post p SET status = u.status, version = p.version + 1, updated_at = now(),
+              published_at = (SELECT max(published_at) FROM post_target WHERE post_id = p.id)
+       FROM unnest($1::uuid[], $2::text[]) AS u(id, status) WHERE p.id = u.id`,
+      [settled.map(({ row }) => row.post_id), settled.map(({ status }) => status)],
+    );
+    return settled.map(({ row, status }) => ({
+      workspaceId: row.workspace_id,
+      type: `post.${status}`,
+      data: { postId: row.post_id, status, targets: row.targets.map(({ publishedAt: _publishedAt, ...target }) => target) },
+    }));
   }
 }
 

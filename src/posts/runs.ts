@@ -8,12 +8,21 @@ export interface PublishTargetJob {
   postId: string;
   targetId: string;
   runId: string;
+  /** A scheduled post's due time (ISO 8601): the job is taken a little before it and waits for it (pickupLeadMs). */
+  dueAt?: string;
 }
 
-export async function enqueueRun(tx: Transaction, boss: PgBoss, postId: string, targetIds: string[], runId: string, startAfter?: Date | null): Promise<void> {
+/**
+ * Jobs of a scheduled post become available this long before its due time: a worker finds them within its polling
+ * interval (0.5 s) and holds them until the due time, so the post leaves on time rather than up to a poll later.
+ */
+export const pickupLeadMs = 1000;
+
+export async function enqueueRun(tx: Transaction, boss: PgBoss, postId: string, targetIds: string[], runId: string, dueAt?: Date | null): Promise<void> {
+  const timing = dueAt ? { startAfter: new Date(dueAt.getTime() - pickupLeadMs) } : {};
   await boss.insert(
     queueNames.publishTarget,
-    targetIds.map((targetId) => ({ data: { postId, targetId, runId } satisfies PublishTargetJob, ...(startAfter ? { startAfter } : {}) })),
+    targetIds.map((targetId) => ({ data: { postId, targetId, runId, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}) } satisfies PublishTargetJob, ...timing })),
     { db: inTransaction(tx) },
   );
 }

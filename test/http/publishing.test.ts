@@ -169,6 +169,22 @@ describe('POST /posts/{id}/schedule', () => {
     expect((await events(post.id)).map((e) => e.type).filter((type) => type === 'post.scheduled')).toHaveLength(2);
   });
 
+  it('takes the jobs of a scheduled post a moment early but leaves the post scheduled until its time', async () => {
+    const post = await createDraft('Right on time');
+    const dueAt = inSeconds(4);
+    expect((await api('POST', `/posts/${post.id}/schedule`, { scheduledAt: dueAt, timezone: 'UTC' })).status).toBe(200);
+    const jobStates = async () =>
+      (await service.services.db.pool.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = 'publish-target' AND data->>'postId' = $1`, [post.id])).rows.map((row) => row.state);
+    while (!(await jobStates()).includes('active') && Date.now() < Date.parse(dueAt)) await sleep(50);
+    // A worker holds the jobs before the due time (they are available a second early)...
+    const heldEarly = Date.now() < Date.parse(dueAt) - 100;
+    expect(heldEarly).toBe(true);
+    // ...and claims nothing meanwhile: the post can still be changed.
+    expect((await api('GET', `/posts/${post.id}`)).body.data.status).toBe('scheduled');
+    const published = await waitForPost(api, post.id, ['published']);
+    for (const target of published.targets) expect(new Date(target.publishedAt).getTime()).toBeGreaterThanOrEqual(Date.parse(dueAt));
+  });
+
   it('does not publish a scheduled post that was deleted, and publish-now overrides the schedule', async () => {
     const deleted = await createDraft('Never');
     await api('POST', `/posts/${deleted.id}/schedule`, { scheduledAt: inSeconds(1), timezone: 'UTC' });
