@@ -5,10 +5,9 @@
 // streamed PUT (what the service sends for a file of this size) and as a multipart upload of 64 MiB parts (what it
 // sends past S3_SINGLE_PUT_MAX_BYTES). That is the store's own ceiling on this machine.
 import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { repoRoot, type Bench } from './support.ts';
+import { spawnScript, type Bench } from './support.ts';
 import { mbPerSecond, payload, putThrough, size, type UploadFigures } from './uploads.ts';
 import { partBytesAtLeast } from '../src/media/s3Storage.ts';
 
@@ -21,21 +20,11 @@ interface BenchS3 {
 
 /** bench/s3Server.ts in a child process, once it printed its settings. */
 async function startS3Process(): Promise<BenchS3> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/s3Server.ts'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-  const orphaned = () => child.kill('SIGKILL');
-  process.once('exit', orphaned);
-  const exited = once(child, 'exit');
-  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), exited.then(() => [null])])) as [string | null];
+  const { child, stop } = spawnScript('bench/s3Server.ts', { stdout: 'pipe' });
+  const exited = once(child, 'exit').then(() => [null]);
+  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), exited])) as [string | null];
   if (line === null) throw new Error('bench/s3Server.ts exited before it served');
-  const settings = JSON.parse(line) as Omit<BenchS3, 'stop'>;
-  return {
-    ...settings,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      process.removeListener('exit', orphaned);
-    },
-  };
+  return { ...(JSON.parse(line) as Omit<BenchS3, 'stop'>), stop };
 }
 
 function clientOf(s3: BenchS3): S3Client {

@@ -56,13 +56,19 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Runs `node --import tsx <script>` (relative to the repo root) on a free port; resolves once /healthz answers 200. */
-export async function startChildServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+/** A `node --import tsx <script>` child (relative to the repo root), never left behind by this process. */
+export interface ChildProcessHandle {
+  child: ChildProcess;
+  running(): boolean;
+  /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
+  stop(): Promise<void>;
+}
+
+export function spawnScript(script: string, options: { env?: Record<string, string>; nodeArgs?: string[]; stdout?: 'inherit' | 'pipe' } = {}): ChildProcessHandle {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', options.stdout ?? 'inherit', 'inherit'],
   });
   // Should this process die first (an uncaught error), the child is not left behind.
   const orphaned = () => child.kill('SIGKILL');
@@ -73,20 +79,30 @@ export async function startChildServer(script: string, env: Record<string, strin
     running = false;
     process.removeListener('exit', orphaned);
   });
-  const stop = async () => {
-    if (running) child.kill('SIGTERM');
-    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(kill);
+  return {
+    child,
+    running: () => running,
+    async stop() {
+      if (running) child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(kill);
+    },
   };
+}
+
+/** Runs `node --import tsx <script>` (relative to the repo root) on a free port; resolves once /healthz answers 200. */
+export async function startChildServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
+  const port = await freePort();
+  const { child, running, stop } = spawnScript(script, { env: { ...env, HOST: '127.0.0.1', PORT: String(port) }, nodeArgs });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     const healthy = await fetch(`${url}/healthz`).then((res) => res.ok, () => false);
     if (healthy) return { url, pid: child.pid!, stop };
-    if (!running || Date.now() > deadline) {
+    if (!running() || Date.now() > deadline) {
       await stop();
-      throw new Error(`${script} did not answer ${url}/healthz (${running ? 'timed out' : `exited with ${child.exitCode ?? child.signalCode}`})`);
+      throw new Error(`${script} did not answer ${url}/healthz (${running() ? 'timed out' : `exited with ${child.exitCode ?? child.signalCode}`})`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

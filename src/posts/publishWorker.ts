@@ -162,7 +162,9 @@ export class TargetPublisher {
     const byDueTime = new Map<number, PublishJob[]>();
     for (const job of jobs) {
       const dueAt = job.data.dueAt ? Date.parse(job.data.dueAt) : 0;
-      byDueTime.set(dueAt, [...(byDueTime.get(dueAt) ?? []), job]);
+      const group = byDueTime.get(dueAt);
+      if (group) group.push(job);
+      else byDueTime.set(dueAt, [job]);
     }
     const results = await Promise.all(
       [...byDueTime].map(async ([dueAt, group]) => {
