@@ -1,10 +1,10 @@
 // Section `ai`: what the service adds to an AI call. 20 concurrent callers ask for caption rewrites through the
 // service (auth, rate limit, validation, credit reservation and settlement, in-flight cap, request log) and, in
-// the same run, straight from the same local OpenAI-compatible stand-in (test/support/openaiServer.ts), which
-// answers after a fixed delay like a fast model. Overhead = service latency - direct latency, at p50 and p99.
+// the same run, straight from the same local OpenAI-compatible stand-in (test/support/openaiServer.ts in a process
+// of its own, bench/openaiStandIn.ts), which answers after a fixed delay like a fast model. Overhead = service
+// latency - direct latency, at p50 and p99.
 import { setPlan } from '../src/workspaces/workspaces.ts';
-import { startOpenAiStandIn } from '../test/support/openaiServer.ts';
-import { benchRuntime, benchWorkspace, figuresLine, loadShape, measure, startChildServer, type Bench } from './support.ts';
+import { benchRuntime, benchWorkspace, figuresLine, loadShape, measure, startChildServer, startScriptService, type Bench } from './support.ts';
 
 const callers = 20;
 const modelDelayMs = 100;
@@ -19,8 +19,7 @@ export async function ai(bench: Bench): Promise<void> {
   } finally {
     await runtime.stop();
   }
-  const standIn = await startOpenAiStandIn();
-  standIn.delayMs = modelDelayMs;
+  const standIn = await startScriptService<{ baseUrl: string }>('bench/openaiStandIn.ts', { STAND_IN_DELAY_MS: String(modelDelayMs) });
   const server = await startChildServer('bin/server.ts', {
     ...bench.serviceEnv,
     RATE_LIMIT_PER_MINUTE: '100000000',
@@ -47,6 +46,6 @@ export async function ai(bench: Bench): Promise<void> {
     if (service.non2xx || service.errors) console.log(`WARNING: the service answered ${service.non2xx} non-2xx and had ${service.errors} connection errors`);
   } finally {
     await server.stop();
-    await standIn.close();
+    await standIn.stop();
   }
 }

@@ -5,9 +5,7 @@
 // streamed PUT (what the service sends for a file of this size) and as a multipart upload of 64 MiB parts (what it
 // sends past S3_SINGLE_PUT_MAX_BYTES). That is the store's own ceiling on this machine.
 import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { spawnScript, type Bench } from './support.ts';
+import { startScriptService, type Bench } from './support.ts';
 import { mbPerSecond, payload, putThrough, size, type UploadFigures } from './uploads.ts';
 import { partBytesAtLeast } from '../src/media/s3Storage.ts';
 
@@ -15,16 +13,6 @@ interface BenchS3 {
   endpoint: string;
   bucket: string;
   env: Record<string, string>;
-  stop(): Promise<void>;
-}
-
-/** bench/s3Server.ts in a child process, once it printed its settings. */
-async function startS3Process(): Promise<BenchS3> {
-  const { child, stop } = spawnScript('bench/s3Server.ts', { stdout: 'pipe' });
-  const exited = once(child, 'exit').then(() => [null]);
-  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), exited])) as [string | null];
-  if (line === null) throw new Error('bench/s3Server.ts exited before it served');
-  return { ...(JSON.parse(line) as Omit<BenchS3, 'stop'>), stop };
 }
 
 function clientOf(s3: BenchS3): S3Client {
@@ -61,7 +49,7 @@ async function putStraight(client: S3Client, Bucket: string): Promise<number> {
 }
 
 export async function s3Uploads(bench: Bench): Promise<void> {
-  const s3 = await startS3Process();
+  const s3 = await startScriptService<BenchS3>('bench/s3Server.ts');
   try {
     const local = await putThrough(bench, { MEDIA_STORAGE: 'local' }, 'local-disk');
     const bucket = await putThrough(bench, s3.env, 's3');

@@ -2,9 +2,11 @@
 import { freePort } from '../src/net.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '../src/db/server.ts';
@@ -91,6 +93,15 @@ export function spawnScript(script: string, options: { env?: Record<string, stri
   };
 }
 
+/** A script (bench/s3Server.ts, bench/openaiStandIn.ts) that serves in a child process, once it printed its settings as one JSON line. */
+export async function startScriptService<Settings>(script: string, env: Record<string, string> = {}): Promise<Settings & { stop(): Promise<void> }> {
+  const { child, stop } = spawnScript(script, { env, stdout: 'pipe' });
+  const exited = once(child, 'exit').then(() => [null]);
+  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), exited])) as [string | null];
+  if (line === null) throw new Error(`${script} exited before it served`);
+  return { ...(JSON.parse(line) as Settings), stop };
+}
+
 /** Runs `node --import tsx <script>` (relative to the repo root) on a free port; resolves once /healthz answers 200. */
 export async function startChildServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
   const port = await freePort();
@@ -109,16 +120,10 @@ export async function startChildServer(script: string, env: Record<string, strin
 }
 
 // autocannon ships no types (and @types/autocannon is not a dependency): the little used here, typed by hand.
-interface Histogram {
-  average: number;
-  p50: number;
-  p99: number;
-}
-interface AutocannonResult {
-  requests: Histogram;
-  latency: Histogram;
-  non2xx: number;
-  errors: number;
+/** An autocannon run: a promise of its end that reports each answer as it comes. */
+interface AutocannonRun extends PromiseLike<unknown> {
+  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, milliseconds: number) => void): this;
+  on(event: 'reqError', listener: (error: Error) => void): this;
 }
 type Autocannon = (options: {
   url: string;
@@ -128,7 +133,7 @@ type Autocannon = (options: {
   headers: Record<string, string>;
   method?: string;
   body?: string;
-}) => PromiseLike<AutocannonResult>;
+}) => AutocannonRun;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 export interface LoadFigures {
@@ -143,17 +148,41 @@ export interface LoadFigures {
 /** Enough connections to saturate a 2-core machine; one request in flight per connection. */
 export const loadShape = { connections: 32, pipelining: 1, warmupSeconds: 2, seconds: 10 };
 
-/** A discarded warm-up run, then the measured run (GET, unless a request says otherwise; `connections` callers at once). */
+/** The value below which `share` (0..1) of the sorted values lie. */
+function percentile(sorted: number[], share: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]! : Number.NaN;
+}
+
+/**
+ * `connections` callers at once (GET, unless a request says otherwise) for a warm-up, whose answers are discarded,
+ * then the measured seconds on the same connections: the figures are the warm server's, not those of callers all
+ * opening connections and sending their first request in the same instant.
+ */
 export async function measure(
   url: string,
   headers: Record<string, string>,
   request: { method?: string; body?: string; connections?: number } = {},
 ): Promise<LoadFigures> {
   const { connections = loadShape.connections, ...methodAndBody } = request;
-  const options = { url, headers, ...methodAndBody, connections, pipelining: loadShape.pipelining };
-  await autocannon({ ...options, duration: loadShape.warmupSeconds });
-  const result = await autocannon({ ...options, duration: loadShape.seconds });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  const run = autocannon({ url, headers, ...methodAndBody, connections, pipelining: loadShape.pipelining, duration: loadShape.warmupSeconds + loadShape.seconds });
+  const latencies: number[] = [];
+  let measuredFrom: number | null = null;
+  let non2xx = 0;
+  let errors = 0;
+  const warmedUp = setTimeout(() => (measuredFrom = performance.now()), loadShape.warmupSeconds * 1000);
+  run.on('response', (_client, statusCode, _bytes, milliseconds) => {
+    if (measuredFrom === null) return;
+    latencies.push(milliseconds);
+    if (statusCode < 200 || statusCode > 299) non2xx++;
+  });
+  run.on('reqError', () => {
+    if (measuredFrom !== null) errors++;
+  });
+  await run;
+  clearTimeout(warmedUp);
+  const seconds = (performance.now() - (measuredFrom ?? performance.now())) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), non2xx, errors };
 }
 
 export function figuresLine(label: string, figures: LoadFigures, labelWidth = 58): string {

@@ -67,11 +67,9 @@ export class Ai {
     return this.provider;
   }
 
-  /** Calls the provider under a reservation of the action's credits and an in-flight place, within AI_TIMEOUT_MS. */
-  charged<T>(actor: Actor, provider: AiProvider, action: AiAction, call: (provider: AiProvider, signal: AbortSignal) => Promise<T>) {
-    return withCredits(this.db, this.outbox, actor.workspaceId, action, this.syncLimits(), () =>
-      countedAiCall(action, () => call(provider, AbortSignal.timeout(this.settings.timeoutMs))),
-    );
+  /** Calls the provider (which gives up after AI_TIMEOUT_MS) under a reservation of the action's credits and an in-flight place. */
+  charged<T>(actor: Actor, provider: AiProvider, action: AiAction, call: (provider: AiProvider) => Promise<T>) {
+    return withCredits(this.db, this.outbox, actor.workspaceId, action, this.syncLimits(), () => countedAiCall(action, () => call(provider)));
   }
 
   /** A request answered while the caller waits holds its place until the provider's timeout has surely passed. */

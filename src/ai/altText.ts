@@ -36,8 +36,8 @@ export async function suggestAltText(ai: Ai, actor: Actor, mediaId: string, inpu
       .jpeg({ quality: 80 })
       .toBuffer(),
   );
-  const { result, creditsUsed, creditsRemaining } = await ai.charged(actor, provider, 'altText', async (model, signal) => {
-    const description = (await model.describeImage({ jpeg, language, maxLength }, signal)).trim();
+  const { result, creditsUsed, creditsRemaining } = await ai.charged(actor, provider, 'altText', async (model) => {
+    const description = (await model.describeImage({ jpeg, language, maxLength })).trim();
     if (!description) throw aiUnavailable('the answer was empty');
     return shorten(description, maxLength);
   });

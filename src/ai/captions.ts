@@ -95,8 +95,8 @@ export async function suggestCaptions(ai: Ai, actor: Actor, input: CaptionInput)
     placeholders: protectedCaption?.placeholders,
   };
   const creditAction = action === 'rewrite' ? 'caption' : action;
-  const { result, creditsUsed, creditsRemaining } = await ai.charged(actor, provider, creditAction, async (model, signal) => {
-    const answers = await model.suggestCaptions(task, signal);
+  const { result, creditsUsed, creditsRemaining } = await ai.charged(actor, provider, creditAction, async (model) => {
+    const answers = await model.suggestCaptions(task);
     if (action === 'hashtags') {
       const limit = rules ? hashtagLimit(rules) : null;
       const tags = hashtagsFrom(answers, input.caption, Math.min(count, limit ?? count));

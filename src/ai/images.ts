@@ -78,7 +78,7 @@ export async function generateImage(ai: Ai, job: GenerateImageJob): Promise<void
     try {
       const provider = ai.provider;
       if (!provider) throw aiNotConfigured();
-      const image = await countedAiCall('image', () => provider.generateImage({ prompt: job.prompt, size: job.size }, AbortSignal.timeout(ai.settings.timeoutMs)));
+      const image = await countedAiCall('image', () => provider.generateImage({ prompt: job.prompt, size: job.size }));
       await ai.storage.write(key, Readable.from([image]), image.length);
       await ai.db.prisma.media.update({ where: { id: media.id }, data: { size: BigInt(image.length) } });
     } catch (error) {

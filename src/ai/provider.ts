@@ -1,5 +1,6 @@
 // What the AI features need of a model provider. Two implement it: `openai` (any OpenAI-compatible API) and
-// `sandbox` (offline, deterministic). Providers throw AppError AI_BUSY, AI_REFUSED or AI_UNAVAILABLE on failure.
+// `sandbox` (offline, deterministic). Providers throw AppError AI_BUSY, AI_REFUSED or AI_UNAVAILABLE on failure,
+// and give up after AI_TIMEOUT_MS (AI_UNAVAILABLE).
 export const imageSizes = ['1024x1024', '1024x1536', '1536x1024'] as const;
 export type ImageSize = (typeof imageSizes)[number];
 
@@ -36,8 +37,8 @@ export interface ImageTask {
 
 export interface AiProvider {
   readonly name: 'openai' | 'sandbox';
-  suggestCaptions(task: CaptionTask, signal: AbortSignal): Promise<string[]>;
-  describeImage(task: AltTextTask, signal: AbortSignal): Promise<string>;
+  suggestCaptions(task: CaptionTask): Promise<string[]>;
+  describeImage(task: AltTextTask): Promise<string>;
   /** The image's bytes (PNG, JPEG or WebP). */
-  generateImage(task: ImageTask, signal: AbortSignal): Promise<Buffer>;
+  generateImage(task: ImageTask): Promise<Buffer>;
 }
