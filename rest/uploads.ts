@@ -79,7 +79,13 @@ function tusUploads(services: Services): (req: Request, res: Response) => Promis
     response.headers.forEach((value, name) => {
       if (response.ok || !/^content-(length|type)$/i.test(name)) res.setHeader(name, value);
     });
-    if (!response.ok) throw failures.get(request) ?? tusRefusal(response.status);
+    if (!response.ok) {
+      // What tus left of the body is read and dropped, and the connection is not kept: the sender gets the answer
+      // rather than a reset, and its next request does not land on a connection still holding this one's body.
+      if (request.body && !request.body.locked) void request.body.pipeTo(new WritableStream()).catch(() => {});
+      res.setHeader('connection', 'close');
+      throw failures.get(request) ?? tusRefusal(response.status);
+    }
     res.status(response.status);
     if (response.body) Readable.fromWeb(response.body as NodeReadableStream).pipe(res);
     else res.end();
