@@ -5,14 +5,14 @@
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { Actor } from '../access/actor.ts';
 import type { Database } from '../db/database.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { invalidRequest, type ErrorDetail } from '../errors/appError.ts';
 import type { PgBoss } from '../jobs/boss.ts';
-import { checkDestination, RefusedDestination } from '../webhooks/destination.ts';
+import { checkDestination, pinnedAgent, RefusedDestination } from '../webhooks/destination.ts';
 import { getMedia } from './library.ts';
 import type { MediaStorage } from './storage.ts';
 import { completeUpload, receiveUpload, startUpload, uploadToken, type UploadSettings } from './uploads.ts';
@@ -62,8 +62,7 @@ export async function importFromUrl(deps: ImportDeps, actor: Actor, input: { url
   let url = input.url;
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const destination = await checkedDestination(url, deps.settings.allowedHosts);
-    const { address, family } = destination;
-    const agent = new Agent({ connect: { lookup: (_hostname, _options, callback) => callback(null, [{ address, family }] as never) } });
+    const agent = pinnedAgent(destination);
     try {
       const response = await request(destination.url, { method: 'GET', headers: { 'user-agent': 'social-publishing-service (media import)' }, dispatcher: agent, signal }).catch(
         () => {

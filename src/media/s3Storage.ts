@@ -50,8 +50,8 @@ export interface S3Settings {
 export const partBytesAtLeast = 64 * 1024 * 1024;
 const partsAtMost = 10_000;
 /**
- * What a PUT's body may hold between the sender and the store: enough that neither side waits on the other's
- * every hiccup (streams hold 16 KiB by default, which left the store idle about a third of the time).
+ * What a PUT's body, or a part's, may hold between the sender and the store: enough that neither side waits on the
+ * other's every hiccup (streams hold 16 KiB by default, which left the store idle about a third of the time).
  */
 const bufferedBytes = 4 * 1024 * 1024;
 /** tus uploads: @tus/s3-store gathers each part in a temporary file (not memory) before sending it. */
@@ -184,7 +184,7 @@ export class S3MediaStorage implements MediaStorage {
             if (!part) {
               const PartNumber = parts.length + 1;
               left = Math.min(partBytes, bytes - parts.length * partBytes);
-              part = new PassThrough();
+              part = new PassThrough({ highWaterMark: bufferedBytes });
               const sent = this.client.send(new UploadPartCommand({ ...object, UploadId, PartNumber, Body: part, ContentLength: left }), { abortSignal: signal });
               parts.push(attempt.track(sent.then(({ ETag }) => ({ PartNumber, ETag }))));
             }

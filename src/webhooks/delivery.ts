@@ -4,14 +4,14 @@
 // and the drain moves on. Every attempt is logged. Other endpoints have drains of their own and never wait.
 // One drain per endpoint at a time is ensured by a lease on the endpoint's row, not by the job queue: a queue key
 // would make pg-boss hold back other endpoints' jobs behind a slow endpoint's waiting one.
-import { request, Agent } from 'undici';
+import { request, type Agent } from 'undici';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import { envelopeOf, viaPool, type Outbox, type WebhookDrainJob } from '../events/outbox.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
 import type { OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
-import { checkDestination, RefusedDestination, type Destination } from './destination.ts';
+import { checkDestination, pinnedAgent, RefusedDestination, type Destination } from './destination.ts';
 import { signDelivery } from './signing.ts';
 import { webhookAttempts, webhookDeliveryLagSeconds } from '../metrics/registry.ts';
 
@@ -177,11 +177,7 @@ export class WebhookDeliverer {
     let agent = this.#agents.get(key);
     if (!agent) {
       if (this.#agents.size >= 500) void this.close();
-      const { address, family } = destination;
-      agent = new Agent({
-        connect: { lookup: (_hostname, _options, callback) => callback(null, [{ address, family }] as never) },
-        keepAliveTimeout: 10_000,
-      });
+      agent = pinnedAgent(destination, { keepAliveTimeout: 10_000 });
       this.#agents.set(key, agent);
     }
     return agent;

@@ -3,8 +3,8 @@
 // guard (public addresses only, unless the operator allows the host; the connection goes to the checked
 // address), with a short timeout, at most 3 redirects (each checked) and only the first 256 KiB read. A page that
 // cannot be read still gets a card: its URL as the title and an empty description, so the post always shows it.
-import { Agent, request } from 'undici';
-import { checkDestination } from '../../webhooks/destination.ts';
+import { request } from 'undici';
+import { checkDestination, pinnedAgent } from '../../webhooks/destination.ts';
 
 export interface LinkCard {
   uri: string;
@@ -28,8 +28,7 @@ async function fetchHtml(start: string, allowedHosts: ReadonlySet<string>, signa
   let url = start;
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const destination = await checkDestination(url, allowedHosts);
-    const { address, family } = destination;
-    const agent = new Agent({ connect: { lookup: (_hostname, _options, callback) => callback(null, [{ address, family }] as never) } });
+    const agent = pinnedAgent(destination);
     try {
       const response = await request(destination.url, {
         method: 'GET',
