@@ -47,14 +47,14 @@ export class OpenAiProvider implements AiProvider {
     this.#settings = settings;
     this.#logger = logger;
     // No retries by the client: a busy or failing provider is reported at once (429 AI_BUSY, 503 AI_UNAVAILABLE).
-    // Servers without keys (Ollama, llama.cpp) accept any bearer. The client's `timeout` bounds the wait for an
-    // answer, the transport's the reading of it.
+    // Servers without keys (Ollama, llama.cpp) accept any bearer. The client's `timeout` bounds each call whole:
+    // the transport hands over an answer only once it has read all of it.
     this.#client = new OpenAI({
       baseURL: settings.baseUrl,
       apiKey: settings.apiKey ?? 'none',
       timeout: settings.timeoutMs,
       maxRetries: 0,
-      fetch: bufferedFetch(new Agent({ headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs })),
+      fetch: bufferedFetch(new Agent()),
     });
   }
 

@@ -213,6 +213,17 @@ describe('provider failures are AI errors, and nothing is charged', () => {
     expect(await remaining(api)).toBe(500);
   });
 
+  it('an answer whose body stops halfway is 503 AI_UNAVAILABLE once AI_TIMEOUT_MS has passed', async () => {
+    const { api } = await workspace();
+    standIn.mode = 'stalledBody';
+    const began = Date.now();
+    const { status, body } = await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hello' });
+    expect(status).toBe(503);
+    expect(body.error.code).toBe('AI_UNAVAILABLE');
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(await remaining(api)).toBe(500);
+  });
+
   it('a refused connection is 503 AI_UNAVAILABLE', async () => {
     const closed = await startTestService(aiEnv(`http://127.0.0.1:${await freePort()}/v1`), service.databaseUrl);
     try {

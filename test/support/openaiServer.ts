@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 
 /** `plainText`: answers prose, ignoring response_format; `noStructuredOutput`: refuses response_format with 400, as older servers do. */
-export type StandInMode = 'ok' | 'plainText' | 'noStructuredOutput' | 'rateLimited' | 'serverError' | 'contentFilter' | 'refusal' | 'contentPolicy' | 'unauthorized';
+export type StandInMode = 'ok' | 'plainText' | 'noStructuredOutput' | 'rateLimited' | 'serverError' | 'contentFilter' | 'refusal' | 'contentPolicy' | 'unauthorized' | 'stalledBody';
 
 export interface RecordedRequest {
   path: string;
@@ -42,7 +42,7 @@ export interface OpenAiStandIn {
   close(): Promise<void>;
 }
 
-const errors: Record<Exclude<StandInMode, 'ok' | 'plainText' | 'noStructuredOutput' | 'contentFilter' | 'refusal'>, { status: number; type: string; code: string | null; message: string }> = {
+const errors: Record<Exclude<StandInMode, 'ok' | 'plainText' | 'noStructuredOutput' | 'contentFilter' | 'refusal' | 'stalledBody'>, { status: number; type: string; code: string | null; message: string }> = {
   rateLimited: { status: 429, type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests. Please try again in 7s.' },
   serverError: { status: 500, type: 'server_error', code: null, message: 'The server had an error while processing your request.' },
   contentPolicy: { status: 400, type: 'invalid_request_error', code: 'content_policy_violation', message: 'Your request was rejected as a result of our safety system.' },
@@ -123,6 +123,8 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       const headers: Record<string, string> = failure.status === 429 ? { 'retry-after': '7' } : {};
       return send(response, failure.status, { error: { message: failure.message, type: failure.type, param: null, code: failure.code } }, headers);
     }
+    // A server that answers 200 and then stops sending halfway through the body (a stalled proxy or model server).
+    if (standIn.mode === 'stalledBody') return void response.writeHead(200, { 'content-type': 'application/json' }).write('{"id":"chatcmpl-stalled","choices":[');
     if (request.method === 'POST' && path === '/v1/chat/completions') return send(response, 200, await chatCompletion(body));
     if (request.method === 'POST' && path === '/v1/images/generations') return send(response, 200, await imageGeneration(body));
     send(response, 404, { error: { message: `Unknown request URL: ${request.method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
