@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { Actor } from '../access/actor.ts';
 import { AppError, type ErrorDetail } from '../errors/appError.ts';
 import { renderMessage } from '../errors/messages.ts';
-import { inTransaction, queueNames, type PgBoss } from '../jobs/boss.ts';
+import { inTransaction, queueNames, wokenByNotify, type PgBoss } from '../jobs/boss.ts';
 import { refuseUnlessEmpty, textWithin } from '../limits.ts';
 import { processMedia } from '../media/processing.ts';
 import { countedAiCall } from '../metrics/registry.ts';
@@ -93,7 +93,7 @@ export async function generateImage(ai: Ai, job: GenerateImageJob): Promise<void
 }
 
 export async function startAiWorkers(boss: PgBoss, ai: Ai): Promise<void> {
-  await boss.work<GenerateImageJob>(queueNames.generateImage, { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
+  await boss.work<GenerateImageJob>(queueNames.generateImage, { batchSize: 1, localConcurrency: 2, ...wokenByNotify }, async ([job]) => {
     try {
       await generateImage(ai, job!.data);
     } catch (error) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from '../events/outbox.ts';
-import { queueNames, type PgBoss } from '../jobs/boss.ts';
+import { queueNames, wokenByNotify, type PgBoss } from '../jobs/boss.ts';
 import type { MediaKind } from '../providers/rules.ts';
 import { storageKeys, type MediaStorage } from './storage.ts';
 import { acceptedFormats, largestAccepted, longestVideoMs } from './limits.ts';
@@ -76,7 +76,7 @@ export async function processMedia(db: Database, storage: MediaStorage, outbox: 
 }
 
 export async function startMediaWorkers(boss: PgBoss, db: Database, storage: MediaStorage, outbox: Outbox, logger: Logger): Promise<void> {
-  await boss.work<ProcessMediaJob>(queueNames.processMedia, { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
+  await boss.work<ProcessMediaJob>(queueNames.processMedia, { batchSize: 1, localConcurrency: 2, ...wokenByNotify }, async ([job]) => {
     try {
       await processMedia(db, storage, outbox, job!.data);
     } catch (error) {

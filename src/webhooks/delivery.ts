@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import { envelopeOf, viaPool, type Outbox, type WebhookDrainJob } from '../events/outbox.ts';
-import { queueNames, type PgBoss } from '../jobs/boss.ts';
+import { queueNames, wokenByNotify, type PgBoss } from '../jobs/boss.ts';
 import type { OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
 import { checkDestination, pinnedAgent, RefusedDestination, type Destination } from './destination.ts';
 import { signDelivery } from './signing.ts';
@@ -241,7 +241,7 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
 }
 
 export async function startWebhookWorkers(boss: PgBoss, deliverer: WebhookDeliverer, logger: Logger): Promise<void> {
-  await boss.work<WebhookDrainJob>(queueNames.webhookDrain, { batchSize: 1, localConcurrency: 16, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
+  await boss.work<WebhookDrainJob>(queueNames.webhookDrain, { batchSize: 1, localConcurrency: 16, ...wokenByNotify }, async ([job]) => {
     try {
       await deliverer.drain(job!.data.endpointId);
     } catch (error) {
