@@ -3,7 +3,7 @@
 // "structured output"); servers that ignore it are still understood (tolerant parsing in answers.ts).
 // Prompts and generated text are logged at debug level only; the API key never.
 import OpenAI from 'openai';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { z } from 'zod';
@@ -54,7 +54,7 @@ export class OpenAiProvider implements AiProvider {
       apiKey: settings.apiKey ?? 'none',
       timeout: settings.timeoutMs,
       maxRetries: 0,
-      fetch: bufferedFetch(new Agent()),
+      fetch: bufferedFetch,
     });
   }
 
@@ -139,21 +139,18 @@ function retryAfterSeconds(headers: Headers | undefined): number {
  * collections: at 175 calls a second they kept each call's objects through young-generation collections, doubling
  * their pauses (bench `ai`).
  */
-function bufferedFetch(dispatcher: Agent): typeof fetch {
-  return async (input, init = {}) => {
-    const answer = await request(input instanceof Request ? input.url : input, {
-      method: (init.method ?? 'GET') as 'GET',
-      headers: init.headers as Record<string, string>,
-      body: init.body as string | Uint8Array | null,
-      signal: init.signal ?? undefined,
-      dispatcher,
-    });
-    const body = await answer.body.arrayBuffer();
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const bodiless = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
-    return new Response(bodiless ? null : body, { status: answer.statusCode, headers });
-  };
-}
+const bufferedFetch: typeof fetch = async (input, init = {}) => {
+  const answer = await request(input instanceof Request ? input.url : input, {
+    method: (init.method ?? 'GET') as 'GET',
+    headers: init.headers as Record<string, string>,
+    body: init.body as string | Uint8Array | null,
+    signal: init.signal ?? undefined,
+  });
+  const body = await answer.body.arrayBuffer();
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const bodiless = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
+  return new Response(bodiless ? null : body, { status: answer.statusCode, headers });
+};

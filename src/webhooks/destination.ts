@@ -51,16 +51,16 @@ function assertPublic(host: string, addresses: readonly { address: string }[], a
 const normalHost = (host: string) => host.trim().toLowerCase().replace(/^\[|\]$/g, '');
 
 /** Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS). */
+export function allowedHostsFrom(value: string | undefined): Set<string> {
+  return new Set((value ?? '').split(',').map(normalHost).filter(Boolean));
+}
+
 /**
  * A connection pool that connects to the checked address only, whatever the name resolves to by the time the
  * socket opens (no second lookup a DNS rebinding could answer differently).
  */
 export function pinnedAgent({ address, family }: Destination, options: Omit<Agent.Options, 'connect'> = {}): Agent {
   return new Agent({ ...options, connect: { lookup: (_hostname, _options, callback) => callback(null, [{ address, family }] as never) } });
-}
-
-export function allowedHostsFrom(value: string | undefined): Set<string> {
-  return new Set((value ?? '').split(',').map(normalHost).filter(Boolean));
 }
 
 export async function checkDestination(raw: string, allowedHosts: ReadonlySet<string>): Promise<Destination> {
