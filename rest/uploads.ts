@@ -3,12 +3,14 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { Server as TusServer } from '@tus/server';
 import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { AppError, notFound, type ErrorDetail } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
 import { receiveUpload, refuseSecondFile, storageUnavailable, uploadAllowedBy } from '../src/media/uploads.ts';
 import { fileUrlTtlSeconds, signedFile } from '../src/media/library.ts';
 import { storageKeys } from '../src/media/storage.ts';
+import { countingChunks } from '../src/media/streamedChunks.ts';
 import { contextOf } from './requestContext.ts';
 import { isUuid } from '../src/ids.ts';
 
@@ -30,7 +32,13 @@ function tusRefusal(status: number): AppError {
 function webRequestOf(req: Request, baseUrl: string): globalThis.Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, [value].flat().join(', '));
-  const body = req.method === 'GET' || req.method === 'HEAD' ? null : (Readable.toWeb(req) as ReadableStream);
+  let body: ReadableStream | null = null;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    // pipeline, unlike pipe, passes the sender's abort on to the counted stream (and a cancel back to the request).
+    const counted = countingChunks();
+    pipeline(req, counted).catch(() => {});
+    body = Readable.toWeb(counted) as ReadableStream;
+  }
   return new Request(new URL(req.originalUrl, baseUrl), { method: req.method, headers, body, duplex: 'half' } as RequestInit);
 }
 

@@ -24,6 +24,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { S3Store } from '@tus/s3-store';
+import { countingChunks } from './streamedChunks.ts';
 import { AlreadyStoredError, exactBytes, IncompleteError, StorageUnavailableError, TooLargeError, type MediaStorage } from './storage.ts';
 
 export interface S3Settings {
@@ -212,7 +213,7 @@ export class S3MediaStorage implements MediaStorage {
     const out = new PassThrough();
     this.client
       .send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }))
-      .then((object) => pipeline(object.Body as Readable, out))
+      .then((object) => pipeline(object.Body as Readable, countingChunks(), out))
       .catch((error: Error) => out.destroy(error));
     return out;
   }

@@ -7,6 +7,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DataStore } from '@tus/utils';
 import { FileStore } from '@tus/file-store';
+import { streamedChunk } from './streamedChunks.ts';
 
 export class TooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -68,6 +69,7 @@ export function exactBytes(bytes: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
+      streamedChunk(chunk.length);
       done(received > bytes ? new TooLargeError(bytes) : null, chunk);
     },
     flush(done) {
