@@ -4,7 +4,7 @@
 // on external memory (64 MB more than after the last full collection) starts a full collection, which marks the
 // whole heap (~110 MB here, 60-100 ms) several times a second. Asking for a scavenge every few MiB streamed frees
 // the chunks at a fraction of that cost: `npm run bench -- s3-uploads` measured a 1 GiB PUT into local disk at
-// 280-350 MB/s before, 560-600 MB/s after, into S3 165-175 before and 215-235 MB/s after. Making the young
+// 263-311 MB/s before, 423-650 MB/s after, into S3 at 164-168 before and 185-228 MB/s after. Making the young
 // generation small for the whole process (--max-semi-space-size=1) did as much for uploads but cost the API a third
 // of its throughput (bench `graph`), hence a scavenge asked for where bytes stream.
 import { Transform } from 'node:stream';
