@@ -9,8 +9,7 @@ const { loadConfig } = await import('../src/config.ts');
 const { createLogger } = await import('../src/logger.ts');
 const { startRuntime } = await import('../src/runtime.ts');
 const { anyWorkspaceExists } = await import('../src/workspaces/workspaces.ts');
-const { buildApp, buildWorkerApp } = await import('../rest/app.ts');
-const { answerClientErrors } = await import('../rest/errors.ts');
+const { buildApp, buildWorkerApp, prepareServer } = await import('../rest/app.ts');
 const { listenFailure, nextSteps } = await import('./startMessages.ts');
 
 const config = loadConfig();
@@ -32,7 +31,7 @@ const server: Server = app.listen(listenPort, config.host, async (error?: NodeJS
   logger.info({ port, role: config.role, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` }, `listening on http://localhost:${port}`);
   if (!isWorker) for (const step of nextSteps({ publicBaseUrl: config.publicBaseUrl, hasWorkspace })) logger.info(step);
 });
-answerClientErrors(server);
+prepareServer(server);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -1,6 +1,7 @@
 // The HTTP face of the service: one express app serving /v1 (REST), /graphql, /mcp, /auth, /healthz, /readyz, /metrics
 // and the dashboard at `/`.
 // Built apart from listen() so tests drive it in-process.
+import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Services } from '../src/runtime.ts';
 import { AppError } from '../src/errors/appError.ts';
@@ -8,7 +9,7 @@ import { createGraphHandler } from '../schema/yoga.ts';
 import { graphqlErrorBody } from '../schema/graphqlErrors.ts';
 import { authenticate } from './authenticate.ts';
 import { dashboardAuthRouter } from './dashboardAuth.ts';
-import { errorHandler, routeNotFound } from './errors.ts';
+import { answerClientErrors, errorHandler, routeNotFound } from './errors.ts';
 import { contextOf, requestContext } from './requestContext.ts';
 import { checkRequestTarget } from './requestTarget.ts';
 import { v1Router } from './v1.ts';
@@ -84,4 +85,17 @@ export function buildWorkerApp(services: Services): Express {
   app.use(routeNotFound);
   app.use(errorHandler(services.logger));
   return app;
+}
+
+/**
+ * How long an idle connection stays open for its client's next request. Node closes one after 5 s, shorter than
+ * clients and proxies keep theirs (AWS load balancers 60 s): one that sends a request just as the server closes
+ * the connection gets a reset instead of an answer. Servers outlive their clients' idle timeouts for that reason.
+ */
+export const idleConnectionMs = 65_000;
+
+/** The listening server's settings beyond the app: parser refusals in the error shape, idle connections kept. */
+export function prepareServer(server: Server): void {
+  answerClientErrors(server);
+  server.keepAliveTimeout = idleConnectionMs;
 }

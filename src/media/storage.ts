@@ -7,7 +7,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DataStore } from '@tus/utils';
 import { FileStore } from '@tus/file-store';
-import { streamedChunk } from './streamedChunks.ts';
+import { countingChunks, streamedChunk } from './streamedChunks.ts';
 
 export class TooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -109,7 +109,9 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   read(key: string): Readable {
-    return createReadStream(this.pathOf(key));
+    const counted = countingChunks();
+    pipeline(createReadStream(this.pathOf(key)), counted).catch(() => {});
+    return counted;
   }
 
   async size(key: string): Promise<number | null> {

@@ -7,8 +7,7 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startRuntime, type Services } from '../../src/runtime.ts';
-import { buildApp } from '../../rest/app.ts';
-import { answerClientErrors } from '../../rest/errors.ts';
+import { buildApp, prepareServer } from '../../rest/app.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestService {
@@ -28,7 +27,7 @@ export async function startTestService(env: Record<string, string> = {}, databas
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  answerClientErrors(server);
+  prepareServer(server);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
