@@ -1,5 +1,5 @@
 // Section `ai`: what the service adds to an AI call. 20 concurrent callers ask for caption rewrites through the
-// service (auth, rate limit, validation, credit reservation and settlement, in-flight cap, request log) and, in
+// service (auth, rate limit, validation, credits and in-flight cap (leased, src/ai/leases.ts), request log) and, in
 // the same run, straight from the same local OpenAI-compatible stand-in (test/support/openaiServer.ts in a process
 // of its own, bench/openaiStandIn.ts), which answers after a fixed delay like a fast model. Overhead = service
 // latency - direct latency, at p50 and p99.
@@ -27,6 +27,7 @@ export async function ai(bench: Bench): Promise<void> {
     AI_BASE_URL: standIn.baseUrl,
     AI_MAX_CONCURRENT: String(callers * 2),
   });
+  let service: Awaited<ReturnType<typeof measure>>;
   try {
     console.log(`${callers} concurrent callers, stand-in model answering after ${modelDelayMs} ms, ${loadShape.warmupSeconds} s warm-up, ${loadShape.seconds} s measured`);
     const json = { 'content-type': 'application/json' };
@@ -38,7 +39,7 @@ export async function ai(bench: Bench): Promise<void> {
       connections: callers,
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Rewrite this caption.' }, { role: 'user', content: 'Our new shop opens on Monday' }] }),
     });
-    const service = await measure(`${server.url}/v1/ai/captions`, { ...json, authorization: `Bearer ${workspace.apiKey}` }, { method: 'POST', connections: callers, body: caption });
+    service = await measure(`${server.url}/v1/ai/captions`, { ...json, authorization: `Bearer ${workspace.apiKey}` }, { method: 'POST', connections: callers, body: caption });
     console.log(figuresLine('POST /v1/ai/captions through the service', service));
     console.log(figuresLine('the same stand-in called directly', direct));
     const overhead = { p50: service.p50 - direct.p50, p99: service.p99 - direct.p99 };
@@ -47,5 +48,17 @@ export async function ai(bench: Bench): Promise<void> {
   } finally {
     await server.stop();
     await standIn.stop();
+  }
+  // The server has stopped: every charge is written. Each call the model answered costs one credit: those answered
+  // (the probe too), and the calls under way when the callers stopped listening, at most one per caller.
+  const check = await benchRuntime(bench.serviceEnv);
+  try {
+    const { rows } = await check.services.db.pool.query<{ charged: number }>('SELECT 100000000 - ai_credits_remaining AS charged FROM workspace WHERE id = $1', [workspace.workspaceId]);
+    const answered = service.answered + 1;
+    const { charged } = rows[0]!;
+    const expected = charged >= answered && charged <= answered + callers;
+    console.log(`credits charged: ${charged} for ${answered} answered calls and up to ${callers} cut off at the end${expected ? '' : ' (WRONG)'}`);
+  } finally {
+    await check.stop();
   }
 }

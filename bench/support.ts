@@ -162,15 +162,17 @@ export async function measure(
   url: string,
   headers: Record<string, string>,
   request: { method?: string; body?: string; connections?: number } = {},
-): Promise<LoadFigures> {
+): Promise<LoadFigures & { /** 2xx answers of the whole run, warm-up included. */ answered: number }> {
   const { connections = loadShape.connections, ...methodAndBody } = request;
   const run = autocannon({ url, headers, ...methodAndBody, connections, pipelining: loadShape.pipelining, duration: loadShape.warmupSeconds + loadShape.seconds });
   const latencies: number[] = [];
   let measuredFrom: number | null = null;
   let non2xx = 0;
   let errors = 0;
+  let answered = 0;
   const warmedUp = setTimeout(() => (measuredFrom = performance.now()), loadShape.warmupSeconds * 1000);
   run.on('response', (_client, statusCode, _bytes, milliseconds) => {
+    if (statusCode >= 200 && statusCode <= 299) answered++;
     if (measuredFrom === null) return;
     latencies.push(milliseconds);
     if (statusCode < 200 || statusCode > 299) non2xx++;
@@ -182,7 +184,7 @@ export async function measure(
   clearTimeout(warmedUp);
   const seconds = (performance.now() - (measuredFrom ?? performance.now())) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), non2xx, errors };
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), non2xx, errors, answered };
 }
 
 export function figuresLine(label: string, figures: LoadFigures, labelWidth = 58): string {

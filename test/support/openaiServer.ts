@@ -7,7 +7,8 @@
 // - POST /v1/images/generations: answers `{created, data: [{b64_json}]}` (a real PNG of the size asked).
 // - Errors: `{error: {message, type, param, code}}` with the HTTP status; 429 carries `retry-after`.
 // Behaviour is switchable per test (`mode`), `delayMs` slows every answer, `hold()` keeps answers back until
-// released, and every request is recorded (path, body, authorization) for assertions.
+// released, every request is recorded (path, body, authorization) for assertions, and `mostInFlight` is the most
+// requests it was answering at once.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,6 +36,7 @@ export interface OpenAiStandIn {
   delayMs: number;
   reply: ChatReply;
   requests: RecordedRequest[];
+  mostInFlight: number;
   /** Answers wait until the returned function is called. */
   hold(): () => void;
   /** Resolves once `count` requests have arrived in all. */
@@ -73,7 +75,9 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     delayMs: 0,
     reply: defaultReply,
     requests: [] as RecordedRequest[],
+    mostInFlight: 0,
   };
+  let inFlight = 0;
 
   async function chatCompletion(body: any) {
     const messages: { role: string; content: unknown }[] = body.messages ?? [];
@@ -107,6 +111,8 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   }
 
   const server: Server = createServer(async (request, response) => {
+    standIn.mostInFlight = Math.max(standIn.mostInFlight, ++inFlight);
+    response.once('close', () => inFlight--);
     const body = await readJson(request);
     const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
     standIn.requests.push({ path, authorization: request.headers.authorization, body });
