@@ -4,6 +4,7 @@
 // and the drain moves on. Every attempt is logged. Other endpoints have drains of their own and never wait.
 // One drain per endpoint at a time is ensured by a lease on the endpoint's row, not by the job queue: a queue key
 // would make pg-boss hold back other endpoints' jobs behind a slow endpoint's waiting one.
+import { randomUUID } from 'node:crypto';
 import { request, type Agent } from 'undici';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
@@ -55,14 +56,16 @@ export class WebhookDeliverer {
   /**
    * Sends the endpoint's due deliveries in event order, holding the endpoint's drain lease so that no other job
    * (of this process or another) sends to it meanwhile. A job that finds the lease taken ends at once: the holder
-   * looks for new deliveries once more after letting the lease go.
+   * looks for new deliveries once more after letting the lease go. `holder` is the job's id: should the process
+   * running it die, the queue runs the job again (its heartbeat stops), and that retry takes the lease back at once
+   * rather than finding it taken until it expires, with nobody left to look again.
    */
-  async drain(endpointId: string): Promise<void> {
-    while (await this.#takeLease(endpointId)) {
+  async drain(endpointId: string, holder: string = randomUUID()): Promise<void> {
+    while (await this.#takeLease(endpointId, holder)) {
       try {
         await this.#sendDue(endpointId);
       } finally {
-        await this.#deps.db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = NULL WHERE id = $1', [endpointId]);
+        await this.#deps.db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = NULL, drain_lease_holder = NULL WHERE id = $1', [endpointId]);
       }
       // Due means the first pending delivery in event order is due: later ones wait behind a retry.
       const { rows } = await this.#deps.db.pool.query<{ due: boolean }>(
@@ -74,11 +77,11 @@ export class WebhookDeliverer {
     }
   }
 
-  async #takeLease(endpointId: string): Promise<boolean> {
+  async #takeLease(endpointId: string, holder: string): Promise<boolean> {
     const { rowCount } = await this.#deps.db.pool.query(
-      `UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2)
-       WHERE id = $1 AND enabled AND (drain_lease_until IS NULL OR drain_lease_until < now())`,
-      [endpointId, leaseSeconds(this.#deps.settings)],
+      `UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2), drain_lease_holder = $3
+       WHERE id = $1 AND enabled AND (drain_lease_until IS NULL OR drain_lease_until < now() OR drain_lease_holder = $3)`,
+      [endpointId, leaseSeconds(this.#deps.settings), holder],
     );
     return rowCount === 1;
   }
@@ -243,7 +246,7 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
 export async function startWebhookWorkers(boss: PgBoss, deliverer: WebhookDeliverer, logger: Logger): Promise<void> {
   await boss.work<WebhookDrainJob>(queueNames.webhookDrain, { batchSize: 1, localConcurrency: 16, ...wokenByNotify }, async ([job]) => {
     try {
-      await deliverer.drain(job!.data.endpointId);
+      await deliverer.drain(job!.data.endpointId, job!.id);
     } catch (error) {
       logger.error({ err: error, endpointId: job!.data.endpointId }, 'webhook drain failed; it will be retried');
       throw error;

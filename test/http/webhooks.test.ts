@@ -2,6 +2,8 @@
 // retries, timeouts, replay, rotation, test events, ordering and isolation, and the SSRF guard.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { randomUUID } from 'node:crypto';
+import { queueNames } from '../../src/jobs/boss.ts';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { connectSandbox, keyFor, type TestWorkspace } from '../support/fixtures.ts';
@@ -203,6 +205,27 @@ describe('deliveries', () => {
     const failed = await waitForDelivery(endpoint.id, 'failed', 15_000);
     expect(failed.attemptLog[0].error).toBe('Refused before sending: The host 127.0.0.2 resolves to 127.0.0.2, which is not a public address.');
     expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('a drain whose process died', () => {
+  it('is taken over by the queue’s retry of its job at once, not when its lease runs out', async () => {
+    const { receiver, endpoint } = await receiverWithEndpoint();
+    // What a worker killed mid-drain leaves: the endpoint's lease held for a while yet by its job.
+    const deadJob = randomUUID();
+    await service.services.db.pool.query(`UPDATE webhook_endpoint SET drain_lease_until = now() + interval '1 hour', drain_lease_holder = $2 WHERE id = $1`, [
+      endpoint.id,
+      deadJob,
+    ]);
+    expect((await api('POST', `/webhooks/${endpoint.id}/test`)).status).toBe(202);
+    await sleep(1000);
+    // The new event's drain found the lease taken and left it to its holder.
+    expect(receiver.received).toHaveLength(0);
+    // The queue runs the dead worker's job again (as it does once the job's heartbeat stops).
+    await service.services.boss.insert(queueNames.webhookDrain, [{ id: deadJob, data: { endpointId: endpoint.id } }]);
+    const [delivered] = await receiver.waitFor(1);
+    expect(delivered!.envelope.type).toBe('webhook.test');
+    expect((await waitForDelivery(endpoint.id, 'succeeded')).attempts).toBe(1);
   });
 });
 
