@@ -24,6 +24,11 @@ export interface ReservationLimits {
   ttlMs: number;
 }
 
+/** The first instant of the calendar month (UTC) of `now`: the credits' period. */
+export function periodStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
 /** The first instant of the calendar month (UTC) after `now`: when credits are renewed. */
 export function nextPeriodStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));

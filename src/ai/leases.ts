@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import type { Outbox } from '../events/outbox.ts';
-import { aiCosts, nextPeriodStart, recordLowCredits, type AiAction, type ReservationLimits } from './credits.ts';
+import { aiCosts, nextPeriodStart, periodStart, recordLowCredits, type AiAction, type ReservationLimits } from './credits.ts';
 import { aiAtInFlightCap, aiLimitReached } from './failures.ts';
 
 const steadyCallsPerSecond = 50;
@@ -31,7 +31,6 @@ interface Lease {
   busyPlaces: number;
   /** Charged since the last renewal, per action: still among `credits` until a renewal writes them. */
   spent: Map<AiAction, number>;
-  spentTotal: number;
   /** Charges a renewal under way is writing. */
   charging: number;
   /** Calls started, and the credits they took, in this second and the one before: the pace. */
@@ -103,7 +102,7 @@ export class AiLeases {
         continue;
       }
       const renewals = lease?.renewals;
-      const result = await read(lease && lease.period === currentPeriod() ? unspentOf(lease) : 0);
+      const result = await read(lease && lease.period === periodStart().getTime() ? unspentOf(lease) : 0);
       if (this.#leases.get(workspaceId) === lease && lease?.renewals === renewals && !lease?.renewal) return result;
     }
   }
@@ -121,7 +120,7 @@ export class AiLeases {
     for (;;) {
       const lease = this.#leaseOf(workspaceId);
       if (lease.renewal) {
-        await lease.renewal.catch(() => {});
+        await lease.renewal;
         continue;
       }
       if (lease.places > lease.busyPlaces && unspentOf(lease) >= cost) {
@@ -140,10 +139,7 @@ export class AiLeases {
   async #finish(lease: Lease, action: AiAction, cost: number, succeeded: boolean): Promise<number> {
     lease.busyPlaces--;
     lease.busyCredits -= cost;
-    if (succeeded) {
-      lease.spent.set(action, (lease.spent.get(action) ?? 0) + cost);
-      lease.spentTotal += cost;
-    }
+    if (succeeded) addCharges(lease, [[action, cost]]);
     const lowCreditsDue = succeeded && !lease.alerted && (lease.remaining + unspentOf(lease)) * 10 < lease.monthly;
     if (!lease.spare || lowCreditsDue) await this.#settle(lease);
     return lease.remaining + unspentOf(lease);
@@ -160,7 +156,6 @@ export class AiLeases {
         busyCredits: 0,
         busyPlaces: 0,
         spent: new Map(),
-        spentTotal: 0,
         charging: 0,
         calls: 0,
         taken: 0,
@@ -170,7 +165,7 @@ export class AiLeases {
         remaining: 0,
         monthly: 0,
         alerted: false,
-        period: currentPeriod(),
+        period: periodStart().getTime(),
         renewal: null,
         renewals: 0,
         queuedSettle: null,
@@ -185,7 +180,7 @@ export class AiLeases {
     if (lease.queuedSettle) return lease.queuedSettle;
     // Started on the next microtask, so that it is queued before it can run.
     const queued: Promise<void> = Promise.resolve().then(async () => {
-      while (lease.renewal) await lease.renewal.catch(() => {});
+      while (lease.renewal) await lease.renewal;
       lease.queuedSettle = null;
       await this.#renew(lease, null);
     });
@@ -200,8 +195,7 @@ export class AiLeases {
     lease.renewals++;
     const charges = lease.spent;
     lease.spent = new Map();
-    lease.charging = lease.spentTotal;
-    lease.spentTotal = 0;
+    lease.charging = sumOf(charges);
     const steady = Math.max(lease.calls, lease.lastCalls) >= steadyCallsPerSecond;
     const { maxInFlight, ttlMs } = this.#limits();
     try {
@@ -247,8 +241,7 @@ export class AiLeases {
       return granted.outcome;
     } catch (error) {
       // Nothing was written: the charges wait for the next renewal.
-      for (const [action, cost] of charges) lease.spent.set(action, (lease.spent.get(action) ?? 0) + cost);
-      lease.spentTotal += lease.charging;
+      addCharges(lease, charges);
       lease.charging = 0;
       throw error;
     } finally {
@@ -264,7 +257,7 @@ export class AiLeases {
       lease.lastTaken = lease.taken;
       lease.calls = lease.taken = 0;
       const holdsMore = lease.credits > lease.busyCredits || lease.places > lease.busyPlaces;
-      if (lease.spentTotal > 0 || holdsMore) void this.#settle(lease).catch(() => {});
+      if (lease.spent.size || holdsMore) void this.#settle(lease).catch(() => {});
       else if (!lease.busyPlaces && !lease.renewal && !lease.queuedSettle) this.#leases.delete(lease.workspaceId);
     }
   }
@@ -277,11 +270,17 @@ function paced(lease: Lease, cost: number): Lease {
   return lease;
 }
 
-/** Credits held and neither taken by a call under way nor charged. */
-function unspentOf(lease: Lease): number {
-  return lease.credits - lease.busyCredits - lease.spentTotal - lease.charging;
+function addCharges(lease: Lease, charges: Iterable<[AiAction, number]>): void {
+  for (const [action, cost] of charges) lease.spent.set(action, (lease.spent.get(action) ?? 0) + cost);
 }
 
-function currentPeriod(now = new Date()): number {
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+function sumOf(charges: Map<AiAction, number>): number {
+  let sum = 0;
+  for (const cost of charges.values()) sum += cost;
+  return sum;
+}
+
+/** Credits held and neither taken by a call under way nor charged. */
+function unspentOf(lease: Lease): number {
+  return lease.credits - lease.busyCredits - sumOf(lease.spent) - lease.charging;
 }

@@ -2,6 +2,25 @@
 -- second of them (src/ai/leases.ts) instead of reserving and settling each call: one row of ai_request per process
 -- and workspace (action 'lease', status 'reserved') holds `cost` credits and `places` places, so the in-flight cap
 -- counts places, not rows.
+
+-- The workspace's reservations and leases past their expiry (their process died) are deleted, p_keep's aside:
+-- answers the credits they held from month p_period, given back.
+CREATE FUNCTION ai_lapse(p_workspace uuid, p_keep uuid, p_period timestamptz) RETURNS int
+LANGUAGE sql AS $$
+  WITH lapsed AS (
+    DELETE FROM ai_request r
+    WHERE r.workspace_id = p_workspace AND r.status = 'reserved' AND r.expires_at <= now() AND r.id IS DISTINCT FROM p_keep
+    RETURNING r.cost, r.period)
+  SELECT coalesce(sum(l.cost) FILTER (WHERE l.period = p_period), 0)::int FROM lapsed l;
+$$;
+
+-- In-flight places the workspace's reservations and leases hold, p_except's aside.
+CREATE FUNCTION ai_places_held(p_workspace uuid, p_except uuid) RETURNS int
+LANGUAGE sql AS $$
+  SELECT coalesce(sum(r.places), 0)::int FROM ai_request r
+  WHERE r.workspace_id = p_workspace AND r.status = 'reserved' AND r.id IS DISTINCT FROM p_except;
+$$;
+
 CREATE OR REPLACE FUNCTION ai_reserve(p_workspace uuid, p_action text, p_cost int, p_max_in_flight int, p_ttl_ms int,
   OUT outcome text, OUT request_id uuid, OUT remaining int)
 LANGUAGE plpgsql AS $$
@@ -17,11 +36,8 @@ BEGIN
     remaining := 0;
     RETURN;
   END IF;
-  WITH lapsed AS (
-    DELETE FROM ai_request r WHERE r.workspace_id = p_workspace AND r.status = 'reserved' AND r.expires_at <= now()
-    RETURNING r.cost, r.period)
-  SELECT remaining + coalesce(sum(l.cost) FILTER (WHERE l.period = v_period), 0) INTO remaining FROM lapsed l;
-  SELECT coalesce(sum(r.places), 0) INTO v_in_flight FROM ai_request r WHERE r.workspace_id = p_workspace AND r.status = 'reserved';
+  remaining := remaining + ai_lapse(p_workspace, NULL, v_period);
+  v_in_flight := ai_places_held(p_workspace, NULL);
   IF v_in_flight >= p_max_in_flight THEN
     outcome := 'busy';
   ELSIF remaining < p_cost THEN
@@ -76,10 +92,7 @@ BEGIN
     alerted := false;
     RETURN;
   END IF;
-  WITH lapsed AS (
-    DELETE FROM ai_request r WHERE r.workspace_id = p_workspace AND r.status = 'reserved' AND r.expires_at <= now() AND r.id <> p_lease
-    RETURNING r.cost, r.period)
-  SELECT remaining + coalesce(sum(l.cost) FILTER (WHERE l.period = credit_period), 0) INTO remaining FROM lapsed l;
+  remaining := remaining + ai_lapse(p_workspace, p_lease, credit_period);
   SELECT r.cost, r.period INTO v_held, v_held_period FROM ai_request r WHERE r.id = p_lease AND r.status = 'reserved';
   IF NOT FOUND THEN
     remaining := greatest(remaining - v_charged, 0);
@@ -92,8 +105,7 @@ BEGIN
       FROM unnest(p_actions, p_costs) AS a(action, cost) WHERE a.cost > 0;
   END IF;
   low_alert := NOT alerted AND v_charged > 0 AND remaining * 10 < monthly;
-  SELECT coalesce(sum(r.places), 0) INTO v_others FROM ai_request r
-    WHERE r.workspace_id = p_workspace AND r.status = 'reserved' AND r.id <> p_lease;
+  v_others := ai_places_held(p_workspace, p_lease);
   credits := least(p_busy_credits, remaining);
   places := p_busy_places;
   v_free_places := p_max_in_flight - v_others - places - p_need_places;
