@@ -41,8 +41,9 @@ export async function createApiKey(
   input: { workspaceId: string; userId: string; scopes?: string[]; preset?: ScopePreset; expiresAt?: Date; name?: string },
 ): Promise<{ keyId: string; apiKey: string }> {
   const keyScopes = resolveScopes(input);
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-    throw invalidRequest([{ field: 'expiresAt', code: 'minimum', messageKey: 'detail.minimum', params: { limit: 'now' } }]);
+  const now = new Date();
+  if (input.expiresAt && input.expiresAt <= now) {
+    throw invalidRequest([{ field: 'expiresAt', code: 'past', messageKey: 'detail.laterThan', params: { earliest: now.toISOString() } }]);
   }
   const membership = await db.prisma.membership.findUnique({
     where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: input.userId } },

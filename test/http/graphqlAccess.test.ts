@@ -97,6 +97,16 @@ describe('API keys', () => {
     expect(refused(broader)).toEqual({ code: 'FORBIDDEN', message: 'API key needs the posts:write scope for createApiKey.' });
   });
 
+  it('refuses an expiry in the past, naming the earliest allowed time', async () => {
+    const workspace = await createWorkspace(service.services);
+    const before = Date.now();
+    const past = await graph(keyed(workspace.ownerKey), 'mutation { createApiKey(preset: READ_ONLY, expiresAt: "2020-01-01T00:00:00Z") { apiKey } }');
+    const detail = past.errors![0]!.extensions.details![0] as { field: string; code: string; message: string };
+    expect(detail).toMatchObject({ field: 'expiresAt', code: 'past' });
+    const earliest = /^Must be later than (\S+)\.$/.exec(detail.message)?.[1];
+    expect(Date.parse(earliest!)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
   it('is for owners and admins, and for keys with access:write', async () => {
     const workspace = await createWorkspace(service.services);
     const publishing = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, { preset: 'publishing' });
