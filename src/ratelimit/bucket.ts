@@ -2,7 +2,10 @@
 // rate limit and the sign-in guard both count in them.
 import type pg from 'pg';
 
-/** A bucket's size and drain: up to `limit` units at once, draining at `limit` units per `periodMs`. */
+/**
+ * A bucket's size and drain: up to `limit` units at once, draining at `limit` units per `periodMs`. A bucket filled
+ * under a higher limit counts as full under a lower one (rate_limit_take cuts its level), never as over full.
+ */
 export interface BucketPolicy {
   limit: number;
   periodMs: number;
@@ -41,13 +44,13 @@ export async function emptyBucket(pool: pg.Pool, subject: string): Promise<void>
   await pool.query('DELETE FROM rate_limit_bucket WHERE subject = $1', [subject]);
 }
 
-/** Whole seconds until a bucket at `level` has drained to `target` units (0 when it is there already). */
 /** Buckets whose last request is over an hour old have drained (the slowest, sign-in's, drains in an hour). */
 export async function deleteDrainedBuckets(pool: pg.Pool): Promise<number> {
   const { rowCount } = await pool.query(`DELETE FROM rate_limit_bucket WHERE at < now() - interval '1 hour'`);
   return rowCount ?? 0;
 }
 
+/** Whole seconds until a bucket at `level` has drained to `target` units (0 when it is there already). */
 export function secondsUntilLevel(policy: BucketPolicy, level: number, target: number): number {
   const excess = level - target;
   return excess <= 1e-9 ? 0 : Math.ceil((excess * policy.periodMs) / policy.limit / 1000);

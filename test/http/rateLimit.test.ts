@@ -6,7 +6,8 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { addPerson, bearer, createWorkspace, keyFor } from '../support/fixtures.ts';
 import { shortlyBeforeNextMinute, until } from '../support/rateWindow.ts';
 import { RateLimiter } from '../../src/ratelimit/limiter.ts';
-import { deleteDrainedBuckets } from '../../src/ratelimit/bucket.ts';
+import { deleteDrainedBuckets, takeFromBucket } from '../../src/ratelimit/bucket.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../src/errors/appError.ts';
 
 const limit = 6;
@@ -107,6 +108,37 @@ describe('rate limit', () => {
     // Calendar-minute windows would pass `limit` more after the boundary; the bucket gives back limit/60 a second.
     const passed = [...before, ...after].filter((status) => status === 200).length;
     expect(passed).toBeLessThanOrEqual(limit + Math.floor((elapsedSeconds * limit) / 60));
+  });
+});
+
+describe('a lowered limit', () => {
+  it('shows no negative remaining and a reset within the minute when a process with a higher limit filled the bucket', async () => {
+    // The server before a restart with a lower RATE_LIMIT_PER_MINUTE, on the same database.
+    const before = await startTestService({ RATE_LIMIT_PER_MINUTE: String(limit * 4) }, service.databaseUrl);
+    try {
+      const acme = await createWorkspace(service.services);
+      for (let i = 0; i < limit * 3; i++) expect((await fetch(`${before.url}/v1/social-accounts`, { headers: bearer(acme.ownerKey) })).status).toBe(200);
+      const refused = await call(bearer(acme.ownerKey));
+      expect(refused.status).toBe(429);
+      const field = rateLimitField(refused);
+      expect(field.r).toBe(0);
+      expect(field.t).toBeLessThanOrEqual(60);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60 / limit);
+    } finally {
+      await before.stop();
+    }
+  });
+
+  it('gives the new limit its whole allowance one period after a higher limit filled the bucket', async () => {
+    const pool = service.services.db.pool;
+    const subject = `lowered-${randomUUID()}`;
+    const take = (limit: number, periodMs: number, need: number) => takeFromBucket(pool, { limit, periodMs }, { subject, holder: randomUUID(), giveBack: 0, need, want: need });
+    expect((await take(100, 60_000, 100)).granted).toBe(100);
+    const full = await take(10, 500, 0);
+    expect(full.available).toBe(0);
+    expect(full.level).toBeLessThanOrEqual(10);
+    await sleep(500);
+    expect((await take(10, 500, 10)).granted).toBe(10);
   });
 });
 
