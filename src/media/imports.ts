@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
+import { errors, request } from 'undici';
 import type { Actor } from '../access/actor.ts';
 import type { Database } from '../db/database.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
@@ -62,13 +62,12 @@ export async function importFromUrl(deps: ImportDeps, actor: Actor, input: { url
   let url = input.url;
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const destination = await checkedDestination(url, deps.settings.allowedHosts);
+    const unreachable = () => refused({ field: 'url', code: 'unreachable', messageKey: 'detail.mediaUrl.unreachable', params: { host: destination.url.host } });
     const agent = pinnedAgent(destination);
     try {
-      const response = await request(destination.url, { method: 'GET', headers: { 'user-agent': 'social-publishing-service (media import)' }, dispatcher: agent, signal }).catch(
-        () => {
-          throw refused({ field: 'url', code: 'unreachable', messageKey: 'detail.mediaUrl.unreachable', params: { host: destination.url.host } });
-        },
-      );
+      const response = await request(destination.url, { method: 'GET', headers: { 'user-agent': 'social-publishing-service (media import)' }, dispatcher: agent, signal }).catch(() => {
+        throw unreachable();
+      });
       const location = response.headers.location;
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
         await response.body.dump();
@@ -77,19 +76,24 @@ export async function importFromUrl(deps: ImportDeps, actor: Actor, input: { url
       }
       const size = Number(response.headers['content-length']);
       const problem = answerProblem(response.statusCode, size, deps.settings.maxUploadBytes);
-      if (problem) {
-        response.body.destroy();
-        throw refused(problem);
-      }
+      if (problem) throw refused(problem);
       const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
       const filename = input.filename ?? (decodeURIComponent(basename(destination.url.pathname)) || 'download');
-      return await importFile(deps, actor, { body: response.body, filename, contentType, size });
+      return await importFile(deps, actor, { body: response.body, filename, contentType, size }).catch((error: unknown) => {
+        throw brokenOff(error, signal) ? unreachable() : error;
+      });
     } finally {
-      void agent.close();
+      // Ends whatever of the answer is still unread (a refused one, or one a refused upload left). Not
+      // `body.destroy()`: that raises an 'error' event nobody listens to once reading stopped, which ends the
+      // process; undici destroys the body with a listener of its own.
+      await agent.destroy();
     }
   }
   throw refused({ field: 'url', code: 'tooManyRedirects', messageKey: 'detail.mediaUrl.tooManyRedirects', params: { limit: maxRedirects } });
 }
+
+/** The answer's body failed while it streamed into the store: the host dropped it, or it took past the timeout. */
+const brokenOff = (error: unknown, signal: AbortSignal) => error instanceof errors.UndiciError || (signal.aborted && error === signal.reason);
 
 async function checkedDestination(url: string, allowedHosts: ReadonlySet<string>) {
   try {
