@@ -8,7 +8,8 @@ import { claimKey, releaseKey, storeAnswer } from '../src/idempotency/store.ts';
 import { fingerprintOf } from '../src/idempotency/rules.ts';
 import type { GraphRunner, Refusal } from './graph.ts';
 import type { GraphTool } from './tool.ts';
-import { AppError } from '../src/errors/appError.ts';
+import { AppError, invalidRequest } from '../src/errors/appError.ts';
+import { unstorableText } from '../src/text/storableText.ts';
 import { localizeError } from '../src/errors/localize.ts';
 import type { Language } from '../src/errors/messages.ts';
 import { postTools } from './tools/posts.ts';
@@ -106,6 +107,9 @@ export function createMcpServer(graph: GraphRunner, caller: McpCaller): McpServe
       const key = tool.idempotencyKey?.(args);
       let answered: Answer;
       try {
+        // Before the idempotency key is stored and the graph names the fields by its own arguments.
+        const unstorable = unstorableText(args, 'arguments');
+        if (unstorable.length) throw invalidRequest(unstorable);
         answered = key === undefined ? await callTool(tool, args, graph, context) : await callOnce(tool, key, args, graph, context);
       } catch (error) {
         const refusal = refusalOf(error, context.language, context.requestId);

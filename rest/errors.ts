@@ -4,12 +4,20 @@ import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, internalError, invalidRequest } from '../src/errors/appError.ts';
 import { localizeError } from '../src/errors/localize.ts';
+import { unstorableText } from '../src/text/storableText.ts';
 import type { Logger } from '../src/logger.ts';
 import { contextOf, languageOf } from './requestContext.ts';
 
 /** PostgreSQL text cannot hold NUL: such a body is refused before it reaches the domain. */
 export function rejectNulCharacters(_req: unknown, _res: unknown, body: Buffer): void {
   if (body.includes('\\u0000')) throw new Error('NUL in body');
+}
+
+/** After a JSON body parser: a lone surrogate (`"\ud800"`) in any string or key is refused naming the field. */
+export function refuseUnstorableText(req: Request, res: Response, next: NextFunction): void {
+  const details = unstorableText(req.body, 'body');
+  if (details.length) return sendError(res, invalidRequest(details));
+  next();
 }
 
 export function sendError(res: Response, error: AppError): void {

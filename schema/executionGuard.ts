@@ -1,42 +1,13 @@
-// Checks made once the document is valid and before anything is resolved, for every operation: no NUL character in
-// any argument (PostgreSQL text cannot hold it; REST refuses it too), the operation's cost within the limit, and
-// the cost charged against the caller's rate limit. After execution: the answer within the size limit.
-import { valueFromASTUntyped, visit, type DocumentNode } from 'graphql';
+// Checks made once the document is valid and before anything is resolved, for every operation (after the text of its
+// arguments, storableText.ts): the operation's cost within the limit, and the cost charged against the caller's rate
+// limit. After execution: the answer within the size limit.
 import type { Plugin } from 'graphql-yoga';
-import { AppError, invalidRequest, type ErrorDetail } from '../src/errors/appError.ts';
+import { AppError, invalidRequest } from '../src/errors/appError.ts';
 import { rateLimitHeaders } from '../src/ratelimit/limiter.ts';
 import type { GraphContext } from './builder.ts';
 import { operationCost } from './cost.ts';
 import { asGraphQLError } from './graphqlErrors.ts';
 import { graphLimits, requestWeight } from './limits.ts';
-
-/** Paths (as in `details[].field`) of the argument values holding a NUL character. */
-function fieldsWithNul(document: DocumentNode, variables: Record<string, unknown>): string[] {
-  const found: string[] = [];
-  visit(document, {
-    Argument(node) {
-      // Iterative: a value nested deeper than any input type is refused by coercion later, never overflows here.
-      const pending: [string, unknown][] = [[node.name.value, valueFromASTUntyped(node.value, variables)]];
-      while (pending.length) {
-        const [path, value] = pending.pop()!;
-        if (typeof value === 'string') {
-          if (value.includes('\u0000')) found.push(path);
-        } else if (Array.isArray(value)) {
-          value.forEach((item, index) => pending.push([`${path}[${index}]`, item]));
-        } else if (value !== null && typeof value === 'object') {
-          for (const [key, item] of Object.entries(value)) pending.push([`${path}.${key}`, item]);
-        }
-      }
-      return false;
-    },
-  });
-  return found;
-}
-
-function checkArguments(document: DocumentNode, variables: Record<string, unknown>): void {
-  const details = fieldsWithNul(document, variables).map((field): ErrorDetail => ({ field, code: 'nulCharacter', messageKey: 'detail.nulCharacter' }));
-  if (details.length) throw invalidRequest(details);
-}
 
 /** Charges a costly operation as several requests; answers the rate-limit headers to send. */
 async function chargeCost(context: GraphContext, cost: number): Promise<Record<string, string> | undefined> {
@@ -60,7 +31,6 @@ export function executionGuard(): Plugin<GraphContext> {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       let headers: Record<string, string> | undefined;
       try {
-        checkArguments(args.document, variables);
         headers = await chargeCost(context, operationCost(args.schema, args.document, variables));
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

@@ -9,6 +9,7 @@ import { graphSchema } from './index.ts';
 import type { GraphContext } from './builder.ts';
 import { graphqlErrorBody, markRefusal, statusRuleOf, toGraphQLError } from './graphqlErrors.ts';
 import { executionGuard } from './executionGuard.ts';
+import { storableText } from './storableText.ts';
 import { graphLimits } from './limits.ts';
 import { AppError, invalidRequest } from '../src/errors/appError.ts';
 import type { Logger } from '../src/logger.ts';
@@ -140,6 +141,6 @@ export function createGraphHandler<ServerContext extends object>(logger: Logger,
     maxRequestBodySize: graphLimits.maxRequestBytes,
     graphiql: true,
     renderGraphiQL: () => graphiqlPage,
-    plugins: [documentLimits(), parserDepthGuard(), executionGuard(), apiErrors(logger, contextOf)],
+    plugins: [documentLimits(), parserDepthGuard(), storableText(), executionGuard(), apiErrors(logger, contextOf)],
   });
 }

@@ -109,6 +109,21 @@ export function fieldPaths(schema: Schema, depth = 3, prefix: string[] = []): st
   });
 }
 
+const admitsString = (schema: Schema): boolean =>
+  [schema.type].flat().includes('string') || [schema.const, ...(schema.enum ?? [])].some((value) => typeof value === 'string') ||
+  [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((branch) => admitsString(branch as Schema));
+
+/** Every path of a body schema whose value may be a string, array items (`content.mediaIds.0`) included. */
+export function stringFieldPaths(schema: Schema, depth = 5, prefix: string[] = []): string[][] {
+  const here = prefix.length && admitsString(schema) ? [prefix] : [];
+  if (depth === 0) return here;
+  const object = (schema.oneOf?.[0] ?? schema.anyOf?.[0] ?? schema) as Schema & { items?: Schema };
+  const nested = object.items
+    ? stringFieldPaths(object.items, depth - 1, [...prefix, '0'])
+    : Object.entries(object.properties ?? {}).flatMap(([name, child]) => stringFieldPaths(child as Schema, depth - 1, [...prefix, name]));
+  return [...here, ...nested];
+}
+
 /** A copy of `value` with `replacement` at `path`, creating the objects and arrays on the way. */
 export function withValueAt(value: unknown, path: string[], replacement: unknown): unknown {
   const [head, ...rest] = path;
