@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, internalError, invalidRequest } from '../src/errors/appError.ts';
+import { AppError, asAppError, invalidRequest, isServiceFault } from '../src/errors/appError.ts';
 import { localizeError } from '../src/errors/localize.ts';
 import { unstorableText } from '../src/text/storableText.ts';
 import type { Logger } from '../src/logger.ts';
@@ -40,8 +40,8 @@ export function errorHandler(logger: Logger) {
     if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
       return sendError(res, new AppError('INVALID_JSON', 'invalidJson'));
     }
-    const appError = internalError(error);
-    if (appError.code === 'INTERNAL') {
+    const appError = asAppError(error);
+    if (isServiceFault(appError)) {
       logger.error({ err: error, requestId: contextOf(res)?.requestId, method: req.method, path: req.path }, 'request failed');
     }
     if (!res.locals.context) res.locals.context = { requestId: 'unknown', language: languageOf(req) };

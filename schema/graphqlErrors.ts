@@ -1,9 +1,9 @@
 // Every error /graphql answers, in the API's shape: `extensions.code` carries the same code as REST (and
 // `requestId`, `details` for a 400), the message follows the caller's language, the HTTP status is the code's.
 // What the request itself got wrong (transport, syntax, validation, variables, limits) is INVALID_REQUEST;
-// anything unexpected is masked as INTERNAL. Nothing else of the original error (stack, cause) is kept.
+// a passing database failure is SERVICE_UNAVAILABLE, anything else unexpected is masked as INTERNAL. Nothing else of the original error (stack, cause) is kept.
 import { GraphQLError } from 'graphql';
-import { AppError, internalError, invalidRequest } from '../src/errors/appError.ts';
+import { AppError, asAppError, invalidRequest, isServiceFault } from '../src/errors/appError.ts';
 import { localizeError } from '../src/errors/localize.ts';
 import type { Language } from '../src/errors/messages.ts';
 import { graphLimits } from './limits.ts';
@@ -49,7 +49,7 @@ function meaningOf(error: GraphQLError): AppError {
       details: [{ field, code: 'graphql', messageKey: 'graphqlInvalid', params: reason }],
     });
   }
-  return internalError(original ?? error);
+  return asAppError(original ?? error);
 }
 
 /**
@@ -69,7 +69,7 @@ export function statusRuleOf(error: GraphQLError, answerHasData: boolean): Statu
 
 export function toGraphQLError(error: GraphQLError, language: Language, requestId: string, rule: StatusRule, onInternal: (error: unknown) => void): GraphQLError {
   const appError = meaningOf(error);
-  if (appError.code === 'INTERNAL') onInternal(error.originalError ?? error);
+  if (isServiceFault(appError)) onInternal(error.originalError ?? error);
   const { code, message, details } = localizeError(appError, language);
   const headers = Object.keys(appError.headers).length ? { headers: appError.headers } : {};
   const status = rule === 'field' ? {} : { status: appError.httpStatus, ...(rule === 'request' ? { spec: true } : {}) };

@@ -1,7 +1,9 @@
 // One pg pool per process, shared by Prisma (through its pg driver adapter) and the few hot-path SQL statements.
 import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { isTransactionConflict } from '../errors/transientDatabase.ts';
 
 export type { PrismaClient };
 export type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -20,6 +22,7 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   // An idle client losing its server (e.g. a restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  retryInteractiveTransactions(prisma);
   const accessListeners: (() => void)[] = [];
   return {
     pool,
@@ -33,8 +36,41 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   };
 }
 
-/** A transaction on one pooled client, for set-based SQL outside Prisma (publishing, token refresh). */
-export async function withPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+const conflictAttempts = 3;
+
+/**
+ * Runs a transaction again when PostgreSQL rolled it back to resolve a conflict with another (deadlock, serialization
+ * failure): nothing of it was kept, and the next attempt usually passes. Other failures, and a conflict on the last
+ * attempt, are thrown (the transports answer a passing one 503 SERVICE_UNAVAILABLE, see asAppError).
+ */
+export async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt === conflictAttempts || !isTransactionConflict(error)) throw error;
+      // A few milliseconds apart, at random, so that the two sides of a deadlock do not meet again.
+      await sleep(5 + Math.random() * 20 * attempt);
+    }
+  }
+}
+
+/**
+ * Every `prisma.$transaction(async (tx) => ...)` of the domain retries conflicts: its work is the function's database
+ * statements only, so running it again is safe. (The array form is left as it is: its queries are built once.)
+ */
+function retryInteractiveTransactions(prisma: PrismaClient): void {
+  const transaction = prisma.$transaction.bind(prisma) as (work: unknown, options?: unknown) => Promise<unknown>;
+  prisma.$transaction = ((work: unknown, options?: unknown) =>
+    typeof work === 'function' ? retryingConflicts(() => transaction(work, options)) : transaction(work, options)) as PrismaClient['$transaction'];
+}
+
+/** A transaction on one pooled client, for set-based SQL outside Prisma (publishing, token refresh); conflicts are retried. */
+export function withPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return retryingConflicts(() => runPoolTransaction(pool, work));
+}
+
+async function runPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

@@ -1,6 +1,7 @@
 // The one error type of the domain. Transports turn it into their shape (HTTP status + JSON, GraphQL
 // extensions, MCP tool error) and render `messageKey` in the caller's language (see messages.ts).
 import type { MessageKey } from './messages.ts';
+import { isTransientDatabaseFailure } from './transientDatabase.ts';
 
 export const httpStatusByCode = {
   INVALID_REQUEST: 400,
@@ -25,6 +26,7 @@ export const httpStatusByCode = {
   AI_UNAVAILABLE: 503,
   PROVIDER_UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof httpStatusByCode;
@@ -86,6 +88,21 @@ export function storedError(row: { errorCode: string | null; errorMessage: strin
   return row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null;
 }
 
-export function internalError(cause: unknown): AppError {
-  return cause instanceof AppError ? cause : new AppError('INTERNAL', 'internal', {}, { cause });
+/** Seconds a client waits after SERVICE_UNAVAILABLE: a database restart or a lost connection passes in about that. */
+export const serviceRetryAfterSeconds = 1;
+
+/**
+ * What any error a request ends with means to the caller, whichever transport it came by: a domain error as it is;
+ * a passing failure of the database (restart, cut connection, deadlock, lock wait) 503 SERVICE_UNAVAILABLE with
+ * Retry-After; anything else INTERNAL.
+ */
+export function asAppError(cause: unknown): AppError {
+  if (cause instanceof AppError) return cause;
+  if (isTransientDatabaseFailure(cause)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'serviceUnavailable', { seconds: serviceRetryAfterSeconds }, { cause, headers: { 'Retry-After': String(serviceRetryAfterSeconds) } });
+  }
+  return new AppError('INTERNAL', 'internal', {}, { cause });
 }
+
+/** The service's own failures (not the caller's), which transports log with their cause. */
+export const isServiceFault = (error: AppError): boolean => error.code === 'INTERNAL' || error.code === 'SERVICE_UNAVAILABLE';
