@@ -38,7 +38,12 @@ builder.queryField('socialAccount', (t) =>
 const AuthorizationStartRef = builder.objectRef<AuthorizationStart>('AccountAuthorization').implement({
   description: 'Where the person authorizes the app at the network; the network then sends them to /oauth/callback/<provider>.',
   fields: (t) => ({
-    authorizationUrl: t.exposeString('authorizationUrl'),
+    authorizationUrl: t.exposeString('authorizationUrl', {
+      description:
+        'The start link on this service (/oauth/start/<provider>): open it in the browser of the person who authorizes. It opens once, ' +
+        'gives that browser a cookie binding the authorization to it (httpOnly, SameSite=Lax, 10 minutes) and redirects to the network; ' +
+        'the callback refuses a browser without it (error=invalid_request). Whoever opens it can complete it: give it to no one else.',
+    }),
     state: t.exposeString('state', { description: 'Single-use; valid for 10 minutes.' }),
     expiresAt: t.exposeString('expiresAt'),
   }),

@@ -2,10 +2,12 @@
 // network's callback), credentials (Bluesky app passwords) and the local sandbox; and disconnecting them.
 //
 // An OAuth authorization is a single-use `state` (10 minutes) bound to the workspace and the person who started
-// it, stored only as a hash, with the PKCE verifier sealed beside it. The callback takes it (deleting the row, so a
-// second use finds nothing), exchanges the code, reads who the account is and saves it. Nothing is written on any
-// failure but the used state.
-import { createHash } from 'node:crypto';
+// it, stored only as a hash, with the PKCE verifier sealed beside it. It is also bound to one browser: the caller
+// gets a start link on the service (never the network's URL), which opens once, hands the browser that opened it a
+// random binding (a cookie; stored only as a hash) and sends it on to the network. The callback takes the state
+// (deleting the row, so a second use finds nothing), refuses it without that browser's binding, exchanges the code,
+// reads who the account is and saves it. Nothing is written on any failure but the used state.
+import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { networkBaseUrls, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -50,7 +52,7 @@ export function connectionSettings(config: Config, secrets: SecretBox, links: Ac
   };
 }
 
-const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 const displayName = (provider: string) => rulesOf(provider)?.displayName ?? provider;
 
 function requireProvider(provider: string): void {
@@ -139,6 +141,7 @@ export interface StartConnectionInput {
 
 export interface AuthorizationStart {
   authorizationUrl: string;
+  /** The start link on the service (GET /oauth/start/{provider}), which sends the browser on to the network. */
   state: string;
   expiresAt: string;
 }
@@ -157,11 +160,12 @@ export async function startAccountConnection(db: Database, settings: ConnectionS
   const state = oauth.generateRandomState();
   const { url, codeVerifier } = await authorizationRequest(app, state);
   const expiresAt = new Date(Date.now() + authorizationMinutes * 60_000);
+  url.searchParams.delete('state');
   // Authorizations nobody came back for are dropped a day after they expired (kept that long to say "expired").
   await db.prisma.oAuthAuthorization.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - 86_400_000) } } });
   await db.prisma.oAuthAuthorization.create({
     data: {
-      stateHash: hashState(state),
+      stateHash: hashSecret(state),
       workspaceId: actor.workspaceId,
       userId: actor.userId,
       provider: input.provider,
@@ -169,9 +173,12 @@ export async function startAccountConnection(db: Database, settings: ConnectionS
       returnTo,
       instanceUrl: instanceUrl ?? null,
       expiresAt,
+      authorizationUrl: url.href,
     },
   });
-  return { authorizationUrl: url.href, state, expiresAt: expiresAt.toISOString() };
+  const startLink = new URL(`${settings.publicBaseUrl}/oauth/start/${input.provider}`);
+  startLink.searchParams.set('state', state);
+  return { authorizationUrl: startLink.href, state, expiresAt: expiresAt.toISOString() };
 }
 
 /** Where the person goes when no `redirectUri` was given: the dashboard. */
@@ -193,13 +200,51 @@ export class ConnectionFailure extends Error {
 }
 
 export interface ConnectionOutcome {
+const unknownAuthorization = () =>
+  new AppError('INVALID_REQUEST', 'authorizationUnknown', {}, { details: [{ field: 'state', code: 'unknown', messageKey: 'authorizationUnknown' }] });
+const expired = () => new AppError('INVALID_REQUEST', 'authorizationExpired', { minutes: authorizationMinutes });
+
+export interface OpenedAuthorization {
+  /** The network's authorization URL, with the state. */
+  authorizationUrl: string;
+  /** The secret the browser keeps (a cookie) and brings back to the callback. */
+  binding: string;
+  expiresAt: Date;
+}
+
+/**
+ * GET /oauth/start/{provider}: the start link, opened in the browser that is to complete the authorization. It opens
+ * once (a second browser with the same link gets nothing), so exactly one browser ever holds the binding.
+ */
+export async function openAuthorization(db: Database, provider: string, state: string | null): Promise<OpenedAuthorization> {
+  if (!state) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
+  const binding = randomBytes(32).toString('base64url');
+  const [opened] = await db.prisma.$queryRaw<Pick<OAuthAuthorization, 'authorizationUrl' | 'returnTo' | 'expiresAt'>[]>`
+    UPDATE oauth_authorization a SET binding_hash = ${hashSecret(binding)}, authorization_url = NULL
+    FROM (SELECT id, authorization_url FROM oauth_authorization
+          WHERE state_hash = ${hashSecret(state)} AND provider = ${provider} AND authorization_url IS NOT NULL FOR UPDATE) unopened
+    WHERE a.id = unopened.id
+    RETURNING unopened.authorization_url AS "authorizationUrl", a.return_to AS "returnTo", a.expires_at AS "expiresAt"`;
+  if (!opened) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
+  if (opened.expiresAt <= new Date()) throw new ConnectionFailure(opened.returnTo ?? dashboardPath, 'expired_state', expired());
+  const authorizationUrl = new URL(opened.authorizationUrl!);
+  authorizationUrl.searchParams.set('state', state);
+  return { authorizationUrl: authorizationUrl.href, binding, expiresAt: opened.expiresAt };
+}
+
   returnTo: string;
   connectionIds: string[];
 }
 
-type TakenAuthorization = Pick<OAuthAuthorization, 'workspaceId' | 'userId' | 'encryptedCodeVerifier' | 'returnTo' | 'instanceUrl' | 'expiresAt'>;
+type TakenAuthorization = Pick<
+  OAuthAuthorization,
+  'workspaceId' | 'userId' | 'encryptedCodeVerifier' | 'returnTo' | 'instanceUrl' | 'bindingHash' | 'expiresAt'
+>;
 
-/** GET /oauth/callback/{provider}: the network sent the person back with a code (or a refusal) and our state. */
+/**
+ * GET /oauth/callback/{provider}: the network sent the person back with a code (or a refusal) and our state;
+ * `binding` is what their browser kept from the start link (undefined: nothing).
+ */
 export async function completeAccountConnection(
   db: Database,
   outbox: Outbox,
@@ -207,18 +252,22 @@ export async function completeAccountConnection(
   provider: string,
   callback: URLSearchParams,
 ): Promise<ConnectionOutcome> {
+  binding: string | undefined,
   const state = callback.get('state');
-  const unknown = new AppError('INVALID_REQUEST', 'authorizationUnknown', {}, { details: [{ field: 'state', code: 'unknown', messageKey: 'authorizationUnknown' }] });
-  if (!state) throw new ConnectionFailure(null, 'invalid_request', unknown);
-  // Taken at once: a second callback with the same state finds nothing.
+  if (!state) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
+  // Taken at once: a second callback with the same state finds nothing. A callback from another browser uses it up
+  // too: its state has left the browser it was meant for, so it is not to be trusted again.
   const [authorization] = await db.prisma.$queryRaw<TakenAuthorization[]>`
-    DELETE FROM oauth_authorization WHERE state_hash = ${hashState(state)} AND provider = ${provider}
+    DELETE FROM oauth_authorization WHERE state_hash = ${hashSecret(state)} AND provider = ${provider}
     RETURNING workspace_id AS "workspaceId", user_id AS "userId", encrypted_code_verifier AS "encryptedCodeVerifier",
-              return_to AS "returnTo", instance_url AS "instanceUrl", expires_at AS "expiresAt"`;
-  if (!authorization) throw new ConnectionFailure(null, 'invalid_request', unknown);
+              return_to AS "returnTo", instance_url AS "instanceUrl", binding_hash AS "bindingHash", expires_at AS "expiresAt"`;
+  if (!authorization) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
   const returnTo = authorization.returnTo ?? dashboardPath;
   const fail = (error: string, reason: AppError) => new ConnectionFailure(returnTo, error, reason);
-  if (authorization.expiresAt <= new Date()) throw fail('expired_state', new AppError('INVALID_REQUEST', 'authorizationExpired', { minutes: authorizationMinutes }));
+  if (!binding || authorization.bindingHash !== hashSecret(binding)) {
+    throw fail('invalid_request', new AppError('INVALID_REQUEST', 'authorizationUnbound', {}, { details: [{ field: 'state', code: 'unbound', messageKey: 'authorizationUnbound' }] }));
+  }
+  if (authorization.expiresAt <= new Date()) throw fail('expired_state', expired());
   const refusal = callback.get('error');
   if (refusal) {
     const reason = callback.get('error_description') ?? refusal;

@@ -1,17 +1,21 @@
 // Connecting social accounts: the OAuth 2.0 flow end to end with X's connector against a stand-in of an OAuth 2.0
 // network (authorization, callback, account), single-use states, no duplicates on reconnect, nothing written on
 // failures, disconnecting with revocation at the network, the sandbox through POST /social-accounts, scopes and
-// roles, PROVIDER_NOT_CONFIGURED and the providers' `configured` flag, and refused redirect targets.
+// roles, PROVIDER_NOT_CONFIGURED and the providers' `configured` flag, refused redirect targets, and the binding of an
+// authorization to the one browser that opened its start link.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { addPerson, bearer, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
 import { OAuthNetwork } from '../support/oauthNetwork.ts';
+import { OAuthBrowser, type CallbackAnswer } from '../support/oauthBrowser.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setUserRole } from '../../src/workspaces/workspaces.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
+import { bindingCookie } from '../../rest/oauthCallback.ts';
+import { createHash } from 'node:crypto';
 
 const publicBaseUrl = 'https://sps.example.test';
 const appOrigin = 'https://app.example.test';
@@ -21,6 +25,9 @@ let network: OAuthNetwork;
 let service: TestService;
 let acme: TestWorkspace;
 let api: Api;
+/** The person's browser, unless a test says whose. */
+let person: OAuthBrowser;
+const browser = () => new OAuthBrowser(service.url, publicBaseUrl);
 
 beforeAll(async () => {
   network = await new OAuthNetwork([xCallback]).start();
@@ -36,26 +43,23 @@ beforeAll(async () => {
   });
   acme = await createWorkspace(service.services);
   api = apiFor(service.url, acme.ownerKey);
+  person = browser();
 });
 afterAll(async () => {
   await service.stop();
   await network.stop();
 });
 
-/** Follows the network's redirect back to our callback, as the person's browser would. */
-async function authorizeAtNetwork(authorizationUrl: string): Promise<string> {
-  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+/** Opens the start link, then follows the network's redirect back to our callback, as the person's browser would. */
+async function authorizeAtNetwork(authorizationUrl: string, by = person): Promise<string> {
+  const response = await fetch(await by.start(authorizationUrl), { redirect: 'manual' });
   expect(response.status).toBe(302);
   const back = new URL(response.headers.get('location')!);
   expect(back.origin + back.pathname).toBe(xCallback);
   return `${service.url}${back.pathname}${back.search}`;
 }
 
-async function callback(url: string) {
-  const response = await fetch(url, { redirect: 'manual', headers: { 'accept-language': 'de' } });
-  const location = response.headers.get('location');
-  return { status: response.status, location: location ? new URL(location) : null, body: location ? null : await response.json() };
-}
+const callback = (url: string, by = person) => by.callback(url, { 'accept-language': 'de' });
 
 async function connectX(redirectUri?: string, client: Api = api) {
   const started = await client('POST', '/social-accounts/connect', { provider: 'x', ...(redirectUri ? { redirectUri } : {}) });
@@ -79,10 +83,11 @@ describe('GET /providers', () => {
 });
 
 describe('POST /social-accounts/connect', () => {
-  it('answers an authorization URL with PKCE S256, the app, the callback and offline access', async () => {
+  it('answers a start link that leads to an authorization URL with PKCE S256, the app, the callback and offline access', async () => {
     const { status, body } = await api('POST', '/social-accounts/connect', { provider: 'x' });
     expect(status).toBe(201);
-    const url = new URL(body.data.authorizationUrl);
+    expect(body.data.authorizationUrl).toBe(`${publicBaseUrl}/oauth/start/x?state=${body.data.state}`);
+    const url = await browser().start(body.data.authorizationUrl);
     expect(url.origin + url.pathname).toBe(`${network.url}/i/oauth2/authorize`);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       response_type: 'code',
@@ -265,6 +270,79 @@ describe('the OAuth callback', () => {
   });
 });
 
+describe('an authorization is bound to the one browser that opened its start link', () => {
+  async function start(client: Api = api) {
+    const started = await client('POST', '/social-accounts/connect', { provider: 'x', redirectUri: `${appOrigin}/accounts` });
+    expect(started.status).toBe(201);
+    return started.body.data as { authorizationUrl: string; state: string };
+  }
+  function refusedAsUnbound(answer: CallbackAnswer) {
+    expect(answer.status).toBe(302);
+    expect(answer.location!.origin + answer.location!.pathname).toBe(`${appOrigin}/accounts`);
+    expect(answer.location!.searchParams.get('error')).toBe('invalid_request');
+    expect(answer.location!.searchParams.get('error_description')).toMatch(/in einem anderen Browser begonnen/);
+    expect(answer.location!.searchParams.has('connectionId')).toBe(false);
+  }
+
+  it("an API caller sends the person's browser to the start link, which gives it the binding cookie, and it connects there", async () => {
+    const globex = await createWorkspace(service.services);
+    const own = browser();
+    const { authorizationUrl, state } = await start(apiFor(service.url, globex.ownerKey));
+    const callbackUrl = await authorizeAtNetwork(authorizationUrl, own);
+    const cookie = own.cookie(bindingCookie, '/oauth/callback/x')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'lax', secure: true, value: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect((cookie.expires!.getTime() - Date.now()) / 60_000).toBeGreaterThan(9);
+    const [row] = (await service.services.db.pool.query('SELECT * FROM oauth_authorization WHERE workspace_id = $1', [globex.workspaceId])).rows;
+    expect(row.binding_hash).toBe(createHash('sha256').update(cookie.value!).digest('hex'));
+    expect(JSON.stringify(row)).not.toContain(state);
+    expect(JSON.stringify(row)).not.toContain(cookie.value);
+    const { location } = await callback(callbackUrl, own);
+    expect(location!.origin + location!.pathname).toBe(`${appOrigin}/accounts`);
+    expect((await accountRows(globex.workspaceId)).map((account) => account.id)).toEqual([location!.searchParams.get('connectionId')]);
+  });
+
+  it('a callback without the cookie is refused, uses the state up, and connects nothing', async () => {
+    const accounts = await accountRows(acme.workspaceId);
+    const connected = await events(acme.workspaceId, 'connection.connected');
+    const starter = browser();
+    const callbackUrl = await authorizeAtNetwork((await start()).authorizationUrl, starter);
+    refusedAsUnbound(await callback(callbackUrl, browser()));
+    expect(await accountRows(acme.workspaceId)).toEqual(accounts);
+    expect(await events(acme.workspaceId, 'connection.connected')).toEqual(connected);
+    expect((await callback(callbackUrl, starter)).status).toBe(400);
+  });
+
+  it("a callback in a browser holding another authorization's cookie is refused, and that one still completes", async () => {
+    // The attacker starts in their workspace and gets the victim's browser to the callback; the victim is connecting too.
+    const attacker = await createWorkspace(service.services);
+    const victim = browser();
+    const victimsOwn = await authorizeAtNetwork((await start()).authorizationUrl, victim);
+    const attackers = await authorizeAtNetwork((await start(apiFor(service.url, attacker.ownerKey))).authorizationUrl, browser());
+    refusedAsUnbound(await callback(attackers, victim));
+    expect(await accountRows(attacker.workspaceId)).toEqual([]);
+    expect((await callback(victimsOwn, victim)).location!.searchParams.get('connectionId')).toBeTruthy();
+  });
+
+  it('the start link opens once: another browser opening it gets 400, and the network is never named to the caller', async () => {
+    const { authorizationUrl } = await start();
+    expect(new URL(authorizationUrl).origin).toBe(publicBaseUrl);
+    const first = browser();
+    const atNetwork = await first.start(authorizationUrl);
+    expect(atNetwork.origin).toBe(network.url);
+    const again = await browser().visit(authorizationUrl);
+    expect(again.status).toBe(400);
+    expect((await again.json()).error).toMatchObject({ code: 'INVALID_REQUEST', details: [expect.objectContaining({ field: 'state', code: 'unknown' })] });
+    expect((await first.visit(authorizationUrl)).status).toBe(400);
+    expect((await browser().visit(`${publicBaseUrl}/oauth/start/x?state=never-issued`)).status).toBe(400);
+
+    const late = await start();
+    await service.services.db.pool.query(`UPDATE oauth_authorization SET expires_at = now() - interval '1 second' WHERE workspace_id = $1`, [acme.workspaceId]);
+    const expired = await browser().visit(late.authorizationUrl);
+    expect(expired.status).toBe(302);
+    expect(new URL(expired.headers.get('location')!).searchParams.get('error')).toBe('expired_state');
+  });
+});
+
 describe('DELETE /social-accounts/{id}', () => {
   it('revokes the tokens at the network, erases them, keeps the account listed, and emits connection.revoked once', async () => {
     const globex = await createWorkspace(service.services);
@@ -331,7 +409,7 @@ describe('GraphQL', () => {
     const started = await graph('mutation { startAccountConnection(provider: "x", redirectUri: "https://evil.example/") { state } }', {});
     expect(started.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST' });
     const ok = await graph('mutation { startAccountConnection(provider: "x") { authorizationUrl state expiresAt } }', {});
-    expect(ok.data.startAccountConnection.authorizationUrl).toContain('/i/oauth2/authorize');
+    expect(new URL(await browser().start(ok.data.startAccountConnection.authorizationUrl)).pathname).toBe('/i/oauth2/authorize');
     const publishing = await keyFor(service.services, acme.workspaceId, acme.ownerId, { preset: 'publishing' });
     const refused = await graph('mutation($id: ID!) { disconnectSocialAccount(id: $id) { status } }', { id }, publishing.apiKey);
     expect(refused.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -361,7 +439,7 @@ describe('networks at a URL the person names', () => {
   it('Mastodon: registers the app at the instance, and the person authorizes and is connected there', async () => {
     const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: `${instance.url}/about`, redirectUri: `${appOrigin}/accounts` });
     expect(started.status).toBe(201);
-    const authorizationUrl = new URL(started.body.data.authorizationUrl);
+    const authorizationUrl = await person.start(started.body.data.authorizationUrl);
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${instance.url}/oauth/authorize`);
     expect([...instance.apps.values()].map((app) => app.redirectUris)).toEqual([[`${publicBaseUrl}/oauth/callback/mastodon`]]);
     const atInstance = await fetch(authorizationUrl, { redirect: 'manual' });

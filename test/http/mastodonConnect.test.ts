@@ -1,5 +1,5 @@
-// Connecting a Mastodon account end to end, and publishing to it: POST /v1/social-accounts/connect, the
-// authorization at the instance (the Mastodon stand-in), GET /oauth/callback/mastodon, the account, a post
+// Connecting a Mastodon account end to end, and publishing to it: POST /v1/social-accounts/connect, its start link
+// opened in the person's browser, the authorization at the instance (the Mastodon stand-in), GET /oauth/callback/mastodon, the account, a post
 // published through the worker, and disconnecting.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { video } from '../support/mediaFiles.ts';
+import { OAuthBrowser } from '../support/oauthBrowser.ts';
 
 let service: TestService;
 let instance: MastodonStandIn;
@@ -28,29 +29,26 @@ afterAll(async () => {
   await instance?.stop();
 });
 
-/** The network sends the person to PUBLIC_BASE_URL's callback; the test follows that to the test server. */
-const atService = (location: string) => {
-  const url = new URL(location);
-  return `${service.url}${url.pathname}${url.search}`;
-};
+const browser = () => new OAuthBrowser(service.url, service.services.config.publicBaseUrl);
 
 /** Starts a connection, lets the instance authorize it, and follows the callback: the service's final redirect. */
 async function connect(): Promise<URL> {
   const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: instance.url });
   expect(started.status).toBe(201);
-  const authorization = new URL(started.body.data.authorizationUrl);
+  const person = browser();
+  const authorization = await person.start(started.body.data.authorizationUrl);
   expect(authorization.origin + authorization.pathname).toBe(`${instance.url}/oauth/authorize`);
   const atInstance = await fetch(authorization, { redirect: 'manual' });
   expect(atInstance.status).toBe(302);
-  const callback = await fetch(atService(atInstance.headers.get('location')!), { redirect: 'manual' });
+  const callback = await person.callback(atInstance.headers.get('location')!);
   expect(callback.status).toBe(302);
-  return new URL(callback.headers.get('location')!);
+  return callback.location!;
 }
 
 describe('connecting a Mastodon account', () => {
   it('registers the app at the instance, authorizes with PKCE and connects the account', async () => {
     const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: instance.url });
-    const authorization = new URL(started.body.data.authorizationUrl);
+    const authorization = await browser().start(started.body.data.authorizationUrl);
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorization.searchParams.get('scope')).toBe('read:accounts read:statuses write:media write:statuses');
     expect(instance.apps.get(authorization.searchParams.get('client_id')!)).toBeDefined();

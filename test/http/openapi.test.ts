@@ -68,9 +68,9 @@ describe('OpenAPI document', () => {
     expect(nullProperties).toEqual([]);
   });
 
-  it('routes under /v1 every operation but the dashboard sign-in and the OAuth callback, which have servers of their own', async () => {
+  it("routes under /v1 every operation but the dashboard sign-in and the OAuth browser's start and callback, which have servers of their own", async () => {
     const ownServers = Object.entries(openapiDocument.paths ?? {}).filter(([, item]) => item?.servers).map(([path]) => path);
-    expect(ownServers.sort()).toEqual(['/auth/login', '/auth/logout', '/auth/session', '/oauth/callback/{provider}']);
+    expect(ownServers.sort()).toEqual(['/auth/login', '/auth/logout', '/auth/session', '/oauth/callback/{provider}', '/oauth/start/{provider}']);
     expect(Object.keys(v1Document.paths ?? {})).not.toContain('/auth/login');
     const underV1 = await fetch(`${service.url}/v1/auth/login`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: '{}' });
     expect(underV1.status).toBe(404);

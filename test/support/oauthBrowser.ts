@@ -1,0 +1,54 @@
+// A person's browser in an OAuth connection, as far as the service can tell one from another: its cookies. It
+// opens the start link that POST /v1/social-accounts/connect answers (keeping the binding cookie set there), lets
+// the network redirect it, and brings its cookies back to the callback. Requests to PUBLIC_BASE_URL go to the test
+// server; cookies are matched by path, and an expired one (a cleared cookie) is dropped.
+import { parseSetCookie, stringifyCookie, type SetCookie } from 'cookie';
+
+export interface CallbackAnswer {
+  status: number;
+  location: URL | null;
+  body: any;
+}
+
+export class OAuthBrowser {
+  readonly #cookies = new Map<string, SetCookie>();
+
+  constructor(
+    private readonly serviceUrl: string,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  /** The cookie of `name` whose path is `path`, as the service set it. */
+  cookie(name: string, path: string): SetCookie | undefined {
+    return this.#cookies.get(`${path};${name}`);
+  }
+
+  /** A GET at the service (a URL on PUBLIC_BASE_URL or the test server), without following redirects. */
+  async visit(target: string, headers: Record<string, string> = {}): Promise<Response> {
+    const url = new URL(target.replace(this.publicBaseUrl, this.serviceUrl));
+    const sent = [...this.#cookies.values()].filter((cookie) => url.pathname === cookie.path || url.pathname.startsWith(`${cookie.path}/`));
+    const cookieHeader = stringifyCookie(Object.fromEntries(sent.map((cookie) => [cookie.name, cookie.value])));
+    const response = await fetch(url, { redirect: 'manual', headers: { ...headers, ...(sent.length ? { cookie: cookieHeader } : {}) } });
+    for (const line of response.headers.getSetCookie()) {
+      const cookie = parseSetCookie(line);
+      const key = `${cookie.path ?? '/'};${cookie.name}`;
+      if (cookie.expires && cookie.expires <= new Date()) this.#cookies.delete(key);
+      else this.#cookies.set(key, { ...cookie, path: cookie.path ?? '/' });
+    }
+    return response;
+  }
+
+  /** Opens the start link: the network's authorization URL it redirects to. */
+  async start(authorizationUrl: string): Promise<URL> {
+    const response = await this.visit(authorizationUrl);
+    if (response.status !== 302) throw new Error(`the start link answered ${response.status}: ${await response.text()}`);
+    return new URL(response.headers.get('location')!);
+  }
+
+  /** Opens the callback URL the network sent the person to, as the service answers it. */
+  async callback(url: string, headers: Record<string, string> = {}): Promise<CallbackAnswer> {
+    const response = await this.visit(url, headers);
+    const location = response.headers.get('location');
+    return { status: response.status, location: location ? new URL(location) : null, body: location ? null : await response.json() };
+  }
+}
