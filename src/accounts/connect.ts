@@ -140,8 +140,8 @@ export interface StartConnectionInput {
 }
 
 export interface AuthorizationStart {
-  authorizationUrl: string;
   /** The start link on the service (GET /oauth/start/{provider}), which sends the browser on to the network. */
+  authorizationUrl: string;
   state: string;
   expiresAt: string;
 }
@@ -159,8 +159,8 @@ export async function startAccountConnection(db: Database, settings: ConnectionS
   const app: OAuthApp = await callNetwork(input.provider, settings.timeoutMs, () => connector.prepare(context));
   const state = oauth.generateRandomState();
   const { url, codeVerifier } = await authorizationRequest(app, state);
-  const expiresAt = new Date(Date.now() + authorizationMinutes * 60_000);
   url.searchParams.delete('state');
+  const expiresAt = new Date(Date.now() + authorizationMinutes * 60_000);
   // Authorizations nobody came back for are dropped a day after they expired (kept that long to say "expired").
   await db.prisma.oAuthAuthorization.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - 86_400_000) } } });
   await db.prisma.oAuthAuthorization.create({
@@ -172,8 +172,8 @@ export async function startAccountConnection(db: Database, settings: ConnectionS
       encryptedCodeVerifier: codeVerifier ? settings.secrets.seal(codeVerifier) : null,
       returnTo,
       instanceUrl: instanceUrl ?? null,
-      expiresAt,
       authorizationUrl: url.href,
+      expiresAt,
     },
   });
   const startLink = new URL(`${settings.publicBaseUrl}/oauth/start/${input.provider}`);
@@ -199,7 +199,6 @@ export class ConnectionFailure extends Error {
   }
 }
 
-export interface ConnectionOutcome {
 const unknownAuthorization = () =>
   new AppError('INVALID_REQUEST', 'authorizationUnknown', {}, { details: [{ field: 'state', code: 'unknown', messageKey: 'authorizationUnknown' }] });
 const expired = () => new AppError('INVALID_REQUEST', 'authorizationExpired', { minutes: authorizationMinutes });
@@ -232,6 +231,7 @@ export async function openAuthorization(db: Database, provider: string, state: s
   return { authorizationUrl: authorizationUrl.href, binding, expiresAt: opened.expiresAt };
 }
 
+export interface ConnectionOutcome {
   returnTo: string;
   connectionIds: string[];
 }
@@ -251,8 +251,8 @@ export async function completeAccountConnection(
   settings: ConnectionSettings,
   provider: string,
   callback: URLSearchParams,
-): Promise<ConnectionOutcome> {
   binding: string | undefined,
+): Promise<ConnectionOutcome> {
   const state = callback.get('state');
   if (!state) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
   // Taken at once: a second callback with the same state finds nothing. A callback from another browser uses it up
