@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Services } from '../src/runtime.ts';
 import { AppError } from '../src/errors/appError.ts';
-import { createGraphHandler } from '../schema/yoga.ts';
+import { createGraphHandler, graphiqlPage } from '../schema/yoga.ts';
 import { graphqlErrorBody } from '../schema/graphqlErrors.ts';
 import { authenticate } from './authenticate.ts';
 import { dashboardAuthRouter } from './dashboardAuth.ts';
@@ -20,6 +20,8 @@ import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
 import { mcpRouter } from '../mcp/http.ts';
 import { dashboardRouter } from './dashboard.ts';
+import { dashboardPolicy, graphiqlPolicy, securityHeaders } from './securityHeaders.ts';
+import { corsForTrustedOrigins } from './cors.ts';
 
 export async function buildApp(services: Services): Promise<Express> {
   const app = express();
@@ -28,6 +30,7 @@ export async function buildApp(services: Services): Promise<Express> {
   app.set('query parser', 'simple');
   app.set('trust proxy', services.config.trustProxy);
   app.use(requestContext(services));
+  app.use(securityHeaders);
   app.use(checkRequestTarget);
 
   app.use(probesRouter(services));
@@ -53,12 +56,20 @@ export async function buildApp(services: Services): Promise<Express> {
   });
   const graphAuthentication = authenticate(services);
   const serveGraph = graph as unknown as RequestHandler;
+  const graphiqlPagePolicy = graphiqlPolicy(graphiqlPage);
   app.use(
     graph.graphqlEndpoint,
-    (req: Request, res: Response, next: NextFunction) => {
+    (_req: Request, res: Response, next: NextFunction) => {
       contextOf(res).route = graph.graphqlEndpoint;
+      next();
+    },
+    corsForTrustedOrigins([new URL(services.config.publicBaseUrl).origin, ...services.config.corsAllowedOrigins]),
+    (req: Request, res: Response, next: NextFunction) => {
       // GraphiQL (a browser GET of the endpoint asking for HTML) loads without credentials; its queries carry them.
-      if (req.method === 'GET' && req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html') return serveGraph(req, res, next);
+      if (req.method === 'GET' && req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html') {
+        res.setHeader('Content-Security-Policy', graphiqlPagePolicy);
+        return serveGraph(req, res, next);
+      }
       graphAuthentication(req, res, next).catch(next);
     },
     serveGraph,
@@ -70,7 +81,7 @@ export async function buildApp(services: Services): Promise<Express> {
     },
   );
 
-  app.use(dashboardRouter());
+  app.use(dashboardRouter(dashboardPolicy(services.config.publicBaseUrl, services.storage.directOrigin)));
   app.use(routeNotFound);
   app.use(errorHandler(services.logger));
   return app;

@@ -9,7 +9,8 @@ import express, { type Router } from 'express';
 const distDirectory = fileURLToPath(new URL('../web/dist/', import.meta.url));
 const apiPaths = /^\/(v1|graphql|auth|mcp|oauth|uploads|media-files|sandbox|healthz|readyz|metrics)(\/|$)/;
 
-export function dashboardRouter(directory = distDirectory): Router {
+/** `contentSecurityPolicy` is the page's (securityHeaders.ts); its scripts and styles are files, answered as any other. */
+export function dashboardRouter(contentSecurityPolicy: string, directory = distDirectory): Router {
   const router = express.Router();
   if (!existsSync(directory)) return router;
   // Vite names the assets by their content: a changed file is a new name.
@@ -17,6 +18,7 @@ export function dashboardRouter(directory = distDirectory): Router {
   router.get(/.*/, (req, res, next) => {
     if (apiPaths.test(req.path) || req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
     res.setHeader('cache-control', 'no-cache');
+    res.setHeader('content-security-policy', contentSecurityPolicy);
     res.sendFile('index.html', { root: directory });
   });
   return router;

@@ -12,6 +12,7 @@ import { fileUrlTtlSeconds, signedFile } from '../src/media/library.ts';
 import { storageKeys } from '../src/media/storage.ts';
 import { countingChunks } from '../src/media/streamedChunks.ts';
 import { contextOf } from './requestContext.ts';
+import { mediaFilePolicy } from './securityHeaders.ts';
 import { isUuid } from '../src/ids.ts';
 
 /** A refusal by tus itself, in our shape. Its status stays: tus clients act on it (409: ask where to resume). */
@@ -113,6 +114,9 @@ export function uploadsRouter(services: Services): Router {
     // The store gets a stream fed by the request, not the request: when storing fails, the rest of the body is
     // read and dropped, and the sender gets the answer rather than a reset connection.
     const body = req.pipe(new PassThrough());
+    // A sender breaking off ends the body short, and the upload is refused as incomplete (pipe passes no error on:
+    // the store would wait for the rest forever, its file open).
+    req.once('error', () => body.end());
     try {
       const received = await receiveUpload(services.db, services.storage, services.signer, { id, expires: req.query.expires, signature: req.query.signature, contentType: req.get('content-type'), body });
       res.status(200).json({ data: { id, receivedBytes: received } });
@@ -129,11 +133,12 @@ export function uploadsRouter(services: Services): Router {
     if (!file) throw notFound('file');
     // A store of its own (S3) serves the bytes itself, through a presigned URL that expires with this one.
     const expiresInSeconds = Math.max(1, Math.min(fileUrlTtlSeconds, Number(req.query.expires) - Math.floor(Date.now() / 1000)));
-    const direct = await services.storage.directUrl(file.key, { expiresInSeconds, contentType: file.contentType, filename: file.filename });
+    const direct = await services.storage.directUrl(file.key, { expiresInSeconds, contentType: file.contentType, contentDisposition: file.contentDisposition });
     if (direct) return res.redirect(302, direct);
     res.setHeader('content-type', file.contentType);
     res.setHeader('cache-control', 'private, max-age=300');
-    res.setHeader('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    res.setHeader('content-disposition', file.contentDisposition);
+    res.setHeader('content-security-policy', mediaFilePolicy);
     services.storage.read(file.key).on('error', () => res.destroy()).pipe(res);
   });
   return router;

@@ -113,7 +113,7 @@ function apiErrors<ServerContext extends object>(logger: Logger, contextOf: (ser
 }
 
 /** GraphiQL from our own dependencies (no CDN), with a first tab that says how to authenticate. */
-const graphiqlPage = renderGraphiQL({
+export const graphiqlPage = renderGraphiQL({
   title: 'Social Publishing Service graph',
   defaultQuery: [
     '# Authenticate in the Headers tab below, with an API key:',
@@ -141,6 +141,8 @@ export function createGraphHandler<ServerContext extends object>(logger: Logger,
     maxRequestBodySize: graphLimits.maxRequestBytes,
     graphiql: true,
     renderGraphiQL: () => graphiqlPage,
+    // yoga's default answers every Origin, with credentials: CORS is the HTTP app's (rest/cors.ts).
+    cors: false,
     plugins: [documentLimits(), parserDepthGuard(), storableText(), executionGuard(), apiErrors(logger, contextOf)],
   });
 }

@@ -54,6 +54,8 @@ export interface Config {
   networkAllowedHosts: string | undefined;
   /** Origins, besides PUBLIC_BASE_URL's, that connecting may send a person back to (`redirectUri`). */
   redirectAllowedOrigins: string[];
+  /** Origins, besides PUBLIC_BASE_URL's, whose pages may call /graphql with the browser's credentials (CORS). */
+  corsAllowedOrigins: string[];
   /** How long one call to a network may take while connecting, refreshing or revoking. */
   networkTimeoutMs: number;
   ai: AiSettings;
@@ -240,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     networks: networkSettings(env),
     networkAllowedHosts: env.NETWORK_ALLOWED_HOSTS || undefined,
     redirectAllowedOrigins: originList(env, 'REDIRECT_ALLOWED_ORIGINS'),
+    corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
     ai: aiSettings(env),
   };

@@ -144,15 +144,25 @@ export async function deleteMedia(db: Database, storage: MediaStorage, actor: Ac
   await storage.remove(storageKeys.thumbnail(id));
 }
 
+/** Types a browser shows as a picture or a video, running nothing: only these open in it, any other file downloads. */
+const shownInBrowser = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'video/mp4', 'video/webm', 'video/quicktime']);
+
+function contentDispositionOf(contentType: string, filename: string): string {
+  // RFC 8187 allows none of ' ( ) *, which encodeURIComponent leaves as they are.
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${shownInBrowser.has(contentType) ? 'inline' : 'attachment'}; filename*=UTF-8''${encoded}`;
+}
+
 /** The file behind a signed URL, or null when the signature is wrong or expired. */
 export async function signedFile(db: Database, signer: UrlSigner, id: string, variant: string, expires: unknown, signature: unknown) {
   if (!isUuid(id) || (variant !== 'original' && variant !== 'thumbnail')) return null;
   if (!signer.verify(mediaSubject(id, variant), expires, signature)) return null;
   const media = await db.prisma.media.findUnique({ where: { id } });
   if (!media || (variant === 'thumbnail' ? !media.hasThumbnail : media.status !== 'ready')) return null;
+  const contentType = variant === 'thumbnail' ? 'image/webp' : (media.mimeType ?? 'application/octet-stream');
   return {
     key: variant === 'thumbnail' ? storageKeys.thumbnail(id) : storageKeys.original(id),
-    contentType: variant === 'thumbnail' ? 'image/webp' : (media.mimeType ?? 'application/octet-stream'),
-    filename: media.filename,
+    contentType,
+    contentDisposition: contentDispositionOf(contentType, media.filename),
   };
 }

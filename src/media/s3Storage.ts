@@ -248,12 +248,13 @@ export class S3MediaStorage implements MediaStorage {
     await this.remove(`${key}.info`);
   }
 
-  async directUrl(key: string, file: { expiresInSeconds: number; contentType: string; filename: string }): Promise<string> {
+  get directOrigin(): string {
+    return this.objectUrl('').origin;
+  }
+
+  async directUrl(key: string, file: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string> {
     const url = this.objectUrl(key);
-    const query = {
-      'response-content-type': file.contentType,
-      'response-content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-    };
+    const query = { 'response-content-type': file.contentType, 'response-content-disposition': file.contentDisposition };
     const signed = await this.presigner.presign(
       {
         method: 'GET',

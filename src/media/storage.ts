@@ -53,7 +53,9 @@ export interface MediaStorage {
    * A URL the file can be fetched from without this service, valid `expiresInSeconds`, or null when only this
    * service can hand it out (the local disk).
    */
-  directUrl(key: string, file: { expiresInSeconds: number; contentType: string; filename: string }): Promise<string | null>;
+  directUrl(key: string, file: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string | null>;
+  /** The origin directUrl's URLs are on (null when it gives none). */
+  readonly directOrigin: string | null;
   /** The store tus writes resumable uploads to: an upload's tus id is the key its finished file is read under. */
   readonly resumable: DataStore;
   /** Drops what tus kept about a finished upload beside its file. */
@@ -121,6 +123,8 @@ export class LocalDiskStorage implements MediaStorage {
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+
+  readonly directOrigin = null;
 
   async directUrl(): Promise<null> {
     return null;
