@@ -27,6 +27,7 @@ const prismaCodes = new Set([
   'P1008', // operation timed out
   'P1017', // server closed the connection
   'P2024', // timed out waiting for a pooled connection
+  'P2028', // transaction not started within maxWait, or expired at its timeout (rolled back): an overloaded database
   'P2034', // write conflict or deadlock
   'P2037', // too many connections
 ]);

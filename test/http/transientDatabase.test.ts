@@ -38,21 +38,24 @@ async function backendWaitingForLock(): Promise<number> {
   throw new Error('no statement waited for the lock');
 }
 
-/** Runs `request` while another transaction holds the post's row, and ends the database connection that waits for it. */
-async function withConnectionEnded<T>(postId: string, request: () => Promise<T>): Promise<T> {
+/** Runs `request` while another transaction holds the post's row; `meanwhile` gets the backend that waits for it. */
+async function whileHeld<T>(postId: string, request: () => Promise<T>, meanwhile: (waiting: number) => Promise<unknown>): Promise<T> {
   const holder = new pg.Client({ connectionString: ctx.service.databaseUrl });
   await holder.connect();
   try {
     await holder.query('BEGIN');
     await holder.query('SELECT 1 FROM post WHERE id = $1 FOR UPDATE', [postId]);
     const answer = request();
-    await admin.query('SELECT pg_terminate_backend($1)', [await backendWaitingForLock()]);
+    await meanwhile(await backendWaitingForLock());
+    await holder.query('ROLLBACK');
     return await answer;
   } finally {
-    await holder.query('ROLLBACK');
     await holder.end();
   }
 }
+
+/** Runs `request` while another transaction holds the post's row, and ends the database connection that waits for it. */
+const withConnectionEnded = <T>(postId: string, request: () => Promise<T>) => whileHeld(postId, request, (pid) => admin.query('SELECT pg_terminate_backend($1)', [pid]));
 
 describe('a connection the database ends during a request', () => {
   it('REST answers 503 SERVICE_UNAVAILABLE with Retry-After, and the same request then succeeds', async () => {
@@ -95,6 +98,16 @@ describe('a connection the database ends during a request', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('a transaction that outlives its timeout waiting for a lock', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
+    const post = await newPost();
+    // Prisma ends an interactive transaction after 5 s (its default timeout), as on a database too loaded to answer.
+    const answer = await whileHeld(post.id, () => ctx.api('PATCH', `/posts/${post.id}`, { version: post.version, content: { caption: 'After' } }), () => sleep(5_500));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+    expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
   });
 });
 
