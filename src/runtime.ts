@@ -117,7 +117,6 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
           await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await deliverer.close();
           await recorder.stop();
-          await ai.stop();
           await callers.stop();
           await db.close();
         } finally {

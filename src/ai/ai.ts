@@ -10,8 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { PgBoss } from '../jobs/boss.ts';
 import type { MediaStorage } from '../media/storage.ts';
 import { planInForce, plans } from '../workspaces/plans.ts';
-import { aiCosts, creditStatus, type AiAction } from './credits.ts';
-import { AiLeases } from './leases.ts';
+import { aiCosts, creditStatus, withCredits, type AiAction } from './credits.ts';
 import { aiNotConfigured } from './failures.ts';
 import { OpenAiProvider } from './openaiProvider.ts';
 import type { AiProvider } from './provider.ts';
@@ -43,16 +42,9 @@ export class Ai {
   readonly logger: Logger;
   readonly settings: AiSettings;
   readonly provider: AiProvider | null;
-  readonly #leases: AiLeases;
 
   constructor(dependencies: AiDependencies) {
     ({ db: this.db, outbox: this.outbox, storage: this.storage, boss: this.boss, logger: this.logger, settings: this.settings, provider: this.provider } = dependencies);
-    this.#leases = new AiLeases(this.db, this.outbox, () => this.syncLimits());
-  }
-
-  /** Writes the charges this process holds and gives back its leased credits and places. */
-  stop(): Promise<void> {
-    return this.#leases.stop();
   }
 
   /** GET /ai: whether AI can be used by this workspace now, its credits, and what each action costs. */
@@ -62,7 +54,7 @@ export class Ai {
     return {
       available: this.provider !== null && plan !== null && plans[plan].ai,
       provider: this.provider?.name ?? null,
-      credits: await this.#leases.withUnspent(actor.workspaceId, (unspent) => creditStatus(this.db, actor.workspaceId, unspent)),
+      credits: await creditStatus(this.db, actor.workspaceId),
       costs: { ...aiCosts },
     };
   }
@@ -75,12 +67,12 @@ export class Ai {
     return this.provider;
   }
 
-  /** Calls the provider (which gives up after AI_TIMEOUT_MS) on the action's credits and an in-flight place, leased. */
+  /** Calls the provider (which gives up after AI_TIMEOUT_MS) under a reservation of the action's credits and an in-flight place. */
   charged<T>(actor: Actor, provider: AiProvider, action: AiAction, call: (provider: AiProvider) => Promise<T>) {
-    return this.#leases.run(actor.workspaceId, action, () => countedAiCall(action, () => call(provider)));
+    return withCredits(this.db, this.outbox, actor.workspaceId, action, this.syncLimits(), () => countedAiCall(action, () => call(provider)));
   }
 
-  /** A call answered while the caller waits holds its place until the provider's timeout has surely passed. */
+  /** A request answered while the caller waits holds its place until the provider's timeout has surely passed. */
   syncLimits() {
     return { maxInFlight: this.settings.maxConcurrent, ttlMs: this.settings.timeoutMs + 30_000 };
   }

@@ -1,9 +1,8 @@
 // AI credits per workspace and calendar month (UTC), and the cap on AI requests in flight per workspace. Both live
-// in PostgreSQL (functions ai_reserve, ai_settle, ai_release, ai_lease), so every server process counts the same:
+// in PostgreSQL (functions ai_reserve, ai_settle, ai_release), so every server process counts the same:
 // an action first reserves its cost and an in-flight place, then settles (charged) on success or releases
-// (given back) on any failure. A process that dies mid-action leaves a reservation that lapses at its expiry.
-// Image generation reserves per action here; the calls a person waits for go through a process's lease
-// (leases.ts), which does the same for many calls at once.
+// (given back) on any failure, each a statement of its own committed durably, so a database crash never loses a
+// charge of an answered call. A process that dies mid-action leaves a reservation that lapses at its expiry.
 import { withPoolTransaction, type Database } from '../db/database.ts';
 import { viaClient, type Outbox } from '../events/outbox.ts';
 import { aiAtInFlightCap, aiLimitReached } from './failures.ts';
@@ -22,11 +21,6 @@ export interface ReservationLimits {
   maxInFlight: number;
   /** How long the reservation holds without being settled or released (the action's longest possible run). */
   ttlMs: number;
-}
-
-/** The first instant of the calendar month (UTC) of `now`: the credits' period. */
-export function periodStart(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
 /** The first instant of the calendar month (UTC) after `now`: when credits are renewed. */
@@ -85,22 +79,49 @@ export async function releaseCredits(db: Database, reservation: Reservation): Pr
   await db.pool.query('SELECT ai_release($1::uuid)', [reservation.id]);
 }
 
+export interface ChargedCall<T> {
+  result: T;
+  creditsUsed: number;
+  creditsRemaining: number;
+}
+
+/**
+ * Runs `work` under a reservation: charged when it succeeds, given back when it throws (whatever the error).
+ * Answers what the action cost and what is left.
+ */
+export async function withCredits<T>(
+  db: Database,
+  outbox: Outbox,
+  workspaceId: string,
+  action: AiAction,
+  limits: ReservationLimits,
+  work: () => Promise<T>,
+): Promise<ChargedCall<T>> {
+  const reservation = await reserveCredits(db, workspaceId, action, limits);
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await releaseCredits(db, reservation);
+    throw error;
+  }
+  await settleCredits(db, outbox, reservation);
+  return { result, creditsUsed: reservation.cost, creditsRemaining: reservation.remaining };
+}
+
 export interface CreditStatus {
   remaining: number;
   monthly: number;
   resetsAt: string;
 }
 
-/**
- * What is left this month: a workspace whose last action was in an earlier month has its full monthly credits.
- * `unspent`: credits this process leases for the workspace's next calls (src/ai/leases.ts), still the workspace's.
- */
-export async function creditStatus(db: Database, workspaceId: string, unspent = 0): Promise<CreditStatus> {
+/** What is left this month: a workspace whose last action was in an earlier month has its full monthly credits. */
+export async function creditStatus(db: Database, workspaceId: string): Promise<CreditStatus> {
   const { rows } = await db.pool.query<{ remaining: number; monthly: number }>(
-    `SELECT CASE WHEN ai_credits_period IS DISTINCT FROM date_trunc('month', now(), 'UTC') THEN ai_credits_monthly ELSE ai_credits_remaining + $2 END AS remaining,
+    `SELECT CASE WHEN ai_credits_period IS DISTINCT FROM date_trunc('month', now(), 'UTC') THEN ai_credits_monthly ELSE ai_credits_remaining END AS remaining,
        ai_credits_monthly AS monthly
      FROM workspace WHERE id = $1::uuid`,
-    [workspaceId, unspent],
+    [workspaceId],
   );
   const { remaining, monthly } = rows[0] ?? { remaining: 0, monthly: 0 };
   return { remaining, monthly, resetsAt: nextPeriodStart().toISOString() };

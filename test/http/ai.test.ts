@@ -299,6 +299,49 @@ describe('credits', () => {
     expect(await remaining(api)).toBe(0);
   });
 
+  it('a dead process’s reservations count until their expiry, then their places and credits come back', async () => {
+    const { api, workspaceId } = await workspace(50);
+    const { maxConcurrent } = service.services.config.ai;
+    // What a process that died mid-call would leave: every place taken, a credit each, taken from the workspace's.
+    await service.services.db.pool.query(
+      `WITH reserved AS (
+         INSERT INTO ai_request (id, workspace_id, action, cost, period, status, expires_at)
+         SELECT gen_random_uuid(), $1, 'caption', 1, date_trunc('month', now(), 'UTC'), 'reserved', now() + interval '1 hour' FROM generate_series(1, $2)
+         RETURNING cost)
+       UPDATE workspace SET ai_credits_remaining = 50 - (SELECT sum(cost) FROM reserved), ai_credits_period = date_trunc('month', now(), 'UTC') WHERE id = $1`,
+      [workspaceId, maxConcurrent],
+    );
+    const busy = await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hi' });
+    expect([busy.status, busy.body.error.code]).toEqual([429, 'AI_BUSY']);
+    expect(await remaining(api)).toBe(50 - maxConcurrent);
+    await service.services.db.pool.query(`UPDATE ai_request SET expires_at = now() - interval '1 second' WHERE workspace_id = $1`, [workspaceId]);
+    const served = await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hi' });
+    expect(served.status).toBe(200);
+    expect(served.body.data.creditsRemaining).toBe(49);
+  });
+
+  it('are reserved, charged and given back in durable commits: a PostgreSQL crash cannot lose a charge', async () => {
+    const { workspaceId } = await workspace(5);
+    const client = await service.services.db.pool.connect();
+    const synchronousCommit = async () => (await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+    try {
+      // In one transaction, so that a setting the functions made for their own commit would still show.
+      await client.query('BEGIN');
+      const seen = [await synchronousCommit()];
+      const reserve = `SELECT request_id FROM ai_reserve($1::uuid, 'caption', 1, 4, 60000)`;
+      const charged = (await client.query(reserve, [workspaceId])).rows[0].request_id;
+      seen.push(await synchronousCommit());
+      await client.query('SELECT ai_settle($1::uuid)', [charged]);
+      seen.push(await synchronousCommit());
+      await client.query('SELECT ai_release($1::uuid)', [(await client.query(reserve, [workspaceId])).rows[0].request_id]);
+      seen.push(await synchronousCommit());
+      await client.query('ROLLBACK');
+      expect(seen).toEqual(['on', 'on', 'on', 'on']);
+    } finally {
+      client.release();
+    }
+  });
+
   it('are renewed in full at the start of a calendar month (UTC)', async () => {
     const { api, workspaceId } = await workspace(5);
     await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hi' });
