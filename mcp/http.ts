@@ -6,7 +6,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { authenticate } from '../rest/authenticate.ts';
-import { rejectNulCharacters } from '../rest/errors.ts';
+import { verifyJsonText } from '../rest/errors.ts';
 import { contextOf } from '../rest/requestContext.ts';
 import { AppError } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
@@ -41,7 +41,7 @@ export function mcpRouter(services: Services): Router {
       if (!req.get('authorization')) return refuse(new AppError('UNAUTHENTICATED', 'unauthenticated'));
       resolveCaller(req, res, refuse).catch(refuse);
     },
-    express.json({ limit: maxMessageBytes, verify: rejectNulCharacters }),
+    express.json({ limit: maxMessageBytes, verify: verifyJsonText }),
     async (req: Request, res: Response) => {
       const { actor, language, requestId } = contextOf(res);
       const context = { services, actor: actor!, language, requestId };

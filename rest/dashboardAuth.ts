@@ -7,7 +7,7 @@ import { invalidRequest, AppError } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
 import { sessionCookie, sessionTokenOf } from './authenticate.ts';
 import { contextOf } from './requestContext.ts';
-import { refuseUnstorableText, rejectNulCharacters } from './errors.ts';
+import { refuseUnstorableText, verifyJsonText } from './errors.ts';
 
 function credentialsOf(body: unknown): { email: string; password: string } {
   const input = (body ?? {}) as Record<string, unknown>;
@@ -19,7 +19,7 @@ function credentialsOf(body: unknown): { email: string; password: string } {
 export function dashboardAuthRouter(services: Services): Router {
   const router = express.Router();
   const secure = services.config.publicBaseUrl.startsWith('https://');
-  router.use(express.json({ limit: '16kb', verify: rejectNulCharacters }), refuseUnstorableText);
+  router.use(express.json({ limit: '16kb', verify: verifyJsonText }), refuseUnstorableText);
   router.post('/login', async (req, res) => {
     contextOf(res).route = '/auth/login';
     const { email, password } = credentialsOf(req.body);

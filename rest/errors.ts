@@ -1,4 +1,5 @@
 // The one error shape of every HTTP answer: `{ error: { code, message, details?, requestId } }`.
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
@@ -8,9 +9,20 @@ import { unstorableText } from '../src/text/storableText.ts';
 import type { Logger } from '../src/logger.ts';
 import { contextOf, languageOf } from './requestContext.ts';
 
-/** PostgreSQL text cannot hold NUL: such a body is refused before it reaches the domain. */
-export function rejectNulCharacters(_req: unknown, _res: unknown, body: Buffer): void {
-  if (body.includes('\\u0000')) throw new Error('NUL in body');
+/** Why a JSON body parser's `verify` refused the body's bytes (a detail of field `body`). */
+class BodyTextRefused extends Error {
+  constructor(readonly code: 'nulCharacter' | 'wellFormed') {
+    super(code);
+  }
+}
+
+/**
+ * A JSON body parser's `verify`, on the bytes as sent: PostgreSQL text cannot hold NUL, and bytes that are not UTF-8
+ * would be decoded into U+FFFD and stored so. Either is refused before the body reaches the domain.
+ */
+export function verifyJsonText(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+  if (body.includes('\\u0000')) throw new BodyTextRefused('nulCharacter');
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(body)) throw new BodyTextRefused('wellFormed');
 }
 
 /** After a JSON body parser: a lone surrogate (`"\ud800"`) in any string or key is refused naming the field. */
@@ -31,8 +43,8 @@ export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const parserError = error as { type?: string; limit?: number };
     if (parserError.type === 'entity.parse.failed') return sendError(res, new AppError('INVALID_JSON', 'invalidJson'));
-    if (parserError.type === 'entity.verify.failed') {
-      return sendError(res, invalidRequest([{ field: 'body', code: 'nulCharacter', messageKey: 'detail.nulCharacter' }]));
+    if (error instanceof BodyTextRefused) {
+      return sendError(res, invalidRequest([{ field: 'body', code: error.code, messageKey: `detail.${error.code}` }]));
     }
     if (parserError.type === 'entity.too.large') {
       return sendError(res, invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: parserError.limit ?? 0 } }]));

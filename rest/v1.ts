@@ -10,7 +10,7 @@ import type { Services } from '../src/runtime.ts';
 import { openapiJson, openapiYaml, v1Document } from './openapiDocument.ts';
 import { authenticate } from './authenticate.ts';
 import { contextOf } from './requestContext.ts';
-import { refuseUnstorableText, rejectNulCharacters, sendError } from './errors.ts';
+import { refuseUnstorableText, sendError, verifyJsonText } from './errors.ts';
 import { detailsOf } from '../src/errors/schemaDetails.ts';
 import { operationHandlers, type OperationHandler } from './operations.ts';
 import { idempotentPosts } from './idempotency.ts';
@@ -107,7 +107,7 @@ export async function v1Router(services: Services): Promise<Router> {
     res.type('application/yaml').send(openapiYaml);
   });
   router.use(requireJsonBody);
-  router.use(express.json({ type: jsonType, limit: '1mb', strict: false, verify: rejectNulCharacters }), refuseUnstorableText);
+  router.use(express.json({ type: jsonType, limit: '1mb', strict: false, verify: verifyJsonText }), refuseUnstorableText);
   router.use(authenticate(services));
   router.use(idempotentPosts(services, (req) => {
     const operation = backend.router.matchOperation({ method: req.method, path: req.originalUrl.split('?')[0] ?? '/', headers: {} }) as { path: string } | undefined;

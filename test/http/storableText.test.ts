@@ -1,7 +1,7 @@
 // A lone UTF-16 surrogate (JSON's "\ud800", which parses into one) is text PostgreSQL cannot store as sent: in a job's
 // JSON it was a 500 (POST /v1/ai/images), in text columns it silently became U+FFFD. Every transport refuses it at its
-// edge with 400 INVALID_REQUEST naming the field: every string field of every documented request body, GraphQL
-// variables and documents, and MCP tool arguments.
+// edge with 400 INVALID_REQUEST naming the field: every string field of every documented request body (and bodies whose
+// bytes are not UTF-8, which were decoded into U+FFFD), GraphQL variables and documents, and MCP tool arguments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
@@ -55,6 +55,12 @@ describe('REST', () => {
     const settings = JSON.stringify({ content: { caption: 'Hi' }, targets: [{ connectionId: account, placement: 'feed', settings: { [lone]: 1 } }] });
     expectRefused(await send(`${service.url}/v1/posts`, { method: 'POST', headers, body: settings }), 'targets[0].settings', settings);
     expectRefused(await send(`${service.url}/v1/posts`, { method: 'POST', headers, body: JSON.stringify(lone) }), 'body', 'a string body');
+  });
+
+  it('refuses a body whose bytes are not UTF-8 (they were read as U+FFFD and stored so)', async () => {
+    const body = Buffer.concat([Buffer.from('{"prompt":"a'), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('b"}')]);
+    const answer = await send(`${service.url}/v1/ai/images`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body });
+    expectRefused(answer, 'body', 'a prompt in CESU-8 and a stray 0xff');
   });
 
   it('takes a surrogate pair (an emoji) as the text it is', async () => {
