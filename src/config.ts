@@ -1,4 +1,4 @@
-// Every setting comes from the environment; README "Configuration" lists them with these defaults.
+// Every setting comes from the environment; docs/configuration.md lists them with these defaults.
 import { resolve } from 'node:path';
 import type { S3Settings } from './media/s3Storage.ts';
 

@@ -21,7 +21,7 @@ let sharedDataDir: string;
 
 beforeAll(async () => {
   standIn = await startOpenAiStandIn();
-  // Processes sharing a database share DATA_DIR (README): either may run the other's media jobs.
+  // Processes sharing a database share DATA_DIR (docs/configuration.md, MEDIA_MAX_UPLOAD_BYTES): either may run the other's media jobs.
   sharedDataDir = await mkdtemp(join(tmpdir(), 'sps-ai-'));
   const env = {
     AI_PROVIDER: 'openai',

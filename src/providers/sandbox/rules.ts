@@ -3,7 +3,7 @@ import { MB, minutes, seconds, type CaptionRules, type ProviderRules, noSettings
 const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const oneVideo = { min: 1, max: 1, kinds: ['video' as const], maxVideos: 1, mixedKinds: false };
 
-/** The built-in test network: publishes locally, steered by markers in the caption (see README). */
+/** The built-in test network: publishes locally, steered by markers in the caption (see docs/networks/sandbox.md). */
 export const sandboxRules: ProviderRules = {
   provider: 'sandbox',
   displayName: 'Sandbox (test network)',
