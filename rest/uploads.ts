@@ -96,7 +96,8 @@ function tusUploads(services: Services): (req: Request, res: Response) => Promis
       throw failures.get(request) ?? tusRefusal(response.status);
     }
     res.status(response.status);
-    if (response.body) Readable.fromWeb(response.body as NodeReadableStream).pipe(res);
+    // pipeline, unlike pipe, ends the source when the receiver goes away, and has the source's failure handled.
+    if (response.body) await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res).catch(() => {});
     else res.end();
   };
 }
@@ -139,7 +140,7 @@ export function uploadsRouter(services: Services): Router {
     res.setHeader('cache-control', 'private, max-age=300');
     res.setHeader('content-disposition', file.contentDisposition);
     res.setHeader('content-security-policy', mediaFilePolicy);
-    services.storage.read(file.key).on('error', () => res.destroy()).pipe(res);
+    await pipeline(services.storage.read(file.key), res).catch(() => {});
   });
   return router;
 }

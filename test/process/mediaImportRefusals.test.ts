@@ -1,11 +1,15 @@
 // A media URL that answers badly is refused, and the server process that refused it keeps running: every way an
 // import can be turned down (no length, not 200, too large, cut off mid-body) through GraphQL and MCP, each
-// followed by a request to the same process.
-import { createServer, type Server } from 'node:http';
+// followed by a request to the same process. And a signed PUT its sender breaks off leaves nothing behind.
+import { readdirSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database.ts';
-import { ServerProcesses, setupWithCli, type ServerProcess } from '../support/processes.ts';
+import { scratchDataDir, ServerProcesses, setupWithCli, type ServerProcess } from '../support/processes.ts';
+import { apiFor } from '../support/posts.ts';
 import { call, httpClient, refusalOf } from '../support/mcp.ts';
 
 const maxUploadBytes = 1024;
@@ -14,6 +18,7 @@ const servers = new ServerProcesses();
 let server: ServerProcess;
 let apiKey: string;
 let hostile: { url: string; close(): Promise<void> };
+const dataDir = scratchDataDir();
 
 /** A file host on 127.0.0.1 whose every path answers one of the ways an import must refuse. */
 async function hostileFileServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -53,6 +58,7 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: '100000',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     MEDIA_MAX_UPLOAD_BYTES: String(maxUploadBytes),
+    DATA_DIR: dataDir,
   };
   ({ apiKey } = await setupWithCli(env, { name: 'Media imports', email: 'media-imports@example.test' }));
   server = await servers.start(env);
@@ -102,5 +108,32 @@ describe('refused media URL imports', () => {
     } finally {
       await client.close().catch(() => {});
     }
+  });
+});
+
+/** The partial files of writes under way in the media store (they are renamed or removed when a write ends). */
+const partials = () => readdirSync(join(dataDir, 'media'), { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.part-'));
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await sleep(100);
+}
+
+describe('a signed PUT its sender breaks off', () => {
+  it('leaves no partial file, and the upload takes its file afterwards', async () => {
+    const api = apiFor(server.url, apiKey);
+    const started = (await api('POST', '/media/uploads', { filename: 'cut.png', contentType: 'image/png', size: 512 })).body.data;
+    const uploadUrl = started.uploadUrl.replace(/^https?:\/\/[^/]+/, server.url);
+    const put = request(uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png', 'content-length': 512 } });
+    put.on('error', () => {});
+    put.write(Buffer.alloc(100, 1));
+    await until(() => partials().length > 0);
+    expect(partials()).toHaveLength(1);
+    put.destroy();
+    // The write ends with the request (a store left waiting for the rest would keep its file open, and the file).
+    await until(() => partials().length === 0);
+    expect(partials()).toEqual([]);
+    const whole = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(512) });
+    expect(whole.status).toBe(200);
+    await expectStillRunning();
   });
 });
