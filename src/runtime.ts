@@ -100,7 +100,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks, connections, ai, tokens, metrics };
     if (work) {
       const metricReadings = new MetricReadings(boss);
-      const publisher = new TargetPublisher({ db, boss, adapters, secrets, tokens, logger, signer, storage, publicBaseUrl: config.publicBaseUrl, outbox, metricReadings });
+      const publisher = new TargetPublisher({ db, boss, adapters, secrets, tokens, logger, signer, storage, publicBaseUrl: config.publicBaseUrl, outbox, metricReadings, networkAllowedHosts: connections.allowedHosts });
       await startPublishWorkers(boss, publisher, config.publishConcurrency);
       await startTokenRefresh(boss, tokens);
       await startMediaWorkers(boss, db, storage, outbox, logger);

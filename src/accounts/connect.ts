@@ -22,6 +22,7 @@ import { ProviderError, type AuthorizationContext, type OAuthConnector, type Pro
 import { providerNames, rulesOf } from '../providers/catalog.ts';
 import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
+import { shownReason } from '../providers/shownReason.ts';
 import { allowedHostsFrom, checkDestination, RefusedDestination } from '../webhooks/destination.ts';
 import { localRemoteId, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
@@ -107,7 +108,7 @@ function returnTarget(settings: ConnectionSettings, raw: string): string {
 }
 
 function unavailable(provider: string, error: unknown): AppError {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = shownReason(error instanceof Error ? error.message : String(error));
   return new AppError('PROVIDER_UNAVAILABLE', 'providerUnavailable', { provider: displayName(provider), reason }, { cause: error });
 }
 
@@ -270,7 +271,7 @@ export async function completeAccountConnection(
   if (authorization.expiresAt <= new Date()) throw fail('expired_state', expired());
   const refusal = callback.get('error');
   if (refusal) {
-    const reason = callback.get('error_description') ?? refusal;
+    const reason = shownReason(callback.get('error_description') ?? refusal);
     throw fail(/^[a-z_]{1,64}$/.test(refusal) ? refusal : 'access_denied', new AppError('INVALID_REQUEST', 'authorizationDenied', { provider: displayName(provider), reason }));
   }
   try {

@@ -28,6 +28,7 @@ import { presentMedia } from '../media/library.ts';
 import { storageKeys, type MediaStorage } from '../media/storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
+import { allowedHostsFrom, RefusedDestination, webUrl } from '../webhooks/destination.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import { BatchedWrites } from './batchedWrites.ts';
@@ -45,6 +46,8 @@ interface Deps {
   publicBaseUrl: string;
   outbox: Outbox;
   metricReadings: MetricReadings;
+  /** NETWORK_ALLOWED_HOSTS: hosts a network's permalinks may name over http. */
+  networkAllowedHosts: ReadonlySet<string>;
 }
 
 /** A status check of a target the network is still processing. */
@@ -100,7 +103,7 @@ interface Failure {
 
 type Outcome =
   /** `at`: when the network answered (outcomes are recorded a little later, together). */
-  | { target: ClaimedTarget; kind: 'published'; item: PublishedItem; at: Date }
+  | { target: ClaimedTarget; kind: 'published'; item: RecordedItem; at: Date }
   | { target: ClaimedTarget; kind: 'processing'; handle: string; checkAfter: Date }
   /** `job`: pg-boss retries the job with backoff; `later`: a new job at `retryAt`; `never`: the target fails. */
   | { target: ClaimedTarget; kind: 'failed'; failure: Failure; retry: 'job' | 'later' | 'never'; retryAt?: Date };
@@ -144,12 +147,18 @@ const accountRefusals: Record<string, Failure> = {
 
 const failed = (target: ClaimedTarget, failure: Failure): Outcome => ({ target, kind: 'failed', failure, retry: 'never' });
 
+/** A published item as recorded and served: without a permalink where the network's would not pass `webUrl`. */
+type RecordedItem = Omit<PublishedItem, 'remoteUrl'> & { remoteUrl: string | null };
+
 export class TargetPublisher {
   readonly #deps: Deps;
   readonly #recording: BatchedWrites<Outcome>;
+  /** Where a permalink may be over http: the allowed hosts, and this service's own (the sandbox's items). */
+  readonly #permalinkHosts: ReadonlySet<string>;
 
   constructor(deps: Deps) {
     this.#deps = deps;
+    this.#permalinkHosts = new Set([...deps.networkAllowedHosts, ...allowedHostsFrom(new URL(deps.publicBaseUrl).hostname)]);
     this.#recording = new BatchedWrites((outcomes) => this.#record(outcomes), recordGathering);
   }
 
@@ -338,7 +347,7 @@ export class TargetPublisher {
       const earlier = target.attemptedBefore ? await adapter.findPublished(request) : null;
       outcome = earlier ? { status: 'published', item: earlier } : await adapter.publish(request);
     }
-    if (outcome.status === 'published') return { target, kind: 'published', item: outcome.item, at: new Date() };
+    if (outcome.status === 'published') return { target, kind: 'published', item: this.#recorded(outcome.item), at: new Date() };
     const since = target.mode === 'check' ? new Date((target.job.data as CheckTargetJob).since) : new Date();
     if (Date.now() - since.getTime() > processingLimitMs) {
       return failed(target, { code: 'PROVIDER_UNAVAILABLE', message: `The network did not finish processing the post within ${processingLimitMs / 3600_000} hours.` });
@@ -355,6 +364,20 @@ export class TargetPublisher {
     }
     await this.#deps.tokens.markNeedsReconnect(target.connectionId);
     throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refusal.message, false);
+  }
+
+  /**
+   * The one place a network's permalink enters the service: every transport and webhook serves what is recorded, so
+   * a `javascript:` or otherwise unusable "permalink" is dropped here. The item was published all the same.
+   */
+  #recorded(item: PublishedItem): RecordedItem {
+    try {
+      webUrl(item.remoteUrl, this.#permalinkHosts);
+      return item;
+    } catch (error) {
+      if (!(error instanceof RefusedDestination)) throw error;
+      return { ...item, remoteUrl: null };
+    }
   }
 
   #failureOf(target: ClaimedTarget, error: unknown): Outcome {

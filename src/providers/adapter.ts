@@ -12,6 +12,7 @@
 // `publishing` without holding a worker, and a status-check job calls `checkStatus(handle)` later.
 import type { Readable } from 'node:stream';
 import type { ProviderRules } from './rules.ts';
+import { shownReason } from './shownReason.ts';
 
 export interface ProviderTokens {
   accessToken: string;
@@ -55,6 +56,8 @@ export interface OAuthServer {
   scopes: string[];
   /** Whether the network supports PKCE (S256); it is used wherever it does. */
   pkce: boolean;
+  /** How these endpoints are reached (http.ts `networkFetch`): through the SSRF guard where a network named them. */
+  fetch: typeof fetch;
   /** Extra query parameters the network's authorization URL needs. */
   authorizationParams?: Record<string, string>;
 }
@@ -139,7 +142,8 @@ export type ProviderErrorCode =
   | (string & {});
 
 /**
- * A failure reported by a network, carrying its own reason in `message`. `transient` ones are retried (after
+ * A failure reported by a network, carrying its own reason in `message`, made fit to show people (`shownReason`)
+ * here, once, whichever network or call it came from. `transient` ones are retried (after
  * `retryAfterMs` when the network said when); `tokenRejected` means the network refused the access token (401):
  * the worker refreshes once and tries again, and an account whose tokens cannot be refreshed needs reconnecting.
  */
@@ -150,7 +154,7 @@ export class ProviderError extends Error {
   readonly tokenRejected: boolean;
 
   constructor(code: ProviderErrorCode, message: string, transient: boolean, options: { retryAfterMs?: number; tokenRejected?: boolean } = {}) {
-    super(message);
+    super(shownReason(message));
     this.name = 'ProviderError';
     this.code = code;
     this.transient = transient;

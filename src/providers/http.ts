@@ -8,7 +8,7 @@
 //   5xx, no answer      PROVIDER_UNAVAILABLE, transient (after the retries)
 // Nothing here logs, and no error carries a request header, so access tokens never leave the call.
 import { Agent, fetch as undiciFetch, interceptors, request, type Dispatcher } from 'undici';
-import { assertPublicHost, guardedLookup, RefusedDestination } from '../webhooks/destination.ts';
+import { guardedConnector, RefusedDestination, webUrl } from '../webhooks/destination.ts';
 import { ProviderError } from './adapter.ts';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -78,6 +78,8 @@ const transientErrorCodes = [
 const everyMethod: Dispatcher.HttpMethod[] = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE', 'POST', 'PATCH'];
 
 export class NetworkHttp {
+  /** For clients that take a `fetch` (oauth4webapi): the same guard as `send`. */
+  readonly fetch: typeof fetch;
   readonly #options: Required<Omit<NetworkHttpOptions, 'userAgent' | 'allowedHosts'>> & { userAgent: string };
   readonly #dispatcher: Dispatcher;
   readonly #allowedHosts: ReadonlySet<string> | undefined;
@@ -86,7 +88,8 @@ export class NetworkHttp {
     const { allowedHosts, ...rest } = options;
     this.#allowedHosts = allowedHosts;
     this.#options = { timeoutMs: 30_000, retries: 2, retryDelayMs: 500, userAgent: 'social-publishing-service', ...rest };
-    this.#dispatcher = new Agent({ connections: 16, ...(allowedHosts ? { connect: { lookup: guardedLookup(allowedHosts) } } : {}) }).compose(
+    this.fetch = networkFetch(allowedHosts);
+    this.#dispatcher = new Agent({ connections: 16, ...(allowedHosts ? { connect: guardedConnector(allowedHosts) } : {}) }).compose(
       interceptors.retry({
         maxRetries: this.#options.retries,
         minTimeout: this.#options.retryDelayMs,
@@ -112,7 +115,6 @@ export class NetworkHttp {
     const resendable = call.idempotent ?? !(call.method === 'POST' || call.method === 'PATCH');
     let answer: Awaited<ReturnType<typeof request>>;
     try {
-      if (this.#allowedHosts) assertPublicHost(new URL(call.url), this.#allowedHosts);
       answer = await request(call.url, {
         method: call.method,
         headers,
@@ -142,6 +144,19 @@ export class NetworkHttp {
     throw this.#failure(status, answer.headers, parsed);
   }
 
+  /**
+   * A URL the network handed us to call or to show people (an endpoint its metadata announces): its text if it
+   * passes `webUrl` with this client's allowed hosts, else a refusal (ProviderError) naming `what` it was.
+   */
+  urlFromNetwork(raw: unknown, what: string): string {
+    try {
+      return webUrl(typeof raw === 'string' ? raw : '', this.#allowedHosts ?? new Set()).href;
+    } catch (error) {
+      if (!(error instanceof RefusedDestination)) throw error;
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `${this.#options.network} named a ${what} that cannot be used: ${error.message}`, false);
+    }
+  }
+
   #failure(status: number, headers: ResponseHeaders, body: unknown): ProviderError {
     const { network, reasonOf } = this.#options;
     const reason = reasonOf(body, status) ?? `${network} answered HTTP ${status}.`;
@@ -161,15 +176,14 @@ export function refusalOf(error: unknown): RefusedDestination | undefined {
 }
 
 /**
- * A `fetch` for clients that take one (the atproto client) talking to hosts a person named: every connection
- * through the SSRF guard (see `NetworkHttpOptions.allowedHosts`); a refused host rejects like an unreachable one.
+ * The `fetch` for clients that take one (oauth4webapi, the atproto client); the global one is never used. With
+ * `allowedHosts`, for hosts a person or a network named: every connection (a redirect's too) goes through the SSRF
+ * guard (see `NetworkHttpOptions.allowedHosts`), and a refused host rejects like an unreachable one. Without, for
+ * the hosts the operator configured (X's API).
  */
-export function guardedFetch(allowedHosts: ReadonlySet<string>): typeof globalThis.fetch {
-  const dispatcher = new Agent({ connect: { lookup: guardedLookup(allowedHosts) } });
-  return (async (input: string | URL | Request, init?: RequestInit) => {
-    assertPublicHost(new URL(input instanceof Request ? input.url : input), allowedHosts);
-    return undiciFetch(input as never, { ...(init as object), dispatcher } as never);
-  }) as unknown as typeof globalThis.fetch;
+export function networkFetch(allowedHosts?: ReadonlySet<string>): typeof fetch {
+  const dispatcher = new Agent(allowedHosts ? { connect: guardedConnector(allowedHosts) } : {});
+  return ((input: string | URL | Request, init?: RequestInit) => undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
 }
 
 async function encodeBody(body: NetworkRequestBody | undefined): Promise<{ body: string | Buffer | undefined; contentType?: string }> {

@@ -3,6 +3,7 @@
 // (`invalid_grant`, ...) and a network that cannot be reached become ProviderErrors that say which.
 import * as oauth from 'oauth4webapi';
 import { ProviderError, type OAuthClient, type OAuthServer, type ProviderTokens } from './adapter.ts';
+import { refusalOf } from './http.ts';
 
 /** The app and endpoints of one authorization, as a connector's `prepare` gives them. */
 export interface OAuthApp {
@@ -29,9 +30,14 @@ function clientAuthentication(client: OAuthClient): oauth.ClientAuth {
   return client.clientSecret ? oauth.ClientSecretBasic(client.clientSecret) : oauth.None();
 }
 
-function requestOptions(endpoint: string, timeoutMs: number) {
-  // Plain http only where the operator pointed a network at it (a local stand-in, an allowed private host).
-  return { signal: AbortSignal.timeout(timeoutMs), [oauth.allowInsecureRequests]: new URL(endpoint).protocol === 'http:' };
+function requestOptions(server: OAuthServer, endpoint: string, timeoutMs: number) {
+  return {
+    signal: AbortSignal.timeout(timeoutMs),
+    // Plain http only where the operator pointed a network at it (a local stand-in, an allowed private host).
+    [oauth.allowInsecureRequests]: new URL(endpoint).protocol === 'http:',
+    // Never the global fetch: the network's own client, guarded where a network named the endpoint.
+    [oauth.customFetch]: server.fetch,
+  };
 }
 
 /** The URL the person opens to authorize the app; `codeVerifier` is kept (sealed) until the callback. */
@@ -72,7 +78,8 @@ export class GrantRefused extends ProviderError {
   constructor(oauthError: string, reason: string) {
     super('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
     this.name = 'GrantRefused';
-    this.oauthError = oauthError;
+    // Passed on to the person as the redirect's `error`: an RFC 6749 error code, or the generic one for a grant.
+    this.oauthError = /^[a-z_]{1,64}$/.test(oauthError) ? oauthError : 'invalid_grant';
   }
 }
 
@@ -87,6 +94,8 @@ function providerErrorOf(error: unknown, provider: string): ProviderError {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} did not answer in time`, true);
   }
+  const refusal = refusalOf(error);
+  if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `${provider}: ${refusal.message}`, false);
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} could not be reached or answered unexpectedly (${message})`, true);
 }
@@ -113,7 +122,7 @@ export async function exchangeCode(
       parameters,
       app.client.redirectUri,
       codeVerifier ?? oauth.nopkce,
-      requestOptions(app.server.tokenEndpoint, timeoutMs),
+      requestOptions(app.server, app.server.tokenEndpoint, timeoutMs),
     );
     return tokensOf(await oauth.processAuthorizationCodeResponse(server, client, response));
   } catch (error) {
@@ -127,7 +136,7 @@ export async function refreshTokens(app: OAuthApp, provider: string, tokens: Pro
   const server = authorizationServer(app.server);
   const client: oauth.Client = { client_id: app.client.clientId };
   try {
-    const response = await oauth.refreshTokenGrantRequest(server, client, clientAuthentication(app.client), tokens.refreshToken, requestOptions(app.server.tokenEndpoint, timeoutMs));
+    const response = await oauth.refreshTokenGrantRequest(server, client, clientAuthentication(app.client), tokens.refreshToken, requestOptions(app.server, app.server.tokenEndpoint, timeoutMs));
     return tokensOf(await oauth.processRefreshTokenResponse(server, client, response), tokens);
   } catch (error) {
     throw providerErrorOf(error, provider);
@@ -145,7 +154,7 @@ export async function revokeTokens(app: OAuthApp, provider: string, tokens: Prov
   try {
     for (const [hint, token] of revocations) {
       const response = await oauth.revocationRequest(server, client, clientAuthentication(app.client), token, {
-        ...requestOptions(endpoint, timeoutMs),
+        ...requestOptions(app.server, endpoint, timeoutMs),
         additionalParameters: { token_type_hint: hint },
       });
       await oauth.processRevocationResponse(response);
@@ -155,11 +164,11 @@ export async function revokeTokens(app: OAuthApp, provider: string, tokens: Prov
   }
 }
 
-/** GET of a JSON resource with the account's access token (RFC 6750): a 401 means the token was refused. */
-export async function getWithToken<Body>(url: string, provider: string, accessToken: string, timeoutMs: number): Promise<Body> {
+/** GET of a JSON resource with the account's access token (RFC 6750), through the network's `client`: a 401 means the token was refused. */
+export async function getWithToken<Body>(client: typeof fetch, url: string, provider: string, accessToken: string, timeoutMs: number): Promise<Body> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+    response = await client(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     throw providerErrorOf(error, provider);
   }

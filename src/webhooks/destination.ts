@@ -6,7 +6,7 @@ import { lookup as lookupCallback, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 
 export class RefusedDestination extends Error {
   constructor(
@@ -63,19 +63,29 @@ export function pinnedAgent({ address, family }: Destination, options: Omit<Agen
   return new Agent({ ...options, connect: { lookup: (_hostname, _options, callback) => callback(null, [{ address, family }] as never) } });
 }
 
-export async function checkDestination(raw: string, allowedHosts: ReadonlySet<string>): Promise<Destination> {
+/**
+ * The one rule for every URL we call or show that a person or a network supplied (a webhook, an instance, the
+ * endpoints in an instance's OAuth metadata, a PDS, a published item's permalink): https, or http to a host the
+ * operator allows; never another scheme (`javascript:`, `data:`, `file:`) nor credentials in the URL. Where it
+ * points is checked apart (`checkDestination`, `guardedConnector`), when it is called.
+ */
+export function webUrl(raw: string | URL, allowedHosts: ReadonlySet<string>): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new RefusedDestination('invalidUrl', 'The URL is not valid.');
   }
-  const host = normalHost(url.hostname);
-  const allowed = allowedHosts.has(host);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
-    throw new RefusedDestination('httpsRequired', 'Webhook URLs must use https (or http to a host the operator allows).');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowedHosts.has(normalHost(url.hostname)))) {
+    throw new RefusedDestination('httpsRequired', 'The URL must use https (or http to a host the operator allows).');
   }
-  if (url.username || url.password) throw new RefusedDestination('invalidUrl', 'Webhook URLs may not carry credentials.');
+  if (url.username || url.password) throw new RefusedDestination('invalidUrl', 'The URL may not carry credentials.');
+  return url;
+}
+
+export async function checkDestination(raw: string, allowedHosts: ReadonlySet<string>): Promise<Destination> {
+  const url = webUrl(raw, allowedHosts);
+  const host = normalHost(url.hostname);
   let addresses: { address: string; family: number }[];
   try {
     addresses = ipaddr.isValid(host) ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }] : await lookup(host, { all: true, verbatim: true });
@@ -91,7 +101,7 @@ export async function checkDestination(raw: string, allowedHosts: ReadonlySet<st
  * A DNS lookup for sockets (undici's `connect.lookup`) that refuses non-public addresses unless the operator
  * allows the host or address: for clients that keep connections to hosts a person named (a Mastodon instance, a
  * Bluesky PDS), checked on every new connection, so a DNS answer that changes after connecting cannot reach inside.
- * Sockets skip the lookup for an address literal: `assertPublicHost` checks those before the request.
+ * Sockets skip the lookup for an address literal: `guardedConnector` checks those.
  */
 export function guardedLookup(allowedHosts: ReadonlySet<string>): LookupFunction {
   return (hostname, options, callback) => {
@@ -109,8 +119,25 @@ export function guardedLookup(allowedHosts: ReadonlySet<string>): LookupFunction
   };
 }
 
-/** For a URL whose host is an address literal (no DNS lookup happens): the same refusal as `guardedLookup`. */
-export function assertPublicHost(url: URL, allowedHosts: ReadonlySet<string>): void {
-  const host = normalHost(url.hostname);
+/** For a host that is an address literal (no DNS lookup happens): the same refusal as `guardedLookup`. */
+function assertPublicLiteral(hostname: string, allowedHosts: ReadonlySet<string>): void {
+  const host = normalHost(hostname);
   if (ipaddr.isValid(host)) assertPublic(host, [{ address: host }], allowedHosts);
+}
+
+/**
+ * undici's `connect` for clients talking to hosts a person or a network named (a Mastodon instance, a PDS, the
+ * endpoints they announce, wherever they redirect): every new connection is checked, a name by its DNS answer
+ * (`guardedLookup`), an address literal as it is, so no URL such a client is handed can reach inside.
+ */
+export function guardedConnector(allowedHosts: ReadonlySet<string>): buildConnector.connector {
+  const connect = buildConnector({ lookup: guardedLookup(allowedHosts) });
+  return (options, callback) => {
+    try {
+      assertPublicLiteral(options.hostname, allowedHosts);
+    } catch (refusal) {
+      return callback(refusal as Error, null);
+    }
+    connect(options, callback);
+  };
 }

@@ -145,6 +145,11 @@ export class MastodonStandIn {
   signedIn: StandInAccount;
   /** The person refuses at the authorization page. */
   denyAuthorization = false;
+  /**
+   * A hostile instance: fields of its OAuth metadata replaced (an endpoint at a private address, a `javascript:`
+   * authorization endpoint), and the permalink (`url` and `uri`) it gives its statuses.
+   */
+  forged: { metadata?: Record<string, unknown>; statusUrl?: string } = {};
   readonly #server: Server;
   readonly #options: Required<Omit<StandInOptions, 'limits'>>;
   readonly #codes = new Map<string, Grant>();
@@ -300,6 +305,7 @@ export class MastodonStandIn {
         code_challenge_methods_supported: ['S256'],
         grant_types_supported: ['authorization_code', 'client_credentials'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        ...this.forged.metadata,
       },
     };
   }
@@ -561,8 +567,8 @@ export class MastodonStandIn {
       spoiler_text: status.spoilerText,
       visibility: status.visibility,
       language: 'en',
-      uri: `${this.url}/users/${account.username}/statuses/${status.id}`,
-      url: `${this.url}/@${account.username}/${status.id}`,
+      uri: this.forged.statusUrl ?? `${this.url}/users/${account.username}/statuses/${status.id}`,
+      url: this.forged.statusUrl ?? `${this.url}/@${account.username}/${status.id}`,
       replies_count: status.replies,
       reblogs_count: status.reblogs,
       favourites_count: status.favourites,

@@ -22,7 +22,8 @@ import {
   type PublishedItem,
   type RemoteIdentity,
 } from '../adapter.ts';
-import { guardedFetch } from '../http.ts';
+import { networkFetch } from '../http.ts';
+import { RefusedDestination, webUrl } from '../../webhooks/destination.ts';
 import { blueskyRules } from './rules.ts';
 import { isXrpcError, mapErrors, providerErrorOf } from './errors.ts';
 import { prepareImage } from './images.ts';
@@ -72,11 +73,21 @@ function tokensOf(session: SessionData, pdsUrl: string, authService: string): Pr
   };
 }
 
-/** Where the account's repository lives: the PDS named in its DID document (bsky.social is an entryway to several). */
-function pdsUrlOf(didDoc: unknown, fallback: string): string {
+/**
+ * Where the account's repository lives: the PDS named in its DID document (bsky.social is an entryway to several).
+ * The document is the network's word: its PDS must pass the same rule as a URL a person gives (`webUrl`).
+ */
+function pdsUrlOf(didDoc: unknown, fallback: string, allowedHosts: ReadonlySet<string>): string {
   const services = (didDoc as { service?: { id?: string; serviceEndpoint?: unknown }[] } | undefined)?.service ?? [];
   const pds = services.find((service) => service.id === '#atproto_pds' && typeof service.serviceEndpoint === 'string');
-  return (pds?.serviceEndpoint as string | undefined) ?? fallback;
+  if (!pds) return fallback;
+  try {
+    webUrl(pds.serviceEndpoint as string, allowedHosts);
+    return pds.serviceEndpoint as string;
+  } catch (error) {
+    if (!(error instanceof RefusedDestination)) throw error;
+    throw new ProviderError('PROVIDER_REJECTED', `Bluesky: the account's DID document names a PDS that cannot be used. ${error.message}`, false);
+  }
 }
 
 /** An account's session at one service: its DID and the JWT every call carries. */
@@ -96,12 +107,12 @@ export class BlueskyAdapter implements ProviderAdapter {
   /** One client per service (PDS or entryway): building an Agent costs milliseconds, so it is not done per call. */
   readonly #agents = new Map<string, Agent>();
   /** PDS and entryway hosts are named by people: every connection to them goes through the SSRF guard. */
-  readonly #fetch: typeof globalThis.fetch;
+  readonly #fetch: typeof fetch;
 
   constructor(settings: BlueskySettings) {
     this.#allowedHosts = settings.allowedHosts;
     this.#timeoutMs = settings.timeoutMs ?? 15_000;
-    this.#fetch = guardedFetch(settings.allowedHosts);
+    this.#fetch = networkFetch(settings.allowedHosts);
     this.connector = { method: 'credentials', connect: (credentials) => this.#connect(credentials) };
   }
 
@@ -124,7 +135,7 @@ export class BlueskyAdapter implements ProviderAdapter {
       }
       throw providerErrorOf(error);
     }
-    const pdsUrl = pdsUrlOf(session.didDoc, service);
+    const pdsUrl = pdsUrlOf(session.didDoc, service, this.#allowedHosts);
     const profile = await this.#agentFor(pdsUrl)
       .com.atproto.repo.getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#callOptions())
       .then(({ data }) => data.value as { displayName?: string }, () => null);
@@ -138,7 +149,7 @@ export class BlueskyAdapter implements ProviderAdapter {
   async refresh(account: ConnectedAccount): Promise<ProviderTokens> {
     const session = this.#session(account, 'refresh');
     const { data } = await mapErrors(() => session.agent.com.atproto.server.refreshSession(undefined, this.#callOptions(session)));
-    return tokensOf(data, account.tokens?.extra?.pdsUrl ?? pdsUrlOf(data.didDoc, session.service), session.service);
+    return tokensOf(data, account.tokens?.extra?.pdsUrl ?? pdsUrlOf(data.didDoc, session.service, this.#allowedHosts), session.service);
   }
 
   /** Ends the session at the PDS (best effort), which also invalidates its refresh token. */

@@ -85,14 +85,17 @@ export class MastodonAdapter implements ProviderAdapter {
     if (!context.instanceUrl) throw invalidRequest([{ field: 'instanceUrl', code: 'required', messageKey: 'detail.required' }]);
     const instance = instanceOrigin(context.instanceUrl);
     const [app, metadata] = await Promise.all([this.#apps.appFor(instance, context.redirectUri), this.#authorizationServer(instance)]);
+    // The instance's word: each endpoint it announces must pass the guard's rule before it is called or shown.
+    const endpoint = (announced: string | undefined, path: string, what: string) => (announced === undefined ? `${instance}${path}` : this.#http.urlFromNetwork(announced, what));
     return {
       client: { clientId: app.clientId, clientSecret: app.clientSecret, redirectUri: context.redirectUri },
       server: {
-        authorizationEndpoint: metadata.authorization_endpoint ?? `${instance}/oauth/authorize`,
-        tokenEndpoint: metadata.token_endpoint ?? `${instance}/oauth/token`,
-        revocationEndpoint: metadata.revocation_endpoint ?? `${instance}/oauth/revoke`,
+        authorizationEndpoint: endpoint(metadata.authorization_endpoint, '/oauth/authorize', 'authorization endpoint'),
+        tokenEndpoint: endpoint(metadata.token_endpoint, '/oauth/token', 'token endpoint'),
+        revocationEndpoint: endpoint(metadata.revocation_endpoint, '/oauth/revoke', 'revocation endpoint'),
         scopes: mastodonScopes,
         pkce: metadata.code_challenge_methods_supported?.includes('S256') ?? false,
+        fetch: this.#http.fetch,
       },
     };
   }

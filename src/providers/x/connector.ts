@@ -8,6 +8,7 @@ import type { NetworkSettings } from '../../config.ts';
 import type { AuthorizationContext, ConnectedAccount, OAuthConnector, ProviderTokens, RemoteIdentity } from '../adapter.ts';
 import { ProviderError } from '../adapter.ts';
 import type { AccountLink } from '../registry.ts';
+import { networkFetch } from '../http.ts';
 import { getWithToken, refreshTokens, revokeTokens, type OAuthApp } from '../oauth2.ts';
 
 /** Reading and writing posts, uploading media, reading the profile; `offline.access` for a refresh token. */
@@ -21,6 +22,8 @@ export class XConnector implements OAuthConnector {
   readonly method = 'oauth2';
   readonly #settings: NetworkSettings & { clientId: string };
   readonly #timeoutMs: number;
+  /** X's hosts are the operator's settings (X_API_BASE_URL, X_AUTH_BASE_URL), not a person's or a network's word. */
+  readonly #fetch = networkFetch();
 
   constructor(settings: NetworkSettings & { clientId: string }, timeoutMs: number) {
     this.#settings = settings;
@@ -37,12 +40,13 @@ export class XConnector implements OAuthConnector {
         revocationEndpoint: `${apiBaseUrl}/2/oauth2/revoke`,
         scopes: xScopes,
         pkce: true,
+        fetch: this.#fetch,
       },
     };
   }
 
   async identities(tokens: ProviderTokens): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }[]> {
-    const me = await getWithToken<XUser>(`${this.#settings.apiBaseUrl}/2/users/me?user.fields=profile_image_url`, 'X', tokens.accessToken, this.#timeoutMs);
+    const me = await getWithToken<XUser>(this.#fetch, `${this.#settings.apiBaseUrl}/2/users/me?user.fields=profile_image_url`, 'X', tokens.accessToken, this.#timeoutMs);
     if (!me.data?.id || !me.data.username) throw new ProviderError('PROVIDER_UNAVAILABLE', 'X answered GET /2/users/me without a user', true);
     const { id, name, username, profile_image_url: avatarUrl } = me.data;
     return [{ identity: { remoteId: id, username, displayName: name || username, avatarUrl: avatarUrl ?? null }, tokens }];

@@ -2,12 +2,13 @@
 // person is sent to the network and comes back through /oauth/callback to the dashboard); reconnect; disconnect.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
-import type { ApiError } from '../api/auth.ts';
+import { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { webAddress } from '../webAddress.ts';
 
 const AccountsQuery = `
   query Accounts {
@@ -60,7 +61,9 @@ export function Accounts() {
   async function startOAuth(provider: string, instanceUrl?: string) {
     const result = await startConnection({ provider, ...(instanceUrl ? { instanceUrl } : {}) });
     if (result.error) return setError({ form: provider, error: apiErrorOf(result.error) });
-    window.location.assign((result.data as { startAccountConnection: { authorizationUrl: string } }).startAccountConnection.authorizationUrl);
+    const authorizationPage = webAddress((result.data as { startAccountConnection: { authorizationUrl: string } }).startAccountConnection.authorizationUrl);
+    if (!authorizationPage) return setError({ form: provider, error: new ApiError('NOT_A_WEB_ADDRESS', t('accounts.notWebAddress')) });
+    window.location.assign(authorizationPage);
   }
 
   const submit = (form: string, fields: string[]) => async (event: FormEvent<HTMLFormElement>) => {

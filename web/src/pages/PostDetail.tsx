@@ -8,6 +8,7 @@ import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { Table, type Column } from '../table.tsx';
 import { ErrorBanner } from '../ui.tsx';
+import { webAddress } from '../webAddress.ts';
 
 const PostQuery = `
   query Post($id: ID!) {
@@ -60,8 +61,8 @@ export function PostDetail({ id }: { id: string }) {
       header: t('post.result'),
       cell: (target) => (
         <>
-          {target.remoteUrl && (
-            <a href={target.remoteUrl} target="_blank" rel="noreferrer">
+          {webAddress(target.remoteUrl) && (
+            <a href={webAddress(target.remoteUrl)!} target="_blank" rel="noreferrer">
               {t('post.openPublished', { account: target.account.displayName })}
             </a>
           )}
