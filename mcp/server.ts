@@ -8,7 +8,7 @@ import { claimKey, releaseKey, storeAnswer } from '../src/idempotency/store.ts';
 import { fingerprintOf } from '../src/idempotency/rules.ts';
 import type { GraphRunner, Refusal } from './graph.ts';
 import type { GraphTool } from './tool.ts';
-import { AppError, invalidRequest } from '../src/errors/appError.ts';
+import { asAppError, invalidRequest } from '../src/errors/appError.ts';
 import { unstorableText } from '../src/text/storableText.ts';
 import { localizeError } from '../src/errors/localize.ts';
 import type { Language } from '../src/errors/messages.ts';
@@ -23,8 +23,10 @@ const instructions =
   'check a post with validate_post, create it with create_post (a draft), then publish_post, schedule_post or add_post_to_queue. ' +
   'Media: upload_media, then attach READY media ids. A refused call answers isError with the API code and a message saying what to change.';
 
+/** The refusal for a known failure, a passing database failure included (503); null for the service's own faults. */
 function refusalOf(error: unknown, language: Language, requestId: string): Refusal | null {
-  return error instanceof AppError ? { ...localizeError(error, language), requestId, status: error.httpStatus } : null;
+  const known = asAppError(error);
+  return known.code === 'INTERNAL' ? null : { ...localizeError(known, language), requestId, status: known.httpStatus };
 }
 
 /** A tool's answer, and the HTTP status REST would have answered (for the request log). */
