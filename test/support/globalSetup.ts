@@ -1,5 +1,5 @@
-// One PostgreSQL for the whole run (DATABASE_URL when given, else an embedded one in a temporary folder),
-// with a migrated template database that every test file clones into a database of its own.
+// One PostgreSQL for the whole run (DATABASE_URL when given, else an embedded one in a temporary folder), for the
+// tiers that need one, with a migrated template database that every test file clones into a database of its own.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,17 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-export default async function setup(project: TestProject) {
+interface SharedDatabase {
+  url: string;
+  users: number;
+  stop(): Promise<void>;
+}
+
+// Every tier that needs PostgreSQL names this setup, and vitest runs it once per tier: the tiers share one server
+// (kept on globalThis, which all of them see in vitest's process) and the last to finish stops it.
+const shared = globalThis as { spsTestDatabase?: Promise<SharedDatabase> };
+
+async function startDatabase(): Promise<SharedDatabase> {
   let server: DatabaseServer;
   let dataDir: string | undefined;
   if (process.env.DATABASE_URL) {
@@ -37,9 +47,25 @@ export default async function setup(project: TestProject) {
   await admin.query(`CREATE DATABASE ${templateName}`);
   await admin.end();
   await applyMigrations(withDatabase(server.url, templateName));
-  project.provide('serverUrl', server.url);
+  return {
+    url: server.url,
+    users: 0,
+    async stop() {
+      await server.stop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  const starting = (shared.spsTestDatabase ??= startDatabase());
+  const database = await starting;
+  database.users += 1;
+  project.provide('serverUrl', database.url);
   return async () => {
-    await server.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    database.users -= 1;
+    if (database.users > 0) return;
+    delete shared.spsTestDatabase;
+    await database.stop();
   };
 }
