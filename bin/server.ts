@@ -14,6 +14,9 @@ const { listenFailure, nextSteps } = await import('./startMessages.ts');
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
+// An error nothing handled (a rejection counts, Node raises it as one) is a defect: it goes to the log as well,
+// and the process still ends as Node ends it, rather than running on in a state nobody planned for.
+process.on('uncaughtExceptionMonitor', (error, origin) => logger.fatal({ err: error, origin }, 'unhandled error: the process ends'));
 const runtime = await startRuntime(config, logger);
 // A worker (SPS_ROLE=worker) answers only its probes and /metrics, on WORKER_PORT.
 const isWorker = config.role === 'worker';

@@ -4,7 +4,7 @@
 // address), with a short timeout, at most 3 redirects (each checked) and only the first 256 KiB read. A page that
 // cannot be read still gets a card: its URL as the title and an empty description, so the post always shows it.
 import { request } from 'undici';
-import { checkDestination, pinnedAgent } from '../../webhooks/destination.ts';
+import { checkDestination, pinnedAgent } from '../../outbound/guard.ts';
 
 export interface LinkCard {
   uri: string;
@@ -48,7 +48,8 @@ async function fetchHtml(start: string, allowedHosts: ReadonlySet<string>, signa
       }
       return await readPrefix(response.body, maxHtmlBytes);
     } finally {
-      void agent.close();
+      // Ends an answer left unread (a failure reading it); undici destroys its body with an error listener of its own.
+      await agent.destroy();
     }
   }
   return null;
