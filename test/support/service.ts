@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { DestinationStream } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startRuntime, type Services } from '../../src/runtime.ts';
@@ -17,12 +18,13 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestService> {
+/** `log`: where the service's log lines go (with LOG_LEVEL in `env`; the default level is silent). */
+export async function startTestService(env: Record<string, string> = {}, databaseUrl?: string, log?: DestinationStream): Promise<TestService> {
   const url = databaseUrl ?? (await createTestDatabase());
   const dataDir = await mkdtemp(join(tmpdir(), 'sps-service-'));
   // Tests poll the API far faster than a person: the rate limit has tests of its own that set it low.
   const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', REQUEST_LOG_FLUSH_MS: '50', RATE_LIMIT_PER_MINUTE: '100000', ...env });
-  const runtime = await startRuntime(config, createLogger(config.logLevel), { migrate: false });
+  const runtime = await startRuntime(config, createLogger(config.logLevel, log), { migrate: false });
   const app = await buildApp(runtime.services);
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
