@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from '../support/database.ts';
 import { ServerProcesses, setupWithCli } from '../support/processes.ts';
 import { apiFor, inSeconds, waitForPost } from '../support/posts.ts';
+import { until } from '../support/rateWindow.ts';
 
 let env: Record<string, string>;
 let db: pg.Client;
@@ -62,7 +63,7 @@ describe('publishing across crashes and restarts', () => {
     const scheduledAt = inSeconds(2);
     expect((await api('POST', `/posts/${post.id}/schedule`, { scheduledAt, timezone: 'Europe/Paris' })).status).toBe(200);
     await servers.stop(server, 'SIGTERM');
-    await sleep(3000);
+    await until(Date.parse(scheduledAt) + 500);
     expect((await db.query('SELECT status FROM post WHERE id = $1', [post.id])).rows[0].status).toBe('scheduled');
 
     const back = await servers.start(env);
