@@ -128,7 +128,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
   },
   startUpload: async ({ services, actor, body }) => ({
     status: 201,
-    body: { data: await startUpload(services.db, services.signer, { publicBaseUrl: services.config.publicBaseUrl, maxUploadBytes: services.config.maxUploadBytes }, actor, body as { filename: string; contentType: string; size: number }) },
+    body: { data: await startUpload(services.db, services.storage, services.signer, { publicBaseUrl: services.config.publicBaseUrl, maxUploadBytes: services.config.maxUploadBytes }, actor, body as { filename: string; contentType: string; size: number }) },
   }),
   completeUpload: async ({ services, actor, params }) => ({
     status: 202,

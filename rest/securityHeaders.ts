@@ -39,7 +39,7 @@ export function securityHeaders(_req: Request, res: Response, next: NextFunction
 /**
  * The dashboard (web/, built by Vite: no inline script or style) calls the API and uploads to PUBLIC_BASE_URL's
  * origin, which may differ from the address the page was loaded from; thumbnails come from there or, redirected,
- * from the media store (`mediaOrigin`, S3).
+ * from the media store (`mediaOrigin`, S3), which also takes uploads straight from the browser.
  */
 export function dashboardPolicy(publicBaseUrl: string, mediaOrigin: string | null): string {
   const service = [...self, new URL(publicBaseUrl).origin];
@@ -50,7 +50,7 @@ export function dashboardPolicy(publicBaseUrl: string, mediaOrigin: string | nul
     'style-src': self,
     'img-src': media,
     'media-src': media,
-    'connect-src': service,
+    'connect-src': media,
     'object-src': none,
     'base-uri': none,
     'form-action': self,

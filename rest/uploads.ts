@@ -10,7 +10,6 @@ import type { Services } from '../src/runtime.ts';
 import { receiveUpload, refuseSecondFile, storageUnavailable, uploadAllowedBy } from '../src/media/uploads.ts';
 import { fileUrlTtlSeconds, signedFile } from '../src/media/library.ts';
 import { storageKeys } from '../src/media/storage.ts';
-import { countingChunks } from '../src/media/streamedChunks.ts';
 import { contextOf } from './requestContext.ts';
 import { mediaFilePolicy } from './securityHeaders.ts';
 import { isUuid } from '../src/ids.ts';
@@ -35,10 +34,10 @@ function webRequestOf(req: Request, baseUrl: string): globalThis.Request {
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, [value].flat().join(', '));
   let body: ReadableStream | null = null;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    // pipeline, unlike pipe, passes the sender's abort on to the counted stream (and a cancel back to the request).
-    const counted = countingChunks();
-    pipeline(req, counted).catch(() => {});
-    body = Readable.toWeb(counted) as ReadableStream;
+    // pipeline, unlike pipe, passes the sender's abort on to the body (and a cancel back to the request).
+    const received = new PassThrough();
+    pipeline(req, received).catch(() => {});
+    body = Readable.toWeb(received) as ReadableStream;
   }
   return new Request(new URL(req.originalUrl, baseUrl), { method: req.method, headers, body, duplex: 'half' } as RequestInit);
 }

@@ -59,8 +59,31 @@ const ResumableUpload = builder.objectRef<UploadStart['resumable']>('ResumableUp
   }),
 });
 
+type UploadParts = NonNullable<UploadStart['parts']>;
+
+const UploadPart = builder.objectRef<UploadParts['parts'][number]>('UploadPart').implement({
+  description: 'One part of a file sent in parts: bytes `bytes`, from `(partNumber - 1) × partBytes`, in one request of `method` to `url` with `headers`.',
+  fields: (t) => ({
+    partNumber: t.exposeInt('partNumber'),
+    bytes: t.float({ resolve: (part) => part.bytes }),
+    url: t.exposeString('url'),
+    method: t.exposeString('method'),
+    headers: t.field({ type: 'JSON', resolve: (part) => part.headers }),
+  }),
+});
+
+const UploadPartsObject = builder.objectRef<UploadParts>('UploadParts').implement({
+  description:
+    'The bucket’s presigned part URLs, for a file past its single-request limit: send every part (in any order, again if one fails), then completeUpload. The bytes never pass through this service.',
+  fields: (t) => ({
+    partBytes: t.float({ description: 'Bytes of every part but the last.', resolve: (parts) => parts.partBytes }),
+    parts: t.field({ type: [UploadPart], resolve: (parts) => parts.parts }),
+  }),
+});
+
 const Upload = builder.objectRef<UploadStart>('Upload').implement({
-  description: 'Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body; then completeUpload.',
+  description:
+    'Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body (with MEDIA_STORAGE=s3 a presigned URL of the bucket, which binds the type and length); or, when `parts` is given, its parts there; then completeUpload.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The media file’s id, also the upload’s.' }),
     uploadUrl: t.exposeString('uploadUrl'),
@@ -68,6 +91,7 @@ const Upload = builder.objectRef<UploadStart>('Upload').implement({
     headers: t.field({ type: 'JSON', resolve: (upload) => upload.headers }),
     expiresAt: t.exposeString('expiresAt'),
     maxBytes: t.float({ resolve: (upload) => upload.maxBytes }),
+    parts: t.field({ type: UploadPartsObject, nullable: true, resolve: (upload) => upload.parts }),
     resumable: t.field({ type: ResumableUpload, resolve: (upload) => upload.resumable }),
   }),
 });
@@ -109,6 +133,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) =>
       startUpload(
         context.services.db,
+        context.services.storage,
         context.services.signer,
         { publicBaseUrl: context.services.config.publicBaseUrl, maxUploadBytes: context.services.config.maxUploadBytes },
         context.actor,

@@ -15,7 +15,7 @@ import type { PgBoss } from '../jobs/boss.ts';
 import { checkDestination, pinnedAgent, RefusedDestination } from '../webhooks/destination.ts';
 import { getMedia } from './library.ts';
 import type { MediaStorage } from './storage.ts';
-import { completeUpload, receiveUpload, startUpload, uploadToken, type UploadSettings } from './uploads.ts';
+import { completeUpload, createUpload, receiveUpload, uploadToken, type UploadSettings } from './uploads.ts';
 
 /** Decoded bytes accepted in one call; larger files go through an upload (or a URL). */
 export const maxInlineBytes = 20 * 1024 * 1024;
@@ -38,7 +38,7 @@ const refused = (detail: ErrorDetail) => invalidRequest([detail]);
 /** Stores the file as an upload of the caller's workspace and queues its processing (status `processing`). */
 async function importFile(deps: ImportDeps, actor: Actor, source: FileSource): Promise<Media> {
   const { db, boss, storage, signer, settings } = deps;
-  const upload = await startUpload(db, signer, settings, actor, { filename: source.filename, contentType: source.contentType, size: source.size });
+  const upload = await createUpload(db, settings, actor, { filename: source.filename, contentType: source.contentType, size: source.size });
   const [expires, signature] = uploadToken(signer, upload.id).split('.');
   await receiveUpload(db, storage, signer, { id: upload.id, expires, signature, contentType: source.contentType, body: source.body });
   return completeUpload(db, boss, storage, actor, upload.id);

@@ -12,7 +12,7 @@ import { queueNames, wokenByNotify, type PgBoss } from '../jobs/boss.ts';
 import type { MediaKind } from '../providers/rules.ts';
 import { storageKeys, type MediaStorage } from './storage.ts';
 import { acceptedFormats, largestAccepted, longestVideoMs } from './limits.ts';
-import { MediaRejection, describeImage, describeVideo, detectType, type FileDescription } from './probe.ts';
+import { MediaRejection, describeImage, describeVideo, detectType, typeSampleBytes, type FileDescription } from './probe.ts';
 
 export interface ProcessMediaJob {
   mediaId: string;
@@ -23,13 +23,15 @@ const kindOfExtension = (ext: string): MediaKind | null =>
 
 async function describe(storage: MediaStorage, id: string, size: number): Promise<FileDescription> {
   if (size === 0) throw new MediaRejection('empty', 'The file is empty.');
-  return storage.withLocalFile(storageKeys.original(id), async (path) => {
-    const { ext, mime } = await detectType(path);
-    const kind = kindOfExtension(ext);
-    if (!kind) throw new MediaRejection('unsupportedType', `No network takes ${mime} files.`);
-    if (size > largestAccepted(kind)) {
-      throw new MediaRejection('tooLarge', `The ${kind} is ${size} bytes; no network takes more than ${largestAccepted(kind)}.`);
-    }
+  const key = storageKeys.original(id);
+  // The type from the first bytes alone (a ranged read of a bucket): a file no network takes is never copied here.
+  const { ext, mime } = await detectType(await storage.readStart(key, typeSampleBytes));
+  const kind = kindOfExtension(ext);
+  if (!kind) throw new MediaRejection('unsupportedType', `No network takes ${mime} files.`);
+  if (size > largestAccepted(kind)) {
+    throw new MediaRejection('tooLarge', `The ${kind} is ${size} bytes; no network takes more than ${largestAccepted(kind)}.`);
+  }
+  return storage.withLocalFile(key, async (path) => {
     const directory = await mkdtemp(join(tmpdir(), 'sps-thumbnail-'));
     try {
       const thumbnail = join(directory, 'thumbnail.webp');
@@ -41,9 +43,9 @@ async function describe(storage: MediaStorage, id: string, size: number): Promis
         throw new MediaRejection('tooLong', `The video lasts ${Math.round(description.durationMs / 1000)} s; no network takes more than ${Math.round(longestVideoMs() / 1000)} s.`);
       }
       // A retry after a crash may find the thumbnail of the first attempt: it is made again.
-      const key = storageKeys.thumbnail(id);
-      await storage.remove(key);
-      await storage.write(key, createReadStream(thumbnail), (await stat(thumbnail)).size);
+      const thumbnailKey = storageKeys.thumbnail(id);
+      await storage.remove(thumbnailKey);
+      await storage.write(thumbnailKey, createReadStream(thumbnail), (await stat(thumbnail)).size);
       return description;
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -1,6 +1,8 @@
-// Media in an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, Backblaze B2, Ceph): whole-file PUTs
-// stream into one PUT (up to one part) or a multipart upload, tus writes through @tus/s3-store, downloads are
-// presigned GETs. An object appears only when its upload completes, so a failed upload leaves nothing to read.
+// Media in an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, Backblaze B2, Ceph). Clients send their
+// files straight to the bucket through presigned PUTs (one, or a multipart upload's parts past the single-PUT
+// limit); what this service writes itself (imports, thumbnails, a PUT to its own upload URL) streams into one PUT
+// or a multipart upload; tus writes through @tus/s3-store; downloads are presigned GETs. An object appears only
+// when its upload completes, so a failed upload leaves nothing to read.
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -16,6 +18,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -24,8 +27,16 @@ import {
 } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { S3Store } from '@tus/s3-store';
-import { countingChunks } from './streamedChunks.ts';
-import { AlreadyStoredError, exactBytes, IncompleteError, StorageUnavailableError, TooLargeError, type MediaStorage } from './storage.ts';
+import {
+  AlreadyStoredError,
+  exactBytes,
+  IncompleteError,
+  StorageUnavailableError,
+  TooLargeError,
+  type DirectUpload,
+  type MediaStorage,
+  type PresignedRequest,
+} from './storage.ts';
 
 export interface S3Settings {
   /** Absent: AWS S3 itself, at the region's endpoint. */
@@ -59,7 +70,20 @@ const bufferedBytes = 4 * 1024 * 1024;
 const resumablePartBytes = 8 * 1024 * 1024;
 
 const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
+  error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.name === 'NoSuchUpload' || error.$metadata.httpStatusCode === 404);
+
+/** Beside a file sent in parts straight to the bucket, until complete: the id of its multipart upload. */
+const pendingPartsKey = (key: string) => `${key}.multipart`;
+
+/** Runs a request to the store; its failure is the store's (StorageUnavailableError), a missing object aside (null). */
+async function fromStore<T>(request: Promise<T>): Promise<T | null> {
+  try {
+    return await request;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw new StorageUnavailableError(error);
+  }
+}
 
 /** The SHA-256 (and HMAC) that SigV4 presigning takes, from node:crypto. */
 class Sha256 {
@@ -213,9 +237,14 @@ export class S3MediaStorage implements MediaStorage {
     const out = new PassThrough();
     this.client
       .send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }))
-      .then((object) => pipeline(object.Body as Readable, countingChunks(), out))
+      .then((object) => pipeline(object.Body as Readable, out))
       .catch((error: Error) => out.destroy(error));
     return out;
+  }
+
+  async readStart(key: string, bytes: number): Promise<Buffer> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+    return Buffer.from(await object.Body!.transformToByteArray());
   }
 
   async size(key: string): Promise<number | null> {
@@ -243,6 +272,63 @@ export class S3MediaStorage implements MediaStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
   }
 
+  /**
+   * Up to the single-PUT limit, one presigned PUT; past it, a multipart upload begun here whose parts the client
+   * PUTs, each through a presigned URL, in any order and again if one fails. Every URL binds its body's length (and
+   * the whole file's its content type): the bucket refuses any other.
+   */
+  async directUpload(key: string, file: { bytes: number; contentType: string; expiresInSeconds: number }): Promise<DirectUpload> {
+    const { bytes, contentType, expiresInSeconds } = file;
+    if (bytes <= this.settings.singlePutBytesAtMost) {
+      const headers = { 'content-type': contentType };
+      return { whole: { url: await this.presign('PUT', key, { expiresInSeconds, headers: { ...headers, 'content-length': String(bytes) } }), method: 'PUT', headers } };
+    }
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.settings.bucket, Key: key, ContentType: contentType }));
+    await this.client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: pendingPartsKey(key), Body: UploadId! }));
+    // A part must itself fit the single-request limit; S3 takes at most 10,000.
+    const partBytes = Math.max(Math.ceil(bytes / partsAtMost), Math.min(partBytesAtLeast, this.settings.singlePutBytesAtMost));
+    const parts: (PresignedRequest & { partNumber: number; bytes: number })[] = [];
+    for (let partNumber = 1; (partNumber - 1) * partBytes < bytes; partNumber++) {
+      const length = Math.min(partBytes, bytes - (partNumber - 1) * partBytes);
+      const query = { partNumber: String(partNumber), uploadId: UploadId! };
+      const url = await this.presign('PUT', key, { expiresInSeconds, query, headers: { 'content-length': String(length) } });
+      parts.push({ partNumber, bytes: length, url, method: 'PUT', headers: {} });
+    }
+    return { partBytes, parts };
+  }
+
+  /** Completes a multipart upload whose parts the client sent, from the parts the bucket lists (no ETags asked of the client). */
+  async settleDirectUpload(key: string, bytes: number): Promise<void> {
+    const { bucket: Bucket } = this.settings;
+    const marker = await fromStore(this.client.send(new GetObjectCommand({ Bucket, Key: pendingPartsKey(key) })));
+    if (!marker) return;
+    const upload = { Bucket, Key: key, UploadId: await marker.Body!.transformToString() };
+    if ((await this.size(key)) !== null) {
+      // The file came whole another way (tus, this service's own upload URL): the parts are not needed.
+      await this.client.send(new AbortMultipartUploadCommand(upload)).catch(() => undefined);
+    } else {
+      const parts = (await this.partsOf(upload)) ?? [];
+      const received = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
+      if (received !== bytes || parts.some((part, index) => part.PartNumber !== index + 1)) throw new IncompleteError(received, bytes);
+      const completed = fromStore(this.client.send(new CompleteMultipartUploadCommand({ ...upload, MultipartUpload: { Parts: parts.map(({ PartNumber, ETag }) => ({ PartNumber, ETag })) } })));
+      // Of two completes at once, the one that finds the upload gone finds the file made by the other.
+      if (!(await completed) && (await this.size(key)) === null) throw new IncompleteError(0, bytes);
+    }
+    await fromStore(this.client.send(new DeleteObjectCommand({ Bucket, Key: pendingPartsKey(key) })));
+  }
+
+  /** The parts a multipart upload holds, by number (null once it is gone: completed or aborted). */
+  private async partsOf(upload: { Bucket: string; Key: string; UploadId: string }) {
+    const parts = [];
+    for (let marker: string | undefined; ; ) {
+      const page = await fromStore(this.client.send(new ListPartsCommand({ ...upload, PartNumberMarker: marker })));
+      if (!page) return null;
+      parts.push(...(page.Parts ?? []));
+      if (!page.IsTruncated) return parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
+      marker = page.NextPartNumberMarker;
+    }
+  }
+
   async forgetResumable(key: string): Promise<void> {
     // @tus/s3-store keeps its record of an upload in `<key>.info`.
     await this.remove(`${key}.info`);
@@ -253,20 +339,27 @@ export class S3MediaStorage implements MediaStorage {
   }
 
   async directUrl(key: string, file: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string> {
-    const url = this.objectUrl(key);
     const query = { 'response-content-type': file.contentType, 'response-content-disposition': file.contentDisposition };
+    return this.presign('GET', key, { expiresInSeconds: file.expiresInSeconds, query, headers: {} });
+  }
+
+  /**
+   * A presigned URL of `key` valid `expiresInSeconds`: the signature binds the method, the query and `headers`,
+   * never the body (UNSIGNED-PAYLOAD, as AWS's own presigner does).
+   */
+  private async presign(method: 'GET' | 'PUT', key: string, request: { expiresInSeconds: number; query?: Record<string, string>; headers: Record<string, string> }): Promise<string> {
+    const url = this.objectUrl(key);
     const signed = await this.presigner.presign(
       {
-        method: 'GET',
+        method,
         protocol: url.protocol,
         hostname: url.hostname,
         port: url.port ? Number(url.port) : undefined,
         path: url.pathname,
-        query,
-        // A presigned GET signs no body (as AWS's own presigner does).
-        headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+        query: request.query ?? {},
+        headers: { ...request.headers, host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
       },
-      { expiresIn: file.expiresInSeconds },
+      { expiresIn: request.expiresInSeconds },
     );
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(signed.query ?? {})) search.set(name, [value ?? ''].flat().join(','));

@@ -1,13 +1,12 @@
 // Where media bytes live: the local disk (under DATA_DIR/media, the default) or an S3-compatible store
 // (s3Storage.ts). Either also gives tus the store that resumable uploads write to, under the same keys.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DataStore } from '@tus/utils';
 import { FileStore } from '@tus/file-store';
-import { countingChunks, streamedChunk } from './streamedChunks.ts';
 
 export class TooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -37,6 +36,16 @@ export class StorageUnavailableError extends Error {
   }
 }
 
+/** A presigned request of the store: sent as is, with these headers (the signature binds them). */
+export interface PresignedRequest {
+  url: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+}
+
+/** The whole file in one request, or (past the store's single-request limit) in parts of `partBytes`, the last one shorter. */
+export type DirectUpload = { whole: PresignedRequest } | { partBytes: number; parts: (PresignedRequest & { partNumber: number; bytes: number })[] };
+
 export interface MediaStorage {
   /**
    * Streams `source` to `key` (never holding it whole in memory) and keeps it only when it is exactly `bytes`
@@ -45,6 +54,8 @@ export interface MediaStorage {
    */
   write(key: string, source: Readable, bytes: number): Promise<void>;
   read(key: string): Readable;
+  /** The first `bytes` of the file (fewer when it is shorter): enough to tell its type without reading it all. */
+  readStart(key: string, bytes: number): Promise<Buffer>;
   size(key: string): Promise<number | null>;
   /** Runs `use` with the file at a path on local disk, for tools that need one (ffprobe, ffmpeg, file-type). */
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
@@ -54,7 +65,17 @@ export interface MediaStorage {
    * service can hand it out (the local disk).
    */
   directUrl(key: string, file: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string | null>;
-  /** The origin directUrl's URLs are on (null when it gives none). */
+  /**
+   * Where a client sends the file of `bytes` itself, straight to the store (never through this service), valid
+   * `expiresInSeconds`; null when the bytes come through this service (the local disk).
+   */
+  directUpload(key: string, file: { bytes: number; contentType: string; expiresInSeconds: number }): Promise<DirectUpload | null>;
+  /**
+   * Makes the file a direct upload sent readable under `key` (the parts of a multipart upload become one object);
+   * IncompleteError while bytes are missing. Nothing to do when the file came whole or through this service.
+   */
+  settleDirectUpload(key: string, bytes: number): Promise<void>;
+  /** The origin directUrl's and directUpload's URLs are on (null when it gives none). */
   readonly directOrigin: string | null;
   /** The store tus writes resumable uploads to: an upload's tus id is the key its finished file is read under. */
   readonly resumable: DataStore;
@@ -71,7 +92,6 @@ export function exactBytes(bytes: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
-      streamedChunk(chunk.length);
       done(received > bytes ? new TooLargeError(bytes) : null, chunk);
     },
     flush(done) {
@@ -111,9 +131,17 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   read(key: string): Readable {
-    const counted = countingChunks();
-    pipeline(createReadStream(this.pathOf(key)), counted).catch(() => {});
-    return counted;
+    return createReadStream(this.pathOf(key));
+  }
+
+  async readStart(key: string, bytes: number): Promise<Buffer> {
+    const file = await open(this.pathOf(key));
+    try {
+      const { buffer, bytesRead } = await file.read(Buffer.alloc(bytes), 0, bytes, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
   }
 
   async size(key: string): Promise<number | null> {
@@ -129,6 +157,12 @@ export class LocalDiskStorage implements MediaStorage {
   async directUrl(): Promise<null> {
     return null;
   }
+
+  async directUpload(): Promise<null> {
+    return null;
+  }
+
+  async settleDirectUpload(): Promise<void> {}
 
   async forgetResumable(key: string): Promise<void> {
     // @tus/file-store keeps its record of an upload in `<file>.json`.

@@ -1,7 +1,9 @@
-// Uploads: a client starts one (and gets a signed, expiring URL on this service), sends the bytes (one PUT, or
-// the resumable tus protocol for large files), then completes it, which queues checking and processing.
+// Uploads: a client starts one and gets where to send the bytes: a signed, expiring URL on this service (local
+// disk), or presigned URLs of the bucket (S3: one PUT, or a multipart upload's parts past the single-PUT limit),
+// and the resumable tus protocol through this service for large files; then it completes the upload, which
+// queues checking and processing.
 import type { Readable } from 'node:stream';
-import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
+import { AppError, invalidRequest, notFound } from '../errors/appError.ts';
 import type { Database } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
@@ -29,13 +31,8 @@ export function uploadToken(signer: UrlSigner, id: string): string {
   return `${expires}.${signature}`;
 }
 
-export async function startUpload(
-  db: Database,
-  signer: UrlSigner,
-  settings: UploadSettings,
-  actor: Actor,
-  input: { filename: string; contentType: string; size: number },
-) {
+/** A new upload waiting for its file of `size` bytes (the declared type and name kept). */
+export async function createUpload(db: Database, settings: UploadSettings, actor: Actor, input: { filename: string; contentType: string; size: number }): Promise<Media> {
   authorize(actor, 'startUpload');
   refuseUnlessEmpty([
     ...textWithin('filename', input.filename, inputLimits.upload.filename, 1),
@@ -45,26 +42,50 @@ export async function startUpload(
   if (input.size > settings.maxUploadBytes) {
     throw invalidRequest([{ field: 'size', code: 'maximum', messageKey: 'detail.maximum', params: { limit: settings.maxUploadBytes } }]);
   }
-  const expiresAt = new Date(Date.now() + uploadTtlSeconds * 1000);
-  const media = await db.prisma.media.create({
+  return db.prisma.media.create({
     data: {
       workspaceId: actor.workspaceId,
       createdById: actor.userId,
       filename: input.filename,
       declaredType: input.contentType,
       size: BigInt(input.size),
-      uploadExpiresAt: expiresAt,
+      uploadExpiresAt: new Date(Date.now() + uploadTtlSeconds * 1000),
     },
   });
+}
+
+/**
+ * Starts an upload and says where its bytes go. `uploadUrl` takes the whole file in one request: the bucket's
+ * presigned PUT, or this service's signed URL (local disk, and a file past the bucket's single-PUT limit, which
+ * the service streams on in parts); `parts`, when the bucket takes the file only in parts, are its presigned part
+ * URLs, which keep the bytes off this service.
+ */
+export async function startUpload(
+  db: Database,
+  storage: MediaStorage,
+  signer: UrlSigner,
+  settings: UploadSettings,
+  actor: Actor,
+  input: { filename: string; contentType: string; size: number },
+) {
+  const media = await createUpload(db, settings, actor, input);
   const token = uploadToken(signer, media.id);
   const [expires, signature] = token.split('.');
+  const expiresInSeconds = Math.floor((media.uploadExpiresAt.getTime() - Date.now()) / 1000);
+  const direct = await storage
+    .directUpload(storageKeys.original(media.id), { bytes: input.size, contentType: input.contentType, expiresInSeconds })
+    .catch((error: unknown) => {
+      throw storageUnavailable(error);
+    });
+  const whole = direct && 'whole' in direct ? direct.whole : { url: `${settings.publicBaseUrl}/uploads/${media.id}?expires=${expires}&signature=${signature}`, method: 'PUT' as const, headers: { 'content-type': input.contentType } };
   return {
     id: media.id,
-    uploadUrl: `${settings.publicBaseUrl}/uploads/${media.id}?expires=${expires}&signature=${signature}`,
-    method: 'PUT' as const,
-    headers: { 'content-type': input.contentType },
-    expiresAt: expiresAt.toISOString(),
+    uploadUrl: whole.url,
+    method: whole.method,
+    headers: whole.headers,
+    expiresAt: media.uploadExpiresAt.toISOString(),
     maxBytes: input.size,
+    parts: direct && 'parts' in direct ? direct : null,
     resumable: {
       protocol: 'tus',
       version: '1.0.0',
@@ -133,18 +154,27 @@ export async function receiveUpload(
   }
 }
 
+const incomplete = (received: number | string, expected: bigint) =>
+  invalidRequest([{ field: 'upload', code: 'incomplete', messageKey: 'detail.uploadIncomplete', params: { received, expected: expected.toString() } }]);
+
 /** Queues checking and processing of the received file; 400 while bytes are missing. */
 export async function completeUpload(db: Database, boss: PgBoss, storage: MediaStorage, actor: Actor, id: string): Promise<Media> {
   authorize(actor, 'completeUpload');
+  const upload = isUuid(id) ? await db.prisma.media.findFirst({ where: { id, workspaceId: actor.workspaceId } }) : null;
+  if (!upload) throw notFound('upload');
+  // Parts sent straight to the bucket become its file now, outside the transaction: the store may take a while.
+  if (upload.status === 'uploading') {
+    await storage.settleDirectUpload(storageKeys.original(id), Number(upload.size)).catch((error: unknown) => {
+      if (error instanceof IncompleteError) throw incomplete(error.received, upload.size);
+      throw error instanceof StorageUnavailableError ? storageUnavailable(error) : error;
+    });
+  }
   return db.prisma.$transaction(async (tx) => {
     if (!(await lockOwnedRow(tx, 'media', actor.workspaceId, id))) throw notFound('upload');
     const media = await tx.media.findUniqueOrThrow({ where: { id } });
     if (media.status !== 'uploading') throw new AppError('INVALID_STATE_TRANSITION', 'uploadClosed', { status: media.status });
     const received = (await storage.size(storageKeys.original(id))) ?? 0;
-    if (BigInt(received) !== media.size) {
-      const detail: ErrorDetail = { field: 'upload', code: 'incomplete', messageKey: 'detail.uploadIncomplete', params: { received, expected: media.size.toString() } };
-      throw invalidRequest([detail]);
-    }
+    if (BigInt(received) !== media.size) throw incomplete(received, media.size);
     const processing = await tx.media.update({ where: { id }, data: { status: 'processing' } });
     await boss.insert(queueNames.processMedia, [{ data: { mediaId: id } }], { db: inTransaction(tx) });
     return processing;

@@ -1,16 +1,18 @@
-// Media in an S3-compatible store (MEDIA_STORAGE=s3, against s3rver): signed PUTs and tus uploads stream into
-// multipart uploads, processing reads from the store, files are served by presigned GETs, deletion removes the
-// objects, and a store failing mid-upload answers a clear 503 and leaves nothing half-visible.
+// Media in an S3-compatible store (MEDIA_STORAGE=s3, against s3rver): clients send files straight to the bucket
+// through presigned PUTs (whole, or in parts past the single-PUT limit) whose signature binds the length and type,
+// complete checks what the bucket holds, tus uploads and the service's own writes stream into it, processing reads
+// from it, files are served by presigned GETs, deletion removes the objects, and a store failing mid-upload answers
+// a clear 503 and leaves nothing half-visible.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { presignedSignature, startTestS3, type TestS3 } from '../support/s3.ts';
 import type { Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
-import { storageKeys, TooLargeError } from '../../src/media/storage.ts';
+import { storageKeys, StorageUnavailableError, TooLargeError } from '../../src/media/storage.ts';
 import { partBytesAtLeast } from '../../src/media/s3Storage.ts';
 
 const MiB = 1024 * 1024;
@@ -33,18 +35,6 @@ afterAll(async () => {
 const local = (url: string) => url.replace(service.services.config.publicBaseUrl, service.url);
 const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The SigV4 signature of a presigned GET, computed by the steps of AWS's documentation ("Authenticating Requests: Using Query Parameters"). */
-function sigV4QuerySignature(url: URL, secret: string): string {
-  const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const query = [...url.searchParams].filter(([name]) => name !== 'X-Amz-Signature').map(([name, value]) => `${encode(name)}=${encode(value)}`).sort().join('&');
-  const canonicalRequest = ['GET', url.pathname, query, `host:${url.host}`, '', 'host', 'UNSIGNED-PAYLOAD'].join('\n');
-  const [date, region, service] = url.searchParams.get('X-Amz-Credential')!.split('/').slice(1);
-  const scope = [date, region, service, 'aws4_request'].join('/');
-  const stringToSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
-  const key = [date!, region!, service!, 'aws4_request'].reduce<Buffer>((hmacKey, part) => createHmac('sha256', hmacKey).update(part).digest(), Buffer.from(`AWS4${secret}`));
-  return createHmac('sha256', key).update(stringToSign).digest('hex');
-}
-
 async function stored(key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of service.services.storage.read(key)) chunks.push(chunk as Buffer);
@@ -61,6 +51,11 @@ async function put(started: { uploadUrl: string; method: string; headers: Record
   return fetch(local(started.uploadUrl), { method: started.method, headers: started.headers, body: new Uint8Array(bytes) });
 }
 
+/** The bucket's refusal of a presigned request, by its S3 error code. */
+async function bucketRefusal(answer: Response) {
+  return { status: answer.status, code: /<Code>([^<]+)<\/Code>/.exec(await answer.text())?.[1] };
+}
+
 async function completeAndWait(id: string) {
   expect((await api('POST', `/media/uploads/${id}/complete`)).status).toBe(202);
   for (let i = 0; i < 300; i++) {
@@ -71,11 +66,23 @@ async function completeAndWait(id: string) {
   throw new Error(`media ${id} still processing`);
 }
 
-describe('signed PUT uploads into the bucket', () => {
-  it('stores an image, processes it from the store and serves it by a presigned GET', async () => {
+describe('presigned PUTs straight to the bucket', () => {
+  it('takes an image into the bucket without the service, processes it from there and serves it by a presigned GET', async () => {
     const png = await image('png', 640, 480);
     const started = await start('picture.png', 'image/png', png.length);
-    expect((await put(started, png)).status).toBe(200);
+    // The upload URL is the bucket's, presigned for this file's key, expiring with the upload.
+    const uploadUrl = new URL(started.uploadUrl);
+    expect(uploadUrl.origin).toBe(s3.endpoint);
+    expect(uploadUrl.pathname).toBe(`/${s3.bucket}/uploads/${started.id}`);
+    expect(uploadUrl.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
+    const signedAt = Date.parse(uploadUrl.searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
+    expect(Math.abs(signedAt + Number(uploadUrl.searchParams.get('X-Amz-Expires')) * 1000 - Date.parse(started.expiresAt))).toBeLessThan(2000);
+    expect(started).toMatchObject({ method: 'PUT', headers: { 'content-type': 'image/png' }, maxBytes: png.length, parts: null });
+
+    const sentBefore = s3.requests.length;
+    const sent = await fetch(started.uploadUrl, { method: started.method, headers: started.headers, body: new Uint8Array(png) });
+    expect(sent.status).toBe(200);
+    expect(s3.requests.slice(sentBefore)).toEqual([{ method: 'PUT', key: storageKeys.original(started.id), partNumber: null }]);
     expect(await stored(storageKeys.original(started.id))).toEqual(png);
 
     const media = await completeAndWait(started.id);
@@ -92,16 +99,30 @@ describe('signed PUT uploads into the bucket', () => {
     const expiresIn = Number(presigned.searchParams.get('X-Amz-Expires'));
     expect(expiresIn).toBeGreaterThan(3500);
     expect(expiresIn).toBeLessThanOrEqual(3600);
+    expect(presigned.searchParams.get('X-Amz-Signature')).toBe(presignedSignature('GET', presigned, { host: presigned.host }));
     const file = await fetch(presigned);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(sha256(new Uint8Array(await file.arrayBuffer()))).toBe(sha256(png));
-
-    // s3rver does not check SigV4 signatures: the test does, as AWS documents them.
-    expect(presigned.searchParams.get('X-Amz-Signature')).toBe(sigV4QuerySignature(presigned, s3.env.S3_SECRET_ACCESS_KEY!));
     const thumbnail = await fetch(local(media.thumbnailUrl));
     expect(thumbnail.status).toBe(200);
     expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+  });
+
+  it('is refused by the bucket for another type or length than declared, and complete refuses the upload until the file is there', async () => {
+    const png = await image('png', 64, 64);
+    const started = await start('picture.png', 'image/png', png.length);
+    const send = (headers: Record<string, string>, bytes: Buffer) => fetch(started.uploadUrl, { method: 'PUT', headers, body: new Uint8Array(bytes) });
+    expect(await bucketRefusal(await send({ 'content-type': 'image/jpeg' }, png))).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect(await bucketRefusal(await send(started.headers, png.subarray(10)))).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect(await bucketRefusal(await send(started.headers, Buffer.concat([png, Buffer.alloc(10)])))).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect(await service.services.storage.size(storageKeys.original(started.id))).toBeNull();
+    const early = await api('POST', `/media/uploads/${started.id}/complete`);
+    expect(early.status).toBe(400);
+    expect(early.body.error.details[0]).toMatchObject({ field: 'upload', code: 'incomplete' });
+
+    expect((await send(started.headers, png)).status).toBe(200);
+    expect(await completeAndWait(started.id)).toMatchObject({ status: 'ready', format: 'png' });
   });
 
   it('processes a video (ffprobe and the poster frame read a copy from the store)', async () => {
@@ -111,27 +132,6 @@ describe('signed PUT uploads into the bucket', () => {
     const media = await completeAndWait(started.id);
     expect(media).toMatchObject({ status: 'ready', type: 'video', format: 'mp4', width: 320, height: 240 });
     expect(media.codecs).toEqual(expect.arrayContaining(['h264']));
-  });
-
-  it('refuses a second file for the same upload, and a body longer or shorter than declared, keeping nothing of it', async () => {
-    const png = await image('png', 64, 64);
-    const first = await start('one.png', 'image/png', png.length);
-    expect((await put(first, png)).status).toBe(200);
-    const again = await put(first, png);
-    expect(again.status).toBe(409);
-    expect((await again.json()).error.code).toBe('CONFLICT');
-
-    const short = await start('short.png', 'image/png', png.length - 10);
-    const tooLong = await put(short, png);
-    expect(tooLong.status).toBe(400);
-    expect((await tooLong.json()).error.details[0]).toMatchObject({ field: 'body', code: 'tooLarge' });
-    expect(await service.services.storage.size(storageKeys.original(short.id))).toBeNull();
-
-    const long = await start('long.png', 'image/png', png.length + 10);
-    const tooShort = await put(long, png);
-    expect(tooShort.status).toBe(400);
-    expect((await tooShort.json()).error.details[0]).toMatchObject({ field: 'body', code: 'incomplete' });
-    expect(await service.services.storage.size(storageKeys.original(long.id))).toBeNull();
   });
 
   it('keeps nothing of a body that runs past its declared length, even when the extra bytes come late', async () => {
@@ -157,15 +157,40 @@ describe('signed PUT uploads into the bucket', () => {
   });
 });
 
-describe('a store failing mid-upload', () => {
-  // A file up to S3_SINGLE_PUT_MAX_BYTES goes up in one PUT; a larger one in parts (here the second of an odd size,
-  // so the file must arrive intact across a part's end).
-  it.each([
-    ['one PUT', singlePutBytesAtMost, [null]],
-    ['two parts', partBytesAtLeast + 3 * MiB + 5, [1, 2]],
-  ])('a file sent in %s: answers 503 STORAGE_UNAVAILABLE, shows nothing of the file, and takes it whole once the store is back', async (_, size, partNumbers) => {
-    const bytes = randomBytes(size);
+describe('files past the single-PUT limit', () => {
+  it('go to the bucket in presigned parts, in any order, completed from the parts the bucket lists', async () => {
+    const bytes = randomBytes(2 * singlePutBytesAtMost + 5);
+    const started = await start('parts.bin', 'application/octet-stream', bytes.length);
+    const key = storageKeys.original(started.id);
+    const { partBytes, parts } = started.parts;
+    expect(partBytes).toBe(singlePutBytesAtMost);
+    expect(parts.map((part: { partNumber: number; bytes: number }) => [part.partNumber, part.bytes])).toEqual([[1, partBytes], [2, partBytes], [3, 5]]);
+    const sendPart = (part: { partNumber: number; url: string; method: string; headers: Record<string, string> }, body = bytes.subarray((part.partNumber - 1) * partBytes, part.partNumber * partBytes)) =>
+      fetch(part.url, { method: part.method, headers: part.headers, body: new Uint8Array(body) });
+    for (const part of parts) expect(new URL(part.url).origin).toBe(s3.endpoint);
+
+    const sentBefore = s3.requests.length;
+    expect(await bucketRefusal(await sendPart(parts[2], bytes.subarray(0, 6)))).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect((await sendPart(parts[2])).status).toBe(200);
+    expect((await sendPart(parts[0])).status).toBe(200);
+    const missing = await api('POST', `/media/uploads/${started.id}/complete`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details[0]).toMatchObject({ field: 'upload', code: 'incomplete', message: `Received ${(partBytes + 5).toLocaleString('en')} of ${bytes.length.toLocaleString('en')} bytes: send the rest first.` });
+    expect(await service.services.storage.size(key)).toBeNull();
+
+    expect((await sendPart(parts[1])).status).toBe(200);
+    const written = s3.requests.slice(sentBefore).filter((request) => request.key === key && request.method === 'PUT');
+    expect(written.map((request) => request.partNumber)).toEqual([3, 3, 1, 2]);
+    expect((await completeAndWait(started.id)).status).toBe('failed');
+    expect(sha256(await stored(key))).toBe(sha256(bytes));
+    expect(await service.services.storage.size(`${key}.multipart`)).toBeNull();
+  });
+
+  it('also go whole to the service’s own upload URL, which streams them to the bucket in parts; a store failing meanwhile answers 503 STORAGE_UNAVAILABLE and keeps nothing', async () => {
+    // Here the second part is of an odd size, so the file must arrive intact across a part's end.
+    const bytes = randomBytes(partBytesAtLeast + 3 * MiB + 5);
     const started = await start('big.bin', 'application/octet-stream', bytes.length);
+    expect(started.uploadUrl.startsWith(`${service.services.config.publicBaseUrl}/uploads/${started.id}?`)).toBe(true);
     const key = storageKeys.original(started.id);
     s3.failWrites(true);
     try {
@@ -177,7 +202,7 @@ describe('a store failing mid-upload', () => {
     } finally {
       s3.failWrites(false);
     }
-    expect(await service.services.storage.size(storageKeys.original(started.id))).toBeNull();
+    expect(await service.services.storage.size(key)).toBeNull();
     const incomplete = await api('POST', `/media/uploads/${started.id}/complete`);
     expect(incomplete.status).toBe(400);
     expect(incomplete.body.error.details[0]).toMatchObject({ field: 'upload', code: 'incomplete' });
@@ -185,8 +210,23 @@ describe('a store failing mid-upload', () => {
     const sentBefore = s3.requests.length;
     expect((await put(started, bytes)).status).toBe(200);
     const written = s3.requests.slice(sentBefore).filter((request) => request.key === key && request.method === 'PUT');
-    expect(written.map((request) => request.partNumber)).toEqual(partNumbers);
+    expect(written.map((request) => request.partNumber)).toEqual([1, 2]);
     expect(sha256(await stored(key))).toBe(sha256(bytes));
+    expect((await api('POST', `/media/uploads/${started.id}/complete`)).status).toBe(202);
+    expect(await service.services.storage.size(`${key}.multipart`)).toBeNull();
+  });
+});
+
+describe('a store failing while the service writes one PUT (thumbnails, imports)', () => {
+  it('fails with StorageUnavailableError and shows nothing of the file', async () => {
+    const key = storageKeys.original(randomUUID());
+    s3.failWrites(true);
+    try {
+      await expect(service.services.storage.write(key, Readable.from([randomBytes(1000)]), 1000)).rejects.toBeInstanceOf(StorageUnavailableError);
+    } finally {
+      s3.failWrites(false);
+    }
+    expect(await service.services.storage.size(key)).toBeNull();
   });
 });
 

@@ -1,8 +1,12 @@
 // A local S3-compatible server for tests (s3rver, files in a temporary folder), with one bucket. s3rver lacks two
 // multipart calls that @tus/s3-store and src/media/s3Storage.ts make (ListParts, AbortMultipartUpload): they are
-// answered here from s3rver's own record of the parts, as S3 answers them. `failWrites` makes the store refuse
-// every object and part written (500 InternalError) until turned off again: a store failing mid-upload.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// answered here from s3rver's own record of the parts, as S3 answers them. s3rver checks no SigV4 signature: the
+// signature of a presigned URL (query authentication, what clients get) is checked here, by the steps of AWS's
+// documentation, so a request differing from what was signed (method, query, a signed header such as the length
+// or type) is refused as S3 refuses it (403 SignatureDoesNotMatch). `failWrites` makes the store refuse every
+// object and part written (500 InternalError) until turned off again: a store failing mid-upload.
+import { createHash, createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -33,6 +37,42 @@ const xmlError = (res: ServerResponse, status: number, code: string, message: st
   res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`);
 };
 
+/** The test store's one key pair. */
+const accessKeyId = 'S3RVER';
+const secretAccessKey = 'S3RVER';
+
+/**
+ * The SigV4 signature of a presigned request (`url` with its X-Amz-* query, and the headers it came with), by the
+ * steps of AWS's documentation ("Authenticating Requests: Using Query Parameters"): S3 takes the path as sent.
+ */
+export function presignedSignature(method: string, url: URL, headers: IncomingHttpHeaders | Record<string, string>, secret = secretAccessKey): string {
+  const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const query = [...url.searchParams]
+    .filter(([name]) => name !== 'X-Amz-Signature')
+    .map(([name, value]) => `${encode(name)}=${encode(value)}`)
+    .sort()
+    .join('&');
+  const signedHeaders = url.searchParams.get('X-Amz-SignedHeaders') ?? '';
+  const canonicalHeaders = signedHeaders.split(';').map((name) => `${name}:${String(headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
+  const payload = url.searchParams.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
+  const canonicalRequest = [method, url.pathname, query, canonicalHeaders, signedHeaders, payload].join('\n');
+  const [date, region, service] = (url.searchParams.get('X-Amz-Credential') ?? '').split('/').slice(1);
+  const scope = [date, region, service, 'aws4_request'].join('/');
+  const stringToSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
+  const key = [date ?? '', region ?? '', service ?? '', 'aws4_request'].reduce<Buffer>((hmacKey, part) => createHmac('sha256', hmacKey).update(part).digest(), Buffer.from(`AWS4${secret}`));
+  return createHmac('sha256', key).update(stringToSign).digest('hex');
+}
+
+/** Why S3 would refuse a presigned request, or null when it is signed right and in time. */
+function presignedRefusal(req: IncomingMessage, url: URL): { status: number; code: string; message: string } | null {
+  const signedAt = Date.parse((url.searchParams.get('X-Amz-Date') ?? '').replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
+  if (!(Date.now() <= signedAt + Number(url.searchParams.get('X-Amz-Expires')) * 1000)) return { status: 403, code: 'AccessDenied', message: 'Request has expired' };
+  if (!url.searchParams.get('X-Amz-Credential')?.startsWith(`${accessKeyId}/`) || url.searchParams.get('X-Amz-Signature') !== presignedSignature(req.method ?? '', url, req.headers)) {
+    return { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided.' };
+  }
+  return null;
+}
+
 export async function startTestS3(): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'sps-s3-'));
   const bucket = 'media';
@@ -59,11 +99,16 @@ export async function startTestS3(): Promise<TestS3> {
   }
 
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://s3');
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     const uploadId = url.searchParams.get('uploadId');
     const key = decodeURIComponent(url.pathname.slice(`/${bucket}/`.length));
     const partNumber = url.searchParams.get('partNumber');
     requests.push({ method: req.method ?? '', key, partNumber: partNumber === null ? null : Number(partNumber) });
+    const refusal = url.searchParams.has('X-Amz-Algorithm') ? presignedRefusal(req, url) : null;
+    if (refusal) {
+      req.resume();
+      return void req.on('end', () => xmlError(res, refusal.status, refusal.code, refusal.message));
+    }
     if (uploadId && req.method === 'GET') return void listParts(res, key, uploadId);
     if (uploadId && req.method === 'DELETE') {
       return void rm(join(uploadsDirectory, uploadId), { recursive: true, force: true }).then(() => res.writeHead(204).end());
@@ -80,7 +125,7 @@ export async function startTestS3(): Promise<TestS3> {
     endpoint,
     bucket,
     requests,
-    env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_BUCKET: bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+    env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey, S3_FORCE_PATH_STYLE: 'true' },
     failWrites(value) {
       failing = value;
     },

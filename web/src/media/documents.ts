@@ -16,7 +16,9 @@ export const MediaFileQuery = `
 
 export const StartUpload = `
   mutation StartUpload($filename: String!, $contentType: String!, $size: Float!) {
-    startUpload(filename: $filename, contentType: $contentType, size: $size) { id uploadUrl method headers }
+    startUpload(filename: $filename, contentType: $contentType, size: $size) {
+      id uploadUrl method headers parts { partBytes parts { partNumber bytes url method headers } }
+    }
   }`;
 
 export const CompleteUpload = `mutation CompleteUpload($id: ID!) { completeUpload(id: $id) { id status } }`;

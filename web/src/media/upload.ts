@@ -1,6 +1,8 @@
 // Uploads a file to the media library the way any API client does: start the upload through the graph, send the
-// bytes to the signed URL it answers, complete it, then wait while the service checks and processes the file.
-// The bytes go by XMLHttpRequest: the one browser API that reports how much of a request body has been sent.
+// bytes to the signed URL it answers (the service's, or with S3 storage the bucket's, whose signature binds the
+// type and length), or its parts to their URLs when it gives parts, complete it, then wait while the service
+// checks and processes the file. The bytes go by XMLHttpRequest: the one browser API that reports how much of a
+// request body has been sent.
 import type { Client, OperationResult } from 'urql';
 import { ApiError, type FieldDetail } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
@@ -17,11 +19,19 @@ export interface UploadProgress {
   totalBytes: number;
 }
 
+interface SignedRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+}
+
 interface SignedUpload {
   id: string;
   uploadUrl: string;
   method: string;
   headers: Record<string, string>;
+  /** Past the bucket's single-request limit: its part URLs, which take the file straight to the bucket. */
+  parts: { partBytes: number; parts: (SignedRequest & { partNumber: number; bytes: number })[] } | null;
 }
 
 const pollIntervalMs = 500;
@@ -42,7 +52,11 @@ export async function uploadMedia(
     await client.mutation<{ startUpload: SignedUpload }>(StartUpload, { filename: file.name, contentType, size: file.size }).toPromise(),
   );
   report('sending', 0);
-  await sendFile(startUpload, file, (sentBytes) => report('sending', sentBytes), signal);
+  let sentBefore = 0;
+  for (const { request, body } of requestsOf(startUpload, file)) {
+    await send(request, body, (sentBytes) => report('sending', sentBefore + sentBytes), signal);
+    sentBefore += body.size;
+  }
   report('processing', file.size);
   dataOf(await client.mutation(CompleteUpload, { id: startUpload.id }).toPromise());
   const media = await untilProcessed(client, startUpload.id, signal);
@@ -55,17 +69,27 @@ function dataOf<Data>(result: OperationResult<Data>): Data {
   return result.data!;
 }
 
-function sendFile(upload: SignedUpload, file: File, onSent: (bytes: number) => void, signal?: AbortSignal): Promise<void> {
+/** The requests that carry the file: the whole file to the upload URL, or each part to its own, one after the other. */
+function requestsOf(upload: SignedUpload, file: File): { request: SignedRequest; body: Blob }[] {
+  if (!upload.parts) return [{ request: { url: upload.uploadUrl, method: upload.method, headers: upload.headers }, body: file }];
+  const { partBytes, parts } = upload.parts;
+  return parts.map((part) => {
+    const from = (part.partNumber - 1) * partBytes;
+    return { request: part, body: file.slice(from, from + part.bytes) };
+  });
+}
+
+function send(signed: SignedRequest, body: Blob, onSent: (bytes: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open(upload.method, upload.uploadUrl);
-    for (const [name, value] of Object.entries(upload.headers)) request.setRequestHeader(name, value);
+    request.open(signed.method, signed.url);
+    for (const [name, value] of Object.entries(signed.headers)) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => onSent(event.loaded);
     request.onload = () => (request.status < 300 ? resolve() : reject(refusalOf(request)));
     request.onerror = () => reject(new ApiError('NETWORK', t('media.uploadInterrupted')));
     request.onabort = () => reject(signal?.reason);
     signal?.addEventListener('abort', () => request.abort(), { once: true });
-    request.send(file);
+    request.send(body);
   });
 }
 
