@@ -2,7 +2,7 @@
 // A refused call is a tool result with isError (the API's code and localized message), never a protocol error.
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphContext } from '../schema/builder.ts';
 import { claimKey, releaseKey, storeAnswer } from '../src/idempotency/store.ts';
 import { fingerprintOf } from '../src/idempotency/rules.ts';
@@ -14,6 +14,7 @@ import { localizeError } from '../src/errors/localize.ts';
 import type { Language } from '../src/errors/messages.ts';
 import { postTools } from './tools/posts.ts';
 import { libraryTools } from './tools/library.ts';
+import { toolJsonSchema } from './toolSchemas.ts';
 
 const tools: readonly GraphTool[] = [...postTools, ...libraryTools];
 
@@ -92,6 +93,18 @@ const toolConfigs = new Map(
   ]),
 );
 
+/** What tools/list answers: the SDK's listing, with the schemas in their portable spelling (toolSchemas.ts). */
+const toolList: Tool[] = tools.map((tool) => {
+  const { inputSchema, outputSchema, ...config } = toolConfigs.get(tool.name)!;
+  return {
+    name: tool.name,
+    ...config,
+    inputSchema: toolJsonSchema(inputSchema, 'input') as Tool['inputSchema'],
+    outputSchema: toolJsonSchema(outputSchema, 'output') as Tool['outputSchema'],
+    execution: { taskSupport: 'forbidden' },
+  };
+});
+
 export function createMcpServer(graph: GraphRunner, caller: McpCaller): McpServer {
   const server = new McpServer(serverInfo, { instructions });
   for (const tool of tools) {
@@ -127,5 +140,7 @@ export function createMcpServer(graph: GraphRunner, caller: McpCaller): McpServe
       async (args: Record<string, unknown>) => (await answer(args)).result,
     );
   }
+  // Replaces the handler registerTool installed, whose JSON schemas are zod's own spelling.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
   return server;
 }

@@ -1,11 +1,13 @@
 // MCP over stdio (`npm run mcp`, `sps mcp`): the API key comes from SPS_API_KEY and is resolved for every call as
 // /mcp resolves it per request, so revocation, scopes, plans and the rate limit apply at once; each call is recorded
 // in the request log (method MCP, route `tools/call <tool>`). stdout carries the protocol only: logs go to stderr.
+// It serves an installation the server set up (DATA_DIR or DATABASE_URL) and never makes a database of its own.
 import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { startRuntime } from '../src/runtime.ts';
+import { NoInstallation } from '../src/db/installation.ts';
 import { languages, type Language } from '../src/errors/messages.ts';
 import { AppError } from '../src/errors/appError.ts';
 import { localizeError } from '../src/errors/localize.ts';
@@ -27,7 +29,12 @@ export async function serveStdio(env: NodeJS.ProcessEnv = process.env): Promise<
     logger.fatal('SPS_API_KEY is not set: give the MCP server an API key of the workspace (sps keys create).');
     process.exit(2);
   }
-  const runtime = await startRuntime(config, logger);
+  // A server that finds no database where it was pointed says so: a new, empty one would only refuse every key.
+  const runtime = await startRuntime(config, logger, { existing: true }).catch((error: unknown) => {
+    if (!(error instanceof NoInstallation)) throw error;
+    logger.fatal(error.message);
+    return process.exit(2);
+  });
   const { services } = runtime;
   const credentials = { kind: 'apiKey', token } as const;
   try {

@@ -3,6 +3,7 @@
 import type { Config } from './config.ts';
 import { openDatabaseServer, type DatabaseServer } from './db/server.ts';
 import { applyMigrations } from './db/migrate.ts';
+import { requireDataFolder, requireWorkspace } from './db/installation.ts';
 import { connectDatabase, type Database } from './db/database.ts';
 import { loadSecretBox, type SecretBox } from './crypto/secretBox.ts';
 import { createAccountLinks, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
@@ -58,10 +59,16 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/** `work`: run background jobs in this process (the server does unless SPS_ROLE=api; the CLI only enqueues). */
-export async function startRuntime(config: Config, logger: Logger, options: { migrate?: boolean; work?: boolean } = {}): Promise<Runtime> {
+/**
+ * `work`: run background jobs in this process (the server does unless SPS_ROLE=api; the CLI only enqueues).
+ * `existing`: serve only an installation already set up (MCP over stdio): throws NoInstallation, having created
+ * nothing, when DATA_DIR holds no database (or no encryption key) or the database has no workspace.
+ */
+export async function startRuntime(config: Config, logger: Logger, options: { migrate?: boolean; work?: boolean; existing?: boolean } = {}): Promise<Runtime> {
+  if (options.existing) await requireDataFolder(config);
   const server: DatabaseServer = await openDatabaseServer(config, (line) => logger.debug({ line: line.trim() }, 'postgres'));
   try {
+    if (options.existing) await requireWorkspace(config, server.url);
     if (options.migrate ?? true) {
       const applied = await applyMigrations(server.url);
       if (applied.length) logger.info({ applied }, 'migrations applied');

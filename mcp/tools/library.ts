@@ -5,6 +5,7 @@ import { mediaStatuses, mediaTypes } from '../../src/media/library.ts';
 import { groupings } from '../../src/analytics/report.ts';
 import { postStatuses } from '../../src/posts/states.ts';
 import { imageSizes } from '../../src/ai/provider.ts';
+import { captionLimits, defaultCount } from '../../src/ai/captions.ts';
 import { maxInlineBytes } from '../../src/media/imports.ts';
 import { counted, graphEnum, graphEnumOrNull, graphTool, mediaFields, mediaShape, nextCursor, pageInput, pageOf, pageVariables, reads } from '../tool.ts';
 
@@ -44,8 +45,8 @@ export const libraryTools = [
     input: {
       ...pageInput,
       q: z.string().optional().describe('Searched in file names and alt texts.'),
-      type: z.enum(mediaTypes).optional(),
-      status: z.enum(mediaStatuses).optional(),
+      type: z.enum(mediaTypes).optional().describe('Only files of this kind.'),
+      status: z.enum(mediaStatuses).optional().describe('Only files in this state; `ready` ones can be attached.'),
     },
     output: { media: z.array(mediaShape), nextCursor },
     annotations: reads,
@@ -120,10 +121,10 @@ export const libraryTools = [
       from: z.string().describe('First day, YYYY-MM-DD (UTC).'),
       to: z.string().describe('Last day, YYYY-MM-DD (UTC), included.'),
       groupBy: z.enum(groupings).optional().describe('Default: day.'),
-      provider: provider.optional(),
+      provider: provider.optional().describe('Only posts on this network.'),
       connectionId: z.string().optional().describe('An account id from list_social_accounts.'),
-      campaign: z.string().optional(),
-      status: z.array(z.enum(postStatuses)).optional(),
+      campaign: z.string().optional().describe('Only posts with this campaign label.'),
+      status: z.array(z.enum(postStatuses)).optional().describe('Only posts in these states.'),
     },
     output: { from: z.string(), to: z.string(), groupBy: z.string(), totals: z.record(z.string(), z.number()), rows: z.array(z.looseObject({ key: z.string(), metrics: z.record(z.string(), z.number()) })) },
     annotations: reads,
@@ -168,7 +169,7 @@ export const libraryTools = [
       caption: z.string().describe('The draft or idea to rewrite.'),
       tone: z.string().optional().describe('e.g. friendly, professional, playful.'),
       provider: provider.optional().describe('Keep within this network’s caption rules.'),
-      count: z.number().int().min(1).max(5).optional().describe('How many variants (default 3).'),
+      count: z.number().int().min(1).max(captionLimits.count.rewrite).optional().describe(`How many variants (default ${defaultCount.rewrite}).`),
     },
     output: suggestions,
     annotations: ai,
@@ -181,7 +182,11 @@ export const libraryTools = [
     name: 'translate_caption',
     title: 'Translate a caption',
     description: 'Translates a caption with AI (costs AI credits), keeping hashtags, mentions and links. Not saved.',
-    input: { caption: z.string(), targetLanguage: z.string().describe('BCP 47 tag, e.g. de, fr-CA, es.'), provider: provider.optional() },
+    input: {
+      caption: z.string().describe('The caption to translate.'),
+      targetLanguage: z.string().describe('BCP 47 tag, e.g. de, fr-CA, es.'),
+      provider: provider.optional().describe('Keep within this network’s caption rules.'),
+    },
     output: suggestions,
     annotations: ai,
     document: captionDocument,
@@ -193,7 +198,11 @@ export const libraryTools = [
     name: 'suggest_hashtags',
     title: 'Suggest hashtags',
     description: 'Suggests hashtags for a caption with AI (costs AI credits), within a network’s hashtag limit when `provider` is given. Not saved.',
-    input: { caption: z.string(), provider: provider.optional(), count: z.number().int().min(1).max(5).optional() },
+    input: {
+      caption: z.string().describe('The caption to find hashtags for.'),
+      provider: provider.optional().describe('Keep within this network’s hashtag limit.'),
+      count: z.number().int().min(1).max(captionLimits.count.hashtags).optional().describe(`How many hashtags (default ${defaultCount.hashtags}).`),
+    },
     output: suggestions,
     annotations: ai,
     document: captionDocument,

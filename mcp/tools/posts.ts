@@ -70,7 +70,7 @@ export const postTools = [
       status: z.array(z.enum(postStatuses)).optional().describe('Only posts in these states.'),
       provider: provider.optional().describe('Only posts with a target on this network.'),
       connectionId: z.string().optional().describe('Only posts with a target on this account (list_social_accounts).'),
-      campaign: z.string().optional(),
+      campaign: z.string().optional().describe('Only posts with this campaign label.'),
       from: isoTime.optional().describe('Posts whose time (published, else scheduled, else created) is at or after this.'),
       to: isoTime.optional().describe('… and before this (exclusive).'),
     },
@@ -128,7 +128,7 @@ export const postTools = [
     name: 'update_post',
     title: 'Change a post',
     description: 'Changes a draft, scheduled or failed post. `version` is the post’s current version (get_post); a stale one is refused with CONFLICT. `targets`, when given, replace all targets.',
-    input: { postId, version: z.number().int().describe('The post’s `version` from get_post or list_posts.'), ...content, targets: z.array(target).min(1).optional(), campaign: z.string().optional() },
+    input: { postId, version: z.number().int().describe('The post’s `version` from get_post or list_posts.'), ...content, targets: z.array(target).min(1).optional().describe('All targets anew (list_social_accounts); omit to keep them.'), campaign: z.string().optional().describe('A label to filter posts and analytics by.') },
     output: post,
     annotations: { ...write, idempotentHint: false },
     document: `mutation($id: ID!, $version: Int!, $content: PostContentInput, $targets: [TargetInput!], $campaign: String) {
@@ -159,7 +159,7 @@ export const postTools = [
     name: 'validate_post',
     title: 'Check a post against network rules',
     description: 'Checks a post body against every target’s network rules (caption length, media kinds, counts, sizes, durations, alt text) without saving anything; answers the findings per target. The same check create_post runs.',
-    input: { ...content, targets: z.array(target).min(1).describe('Accounts (list_social_accounts) and placements.'), campaign: z.string().optional() },
+    input: { ...content, targets: z.array(target).min(1).describe('Accounts (list_social_accounts) and placements.'), campaign: z.string().optional().describe('The campaign label the post would carry.') },
     output: {
       valid: z.boolean(),
       targets: z.array(z.looseObject({ index: z.number(), connectionId: z.string(), placement: z.string(), findings: z.array(z.looseObject({ field: z.string(), code: z.string(), message: z.string() })) })),

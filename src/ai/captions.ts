@@ -22,8 +22,8 @@ export interface CaptionInput {
   count?: number | null;
 }
 
-const captionLimits = { tone: 100, count: { rewrite: 5, translate: 3, hashtags: 30 } } as const;
-const defaultCount: Record<CaptionAction, number> = { rewrite: 3, translate: 1, hashtags: 5 };
+export const captionLimits = { tone: 100, count: { rewrite: 5, translate: 3, hashtags: 30 } } as const;
+export const defaultCount: Record<CaptionAction, number> = { rewrite: 3, translate: 1, hashtags: 5 };
 
 /** A BCP 47 language tag in canonical form, or null. */
 export function languageTag(value: string): string | null {

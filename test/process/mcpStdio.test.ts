@@ -1,7 +1,7 @@
-// MCP over stdio, as Claude Desktop, Claude Code or Cursor run it: the real `sps mcp` and `npm run mcp` commands
-// spawned by the SDK's StdioClientTransport, and the MCP Inspector's CLI listing the tools.
+// MCP over stdio, as Claude Desktop, Claude Code or Cursor run it: the real `sps mcp` and `npm run mcp` commands (the
+// compiled output in dist/) spawned by the SDK's StdioClientTransport, and the MCP Inspector's CLI listing the tools.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,8 @@ import { connectSandbox, keyFor, type TestWorkspace } from '../support/fixtures.
 import { image } from '../support/mediaFiles.ts';
 import { call, exerciseEveryTool, fileServer, refusalOf, succeed, toolNames } from '../support/mcp.ts';
 import { projectRoot } from '../support/processes.ts';
+import { requireCurrentBuild } from '../support/compiledOutput.ts';
+import { createTestDatabase } from '../support/database.ts';
 
 const run = promisify(execFile);
 let service: TestService;
@@ -25,6 +27,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sps-mcp-stdio-'));
 const serverEnv = () => ({ DATABASE_URL: service.databaseUrl, DATA_DIR: dataDir, AI_PROVIDER: 'sandbox', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', REQUEST_LOG_FLUSH_MS: '50' });
 
 beforeAll(async () => {
+  requireCurrentBuild();
   files = await fileServer({ '/photo.jpg': { type: 'image/jpeg', body: await image('jpeg', 80, 60) } });
   ({ service, acme } = await serviceWithWorkspace({ AI_PROVIDER: 'sandbox', DATA_DIR: dataDir }));
   connectionId = await connectSandbox(service.services, acme.workspaceId);
@@ -85,14 +88,34 @@ describe('MCP over stdio', () => {
     expect(refused.stderr).toContain('The API key is missing, mistyped, revoked or expired.');
   });
 
-  it('is listed by the MCP Inspector CLI (offline, scripted)', async () => {
+  it('exits with a clear message, creating nothing, when DATA_DIR or DATABASE_URL leads to no database of the service', async () => {
+    // As an MCP client starts it when its configuration passes SPS_API_KEY but not the server's DATA_DIR.
+    const { DATABASE_URL: _, ...environment } = { ...process.env, ...serverEnv(), SPS_API_KEY: acme.ownerKey };
+    const elsewhere = join(dataDir, 'not-the-data-folder');
+    const noDatabase = await run(process.execPath, ['bin/sps.js', 'mcp'], { cwd: projectRoot, env: { ...environment, DATA_DIR: elsewhere } }).catch((error) => error);
+    expect(noDatabase.code).toBe(2);
+    expect(noDatabase.stdout).toBe('');
+    expect(noDatabase.stderr).toContain(`No database found: DATA_DIR (${elsewhere}) holds no database of this service`);
+    expect(noDatabase.stderr).toContain('DATABASE_URL');
+    expect(existsSync(elsewhere)).toBe(false);
+    // A migrated database nobody set up (no workspace) is no installation either.
+    const unused = await createTestDatabase();
+    const noWorkspace = await run(process.execPath, ['bin/sps.js', 'mcp'], { cwd: projectRoot, env: { ...environment, DATABASE_URL: unused } }).catch((error) => error);
+    expect(noWorkspace.code).toBe(2);
+    expect(noWorkspace.stderr).toContain(`the database at DATABASE_URL (${new URL(unused).host}${new URL(unused).pathname}) has no workspace yet`);
+  });
+
+  it('is listed by the MCP Inspector CLI (offline, scripted), its tool schemas portable by its --strict checks', async () => {
     const env = Object.entries({ ...serverEnv(), SPS_API_KEY: acme.ownerKey }).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
     const inspector = join(projectRoot, 'node_modules/.bin/mcp-inspector');
     // Starting the server can take longer than the inspector's 15 s default on a busy machine.
-    const { stdout } = await run(process.execPath, [inspector, '--cli', ...env, '--cwd', projectRoot, '--connect-timeout', '50000', '--method', 'tools/list', process.execPath, 'bin/sps.js', 'mcp'], {
-      cwd: projectRoot,
-      env: { ...process.env, MCP_CATALOG_PATH: join(dataDir, 'inspector.json') },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [inspector, '--cli', ...env, '--cwd', projectRoot, '--connect-timeout', '50000', '--method', 'tools/list', '--strict', process.execPath, 'bin/sps.js', 'mcp'],
+      { cwd: projectRoot, env: { ...process.env, MCP_CATALOG_PATH: join(dataDir, 'inspector.json') } },
+    );
     expect(JSON.parse(stdout).tools.map((tool: { name: string }) => tool.name).sort()).toEqual([...toolNames].sort());
+    // --strict reports every portability finding on stderr (warnings included) as `Error: tool …` / `Warning: tool …`.
+    expect(stderr).not.toMatch(/(Error|Warning): tool "/);
   });
 });
