@@ -139,6 +139,22 @@ function targetEvent(target: ClaimedTarget, type: 'target.published' | 'target.f
   };
 }
 
+/**
+ * Every recorded outcome, once, for operators: published or waiting for the network (info), failed and to be
+ * retried (warn), failed for good (error), with the network's reason and code. Never the request or the tokens.
+ */
+function logOutcome(logger: Logger, outcome: Outcome): void {
+  const { target } = outcome;
+  const fields = { workspaceId: target.workspaceId, postId: target.postId, targetId: target.targetId, provider: target.provider, attempt: target.attempts };
+  if (outcome.kind === 'published') logger.info({ ...fields, remoteId: outcome.item.remoteId }, 'target published');
+  else if (outcome.kind === 'processing') logger.info({ ...fields, checkAfter: outcome.checkAfter }, 'target waiting for the network');
+  else {
+    const failure = { ...fields, code: outcome.failure.code, reason: outcome.failure.message, retry: outcome.retry };
+    if (outcome.retry === 'never') logger.error(failure, 'target failed');
+    else logger.warn({ ...failure, retryAt: outcome.retryAt }, 'target failed, to be retried');
+  }
+}
+
 /** Why an account cannot publish at all; the target fails with this code, without retries. */
 const accountRefusals: Record<string, Failure> = {
   REVOKED: { code: 'ACCOUNT_DISCONNECTED', message: 'The account was disconnected from this workspace.' },
@@ -415,10 +431,7 @@ export class TargetPublisher {
           [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl), published.map((o) => o.at)],
         );
         for (const { delay_seconds } of delays) if (delay_seconds !== null) publishDelaySeconds.observe(Math.max(0, delay_seconds));
-        for (const { target, item } of published) {
-          events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
-          this.#deps.logger.info({ postId: target.postId, targetId: target.targetId, provider: target.provider }, 'target published');
-        }
+        for (const { target, item } of published) events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
         // Analytics show the targets at once (zeros), and their first reading comes minutes after.
         await this.#deps.metricReadings.startFor(viaClient(client), published.map((o) => o.target.targetId));
       }
@@ -451,6 +464,7 @@ export class TargetPublisher {
       events.push(...(await this.#settle(client, postIds)));
       await this.#deps.outbox.recordAll(viaClient(client), events);
     });
+    for (const outcome of outcomes) logOutcome(this.#deps.logger, outcome);
   }
 
   #checkJob(target: ClaimedTarget, handle: string): CheckTargetJob {
