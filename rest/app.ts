@@ -18,7 +18,7 @@ import { probesRouter } from './probes.ts';
 import { oauthCallbackRouter } from './oauthCallback.ts';
 import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
-import { mcpRouter } from '../mcp/http.ts';
+import { mcpRouter } from './mcp.ts';
 import { dashboardRouter } from './dashboard.ts';
 import { dashboardPolicy, graphiqlPolicy, securityHeaders } from './securityHeaders.ts';
 import { corsForTrustedOrigins } from './cors.ts';

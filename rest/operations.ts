@@ -19,7 +19,7 @@ import {
 } from '../src/webhooks/endpoints.ts';
 import { createQueue, deleteQueue, listQueues, presentQueue, queuePost, updateQueue, type QueueInput } from '../src/queues/queues.ts';
 import { analytics, analyticsCsv, type AnalyticsQuery } from '../src/analytics/report.ts';
-import { listProviders } from '../src/providers/catalog.ts';
+import { listProviders } from '../src/accounts/providers.ts';
 import { suggestCaptions, type CaptionInput } from '../src/ai/captions.ts';
 import { suggestAltText } from '../src/ai/altText.ts';
 import { requestImage } from '../src/ai/images.ts';

@@ -1,6 +1,7 @@
 // Every setting comes from the environment; docs/configuration.md lists them with these defaults.
 import { resolve } from 'node:path';
 import type { S3Settings } from './media/s3Storage.ts';
+import { networks } from './providers/networks.ts';
 
 export const processRoles = ['all', 'api', 'worker'] as const;
 export type ProcessRole = (typeof processRoles)[number];
@@ -48,8 +49,8 @@ export interface Config {
   /** Largest GraphQL answer; a larger one is refused with 400 (ask for less). */
   graphqlMaxResponseBytes: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
-  /** Each OAuth network with fixed endpoints: the operator's app there and where its API and sign-in live. */
-  networks: Record<NetworkWithBaseUrls, NetworkSettings>;
+  /** Each OAuth network with fixed endpoints (src/providers/networks.ts), by name: the operator's app there and where its API and sign-in live. */
+  networks: Readonly<Record<string, NetworkSettings>>;
   /** Hosts (names or addresses) a person's network URLs (Mastodon instance, Bluesky PDS) may name even when private, and over http. */
   networkAllowedHosts: string | undefined;
   /** Origins, besides PUBLIC_BASE_URL's, that connecting may send a person back to (`redirectUri`). */
@@ -77,6 +78,7 @@ export interface AiSettings {
   timeoutMs: number;
 }
 
+/** Named by the network's `settingsPrefix` (src/providers/networks.ts). */
 export interface NetworkSettings {
   /** `<NETWORK>_CLIENT_ID` / `_CLIENT_SECRET`: without both the network is not configured. */
   clientId: string | undefined;
@@ -87,18 +89,10 @@ export interface NetworkSettings {
   authBaseUrl: string;
 }
 
-/** The real networks' base URLs, the defaults of `<NETWORK>_API_BASE_URL` and `<NETWORK>_AUTH_BASE_URL`. */
-export const networkBaseUrls = {
-  x: { api: 'https://api.x.com', auth: 'https://x.com/i' },
-  linkedin: { api: 'https://api.linkedin.com', auth: 'https://www.linkedin.com/oauth' },
-  facebook: { api: 'https://graph.facebook.com', auth: 'https://www.facebook.com' },
-  instagram: { api: 'https://graph.facebook.com', auth: 'https://www.facebook.com' },
-  threads: { api: 'https://graph.threads.net', auth: 'https://threads.net' },
-  tiktok: { api: 'https://open.tiktokapis.com', auth: 'https://www.tiktok.com' },
-  youtube: { api: 'https://www.googleapis.com', auth: 'https://accounts.google.com' },
-  pinterest: { api: 'https://api.pinterest.com', auth: 'https://www.pinterest.com' },
-} as const;
-export type NetworkWithBaseUrls = keyof typeof networkBaseUrls;
+/** A network's app with both its client id and secret set: the network is configured. */
+export type GivenApp = NetworkSettings & { clientId: string; clientSecret: string };
+
+export const isGivenApp = (app: NetworkSettings | undefined): app is GivenApp => Boolean(app?.clientId && app.clientSecret);
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -130,17 +124,18 @@ function baseUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string
 }
 
 function networkSettings(env: NodeJS.ProcessEnv): Config['networks'] {
-  const entries = Object.entries(networkBaseUrls).map(([network, defaults]) => {
-    const prefix = network.toUpperCase();
+  const entries = networks.flatMap(({ name, app }) => {
+    if (!app) return [];
+    const prefix = app.settingsPrefix;
     const settings: NetworkSettings = {
       clientId: env[`${prefix}_CLIENT_ID`] || undefined,
       clientSecret: env[`${prefix}_CLIENT_SECRET`] || undefined,
-      apiBaseUrl: baseUrl(env, `${prefix}_API_BASE_URL`, defaults.api),
-      authBaseUrl: baseUrl(env, `${prefix}_AUTH_BASE_URL`, defaults.auth),
+      apiBaseUrl: baseUrl(env, `${prefix}_API_BASE_URL`, app.apiBaseUrl),
+      authBaseUrl: baseUrl(env, `${prefix}_AUTH_BASE_URL`, app.authBaseUrl),
     };
-    return [network, settings];
+    return [[name, settings] as const];
   });
-  return Object.fromEntries(entries) as Config['networks'];
+  return Object.fromEntries(entries);
 }
 
 function aiSettings(env: NodeJS.ProcessEnv): AiSettings {

@@ -22,7 +22,7 @@ import { startMediaWorkers } from './media/processing.ts';
 import { UrlSigner } from './crypto/urlSigner.ts';
 import { Outbox } from './events/outbox.ts';
 import { WebhookDeliverer, startWebhookWorkers } from './webhooks/delivery.ts';
-import { allowedHostsFrom } from './webhooks/destination.ts';
+import { allowedHostsFrom } from './outbound/guard.ts';
 import type { WebhookSettings } from './webhooks/endpoints.ts';
 import { MetricReadings, startMetricReadings } from './analytics/collect.ts';
 import { TokenKeeper, startTokenRefresh } from './accounts/tokens.ts';

@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { listProviders, type ProviderEntry } from '../../src/providers/catalog.ts';
+import { listProviders, type ProviderEntry } from '../../src/accounts/providers.ts';
 import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, VideoFileRules } from '../../src/providers/rules.ts';
 
 const CaptionRulesRef = builder.objectRef<CaptionRules>('CaptionRules').implement({

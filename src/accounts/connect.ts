@@ -9,7 +9,7 @@
 // reads who the account is and saves it. Nothing is written on any failure but the used state.
 import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import { networkBaseUrls, type Config } from '../config.ts';
+import { isGivenApp, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Outbox } from '../events/outbox.ts';
@@ -19,11 +19,12 @@ import { authorize } from '../access/operations.ts';
 import { managerRoles, type Role } from '../access/scopes.ts';
 import { AppError, invalidRequest, type ErrorDetail } from '../errors/appError.ts';
 import { ProviderError, type AuthorizationContext, type OAuthConnector, type ProviderTokens } from '../providers/adapter.ts';
-import { providerNames, rulesOf } from '../providers/catalog.ts';
+import { networkNamed } from '../providers/networks.ts';
 import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
 import { shownReason } from '../providers/shownReason.ts';
-import { allowedHostsFrom, checkDestination, RefusedDestination } from '../webhooks/destination.ts';
+import { allowedHostsFrom, checkDestination, RefusedDestination } from '../outbound/guard.ts';
+import { requireProvider } from './providers.ts';
 import { localRemoteId, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
 export const authorizationMinutes = 10;
@@ -37,8 +38,8 @@ export interface ConnectionSettings {
   /** NETWORK_ALLOWED_HOSTS: hosts a person's network URL may name even when private, and over http. */
   allowedHosts: ReadonlySet<string>;
   timeoutMs: number;
-  /** OAuth networks whose app credentials the operator has set (`<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET`). */
-  appsGiven: ReadonlySet<string>;
+  /** The operator's apps at the OAuth networks with fixed endpoints, by network. */
+  apps: Config['networks'];
 }
 
 export function connectionSettings(config: Config, secrets: SecretBox, links: AccountLinks): ConnectionSettings {
@@ -49,20 +50,13 @@ export function connectionSettings(config: Config, secrets: SecretBox, links: Ac
     returnOrigins: new Set([new URL(config.publicBaseUrl).origin, ...config.redirectAllowedOrigins]),
     allowedHosts: allowedHostsFrom(config.networkAllowedHosts),
     timeoutMs: config.networkTimeoutMs,
-    appsGiven: new Set(Object.entries(config.networks).flatMap(([network, app]) => (app.clientId && app.clientSecret ? [network] : []))),
+    apps: config.networks,
   };
 }
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
-const displayName = (provider: string) => rulesOf(provider)?.displayName ?? provider;
+const displayName = (provider: string) => networkNamed(provider)?.displayName ?? provider;
 
-function requireProvider(provider: string): void {
-  if (!providerNames.includes(provider)) {
-    throw invalidRequest([{ field: 'provider', code: 'enum', messageKey: 'detail.enum', params: { allowed: providerNames.join(', ') } }]);
-  }
-}
-
-/** The network's link, or 409 PROVIDER_NOT_CONFIGURED saying what the operator has to set, if anything. */
 /** The accounts with the network's own limits for each, where it gives them per account (a Mastodon instance). */
 async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): Promise<AccountToSave[]> {
   if (!link.rulesFor) return accounts;
@@ -74,11 +68,13 @@ async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): P
   );
 }
 
+/** The network's link, or 409 PROVIDER_NOT_CONFIGURED saying what the operator has to set, if anything. */
 function linkOf(settings: ConnectionSettings, provider: string): AccountLink {
   const link = settings.links.get(provider);
   if (link) return link;
-  if (provider in networkBaseUrls && !settings.appsGiven.has(provider)) {
-    const prefix = provider.toUpperCase();
+  const app = networkNamed(provider)?.app;
+  if (app && !isGivenApp(settings.apps[provider])) {
+    const prefix = app.settingsPrefix;
     throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', { provider: displayName(provider), settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET` });
   }
   throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotSupported', { provider: displayName(provider) });

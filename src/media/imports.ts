@@ -12,7 +12,7 @@ import type { Media } from '../db/generated/prisma/client.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
 import { invalidRequest, type ErrorDetail } from '../errors/appError.ts';
 import type { PgBoss } from '../jobs/boss.ts';
-import { checkDestination, pinnedAgent, RefusedDestination } from '../webhooks/destination.ts';
+import { checkDestination, pinnedAgent, RefusedDestination } from '../outbound/guard.ts';
 import { getMedia } from './library.ts';
 import type { MediaStorage } from './storage.ts';
 import { completeUpload, createUpload, receiveUpload, uploadToken, type UploadSettings } from './uploads.ts';

@@ -28,7 +28,7 @@ import { presentMedia } from '../media/library.ts';
 import { storageKeys, type MediaStorage } from '../media/storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
-import { allowedHostsFrom, RefusedDestination, webUrl } from '../webhooks/destination.ts';
+import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import { BatchedWrites } from './batchedWrites.ts';

@@ -8,7 +8,7 @@
 //   5xx, no answer      PROVIDER_UNAVAILABLE, transient (after the retries)
 // Nothing here logs, and no error carries a request header, so access tokens never leave the call.
 import { Agent, fetch as undiciFetch, interceptors, request, type Dispatcher } from 'undici';
-import { guardedConnector, RefusedDestination, webUrl } from '../webhooks/destination.ts';
+import { guardedConnector, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import { ProviderError } from './adapter.ts';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;

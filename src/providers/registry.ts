@@ -1,5 +1,5 @@
 // The network integrations this installation can publish through, and connect accounts of, by provider name.
-import type { Config } from '../config.ts';
+import { isGivenApp, type Config, type GivenApp } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { ProviderAdapter } from './adapter.ts';
@@ -9,7 +9,7 @@ import { mastodonHttp } from './mastodon/api.ts';
 import { callbackUrl } from './oauth2.ts';
 import { SandboxAdapter } from './sandbox/adapter.ts';
 import { xAccountLink } from './x/connector.ts';
-import { allowedHostsFrom } from '../webhooks/destination.ts';
+import { allowedHostsFrom } from '../outbound/guard.ts';
 
 export type ProviderAdapters = ReadonlyMap<string, ProviderAdapter>;
 
@@ -20,14 +20,18 @@ export type ProviderAdapters = ReadonlyMap<string, ProviderAdapter>;
 export type AccountLink = Pick<ProviderAdapter, 'provider' | 'connector' | 'refresh' | 'revoke' | 'rulesFor'>;
 export type AccountLinks = ReadonlyMap<string, AccountLink>;
 
+/** The networks with an app of the operator's whose accounts can be connected while publishing there is not built yet. */
+const connectOnlyLinks: Readonly<Record<string, (app: GivenApp, redirectUri: string, timeoutMs: number) => AccountLink>> = { x: xAccountLink };
+
 export function createProviderAdapters(db: Database, secrets: SecretBox, config: Config): ProviderAdapters {
   const { publicBaseUrl } = config;
   const allowedHosts = allowedHostsFrom(config.networkAllowedHosts);
-  return new Map<string, ProviderAdapter>([
-    ['sandbox', new SandboxAdapter(db, publicBaseUrl)],
-    ['bluesky', new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs })],
-    ['mastodon', new MastodonAdapter({ db, secrets, publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) })],
-  ]);
+  const adapters: ProviderAdapter[] = [
+    new SandboxAdapter(db, publicBaseUrl),
+    new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs }),
+    new MastodonAdapter({ db, secrets, publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) }),
+  ];
+  return new Map(adapters.map((adapter) => [adapter.provider, adapter]));
 }
 
 /**
@@ -37,9 +41,11 @@ export function createProviderAdapters(db: Database, secrets: SecretBox, config:
  */
 export function createAccountLinks(config: Config, adapters: ProviderAdapters): AccountLinks {
   const links = new Map<string, AccountLink>(adapters);
-  const x = config.networks.x;
-  if (x.clientId && x.clientSecret && !links.has('x')) {
-    links.set('x', xAccountLink({ ...x, clientId: x.clientId }, callbackUrl(config.publicBaseUrl, 'x'), config.networkTimeoutMs));
+  for (const [network, app] of Object.entries(config.networks)) {
+    const connectOnly = connectOnlyLinks[network];
+    if (connectOnly && isGivenApp(app) && !links.has(network)) {
+      links.set(network, connectOnly(app, callbackUrl(config.publicBaseUrl, network), config.networkTimeoutMs));
+    }
   }
   return links;
 }

@@ -2,10 +2,7 @@
 // rate limit and the sign-in guard both count in them.
 import type pg from 'pg';
 
-/**
- * A bucket's size and drain: up to `limit` units at once, draining at `limit` units per `periodMs`. A bucket filled
- * under a higher limit counts as full under a lower one (rate_limit_take cuts its level), never as over full.
- */
+/** A bucket's size and drain: up to `limit` units at once, draining at `limit` units per `periodMs`. */
 export interface BucketPolicy {
   limit: number;
   periodMs: number;
@@ -31,6 +28,10 @@ export interface BucketReading {
   level: number;
 }
 
+/**
+ * Gives back what the holder did not spend, then takes, in one step under the row lock. A bucket filled under a
+ * higher limit counts as full under a lower one (rate_limit_take cuts its level), never as over full.
+ */
 export async function takeFromBucket(pool: pg.Pool, policy: BucketPolicy, request: TakeRequest): Promise<BucketReading> {
   const { rows } = await pool.query<{ granted: number; available: number; bucket_level: number }>(
     'SELECT granted, available, bucket_level FROM rate_limit_take($1, $2, $3, $4, $5, $6, $7)',

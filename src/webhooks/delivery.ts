@@ -12,7 +12,7 @@ import type { Logger } from '../logger.ts';
 import { envelopeOf, viaPool, type Outbox, type WebhookDrainJob } from '../events/outbox.ts';
 import { queueNames, wokenByNotify, type PgBoss } from '../jobs/boss.ts';
 import type { OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
-import { checkDestination, pinnedAgent, RefusedDestination, type Destination } from './destination.ts';
+import { checkDestination, pinnedAgent, RefusedDestination, type Destination } from '../outbound/guard.ts';
 import { signDelivery } from './signing.ts';
 import { webhookAttempts, webhookDeliveryLagSeconds } from '../metrics/registry.ts';
 

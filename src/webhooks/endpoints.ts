@@ -9,7 +9,7 @@ import { isUuid } from '../ids.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import { eventTypes, viaPrisma, type Outbox } from '../events/outbox.ts';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
-import { checkDestination, RefusedDestination } from './destination.ts';
+import { checkDestination, RefusedDestination } from '../outbound/guard.ts';
 import { newWebhookSecret } from './signing.ts';
 import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
 

@@ -23,7 +23,7 @@ import {
   type RemoteIdentity,
 } from '../adapter.ts';
 import { networkFetch } from '../http.ts';
-import { RefusedDestination, webUrl } from '../../webhooks/destination.ts';
+import { RefusedDestination, webUrl } from '../../outbound/guard.ts';
 import { blueskyRules } from './rules.ts';
 import { isXrpcError, mapErrors, providerErrorOf } from './errors.ts';
 import { prepareImage } from './images.ts';

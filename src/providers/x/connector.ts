@@ -4,7 +4,7 @@
 // confidential client (HTTP Basic), tokens are revoked at `/2/oauth2/revoke`, and `offline.access` is what gets a
 // refresh token (access tokens last two hours). The identity is `GET /2/users/me`
 // (https://docs.x.com/x-api/users/lookup/quickstart/authenticated-lookup). Publishing to X comes later.
-import type { NetworkSettings } from '../../config.ts';
+import type { GivenApp } from '../../config.ts';
 import type { AuthorizationContext, ConnectedAccount, OAuthConnector, ProviderTokens, RemoteIdentity } from '../adapter.ts';
 import { ProviderError } from '../adapter.ts';
 import type { AccountLink } from '../registry.ts';
@@ -20,12 +20,12 @@ interface XUser {
 
 export class XConnector implements OAuthConnector {
   readonly method = 'oauth2';
-  readonly #settings: NetworkSettings & { clientId: string };
+  readonly #settings: GivenApp;
   readonly #timeoutMs: number;
   /** X's hosts are the operator's settings (X_API_BASE_URL, X_AUTH_BASE_URL), not a person's or a network's word. */
   readonly #fetch = networkFetch();
 
-  constructor(settings: NetworkSettings & { clientId: string }, timeoutMs: number) {
+  constructor(settings: GivenApp, timeoutMs: number) {
     this.#settings = settings;
     this.#timeoutMs = timeoutMs;
   }
@@ -54,7 +54,7 @@ export class XConnector implements OAuthConnector {
 }
 
 /** X's accounts connected, refreshed and revoked; publishing to X is not built yet, so this is all of X for now. */
-export function xAccountLink(settings: NetworkSettings & { clientId: string }, redirectUri: string, timeoutMs: number): AccountLink {
+export function xAccountLink(settings: GivenApp, redirectUri: string, timeoutMs: number): AccountLink {
   const connector = new XConnector(settings, timeoutMs);
   const tokensOf = (account: ConnectedAccount) => {
     if (!account.tokens) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The account has no tokens: reconnect it', false, { tokenRejected: true });

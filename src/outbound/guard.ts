@@ -1,7 +1,9 @@
-// Where a webhook may be sent (SSRF guard): https, or http to hosts the operator allows; never to private,
-// loopback, link-local, metadata or other non-public addresses unless the operator lists the host. Checked when
-// an endpoint is saved and again before every attempt, after DNS resolution; the connection then goes to the
-// address that was checked, so a DNS answer cannot change between the check and the request.
+// The SSRF guard for every outgoing call to a URL a person or a network influences (webhooks, a person's network
+// URLs, media imports, the networks' own endpoints and redirects, link cards): https, or http to hosts the operator
+// allows; never to private, loopback, link-local, metadata or other non-public addresses unless the operator lists
+// the host. A URL is checked after DNS resolution (a webhook when saved and again before every attempt) and the
+// connection then goes to the address that was checked, so a DNS answer cannot change between the check and the
+// request; clients that keep connections check every new one (`guardedConnector`).
 import { lookup as lookupCallback, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
@@ -50,7 +52,7 @@ function assertPublic(host: string, addresses: readonly { address: string }[], a
 /** A host name or address as compared with the allowed ones: lower case, an IPv6 address without its brackets. */
 const normalHost = (host: string) => host.trim().toLowerCase().replace(/^\[|\]$/g, '');
 
-/** Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS). */
+/** Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS, NETWORK_ALLOWED_HOSTS). */
 export function allowedHostsFrom(value: string | undefined): Set<string> {
   return new Set((value ?? '').split(',').map(normalHost).filter(Boolean));
 }

@@ -1,17 +1,18 @@
-// MCP over Streamable HTTP at /mcp, stateless: each POST gets its own server and transport (the SDK's servers keep
-// per-connection state), authenticated with an API key exactly as /v1 is (one request against the rate limit,
-// recorded in the request log as POST /mcp). GET (a server-sent event stream) and DELETE (ending a session) have
-// nothing to serve without sessions: 405. The Host header is checked against MCP_ALLOWED_HOSTS (DNS rebinding).
+// MCP over Streamable HTTP at /mcp, stateless: each POST gets its own server (mcp/server.ts) and transport (the
+// SDK's servers keep per-connection state), authenticated with an API key exactly as /v1 is (one request against
+// the rate limit, recorded in the request log as POST /mcp). GET (a server-sent event stream) and DELETE (ending a
+// session) have nothing to serve without sessions: 405. The Host header is checked against MCP_ALLOWED_HOSTS (DNS
+// rebinding).
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
-import { authenticate } from '../rest/authenticate.ts';
-import { verifyJsonText } from '../rest/errors.ts';
-import { contextOf } from '../rest/requestContext.ts';
+import { authenticate } from './authenticate.ts';
+import { verifyJsonText } from './errors.ts';
+import { contextOf } from './requestContext.ts';
 import { AppError } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
-import { graphRunner } from './graph.ts';
-import { createMcpServer } from './server.ts';
+import { graphRunner } from '../mcp/graph.ts';
+import { createMcpServer } from '../mcp/server.ts';
 
 export const mcpPath = '/mcp';
 /** A 20 MB file in base64 with its JSON-RPC envelope. */

@@ -1,0 +1,33 @@
+// The networks as a person connecting accounts sees them: each one's rules, whether accounts of it can be connected
+// on this installation, and how.
+import type { Actor } from '../access/actor.ts';
+import { authorize } from '../access/operations.ts';
+import { invalidRequest } from '../errors/appError.ts';
+import type { Connector } from '../providers/adapter.ts';
+import { providerNames, providerRules } from '../providers/catalog.ts';
+import type { ProviderRules } from '../providers/rules.ts';
+import type { AccountLinks } from '../providers/registry.ts';
+
+export interface ProviderEntry extends ProviderRules {
+  /** Whether accounts of this network can be connected on this installation (its app credentials are set). */
+  configured: boolean;
+  /** How they are connected: OAuth 2.0 (POST /social-accounts/connect), credentials or locally (POST /social-accounts). */
+  connection: Connector['method'] | null;
+}
+
+/** GET /providers: any authenticated caller may read the rules; the catalog is one page. */
+export function listProviders(actor: Actor, links: AccountLinks): { data: ProviderEntry[]; pagination: { nextCursor: null; hasMore: false } } {
+  authorize(actor, 'listProviders');
+  const data = providerRules.map((rules) => {
+    const connector = links.get(rules.provider)?.connector;
+    return { ...rules, configured: connector !== undefined, connection: connector?.method ?? null };
+  });
+  return { data, pagination: { nextCursor: null, hasMore: false } };
+}
+
+/** 400 for a provider name no network has. */
+export function requireProvider(provider: string): void {
+  if (!providerNames.includes(provider)) {
+    throw invalidRequest([{ field: 'provider', code: 'enum', messageKey: 'detail.enum', params: { allowed: providerNames.join(', ') } }]);
+  }
+}

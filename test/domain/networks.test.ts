@@ -1,0 +1,65 @@
+// One list says what the networks are (src/providers/networks.ts); the published contracts and the settings follow it.
+// A network added to, renamed in or dropped from the list but not in rest/openapi.yaml or the GraphQL schema (or the
+// other way round) fails here, as does an operator setting or its documentation that names no network of the list.
+import { readFileSync } from 'node:fs';
+import { buildSchema, GraphQLEnumType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { aiProviderNames, loadConfig } from '../../src/config.ts';
+import { providerNames } from '../../src/providers/catalog.ts';
+import { networks } from '../../src/providers/networks.ts';
+import { openapiDocument } from '../../rest/openapiDocument.ts';
+
+const sorted = (values: readonly unknown[]) => [...values].map(String).sort();
+
+/** Every `enum` in the document, with where it stands. */
+function enumsOf(node: unknown, path: string): { path: string; values: unknown[] }[] {
+  if (!node || typeof node !== 'object') return [];
+  const here = !Array.isArray(node) && Array.isArray((node as { enum?: unknown }).enum) ? [{ path, values: (node as { enum: unknown[] }).enum }] : [];
+  return [...here, ...Object.entries(node).flatMap(([key, child]) => enumsOf(child, `${path}/${key}`))];
+}
+
+describe('the list of networks', () => {
+  it('gives each network one name, its rules under that name', () => {
+    expect(new Set(providerNames).size).toBe(networks.length);
+    for (const network of networks) expect(network.rules.provider).toBe(network.name);
+  });
+
+  it('is what every provider enum of rest/openapi.yaml lists', () => {
+    // An enum naming any network that is not also an AI provider (`sandbox` is both) is one of the networks.
+    const networkOnly = providerNames.filter((name) => !(aiProviderNames as readonly string[]).includes(name));
+    const providerEnums = enumsOf(openapiDocument, '#').filter(({ values }) => values.some((value) => networkOnly.includes(value as string)));
+    expect(providerEnums.map(({ path }) => path)).toContain('#/components/schemas/Provider');
+    for (const { path, values } of providerEnums) expect(sorted(values), path).toEqual(sorted(providerNames));
+  });
+
+  it('is what the GraphQL Provider enum lists (schema/schema.graphql)', () => {
+    const schema = buildSchema(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
+    const provider = schema.getType('Provider');
+    expect(provider).toBeInstanceOf(GraphQLEnumType);
+    const values = (provider as GraphQLEnumType).getValues().map((value) => value.name);
+    expect(sorted(values)).toEqual(sorted(providerNames.map((name) => name.toUpperCase())));
+  });
+
+  it("names the operator's app settings of each OAuth network with fixed endpoints, with their defaults", () => {
+    const withApps = networks.filter((network) => network.app);
+    expect(Object.keys(loadConfig({}).networks)).toEqual(withApps.map((network) => network.name));
+    const env = Object.fromEntries(
+      withApps.flatMap(({ app }) => [
+        [`${app!.settingsPrefix}_CLIENT_ID`, `${app!.settingsPrefix}-id`],
+        [`${app!.settingsPrefix}_API_BASE_URL`, `https://api.${app!.settingsPrefix}.test/`],
+      ]),
+    );
+    const configured = loadConfig(env).networks;
+    for (const { name, app } of withApps) {
+      expect(loadConfig({}).networks[name]).toEqual({ clientId: undefined, clientSecret: undefined, apiBaseUrl: app!.apiBaseUrl, authBaseUrl: app!.authBaseUrl });
+      expect(configured[name]).toMatchObject({ clientId: `${app!.settingsPrefix}-id`, apiBaseUrl: `https://api.${app!.settingsPrefix}.test` });
+    }
+  });
+
+  it("are the networks docs/configuration.md names for the operator's apps", () => {
+    const documentation = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const row = documentation.split('\n').find((line) => line.startsWith('| `<NETWORK>_CLIENT_ID`'));
+    const documented = [...(row ?? '').matchAll(/`([A-Z]+)_`/g)].map((match) => match[1]);
+    expect(sorted(documented)).toEqual(sorted(networks.flatMap((network) => (network.app ? [network.app.settingsPrefix] : []))));
+  });
+});
