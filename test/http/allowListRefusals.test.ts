@@ -1,6 +1,6 @@
-// A URL the SSRF guard refuses is refused with the setting the operator would change to let it through: a webhook
-// and a media import name WEBHOOK_ALLOWED_HOSTS, a network URL NETWORK_ALLOWED_HOSTS. And the allow-lists take
-// `localhost` and 127.0.0.1 for each other.
+// A URL the service refuses is refused with the setting the operator would change to let it through: a webhook
+// and a media import name WEBHOOK_ALLOWED_HOSTS, a network URL NETWORK_ALLOWED_HOSTS, a return address
+// REDIRECT_ALLOWED_ORIGINS. And the allow-lists take `localhost` and 127.0.0.1 for each other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { bearer, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
@@ -65,6 +65,12 @@ describe('refusals name the setting that allows the host', () => {
     const pds = await refusal('POST', '/social-accounts', { provider: 'bluesky', identifier: 'a.test', appPassword: 'abcd-efgh-ijkl-mnop', service: 'https://[fd00::1]' });
     expect(pds).toMatchObject({ field: 'service', code: 'privateAddress' });
     expect(pds.message).toContain('NETWORK_ALLOWED_HOSTS');
+  });
+
+  it('where a person is sent back after connecting: REDIRECT_ALLOWED_ORIGINS', async () => {
+    const elsewhere = await refusal('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: 'https://mastodon.example', redirectUri: 'https://app.example/accounts' });
+    expect(elsewhere).toMatchObject({ field: 'redirectUri', code: 'notAllowed' });
+    expect(elsewhere.message).toContain('REDIRECT_ALLOWED_ORIGINS');
   });
 });
 
