@@ -52,10 +52,19 @@ function assertPublic(host: string, addresses: readonly { address: string }[], a
 /** A host name or address as compared with the allowed ones: lower case, an IPv6 address without its brackets. */
 const normalHost = (host: string) => host.trim().toLowerCase().replace(/^\[|\]$/g, '');
 
-/** Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS, NETWORK_ALLOWED_HOSTS). */
+/**
+ * Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS, NETWORK_ALLOWED_HOSTS).
+ * `localhost` and the loopback addresses it resolves to name this machine alike: listing `localhost` allows
+ * 127.0.0.1 and ::1, and listing either of those allows `localhost` (not each other: ::1 is not 127.0.0.1).
+ */
 export function allowedHostsFrom(value: string | undefined): Set<string> {
-  return new Set((value ?? '').split(',').map(normalHost).filter(Boolean));
+  const hosts = new Set((value ?? '').split(',').map(normalHost).filter(Boolean));
+  if (hosts.has('localhost')) for (const address of loopbackAddresses) hosts.add(address);
+  else if (loopbackAddresses.some((address) => hosts.has(address))) hosts.add('localhost');
+  return hosts;
 }
+
+const loopbackAddresses = ['127.0.0.1', '::1'];
 
 /**
  * A connection pool that connects to the checked address only, whatever the name resolves to by the time the
