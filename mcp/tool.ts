@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { enumValueName } from '../schema/enums.ts';
+import { providerNames } from '../src/providers/catalog.ts';
 
 export interface GraphTool<Input extends z.ZodRawShape = z.ZodRawShape, Output extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
@@ -32,6 +33,15 @@ export const reads = { readOnlyHint: true, destructiveHint: false, idempotentHin
 /** REST's value (`partially_published`) as the graph's enum name (`PARTIALLY_PUBLISHED`). */
 export const graphEnum = (value: string) => enumValueName(value);
 export const graphEnumOrNull = (value: string | undefined) => (value === undefined ? undefined : enumValueName(value));
+
+/** A network as tools name it, in every result and argument: REST's `bluesky`, never the graph's `BLUESKY`. */
+export const networkName = (graphName: string) => providerNames.find((name) => enumValueName(name) === graphName) ?? graphName;
+
+/** A post from the graph with its targets' networks named as tools name them. */
+export const withNetworkNames = <Post extends { targets: { provider: string }[] }>(post: Post): Post => ({
+  ...post,
+  targets: post.targets.map((target) => ({ ...target, provider: networkName(target.provider) })),
+});
 
 /** A page of a Relay connection as tools answer it: the items and the cursor of the next page. */
 export function pageOf<Item>(connection: { edges: { node: Item }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }) {
@@ -76,7 +86,7 @@ export const postShape = z.looseObject({
   status: z.string().describe('DRAFT, SCHEDULED, PUBLISHING, PUBLISHED, PARTIALLY_PUBLISHED or FAILED.'),
   version: z.number().int().describe('Pass to update_post.'),
   content: z.looseObject({ caption: z.string(), mediaIds: z.array(id) }),
-  targets: z.array(z.looseObject({ id, connectionId: id, provider: z.string(), placement: z.string(), status: z.string() })),
+  targets: z.array(z.looseObject({ id, connectionId: id, provider: z.string().describe('The network, lower case as in REST (bluesky).'), placement: z.string(), status: z.string() })),
   scheduledAt: z.string().nullable(),
   publishedAt: z.string().nullable(),
 });

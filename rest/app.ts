@@ -45,7 +45,8 @@ export async function buildApp(services: Services): Promise<Express> {
 
   app.use(uploadsRouter(services));
   app.use(oauthCallbackRouter(services));
-  app.use('/auth', dashboardAuthRouter(services));
+  // Under /v1 for clients generated from the OpenAPI document (one base URL), at the root for the dashboard.
+  app.use(['/v1/auth', '/auth'], dashboardAuthRouter(services));
   app.use('/v1', await v1Router(services));
   app.use(mcpRouter(services));
 

@@ -21,7 +21,7 @@ export function dashboardAuthRouter(services: Services): Router {
   const secure = services.config.publicBaseUrl.startsWith('https://');
   router.use(express.json({ limit: '16kb', verify: verifyJsonText }), refuseUnstorableText);
   router.post('/login', async (req, res) => {
-    contextOf(res).route = '/auth/login';
+    contextOf(res).route = `${req.baseUrl}/login`;
     const { email, password } = credentialsOf(req.body);
     const session = await signIn(services.db, {
       email,
@@ -34,14 +34,14 @@ export function dashboardAuthRouter(services: Services): Router {
     res.status(204).end();
   });
   router.post('/logout', async (req, res) => {
-    contextOf(res).route = '/auth/logout';
+    contextOf(res).route = `${req.baseUrl}/logout`;
     const token = sessionTokenOf(req);
     if (token) await signOut(services.db, token);
     res.clearCookie(sessionCookie, { path: '/' });
     res.status(204).end();
   });
   router.get('/session', async (req, res) => {
-    contextOf(res).route = '/auth/session';
+    contextOf(res).route = `${req.baseUrl}/session`;
     const token = sessionTokenOf(req);
     if (!token) throw new AppError('UNAUTHENTICATED', 'sessionMissing');
     res.json({ data: await describeSession(services.db, token) });

@@ -8,10 +8,10 @@ export const openapiDocument = parse(openapiYaml) as OpenAPIV3_1.Document;
 export const openapiJson = JSON.stringify(openapiDocument);
 
 /**
- * The part of the document served under /v1, for the router: a path with servers of its own (the dashboard's
- * /auth/*, served at the root) is described here but routed elsewhere.
+ * The part of the document openapi-backend routes under /v1: a path with servers of its own (the browser's
+ * /oauth/*, at the root) and the dashboard's sign-in (/v1/auth/*, rest/dashboardAuth.ts) are routed elsewhere.
  */
 export const v1Document: OpenAPIV3_1.Document = {
   ...openapiDocument,
-  paths: Object.fromEntries(Object.entries(openapiDocument.paths ?? {}).filter(([, item]) => !item?.servers)),
+  paths: Object.fromEntries(Object.entries(openapiDocument.paths ?? {}).filter(([path, item]) => !item?.servers && !path.startsWith('/auth/'))),
 };

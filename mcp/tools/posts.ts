@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { providerNames, providerRules } from '../../src/providers/catalog.ts';
 import { postStatuses } from '../../src/posts/states.ts';
 import {
-  accountFields, accountShape, counted, graphEnum, graphEnumOrNull, graphTool, nextCursor, pageInput, pageOf, pageVariables, postFields, postListFields, postShape, reads,
+  accountFields, accountShape, counted, graphEnum, graphEnumOrNull, graphTool, nextCursor, pageInput, pageOf, networkName, pageVariables, postFields, postListFields, postShape, reads, withNetworkNames,
 } from '../tool.ts';
 
 const provider = z.enum(providerNames as [string, ...string[]]);
@@ -13,7 +13,7 @@ const isoTime = z.string().describe('ISO 8601 time with offset, e.g. 2026-12-01T
 
 const target = z.object({
   connectionId: z.string().describe('A social account id from list_social_accounts.'),
-  placement: placement.default('feed').describe('Where on the network; each network’s placements: get_provider_rules.'),
+  placement: placement.describe('Where on the network (required, as in REST: no placement is offered by every network); each network’s placements: get_provider_rules.'),
   settings: z.record(z.string(), z.unknown()).optional().describe('Network options (get_provider_rules); defaults fill the rest.'),
   caption: z.string().optional().describe('A caption for this target only, instead of the post’s.'),
 });
@@ -25,7 +25,7 @@ const toTargets = (targets: z.infer<typeof target>[]) =>
   targets.map((t) => ({ connectionId: t.connectionId, placement: graphEnum(t.placement), settings: t.settings, override: t.caption === undefined ? undefined : { caption: t.caption } }));
 
 const post = { post: postShape };
-const postResult = (field: string) => (data: Record<string, any>) => ({ post: data[field] });
+const postResult = (field: string) => (data: Record<string, any>) => ({ post: withNetworkNames(data[field]) });
 const postSummary = ({ post }: { post: z.infer<typeof postShape> }) =>
   `Post ${post.id} is ${post.status} (version ${post.version}, ${post.targets.length} target${post.targets.length === 1 ? '' : 's'}).`;
 const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
@@ -42,7 +42,7 @@ export const postTools = [
     variables: pageVariables,
     result: (data) => {
       const page = pageOf<z.infer<typeof accountShape>>(data.socialAccounts);
-      return { accounts: page.items, nextCursor: page.nextCursor };
+      return { accounts: page.items.map((account) => ({ ...account, provider: networkName(account.provider) })), nextCursor: page.nextCursor };
     },
     summary: ({ accounts, nextCursor }) =>
       `${counted(accounts.length, 'account')}: ${accounts.map((a) => `${a.provider} @${a.username} (${a.id}, ${a.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
@@ -52,13 +52,17 @@ export const postTools = [
     title: 'Get network rules',
     description: 'The rules of each network: caption length and how it is counted, media kinds, formats, sizes (bytes), durations (ms), placements and alt-text limits. Read before writing a post; validate_post checks a draft against them.',
     input: { provider: provider.optional().describe('One network; omit for all.') },
-    output: { providers: z.array(z.looseObject({ provider: z.string(), displayName: z.string(), configured: z.boolean() })) },
+    output: { providers: z.array(z.looseObject({ provider: z.string(), displayName: z.string(), publishing: z.boolean(), configured: z.boolean() })) },
     annotations: reads,
-    document: `{ providers { provider displayName configured connection altTextMaxLength notes postingLimits
+    document: `{ providers { provider displayName publishing configured connection altTextMaxLength notes postingLimits
       image { formats maxBytes maxPixels maxWidth minWidth } video { formats maxBytes maxDurationMs minDurationMs } gif { formats maxBytes }
       placements { name description caption { maxLength countedIn maxHashtags maxLinks required } media { min max maxVideos kinds mixedKinds } video { minDurationMs maxDurationMs } aspectRatio { min max } } } }`,
     variables: () => ({}),
-    result: (data, args) => ({ providers: data.providers.filter((rules: { provider: string }) => !args.provider || rules.provider === args.provider) }),
+    result: (data, args) => ({
+      providers: data.providers
+        .map((rules: { provider: string }) => ({ ...rules, provider: networkName(rules.provider) }))
+        .filter((rules: { provider: string }) => !args.provider || rules.provider === args.provider),
+    }),
     summary: ({ providers }) => `Rules of ${providers.map((p) => p.provider).join(', ')}.`,
   }),
   graphTool({
@@ -90,7 +94,7 @@ export const postTools = [
     }),
     result: (data) => {
       const page = pageOf<z.infer<typeof postShape>>(data.posts);
-      return { posts: page.items, nextCursor: page.nextCursor };
+      return { posts: page.items.map(withNetworkNames), nextCursor: page.nextCursor };
     },
     summary: ({ posts, nextCursor }) => `${counted(posts.length, 'post')}: ${posts.map((p) => `${p.id} ${p.status}`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),

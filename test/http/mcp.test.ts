@@ -82,7 +82,7 @@ describe('MCP over Streamable HTTP', () => {
   it('refuses a call outside the key’s scopes as an isError result with REST’s code and localized message', async () => {
     const reader = await keyFor(service.services, acme.workspaceId, acme.ownerId, { preset: 'read-only' });
     const client = await httpClient(service.url, reader.apiKey, { 'accept-language': 'de' });
-    const refusal = refusalOf(await call(client, 'create_post', { caption: 'Nope', targets: [{ connectionId }] }));
+    const refusal = refusalOf(await call(client, 'create_post', { caption: 'Nope', targets: [{ connectionId, placement: 'feed' }] }));
     expect(refusal.code).toBe('FORBIDDEN');
     expect(refusal.message).toBe('Der API-Schlüssel benötigt den Scope posts:write für createPost.');
     const restRefusal = await fetch(`${service.url}/v1/posts`, {
@@ -96,7 +96,7 @@ describe('MCP over Streamable HTTP', () => {
 
   it('refuses bad arguments with details an agent can act on', async () => {
     const client = await httpClient(service.url, acme.ownerKey);
-    const draft = (await succeed(client, 'create_post', { caption: 'Soon', targets: [{ connectionId }] })).post;
+    const draft = (await succeed(client, 'create_post', { caption: 'Soon', targets: [{ connectionId, placement: 'feed' }] })).post;
     const refusal = refusalOf(await call(client, 'schedule_post', { postId: draft.id, scheduledAt: new Date(Date.now() + 3600_000).toISOString(), timezone: '+05:00' }));
     expect(refusal.code).toBe('INVALID_REQUEST');
     expect(refusal.details).toEqual([expect.objectContaining({ field: 'timezone' })]);
@@ -131,7 +131,7 @@ describe('MCP over Streamable HTTP', () => {
 
   it('replays create_post for the same idempotencyKey and refuses it for other arguments', async () => {
     const client = await httpClient(service.url, acme.ownerKey);
-    const args = { caption: 'Once only', targets: [{ connectionId }], idempotencyKey: `once-${Date.now()}` };
+    const args = { caption: 'Once only', targets: [{ connectionId, placement: 'feed' }], idempotencyKey: `once-${Date.now()}` };
     const first = (await succeed(client, 'create_post', args)).post;
     expect((await succeed(client, 'create_post', args)).post.id).toBe(first.id);
     expect(refusalOf(await call(client, 'create_post', { ...args, caption: 'Something else' })).code).toBe('CONFLICT');

@@ -99,15 +99,15 @@ export async function exerciseEveryTool(client: Client, options: { connectionId:
   expect((await use('list_posts', { status: ['publishing', 'published'], connectionId })).posts.map((p: { id: string }) => p.id)).toContain(draft.id);
 
   expect((await use('list_queues')).queues.map((q: { id: string }) => q.id)).toContain(queueId);
-  const queued = (await use('create_post', { caption: 'Queued', targets: [{ connectionId }] })).post;
+  const queued = (await use('create_post', { caption: 'Queued', targets: [{ connectionId, placement: 'feed' }] })).post;
   expect((await use('add_post_to_queue', { postId: queued.id, queueId })).post.status).toBe('SCHEDULED');
 
-  const failing = (await use('create_post', { caption: 'Fails [sandbox:fail]', targets: [{ connectionId }] })).post;
+  const failing = (await use('create_post', { caption: 'Fails [sandbox:fail]', targets: [{ connectionId, placement: 'feed' }] })).post;
   await use('publish_post', { postId: failing.id });
   await eventually(async () => expect((await succeed(client, 'get_post', { postId: failing.id })).post.status).toBe('FAILED'));
   expect((await use('retry_post_target', { postId: failing.id })).post.status).toBe('PUBLISHING');
 
-  const doomed = (await use('create_post', { caption: 'Short-lived', targets: [{ connectionId }] })).post;
+  const doomed = (await use('create_post', { caption: 'Short-lived', targets: [{ connectionId, placement: 'feed' }] })).post;
   expect(await use('delete_post', { postId: doomed.id })).toEqual({ deleted: true, postId: doomed.id });
   const today = new Date().toISOString().slice(0, 10);
   expect(await use('get_analytics', { from: today, to: today, groupBy: 'provider' })).toMatchObject({ from: today, to: today, groupBy: 'PROVIDER' });
