@@ -14,18 +14,19 @@ export interface SetupResult {
   apiKey: string | null;
 }
 
-async function findOrCreateUser(tx: Transaction, email: string, password: string | undefined): Promise<string> {
+/** `passwordHash` is computed before the transaction: scrypt's CPU time must not hold a transaction open. */
+async function findOrCreateUser(tx: Transaction, email: string, passwordHash: string | null): Promise<string> {
   const normalized = email.trim().toLowerCase();
   const existing = await tx.user.findUnique({ where: { email: normalized } });
   if (existing) {
-    if (password) await tx.user.update({ where: { id: existing.id }, data: { passwordHash: await hashPassword(password) } });
+    if (passwordHash) await tx.user.update({ where: { id: existing.id }, data: { passwordHash } });
     return existing.id;
   }
-  const created = await tx.user.create({
-    data: { email: normalized, passwordHash: password ? await hashPassword(password) : null },
-  });
+  const created = await tx.user.create({ data: { email: normalized, passwordHash } });
   return created.id;
 }
+
+const passwordHashOf = async (password: string | undefined) => (password ? hashPassword(password) : null);
 
 export async function setupWorkspace(
   db: Database,
@@ -33,6 +34,7 @@ export async function setupWorkspace(
 ): Promise<SetupResult> {
   assertValidCredentials(input);
   const plan = input.plan ?? 'pro';
+  const passwordHash = await passwordHashOf(input.password);
   const { workspaceId, userId } = await db.prisma.$transaction(async (tx) => {
     const workspace = await tx.workspace.create({
       data: {
@@ -42,7 +44,7 @@ export async function setupWorkspace(
         aiCreditsRemaining: plans[plan].defaultMonthlyAiCredits,
       },
     });
-    const userId = await findOrCreateUser(tx, input.email, input.password);
+    const userId = await findOrCreateUser(tx, input.email, passwordHash);
     await tx.membership.create({ data: { workspaceId: workspace.id, userId, role: 'owner' } });
     return { workspaceId: workspace.id, userId };
   });
@@ -62,9 +64,10 @@ export async function addUser(
   input: { workspaceId: string; email: string; role: Role; password?: string },
 ): Promise<{ userId: string }> {
   assertValidCredentials(input);
+  const passwordHash = await passwordHashOf(input.password);
   const added = await db.prisma.$transaction(async (tx) => {
     await requireWorkspace(tx, input.workspaceId);
-    const userId = await findOrCreateUser(tx, input.email, input.password);
+    const userId = await findOrCreateUser(tx, input.email, passwordHash);
     await tx.membership.upsert({
       where: { workspaceId_userId: { workspaceId: input.workspaceId, userId } },
       create: { workspaceId: input.workspaceId, userId, role: input.role },
