@@ -18,6 +18,12 @@ export class RefusedDestination extends Error {
   ) {
     super(message);
   }
+
+  /** The reason as recorded and logged: where the operator can let the host through, it names the setting. */
+  reasonWith(setting: 'WEBHOOK_ALLOWED_HOSTS' | 'NETWORK_ALLOWED_HOSTS'): string {
+    const allowable = this.code === 'privateAddress' || this.code === 'httpsRequired';
+    return allowable ? `${this.message} The operator can allow the host in ${setting}.` : this.message;
+  }
 }
 
 export interface Destination {

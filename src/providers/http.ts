@@ -127,7 +127,7 @@ export class NetworkHttp {
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
       const refusal = refusalOf(error);
-      if (refusal) throw new ProviderError('PROVIDER_UNAVAILABLE', `${network}: ${refusal.message}`, false);
+      if (refusal) throw new ProviderError('PROVIDER_UNAVAILABLE', `${network}: ${refusal.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
       if (timeout.aborted) throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} did not answer within ${timeoutMs / 1000} s.`, true);
       const code = (error as { code?: string }).code;
       throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} could not be reached${code ? ` (${code})` : ''}.`, true);
@@ -153,7 +153,7 @@ export class NetworkHttp {
       return webUrl(typeof raw === 'string' ? raw : '', this.#allowedHosts ?? new Set()).href;
     } catch (error) {
       if (!(error instanceof RefusedDestination)) throw error;
-      throw new ProviderError('PROVIDER_UNAVAILABLE', `${this.#options.network} named a ${what} that cannot be used: ${error.message}`, false);
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `${this.#options.network} named a ${what} that cannot be used: ${error.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
     }
   }
 

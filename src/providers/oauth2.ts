@@ -95,7 +95,7 @@ function providerErrorOf(error: unknown, provider: string): ProviderError {
     return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} did not answer in time`, true);
   }
   const refusal = refusalOf(error);
-  if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `${provider}: ${refusal.message}`, false);
+  if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `${provider}: ${refusal.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} could not be reached or answered unexpectedly (${message})`, true);
 }

@@ -154,7 +154,7 @@ export class WebhookDeliverer {
       destination = await checkDestination(url, this.#deps.settings.allowedHosts);
     } catch (error) {
       if (!(error instanceof RefusedDestination)) throw error;
-      return { ok: false, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: `Refused before sending: ${error.message}` };
+      return { ok: false, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: `Refused before sending: ${error.reasonWith('WEBHOOK_ALLOWED_HOSTS')}` };
     }
     try {
       const response = await request(destination.url, {

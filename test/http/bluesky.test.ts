@@ -188,7 +188,7 @@ describe('publishing a post', () => {
     const guarded = new BlueskyAdapter({ allowedHosts: new Set() });
     const refusal = await guarded.publish(requestFor('Hello')).catch((error) => error);
     expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
-    expect(refusal.message).toMatch(/^Bluesky: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\.$/);
+    expect(refusal.message).toMatch(/^Bluesky: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\. The operator can allow the host in NETWORK_ALLOWED_HOSTS\.$/);
   });
 
   it('passes the PDS refusal of content on as PROVIDER_REJECTED with its reason', async () => {

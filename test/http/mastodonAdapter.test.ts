@@ -258,11 +258,11 @@ describe('publishing to Mastodon', () => {
     const guarded = new MastodonAdapter({ db, secrets: new SecretBox(randomBytes(32)), publicBaseUrl: 'https://publisher.example', http: mastodonHttp({ allowedHosts: new Set(), retryDelayMs: 10 }) });
     const seen = instance.requests.length;
     const byAddress = await providerError(guarded.publish(publishRequest(accountWith(instance.issueToken()))));
-    expect(byAddress).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false, message: 'Mastodon: The host 127.0.0.1 resolves to 127.0.0.1, which is not a public address.' });
+    expect(byAddress).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false, message: 'Mastodon: The host 127.0.0.1 resolves to 127.0.0.1, which is not a public address. The operator can allow the host in NETWORK_ALLOWED_HOSTS.' });
     const byName = accountWith(instance.issueToken(), { instanceUrl: instance.url.replace('127.0.0.1', 'localhost') });
     const error = await providerError(guarded.publish(publishRequest(byName)));
     expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
-    expect(error.message).toMatch(/^Mastodon: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\.$/);
+    expect(error.message).toMatch(/^Mastodon: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\. The operator can allow the host in NETWORK_ALLOWED_HOSTS\.$/);
     expect(instance.requests.length).toBe(seen);
   });
 });

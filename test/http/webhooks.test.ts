@@ -203,7 +203,7 @@ describe('deliveries', () => {
     });
     await api('POST', `/webhooks/${endpoint.id}/test`);
     const failed = await waitForDelivery(endpoint.id, 'failed', 15_000);
-    expect(failed.attemptLog[0].error).toBe('Refused before sending: The host 127.0.0.2 resolves to 127.0.0.2, which is not a public address.');
+    expect(failed.attemptLog[0].error).toBe('Refused before sending: The host 127.0.0.2 resolves to 127.0.0.2, which is not a public address. The operator can allow the host in WEBHOOK_ALLOWED_HOSTS.');
     expect(receiver.received).toHaveLength(0);
   });
 });

@@ -86,7 +86,7 @@ function pdsUrlOf(didDoc: unknown, fallback: string, allowedHosts: ReadonlySet<s
     return pds.serviceEndpoint as string;
   } catch (error) {
     if (!(error instanceof RefusedDestination)) throw error;
-    throw new ProviderError('PROVIDER_REJECTED', `Bluesky: the account's DID document names a PDS that cannot be used. ${error.message}`, false);
+    throw new ProviderError('PROVIDER_REJECTED', `Bluesky: the account's DID document names a PDS that cannot be used. ${error.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
   }
 }
 

@@ -17,7 +17,7 @@ function resetDelayMs(headers: Record<string, string | undefined> | undefined, n
 /** The ProviderError for a failed call; errors that are not XRPC errors (an abort, a bug) are returned as they are. */
 export function providerErrorOf(error: unknown): unknown {
   const refusal = refusalOf(error);
-  if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `Bluesky: ${refusal.message}`, false);
+  if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `Bluesky: ${refusal.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
   if (error instanceof ProviderError || !(error instanceof XRPCError)) return error;
   const reason = error.message && error.message !== error.error ? error.message : `Bluesky answered ${error.error || error.status}.`;
   if (tokenErrors.has(error.error) || error.status === 401) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
