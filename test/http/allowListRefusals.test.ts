@@ -62,13 +62,22 @@ describe('refusals name the setting that allows the host', () => {
     const plainHttp = await refusal('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: 'http://mastodon.example' });
     expect(plainHttp).toMatchObject({ field: 'instanceUrl', code: 'httpsRequired' });
     expect(plainHttp.message).toContain('NETWORK_ALLOWED_HOSTS');
-    const pds = await refusal('POST', '/social-accounts', { provider: 'bluesky', identifier: 'a.test', appPassword: 'abcd-efgh-ijkl-mnop', service: 'https://[fd00::1]' });
+    const pds = await refusal('POST', '/social-accounts', {
+      provider: 'bluesky',
+      identifier: 'a.test',
+      appPassword: 'abcd-efgh-ijkl-mnop',
+      service: 'https://[fd00::1]',
+    });
     expect(pds).toMatchObject({ field: 'service', code: 'privateAddress' });
     expect(pds.message).toContain('NETWORK_ALLOWED_HOSTS');
   });
 
   it('where a person is sent back after connecting: REDIRECT_ALLOWED_ORIGINS', async () => {
-    const elsewhere = await refusal('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: 'https://mastodon.example', redirectUri: 'https://app.example/accounts' });
+    const elsewhere = await refusal('POST', '/social-accounts/connect', {
+      provider: 'mastodon',
+      instanceUrl: 'https://mastodon.example',
+      redirectUri: 'https://app.example/accounts',
+    });
     expect(elsewhere).toMatchObject({ field: 'redirectUri', code: 'notAllowed' });
     expect(elsewhere.message).toContain('REDIRECT_ALLOWED_ORIGINS');
   });

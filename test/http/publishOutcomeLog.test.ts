@@ -28,7 +28,16 @@ beforeAll(async () => {
   api = apiFor(service.url, acme.ownerKey);
   const { db, secrets, adapters, outbox } = service.services;
   for (const username of ['fails', 'rate-limited', 'processing', 'publishes']) {
-    accounts.push((await connectSocialAccount(db, secrets, adapters, outbox, { workspaceId: acme.workspaceId, provider: 'sandbox', username: `${username}-${crypto.randomUUID()}`, tokens })).connectionId);
+    accounts.push(
+      (
+        await connectSocialAccount(db, secrets, adapters, outbox, {
+          workspaceId: acme.workspaceId,
+          provider: 'sandbox',
+          username: `${username}-${crypto.randomUUID()}`,
+          tokens,
+        })
+      ).connectionId,
+    );
   }
 });
 afterAll(() => service.stop());
@@ -59,13 +68,24 @@ describe('the log of publishing', () => {
       }),
     ]);
     expect(outcomeLines(rateLimited)).toEqual([
-      expect.objectContaining({ ...ids, level: 40, attempt: 1, code: 'RATE_LIMITED_BY_PROVIDER', reason: expect.stringContaining('rate limit'), retry: 'later', retryAt: expect.any(String), msg: 'target failed, to be retried' }),
+      expect.objectContaining({
+        ...ids,
+        level: 40,
+        attempt: 1,
+        code: 'RATE_LIMITED_BY_PROVIDER',
+        reason: expect.stringContaining('rate limit'),
+        retry: 'later',
+        retryAt: expect.any(String),
+        msg: 'target failed, to be retried',
+      }),
       expect.objectContaining({ ...ids, level: 30, attempt: 2, msg: 'target published' }),
     ]);
     const waited = outcomeLines(processing);
     expect(waited[0]).toMatchObject({ ...ids, level: 30, attempt: 1, checkAfter: expect.any(String), msg: 'target waiting for the network' });
     expect(waited.at(-1)).toMatchObject({ ...ids, level: 30, attempt: 1, msg: 'target published' });
-    expect(outcomeLines(publishes)).toEqual([expect.objectContaining({ ...ids, level: 30, attempt: 1, remoteId: expect.any(String), msg: 'target published' })]);
+    expect(outcomeLines(publishes)).toEqual([
+      expect.objectContaining({ ...ids, level: 30, attempt: 1, remoteId: expect.any(String), msg: 'target published' }),
+    ]);
 
     const everything = logged.join('\n');
     for (const secret of [tokens.accessToken, tokens.refreshToken, acme.ownerKey]) expect(everything).not.toContain(secret);
