@@ -12,6 +12,7 @@ import { ai } from './ai.ts';
 import { graph } from './graph.ts';
 import { mcp } from './mcp.ts';
 import { dashboard } from './dashboard.ts';
+import { startup } from './startup.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -25,6 +26,7 @@ const sections: Record<string, Section> = {
   graph,
   mcp,
   dashboard,
+  startup,
 };
 
 const requested = process.argv.slice(2);

@@ -58,7 +58,7 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** A `node --import tsx <script>` child (relative to the repo root), never left behind by this process. */
+/** A `node <script>` child (relative to the repo root; TypeScript through tsx), never left behind by this process. */
 export interface ChildProcessHandle {
   child: ChildProcess;
   running(): boolean;
@@ -67,7 +67,8 @@ export interface ChildProcessHandle {
 }
 
 export function spawnScript(script: string, options: { env?: Record<string, string>; nodeArgs?: string[]; stdout?: 'inherit' | 'pipe' } = {}): ChildProcessHandle {
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, script], {
     cwd: repoRoot,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', options.stdout ?? 'inherit', 'inherit'],
@@ -102,7 +103,7 @@ export async function startScriptService<Settings>(script: string, env: Record<s
   return { ...(JSON.parse(line) as Settings), stop };
 }
 
-/** Runs `node --import tsx <script>` (relative to the repo root) on a free port; resolves once /healthz answers 200. */
+/** Runs `<script>` (relative to the repo root, see spawnScript) on a free port; resolves once /healthz answers 200. */
 export async function startChildServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
   const port = await freePort();
   const { child, running, stop } = spawnScript(script, { env: { ...env, HOST: '127.0.0.1', PORT: String(port) }, nodeArgs });

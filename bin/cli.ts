@@ -6,20 +6,7 @@ import type { Role, ScopePreset } from '../src/access/scopes.ts';
 import type { LocalizedError } from '../src/errors/localize.ts';
 import { requireSupportedNode } from './supportedNode.js';
 
-// Static imports would load the dependencies (and crash in them on an old Node) before any check could run.
 requireSupportedNode();
-const { loadConfig } = await import('../src/config.ts');
-const { createLogger } = await import('../src/logger.ts');
-const { startRuntime } = await import('../src/runtime.ts');
-const { AppError } = await import('../src/errors/appError.ts');
-const { localizeError } = await import('../src/errors/localize.ts');
-const { isUuid } = await import('../src/ids.ts');
-const { isRole, scopePresets } = await import('../src/access/scopes.ts');
-const { createApiKey, listApiKeys, revokeApiKey } = await import('../src/access/apiKeys.ts');
-const { addUser, removeUser, setPlan, setUserRole, setupWorkspace } = await import('../src/workspaces/workspaces.ts');
-const { isPlanName } = await import('../src/workspaces/plans.ts');
-const { connectSocialAccount } = await import('../src/accounts/socialAccounts.ts');
-const { disconnectAccount } = await import('../src/accounts/connect.ts');
 
 const usage = `Usage: sps <command> [options] [--json]
 
@@ -195,6 +182,21 @@ if (values.help || !command) {
   console.error(usage);
   process.exit(values.help ? 0 : 2);
 }
+
+// Loaded only now: static imports would load the dependencies (and crash in them on an old Node) before the
+// version check, and --help or wrong usage need none of them.
+const { loadConfig } = await import('../src/config.ts');
+const { createLogger } = await import('../src/logger.ts');
+const { startRuntime } = await import('../src/runtime.ts');
+const { AppError } = await import('../src/errors/appError.ts');
+const { localizeError } = await import('../src/errors/localize.ts');
+const { isUuid } = await import('../src/ids.ts');
+const { isRole, scopePresets } = await import('../src/access/scopes.ts');
+const { createApiKey, listApiKeys, revokeApiKey } = await import('../src/access/apiKeys.ts');
+const { addUser, removeUser, setPlan, setUserRole, setupWorkspace } = await import('../src/workspaces/workspaces.ts');
+const { isPlanName } = await import('../src/workspaces/plans.ts');
+const { connectSocialAccount } = await import('../src/accounts/socialAccounts.ts');
+const { disconnectAccount } = await import('../src/accounts/connect.ts');
 
 function fail(error: LocalizedError, exitCode: number): never {
   if (values.json) console.log(JSON.stringify({ error }));

@@ -2,8 +2,10 @@
 // requireSupportedNode() before it loads anything else, so an older Node stops with a clear message instead of
 // crashing inside a dependency. Plain JavaScript so that bin/sps.js can run it before TypeScript can load.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../src/projectRoot.js';
 
-const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines;
+const engines = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).engines;
 
 /** The minimum version from `engines.node`, e.g. "22.19.0". */
 export function minimumNodeVersion() {

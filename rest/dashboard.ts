@@ -3,10 +3,10 @@
 // the API's paths never reach it, and their unknown paths keep the API's JSON 404.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
+import { projectRoot } from '../src/projectRoot.js';
 
-const distDirectory = fileURLToPath(new URL('../web/dist/', import.meta.url));
+const distDirectory = join(projectRoot, 'web/dist');
 const apiPaths = /^\/(v1|graphql|auth|mcp|oauth|uploads|media-files|sandbox|healthz|readyz|metrics)(\/|$)/;
 
 /** `contentSecurityPolicy` is the page's (securityHeaders.ts); its scripts and styles are files, answered as any other. */

@@ -2,11 +2,11 @@
 // table), so operators may use either.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../projectRoot.js';
 import { withSchemaEngine } from './schemaEngine.ts';
 import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
-export const prismaDir = fileURLToPath(new URL('../../prisma/', import.meta.url));
+export const prismaDir = join(projectRoot, 'prisma');
 export const migrationsDir = join(prismaDir, 'migrations');
 export const schemaPath = join(prismaDir, 'schema.prisma');
 const lockfileName = 'migration_lock.toml';

@@ -1,14 +1,17 @@
-// The operator CLI end to end: each command with --json prints one JSON object, and its effects show in the API.
+// The operator CLI end to end, as installed (`sps`: bin/sps.js running the compiled output in dist/): each command
+// with --json prints one JSON object, and its effects show in the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase } from '../support/database.ts';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { runNode, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { requireCurrentBuild } from '../support/compiledOutput.ts';
 
 const encryptionKey = Buffer.alloc(32, 3).toString('base64');
 let env: Record<string, string>;
 let server: ServerProcess;
 
 beforeAll(async () => {
+  requireCurrentBuild();
   const databaseUrl = await createTestDatabase();
   env = { DATABASE_URL: databaseUrl, ENCRYPTION_KEY: encryptionKey };
   server = await startServerProcess(env);
@@ -17,6 +20,8 @@ afterAll(async () => {
   server.child.kill('SIGTERM');
   await server.exited;
 });
+
+const runCli = (args: string[], env: Record<string, string>) => runNode(['bin/sps.js', ...args], env);
 
 async function cli(...args: string[]) {
   const result = await runCli([...args, '--json'], env);

@@ -13,12 +13,13 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/net.ts';
+import { addonLoadProblem } from './nativeAddon.ts';
 
 export interface PdsAccount {
   did: string;
@@ -86,6 +87,12 @@ export async function startPds(options: PdsOptions = {}): Promise<TestPds> {
 
 /** The child: starts PLC and PDS, prints `PDS <url>`, and stops both (and removes its folder) on SIGTERM. */
 async function runPds(options: PdsOptions): Promise<void> {
+  // An addon built for another Node fails deep inside the PDS's start; say so at once, with the command that fixes it.
+  const problem = addonLoadProblem('better-sqlite3', betterSqliteAddon());
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
   keepSqliteObjects();
   const { PDS } = await import('@atproto/pds');
   const { PlcServer, Database: PlcDatabase } = await import('@did-plc/server');
@@ -143,6 +150,11 @@ function answerWritesLate(server: Server, delayMs: number): void {
     }
     handle!(request, response);
   });
+}
+
+/** The compiled addon better-sqlite3 loads (`npm rebuild better-sqlite3` writes it). */
+function betterSqliteAddon(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
 }
 
 /** Every better-sqlite3 database and statement stays referenced, so the collector never finalizes one. */
