@@ -67,6 +67,9 @@ const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').imple
     settings: t.field({ type: 'JSON', description: 'The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults.', resolve: (rules) => rules.settings }),
     postingLimits: t.exposeStringList('postingLimits'),
     notes: t.exposeStringList('notes'),
+    publishing: t.exposeBoolean('publishing', {
+      description: 'Whether this service publishes to the network. When false, its accounts can be neither connected nor a post’s target (PROVIDER_NOT_AVAILABLE).',
+    }),
     configured: t.exposeBoolean('configured', { description: 'Whether accounts of this network can be connected on this installation.' }),
     connection: t.exposeString('connection', {
       nullable: true,

@@ -9,7 +9,7 @@
 // reads who the account is and saves it. Nothing is written on any failure but the used state.
 import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import { isGivenApp, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Outbox } from '../events/outbox.ts';
@@ -24,7 +24,7 @@ import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
 import { shownReason } from '../providers/shownReason.ts';
 import { allowedHostsFrom, checkDestination, RefusedDestination } from '../outbound/guard.ts';
-import { requireProvider } from './providers.ts';
+import { requireProvider, requirePublishing } from './providers.ts';
 import { localRemoteId, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
 export const authorizationMinutes = 10;
@@ -38,8 +38,6 @@ export interface ConnectionSettings {
   /** NETWORK_ALLOWED_HOSTS: hosts a person's network URL may name even when private, and over http. */
   allowedHosts: ReadonlySet<string>;
   timeoutMs: number;
-  /** The operator's apps at the OAuth networks with fixed endpoints, by network. */
-  apps: Config['networks'];
 }
 
 export function connectionSettings(config: Config, secrets: SecretBox, links: AccountLinks): ConnectionSettings {
@@ -50,7 +48,6 @@ export function connectionSettings(config: Config, secrets: SecretBox, links: Ac
     returnOrigins: new Set([new URL(config.publicBaseUrl).origin, ...config.redirectAllowedOrigins]),
     allowedHosts: allowedHostsFrom(config.networkAllowedHosts),
     timeoutMs: config.networkTimeoutMs,
-    apps: config.networks,
   };
 }
 
@@ -68,16 +65,16 @@ async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): P
   );
 }
 
-/** The network's link, or 409 PROVIDER_NOT_CONFIGURED saying what the operator has to set, if anything. */
+/**
+ * The network's link; 409 PROVIDER_NOT_AVAILABLE for a network not published to yet (whatever the operator has set),
+ * else 409 PROVIDER_NOT_CONFIGURED naming the settings its app needs.
+ */
 function linkOf(settings: ConnectionSettings, provider: string): AccountLink {
+  requirePublishing(provider);
   const link = settings.links.get(provider);
   if (link) return link;
-  const app = networkNamed(provider)?.app;
-  if (app && !isGivenApp(settings.apps[provider])) {
-    const prefix = app.settingsPrefix;
-    throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', { provider: displayName(provider), settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET` });
-  }
-  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotSupported', { provider: displayName(provider) });
+  const prefix = networkNamed(provider)?.app?.settingsPrefix;
+  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', { provider: displayName(provider), settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET` });
 }
 
 const connectElsewhere = (provider: string, endpoint: string): AppError =>

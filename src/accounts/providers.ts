@@ -1,14 +1,17 @@
-// The networks as a person connecting accounts sees them: each one's rules, whether accounts of it can be connected
-// on this installation, and how.
+// The networks as a person connecting accounts sees them: each one's rules, whether posts can be published there,
+// whether accounts of it can be connected on this installation, and how.
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
-import { invalidRequest } from '../errors/appError.ts';
+import { AppError, invalidRequest } from '../errors/appError.ts';
 import type { Connector } from '../providers/adapter.ts';
 import { providerNames, providerRules } from '../providers/catalog.ts';
+import { networkNamed } from '../providers/networks.ts';
 import type { ProviderRules } from '../providers/rules.ts';
-import type { AccountLinks } from '../providers/registry.ts';
+import { publishes, type AccountLinks } from '../providers/registry.ts';
 
 export interface ProviderEntry extends ProviderRules {
+  /** Whether this service publishes to the network; until it does, its accounts can be neither connected nor targets. */
+  publishing: boolean;
   /** Whether accounts of this network can be connected on this installation (its app credentials are set). */
   configured: boolean;
   /** How they are connected: OAuth 2.0 (POST /social-accounts/connect), credentials or locally (POST /social-accounts). */
@@ -20,7 +23,7 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
   authorize(actor, 'listProviders');
   const data = providerRules.map((rules) => {
     const connector = links.get(rules.provider)?.connector;
-    return { ...rules, configured: connector !== undefined, connection: connector?.method ?? null };
+    return { ...rules, publishing: publishes(rules.provider), configured: connector !== undefined, connection: connector?.method ?? null };
   });
   return { data, pagination: { nextCursor: null, hasMore: false } };
 }
@@ -30,4 +33,9 @@ export function requireProvider(provider: string): void {
   if (!providerNames.includes(provider)) {
     throw invalidRequest([{ field: 'provider', code: 'enum', messageKey: 'detail.enum', params: { allowed: providerNames.join(', ') } }]);
   }
+}
+
+/** 409 PROVIDER_NOT_AVAILABLE for a network this service does not publish to yet: its accounts are of no use here. */
+export function requirePublishing(provider: string): void {
+  if (!publishes(provider)) throw new AppError('PROVIDER_NOT_AVAILABLE', 'providerNotAvailable', { provider: networkNamed(provider)?.displayName ?? provider });
 }

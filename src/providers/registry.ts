@@ -15,23 +15,38 @@ export type ProviderAdapters = ReadonlyMap<string, ProviderAdapter>;
 
 /**
  * How one network's accounts are connected, kept fresh and let go. Every adapter is one; a network whose
- * publishing is not built yet can offer just this (X), so its accounts can be connected already.
+ * publishing is not built yet can offer just this (X), so the accounts of it connected earlier are still refreshed
+ * and revoked, while no new ones connect until it publishes (see `publishes`).
  */
 export type AccountLink = Pick<ProviderAdapter, 'provider' | 'connector' | 'refresh' | 'revoke' | 'rulesFor'>;
 export type AccountLinks = ReadonlyMap<string, AccountLink>;
 
-/** The networks with an app of the operator's whose accounts can be connected while publishing there is not built yet. */
+/** The networks with an app of the operator's whose accounts connected earlier are kept while publishing there is not built yet. */
 const connectOnlyLinks: Readonly<Record<string, (app: GivenApp, redirectUri: string, timeoutMs: number) => AccountLink>> = { x: xAccountLink };
 
+interface AdapterDependencies {
+  db: Database;
+  secrets: SecretBox;
+  config: Config;
+  allowedHosts: ReadonlySet<string>;
+}
+
+/** The networks this service publishes to, each with how its adapter is made: a network missing here does not publish. */
+const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependencies) => ProviderAdapter>> = {
+  sandbox: ({ db, config }) => new SandboxAdapter(db, config.publicBaseUrl),
+  bluesky: ({ config, allowedHosts }) => new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs }),
+  mastodon: ({ db, secrets, config, allowedHosts }) =>
+    new MastodonAdapter({ db, secrets, publicBaseUrl: config.publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) }),
+};
+
+/** Whether posts can be published to the network here, so whether its accounts may connect and be targets. */
+export function publishes(network: string): boolean {
+  return Object.hasOwn(publishingAdapters, network);
+}
+
 export function createProviderAdapters(db: Database, secrets: SecretBox, config: Config): ProviderAdapters {
-  const { publicBaseUrl } = config;
-  const allowedHosts = allowedHostsFrom(config.networkAllowedHosts);
-  const adapters: ProviderAdapter[] = [
-    new SandboxAdapter(db, publicBaseUrl),
-    new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs }),
-    new MastodonAdapter({ db, secrets, publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) }),
-  ];
-  return new Map(adapters.map((adapter) => [adapter.provider, adapter]));
+  const dependencies: AdapterDependencies = { db, secrets, config, allowedHosts: allowedHostsFrom(config.networkAllowedHosts) };
+  return new Map(Object.entries(publishingAdapters).map(([network, adapterFor]) => [network, adapterFor(dependencies)]));
 }
 
 /**

@@ -46,6 +46,10 @@ describe('operator CLI', { timeout: 300_000 }, () => {
     const connected = await cli('accounts', 'connect', '--workspace', workspaceId, '--provider', 'sandbox', '--username', 'acme', '--display-name', 'Acme Sandbox');
     const mastodon = await cli('accounts', 'connect', '--workspace', workspaceId, '--provider', 'mastodon', '--username', 'acme@mastodon.example', '--access-token', 'secret-provider-token-123', '--instance-url', 'https://mastodon.example');
     expect(mastodon.code).toBe(0);
+    // A network not published to yet: no account of it is stored, whatever tokens the operator has.
+    const linkedin = await cli('accounts', 'connect', '--workspace', workspaceId, '--provider', 'linkedin', '--username', 'acme', '--access-token', 'linkedin-token');
+    expect(linkedin.code).toBe(1);
+    expect(linkedin.json.error).toMatchObject({ code: 'PROVIDER_NOT_AVAILABLE', message: 'Publishing to LinkedIn is not available on this installation yet.' });
     const listed = await (await api(readOnly.json.apiKey)).json();
     expect(listed.data.map((a: { id: string }) => a.id).sort()).toEqual([connected.json.connectionId, mastodon.json.connectionId].sort());
     expect(JSON.stringify(listed)).not.toContain('secret-provider-token-123');

@@ -21,7 +21,7 @@ export interface PlacementRules {
   caption: { maxLength: number; required: boolean } & CaptionCounting;
   media: { max: number };
 }
-export interface ProviderRules { provider: string; displayName: string; placements: PlacementRules[]; settings: SettingsSchema }
+export interface ProviderRules { provider: string; displayName: string; publishing: boolean; placements: PlacementRules[]; settings: SettingsSchema }
 
 /** One account the post goes to: its placement, its own caption when it has one, and the network's settings set here. */
 export interface TargetDraft {

@@ -13,7 +13,7 @@ import { webAddress } from '../webAddress.ts';
 const AccountsQuery = `
   query Accounts {
     socialAccounts(first: 100) { edges { node { id provider displayName username status needsReconnect connectedAt } } }
-    providers { provider displayName configured connection }
+    providers { provider displayName publishing configured connection }
   }`;
 const AddAccount = `
   mutation AddAccount($provider: String!, $username: String, $identifier: String, $appPassword: String, $service: String) {
@@ -24,7 +24,7 @@ const StartConnection = `mutation StartConnection($provider: String!, $instanceU
 const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
 
 interface Account { id: string; provider: string; displayName: string; username: string; status: string; needsReconnect: boolean; connectedAt: string }
-interface ProviderInfo { provider: string; displayName: string; configured: boolean; connection: string | null }
+interface ProviderInfo { provider: string; displayName: string; publishing: boolean; configured: boolean; connection: string | null }
 
 /** OAuth networks where the person names their own server (Mastodon's instance), sent as `instanceUrl`. */
 const ownServerNetworks = new Set(['mastodon']);
@@ -47,8 +47,13 @@ export function Accounts() {
   const [, startConnection] = useMutation(StartConnection);
   const [, disconnect] = useMutation(Disconnect);
   const [error, setError] = useState<{ form: string; error: ApiError } | null>(null);
-  const providers = data?.providers.filter((provider) => provider.configured) ?? [];
-  const nameOf = (provider: string) => data?.providers.find((candidate) => candidate.provider === provider)?.displayName ?? provider;
+  // Only networks published to are offered: an account of another could be connected but never be a post's target.
+  const providers = data?.providers.filter((provider) => provider.publishing && provider.configured) ?? [];
+  const networkOf = (account: Account) => {
+    const network = data?.providers.find((candidate) => candidate.provider === account.provider);
+    if (!network) return account.provider;
+    return network.publishing ? network.displayName : t('accounts.networkNotPublishing', { network: network.displayName });
+  };
   const errorOf = (form: string) => (error?.form === form ? error.error : null);
 
   async function connect(form: string, variables: Record<string, string>) {
@@ -76,7 +81,7 @@ export function Accounts() {
 
   const columns: Column<Account>[] = [
     { header: t('post.account'), cell: (account) => `${account.displayName} (@${account.username})` },
-    { header: t('accounts.network'), cell: (account) => nameOf(account.provider) },
+    { header: t('accounts.network'), cell: networkOf },
     { header: t('post.status'), cell: (account) => t('status.account', { status: account.status }) },
     { header: t('accounts.connectedAt'), cell: (account) => formatDateTime(account.connectedAt) },
     {
