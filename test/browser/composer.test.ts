@@ -33,6 +33,9 @@ beforeAll(async () => {
       AI_IMAGE_MODEL: 'image-model',
       // The Mastodon stand-in listens on 127.0.0.1 over http: the operator allows that host for people's network URLs.
       NETWORK_ALLOWED_HOSTS: '127.0.0.1',
+      // X's app is set up, but X is not published to: it is offered nowhere.
+      X_CLIENT_ID: 'x-client',
+      X_CLIENT_SECRET: 'x-secret',
     },
   });
   ({ page, api } = session);
@@ -229,5 +232,21 @@ describe('the composer', () => {
     const post = (await api('GET', `/posts/${page.url().split('/').at(-1)}`)).body.data;
     expect([post.status, post.queueId, post.content.caption]).toEqual(['scheduled', queue.body.data.id, 'Queued from the dashboard']);
     expect(new Date(post.scheduledAt).getTime()).toBeGreaterThan(Date.now());
+  });
+});
+
+describe('a network not published to (X, its app set up)', () => {
+  it('is offered neither to connect nor in the composer; an account of it connected earlier is shown as such', async () => {
+    await session.service.services.db.prisma.socialAccount.create({
+      data: { workspaceId: session.workspace.workspaceId, provider: 'x', remoteId: '2244994945', username: 'XDevelopers', displayName: 'X Developers', status: 'ACTIVE' },
+    });
+    await openPage(page, 'Accounts');
+    await page.getByRole('button', { name: 'Connect Mastodon' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Connect X', exact: true }).count()).toBe(0);
+    await page.getByRole('cell', { name: 'X (publishing not available yet)' }).waitFor();
+
+    await openComposer();
+    await page.getByText('X Developers (@XDevelopers): publishing to X is not available on this installation yet').waitFor();
+    expect(await page.getByRole('checkbox', { name: /@XDevelopers/ }).count()).toBe(0);
   });
 });
