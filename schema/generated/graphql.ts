@@ -16,6 +16,7 @@ export type Scalars = {
 /** Where the person authorizes the app at the network; the network then sends them to /oauth/callback/<provider>. */
 export type AccountAuthorization = {
   __typename?: 'AccountAuthorization';
+  /** The start link on this service (/oauth/start/<provider>): open it in the browser of the person who authorizes. It opens once, gives that browser a cookie binding the authorization to it (httpOnly, SameSite=Lax, 10 minutes) and redirects to the network; the callback refuses a browser without it (error=invalid_request). Whoever opens it can complete it: give it to no one else. */
   authorizationUrl: Scalars['String']['output'];
   expiresAt: Scalars['String']['output'];
   /** Single-use; valid for 10 minutes. */
@@ -657,6 +658,8 @@ export type ProviderRules = {
   placements: Array<PlacementRules>;
   postingLimits: Array<Scalars['String']['output']>;
   provider: Scalars['String']['output'];
+  /** Whether this service publishes to the network. When false, its accounts can be neither connected nor a post’s target (PROVIDER_NOT_AVAILABLE). */
+  publishing: Scalars['Boolean']['output'];
   /** The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults. */
   settings: Scalars['JSON']['output'];
   video?: Maybe<FileRules>;
@@ -1025,7 +1028,7 @@ export type TargetValidation = {
   valid: Scalars['Boolean']['output'];
 };
 
-/** Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body; then completeUpload. */
+/** Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body (with MEDIA_STORAGE=s3 a presigned URL of the bucket, which binds the type and length); or, when `parts` is given, its parts there; then completeUpload. */
 export type Upload = {
   __typename?: 'Upload';
   expiresAt: Scalars['String']['output'];
@@ -1034,8 +1037,27 @@ export type Upload = {
   id: Scalars['ID']['output'];
   maxBytes: Scalars['Float']['output'];
   method: Scalars['String']['output'];
+  parts?: Maybe<UploadParts>;
   resumable: ResumableUpload;
   uploadUrl: Scalars['String']['output'];
+};
+
+/** One part of a file sent in parts: bytes `bytes`, from `(partNumber - 1) × partBytes`, in one request of `method` to `url` with `headers`. */
+export type UploadPart = {
+  __typename?: 'UploadPart';
+  bytes: Scalars['Float']['output'];
+  headers: Scalars['JSON']['output'];
+  method: Scalars['String']['output'];
+  partNumber: Scalars['Int']['output'];
+  url: Scalars['String']['output'];
+};
+
+/** The bucket’s presigned part URLs, for a file past its single-request limit: send every part (in any order, again if one fails), then completeUpload. The bytes never pass through this service. */
+export type UploadParts = {
+  __typename?: 'UploadParts';
+  /** Bytes of every part but the last. */
+  partBytes: Scalars['Float']['output'];
+  parts: Array<UploadPart>;
 };
 
 /** A rule of the target’s network that the content breaks; the same fields as an error’s `details`. */
