@@ -22,9 +22,38 @@ export default defineConfig({
     projects: [
       // A tier's sequence.groupOrder runs it after the ones before (vitest requires it where maxWorkers differ).
       { extends: true, test: { name: 'unit', include: ['test/domain/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'api', include: ['test/http/**/*.test.ts', 'test/database/**/*.test.ts'], globalSetup: database, maxWorkers: 3, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'process', include: ['test/process/**/*.test.ts'], globalSetup: database, maxWorkers: 2, hookTimeout: 180_000, sequence: { groupOrder: 2 } } },
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: database, maxWorkers: 1, hookTimeout: 180_000, sequence: { groupOrder: 3 } } },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['test/http/**/*.test.ts', 'test/database/**/*.test.ts'],
+          globalSetup: database,
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/process/**/*.test.ts'],
+          globalSetup: database,
+          maxWorkers: 2,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: database,
+          maxWorkers: 1,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

@@ -28,17 +28,33 @@ export async function ai(bench: Bench): Promise<void> {
   });
   let service: Awaited<ReturnType<typeof measure>>;
   try {
-    console.log(`${callers} concurrent callers, stand-in model answering after ${modelDelayMs} ms, ${loadShape.warmupSeconds} s warm-up, ${loadShape.seconds} s measured`);
+    console.log(
+      `${callers} concurrent callers, stand-in model answering after ${modelDelayMs} ms, ${loadShape.warmupSeconds} s warm-up, ${loadShape.seconds} s measured`,
+    );
     const json = { 'content-type': 'application/json' };
     const caption = JSON.stringify({ action: 'rewrite', caption: 'Our new shop opens on Monday, come by! #opening', tone: 'friendly' });
-    const probe = await fetch(`${server.url}/v1/ai/captions`, { method: 'POST', headers: { ...json, authorization: `Bearer ${workspace.apiKey}` }, body: caption });
+    const probe = await fetch(`${server.url}/v1/ai/captions`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${workspace.apiKey}` },
+      body: caption,
+    });
     if (probe.status !== 200) throw new Error(`POST /v1/ai/captions answered ${probe.status}: ${await probe.text()}`);
     const direct = await measure(`${standIn.baseUrl}/chat/completions`, json, {
       method: 'POST',
       connections: callers,
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Rewrite this caption.' }, { role: 'user', content: 'Our new shop opens on Monday' }] }),
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        messages: [
+          { role: 'system', content: 'Rewrite this caption.' },
+          { role: 'user', content: 'Our new shop opens on Monday' },
+        ],
+      }),
     });
-    service = await measure(`${server.url}/v1/ai/captions`, { ...json, authorization: `Bearer ${workspace.apiKey}` }, { method: 'POST', connections: callers, body: caption });
+    service = await measure(
+      `${server.url}/v1/ai/captions`,
+      { ...json, authorization: `Bearer ${workspace.apiKey}` },
+      { method: 'POST', connections: callers, body: caption },
+    );
     console.log(figuresLine('POST /v1/ai/captions through the service', service));
     console.log(figuresLine('the same stand-in called directly', direct));
     const overhead = { p50: service.p50 - direct.p50, p99: service.p99 - direct.p99 };
@@ -52,7 +68,10 @@ export async function ai(bench: Bench): Promise<void> {
   // under way when the callers stopped listening, at most one per caller.
   const check = await benchRuntime(bench.serviceEnv);
   try {
-    const { rows } = await check.services.db.pool.query<{ charged: number }>('SELECT 100000000 - ai_credits_remaining AS charged FROM workspace WHERE id = $1', [workspace.workspaceId]);
+    const { rows } = await check.services.db.pool.query<{ charged: number }>(
+      'SELECT 100000000 - ai_credits_remaining AS charged FROM workspace WHERE id = $1',
+      [workspace.workspaceId],
+    );
     const answered = service.answered + 1;
     const { charged } = rows[0]!;
     const expected = charged >= answered && charged <= answered + callers;

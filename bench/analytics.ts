@@ -46,13 +46,22 @@ export async function analyticsSection(bench: Bench): Promise<void> {
         size = JSON.parse(body).data.rows.length;
       }
       const measured = times.slice(1).sort((a, b) => a - b);
-      console.log(`GET /v1/analytics groupBy=${groupBy.padEnd(8)} ${String(size).padStart(6)} rows: median ${measured[2]!.toFixed(0)} ms, max ${measured.at(-1)!.toFixed(0)} ms (target < 300 ms)`);
+      console.log(
+        `GET /v1/analytics groupBy=${groupBy.padEnd(8)} ${String(size).padStart(6)} rows: median ${measured[2]!.toFixed(0)} ms, max ${measured.at(-1)!.toFixed(0)} ms (target < 300 ms)`,
+      );
     }
 
     for (const groupBy of ['day', 'post']) {
       const baseline = await rssBytes(server.pid);
       let peak = baseline;
-      const sampler = setInterval(() => void rssBytes(server.pid).then((rss) => (peak = Math.max(peak, rss)), () => {}), 10);
+      const sampler = setInterval(
+        () =>
+          void rssBytes(server.pid).then(
+            (rss) => (peak = Math.max(peak, rss)),
+            () => {},
+          ),
+        10,
+      );
       const began = performance.now();
       const response = await fetch(`${server.url}/v1/analytics/export?${period}&groupBy=${groupBy}`, { headers });
       let bytes = 0;

@@ -31,18 +31,22 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
 /** `count` calls of `run`, at most `concurrency` at a time. */
 async function withConcurrency(count: number, concurrency: number, run: (i: number) => Promise<unknown>) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await run(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await run(next++);
+    }),
+  );
 }
 
 /** The plain loop: app-password sessions, facets by RichText, agent.post, as an @atproto/api user writes it. */
 async function plainLoop(pdsUrl: string, people: PdsAccount[]): Promise<number> {
-  const agents = await Promise.all(people.map(async (person) => {
-    const agent = new AtpAgent({ service: pdsUrl });
-    await agent.login({ identifier: person.handle, password: person.appPassword });
-    return agent;
-  }));
+  const agents = await Promise.all(
+    people.map(async (person) => {
+      const agent = new AtpAgent({ service: pdsUrl });
+      await agent.login({ identifier: person.handle, password: person.appPassword });
+      return agent;
+    }),
+  );
   const started = performance.now();
   await withConcurrency(posts, inFlight, async (i) => {
     const agent = agents[i % accounts]!;
@@ -68,18 +72,28 @@ export async function bluesky(bench: Bench): Promise<void> {
     const { actor } = await services.callers.resolve({ kind: 'apiKey', token: apiKey });
     const connectionIds: string[] = [];
     for (const person of people) {
-      const account = await addSocialAccount(services.db, services.outbox, services.connections, actor, { provider: 'bluesky', identifier: person.handle, appPassword: person.appPassword, service: pds.url });
+      const account = await addSocialAccount(services.db, services.outbox, services.connections, actor, {
+        provider: 'bluesky',
+        identifier: person.handle,
+        appPassword: person.appPassword,
+        service: pds.url,
+      });
       connectionIds.push(account.id);
     }
 
     const plainSeconds = await plainLoop(pds.url, plainPeople);
     const plainRate = posts / plainSeconds;
-    console.log(`plain @atproto/api loop: ${posts} posts to ${accounts} accounts, ${inFlight} in flight: ${plainSeconds.toFixed(1)} s, ${plainRate.toFixed(0)} posts/s`);
+    console.log(
+      `plain @atproto/api loop: ${posts} posts to ${accounts} accounts, ${inFlight} in flight: ${plainSeconds.toFixed(1)} s, ${plainRate.toFixed(0)} posts/s`,
+    );
 
     const ids: string[] = [];
     const creating = performance.now();
     await inBatches([...Array(posts).keys()], 20, async (i) => {
-      const post = await createPost(services.db, actor, { content: { caption: captionOf(i) }, targets: [{ connectionId: connectionIds[i % accounts]!, placement: 'feed' }] });
+      const post = await createPost(services.db, actor, {
+        content: { caption: captionOf(i) },
+        targets: [{ connectionId: connectionIds[i % accounts]!, placement: 'feed' }],
+      });
       ids.push(post.id);
     });
     // Scheduling takes about as long as creating (more on a busy machine): all of it has to be done before the due time.
@@ -108,17 +122,23 @@ export async function bluesky(bench: Bench): Promise<void> {
     const failed = rows.filter((row) => row.status === 'failed');
     const delays = published.map((row) => row.published_at!.getTime() - scheduledAt.getTime()).sort((a, b) => a - b);
     const last = delays.at(-1) ?? 0;
-    const records = (await Promise.all(people.map(async (person) => {
-      let count = 0;
-      let cursor: string | undefined;
-      do {
-        const { data } = await person.agent.com.atproto.repo.listRecords({ repo: person.did, collection: 'app.bsky.feed.post', limit: 100, cursor });
-        count += data.records.length;
-        cursor = data.records.length === 100 ? data.cursor : undefined;
-      } while (cursor);
-      return count;
-    }))).reduce((sum, count) => sum + count, 0);
-    console.log(`service: published ${published.length}/${posts}, ${records} records at the PDS${failed.length ? ` (WARNING: ${failed.length} failed, e.g. ${failed[0]!.error_message})` : ''}`);
+    const records = (
+      await Promise.all(
+        people.map(async (person) => {
+          let count = 0;
+          let cursor: string | undefined;
+          do {
+            const { data } = await person.agent.com.atproto.repo.listRecords({ repo: person.did, collection: 'app.bsky.feed.post', limit: 100, cursor });
+            count += data.records.length;
+            cursor = data.records.length === 100 ? data.cursor : undefined;
+          } while (cursor);
+          return count;
+        }),
+      )
+    ).reduce((sum, count) => sum + count, 0);
+    console.log(
+      `service: published ${published.length}/${posts}, ${records} records at the PDS${failed.length ? ` (WARNING: ${failed.length} failed, e.g. ${failed[0]!.error_message})` : ''}`,
+    );
     console.log(`delay from due to published: p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${last} ms`);
     const ourRate = published.length / Math.max(0.001, last / 1000);
     console.log(`service: ${ourRate.toFixed(0)} targets/s from the due time to the last publication`);

@@ -36,7 +36,9 @@ async function seed(bench: Bench): Promise<string> {
         mediaIds: [],
         status: 'scheduled',
         timezone: 'UTC',
-        scheduledAt: new Date(month.add({ days: i % month.daysInMonth }).toZonedDateTime({ timeZone: 'UTC', plainTime: { hour: 8 + (i % 12) } }).epochMilliseconds),
+        scheduledAt: new Date(
+          month.add({ days: i % month.daysInMonth }).toZonedDateTime({ timeZone: 'UTC', plainTime: { hour: 8 + (i % 12) } }).epochMilliseconds,
+        ),
       })),
     });
     return email;
@@ -66,11 +68,18 @@ export async function dashboard(bench: Bench): Promise<void> {
       runs.push(
         await page.evaluate(() => ({
           drawn: performance.now(),
-          answered: Math.max(...performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === '/graphql').map((entry) => (entry as PerformanceResourceTiming).responseEnd)),
+          answered: Math.max(
+            ...performance
+              .getEntriesByType('resource')
+              .filter((entry) => new URL(entry.name).pathname === '/graphql')
+              .map((entry) => (entry as PerformanceResourceTiming).responseEnd),
+          ),
         })),
       );
     }
-    console.log(`first page (the calendar) JavaScript: ${((await scriptBytes(scripts)) / 1024).toFixed(1)} KB gzip in ${scripts.size} files, the language's catalog included (target ≤ 200 KB)`);
+    console.log(
+      `first page (the calendar) JavaScript: ${((await scriptBytes(scripts)) / 1024).toFixed(1)} KB gzip in ${scripts.size} files, the language's catalog included (target ≤ 200 KB)`,
+    );
     runs.sort((a, b) => a.drawn - b.drawn);
     const median = runs[2]!;
     console.log(

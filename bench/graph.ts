@@ -28,10 +28,19 @@ async function seed(bench: Bench): Promise<string> {
     const { db, secrets, adapters, outbox } = runtime.services;
     const { workspaceId, apiKey } = await benchWorkspace(runtime.services, 'graph');
     const owner = await db.prisma.membership.findFirstOrThrow({ where: { workspaceId } });
-    const actor: Actor = { workspaceId, userId: owner.userId, role: 'owner', apiKeyId: null, grantedScopes: new Set(scopes), plan: { plan: 'business', planExpiresAt: null } };
+    const actor: Actor = {
+      workspaceId,
+      userId: owner.userId,
+      role: 'owner',
+      apiKeyId: null,
+      grantedScopes: new Set(scopes),
+      plan: { plan: 'business', planExpiresAt: null },
+    };
     const connectionIds: string[] = [];
     for (let i = 0; i < accounts; i++) {
-      connectionIds.push((await connectSocialAccount(db, secrets, adapters, outbox, { workspaceId, provider: 'sandbox', username: `graph-${i}` })).connectionId);
+      connectionIds.push(
+        (await connectSocialAccount(db, secrets, adapters, outbox, { workspaceId, provider: 'sandbox', username: `graph-${i}` })).connectionId,
+      );
     }
     // Files as processing leaves them (the bench runs no jobs): ready images.
     const files = await db.prisma.media.createManyAndReturn({
@@ -120,19 +129,27 @@ export async function graph(bench: Bench): Promise<void> {
     };
     const restLoad = async () => {
       const [page] = await Promise.all(
-        [`/v1/posts?limit=${posts}`, '/v1/social-accounts?limit=100', '/v1/media?limit=100'].map(async (path) => json(await fetch(`${server.url}${path}`, { headers }))),
+        [`/v1/posts?limit=${posts}`, '/v1/social-accounts?limit=100', '/v1/media?limit=100'].map(async (path) =>
+          json(await fetch(`${server.url}${path}`, { headers })),
+        ),
       );
       return (page.data as { id: string }[]).map((post) => post.id);
     };
     const [viaGraph, viaRest] = [await graphLoad(), await restLoad()];
     if (viaGraph.length !== posts || viaGraph.join() !== viaRest.join()) throw new Error('the graph and REST listed different posts');
 
-    console.log(`${posts} posts × 2 targets (10 accounts) × ${filesPerPost} images, ${loadShape.connections} callers, ${loadShape.warmupSeconds} s warm-up, ${loadShape.seconds} s measured`);
+    console.log(
+      `${posts} posts × 2 targets (10 accounts) × ${filesPerPost} images, ${loadShape.connections} callers, ${loadShape.warmupSeconds} s warm-up, ${loadShape.seconds} s measured`,
+    );
     const graphFigures = await closedLoop(server.pid, async () => void (await graphLoad()));
     console.log(`${figuresLine('POST /graphql dashboard query (one request)', graphFigures)}  server CPU ${graphFigures.cpuMsPerLoad.toFixed(1)} ms/load`);
     const restFigures = await closedLoop(server.pid, async () => void (await restLoad()));
-    console.log(`${figuresLine('REST: GET posts + social-accounts + media (at once)', restFigures)}  server CPU ${restFigures.cpuMsPerLoad.toFixed(1)} ms/load`);
-    console.log(`ratio graph/REST = ${(graphFigures.rps / restFigures.rps).toFixed(2)} loads/s (target >= 1.00), p99 ${graphFigures.p99.toFixed(1)} ms vs ${restFigures.p99.toFixed(1)} ms`);
+    console.log(
+      `${figuresLine('REST: GET posts + social-accounts + media (at once)', restFigures)}  server CPU ${restFigures.cpuMsPerLoad.toFixed(1)} ms/load`,
+    );
+    console.log(
+      `ratio graph/REST = ${(graphFigures.rps / restFigures.rps).toFixed(2)} loads/s (target >= 1.00), p99 ${graphFigures.p99.toFixed(1)} ms vs ${restFigures.p99.toFixed(1)} ms`,
+    );
   } finally {
     await server.stop();
   }

@@ -40,7 +40,8 @@ export async function mcp(bench: Bench): Promise<void> {
     const tool = await measure(`${server.url}/mcp`, mcpHeaders, { method: 'POST', body: toolCall });
     console.log(figuresLine('POST /mcp tools/call list_posts (same page)', tool));
     console.log(`ratio mcp/rest = ${(tool.rps / rest.rps).toFixed(2)} (target >= 0.50)`);
-    if (rest.non2xx || rest.errors || tool.non2xx || tool.errors) console.log('WARNING: not every request was answered with 2xx; the figures are not comparable');
+    if (rest.non2xx || rest.errors || tool.non2xx || tool.errors)
+      console.log('WARNING: not every request was answered with 2xx; the figures are not comparable');
   } finally {
     await server.stop();
   }

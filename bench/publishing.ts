@@ -32,18 +32,31 @@ export async function publishing(bench: Bench): Promise<void> {
     const { actor } = await services.callers.resolve({ kind: 'apiKey', token: apiKey! });
     const connectionIds: string[] = [];
     for (let i = 0; i < accounts; i++) {
-      connectionIds.push((await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, { workspaceId: actor.workspaceId, provider: 'sandbox', username: `publish-${i}` })).connectionId);
+      connectionIds.push(
+        (
+          await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, {
+            workspaceId: actor.workspaceId,
+            provider: 'sandbox',
+            username: `publish-${i}`,
+          })
+        ).connectionId,
+      );
     }
     const ids: string[] = [];
     await inBatches([...Array(posts).keys()], 20, async (i) => {
-      const post = await createPost(services.db, actor, { content: { caption: `Bench post ${i}` }, targets: [{ connectionId: connectionIds[i % accounts]!, placement: 'feed' }] });
+      const post = await createPost(services.db, actor, {
+        content: { caption: `Bench post ${i}` },
+        targets: [{ connectionId: connectionIds[i % accounts]!, placement: 'feed' }],
+      });
       ids.push(post.id);
     });
     const scheduledAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + leadSeconds * 1000);
     await inBatches(ids, 20, (id) => schedulePost(services.db, services.boss, services.outbox, actor, id, { scheduledAt, timezone: 'UTC' }));
     const lead = (scheduledAt.getTime() - Date.now()) / 1000;
     if (lead < 1) console.log('WARNING: scheduling took longer than the lead time; delays include it');
-    console.log(`${posts} posts (1 target each, ${accounts} sandbox accounts) scheduled for ${scheduledAt.toISOString()}, ${lead.toFixed(1)} s ahead; publisher: ${server.url}`);
+    console.log(
+      `${posts} posts (1 target each, ${accounts} sandbox accounts) scheduled for ${scheduledAt.toISOString()}, ${lead.toFixed(1)} s ahead; publisher: ${server.url}`,
+    );
 
     const deadline = scheduledAt.getTime() + 120_000;
     let done = 0;

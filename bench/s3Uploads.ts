@@ -60,13 +60,24 @@ async function directToBucket(bench: Bench, s3: BenchS3): Promise<DirectFigures>
   try {
     const { apiKey } = await benchWorkspace(runtime.services, 's3');
     const call = (path: string, body?: unknown) =>
-      fetch(`${server.url}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+      fetch(`${server.url}/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body ?? {}),
+      });
     let began = performance.now();
     const started = await call('/media/uploads', { filename: 'big.bin', contentType: 'application/octet-stream', size }).then((response) => response.json());
     const startMs = performance.now() - began;
     const baseline = await rssBytes(server.pid);
     let peak = baseline;
-    const sampler = setInterval(() => void rssBytes(server.pid).then((rss) => (peak = Math.max(peak, rss)), () => {}), 20);
+    const sampler = setInterval(
+      () =>
+        void rssBytes(server.pid).then(
+          (rss) => (peak = Math.max(peak, rss)),
+          () => {},
+        ),
+      20,
+    );
     began = performance.now();
     try {
       await presignedPut(started.data.uploadUrl, started.data.headers);
@@ -91,10 +102,16 @@ export async function s3Uploads(bench: Bench): Promise<void> {
     const local = await putThrough(bench, { MEDIA_STORAGE: 'local' }, 'local-disk');
     const direct = await directToBucket(bench, s3);
     const ceiling = mbPerSecond(size, await sdkPut(s3));
-    console.log(`1 GiB PUT into local disk through the service: ${local.mbPerSecond.toFixed(0)} MB/s, server RSS growth ${local.growthMb.toFixed(0)} MB (target < 100 MB)`);
-    console.log(`1 GiB PUT to the bucket's presigned URL (S3, s3rver on this machine): ${direct.mbPerSecond.toFixed(0)} MB/s, server RSS growth meanwhile ${direct.growthMb.toFixed(0)} MB`);
+    console.log(
+      `1 GiB PUT into local disk through the service: ${local.mbPerSecond.toFixed(0)} MB/s, server RSS growth ${local.growthMb.toFixed(0)} MB (target < 100 MB)`,
+    );
+    console.log(
+      `1 GiB PUT to the bucket's presigned URL (S3, s3rver on this machine): ${direct.mbPerSecond.toFixed(0)} MB/s, server RSS growth meanwhile ${direct.growthMb.toFixed(0)} MB`,
+    );
     console.log(`the service's part: start ${direct.startMs.toFixed(0)} ms, complete ${direct.completeMs.toFixed(0)} ms`);
-    console.log(`s3rver alone, the same 1 GiB from the AWS SDK in one streamed PUT: ${ceiling.toFixed(0)} MB/s; presigned PUT / that = ${(direct.mbPerSecond / ceiling).toFixed(2)}`);
+    console.log(
+      `s3rver alone, the same 1 GiB from the AWS SDK in one streamed PUT: ${ceiling.toFixed(0)} MB/s; presigned PUT / that = ${(direct.mbPerSecond / ceiling).toFixed(2)}`,
+    );
   } finally {
     await s3.stop();
   }

@@ -54,7 +54,8 @@ export async function socialAccounts(bench: Bench): Promise<void> {
 
   console.log(`ratio service/bare = ${(service.figures.rps / bare.figures.rps).toFixed(2)} (target >= 0.50)`);
   console.log(`service non-2xx responses: ${service.figures.non2xx}, connection errors: ${service.figures.errors}`);
-  if (service.figures.non2xx || service.figures.errors) console.log('WARNING: the service did not answer every request with 2xx; its figures are not comparable');
+  if (service.figures.non2xx || service.figures.errors)
+    console.log('WARNING: the service did not answer every request with 2xx; its figures are not comparable');
   const page = service.page as { data?: unknown[] };
   if (page.data?.length !== accounts) console.log(`WARNING: the service listed ${page.data?.length ?? 0} accounts, not ${accounts}`);
   if (!isDeepStrictEqual(service.page, bare.page)) console.log('WARNING: the bare server and the service answered different bodies');

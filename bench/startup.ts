@@ -58,7 +58,12 @@ async function timeToInitialize(args: string[], env: Env): Promise<Timing> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
   const exited = once(child, 'exit');
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  };
   child.stdin!.write(`${JSON.stringify(initialize)}\n`);
   try {
     for await (const line of createInterface({ input: child.stdout! })) {
@@ -78,7 +83,13 @@ async function timeToReady([script]: string[], env: Env): Promise<Timing> {
   const server = spawnScript(script!, { env: { ...env, HOST: '127.0.0.1', PORT: String(port) } });
   try {
     for (;;) {
-      if (await fetch(`http://127.0.0.1:${port}/readyz`).then((res) => res.ok, () => false)) return { wall: performance.now() - started, cpu: cpuOf(server.child.pid!) };
+      if (
+        await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (res) => res.ok,
+          () => false,
+        )
+      )
+        return { wall: performance.now() - started, cpu: cpuOf(server.child.pid!) };
       if (!server.running()) throw new Error(`${script} exited before it was ready`);
       await sleep(20);
     }
@@ -89,12 +100,21 @@ async function timeToReady([script]: string[], env: Env): Promise<Timing> {
 
 const entryPoints: EntryPoint[] = [
   { label: 'sps --help', targetSeconds: 1, compiled: ['bin/sps.js', '--help'], onTheFly: ['--import', 'tsx', 'bin/cli.ts', '--help'], time: timeToExit },
-  { label: 'sps mcp (stdio): initialize answered', targetSeconds: 3, compiled: ['bin/sps.js', 'mcp'], onTheFly: ['--import', 'tsx', 'bin/mcp.ts'], time: timeToInitialize },
+  {
+    label: 'sps mcp (stdio): initialize answered',
+    targetSeconds: 3,
+    compiled: ['bin/sps.js', 'mcp'],
+    onTheFly: ['--import', 'tsx', 'bin/mcp.ts'],
+    time: timeToInitialize,
+  },
   { label: 'npm start: GET /readyz answered', targetSeconds: 5, compiled: ['dist/bin/server.js'], onTheFly: ['bin/server.ts'], time: timeToReady },
 ];
 
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
-const load = () => loadavg().map((value) => value.toFixed(2)).join(', ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
 
 const median = (times: number[]) => times.toSorted((a, b) => a - b)[Math.floor(times.length / 2)]!;
 const range = (times: number[]) => `${seconds(median(times))} s (${seconds(Math.min(...times))}–${seconds(Math.max(...times))})`;

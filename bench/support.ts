@@ -66,7 +66,10 @@ export interface ChildProcessHandle {
   stop(): Promise<void>;
 }
 
-export function spawnScript(script: string, options: { env?: Record<string, string>; nodeArgs?: string[]; stdout?: 'inherit' | 'pipe' } = {}): ChildProcessHandle {
+export function spawnScript(
+  script: string,
+  options: { env?: Record<string, string>; nodeArgs?: string[]; stdout?: 'inherit' | 'pipe' } = {},
+): ChildProcessHandle {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, script], {
     cwd: repoRoot,
@@ -110,7 +113,10 @@ export async function startChildServer(script: string, env: Record<string, strin
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const healthy = await fetch(`${url}/healthz`).then((res) => res.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (healthy) return { url, pid: child.pid!, stop };
     if (!running() || Date.now() > deadline) {
       await stop();
@@ -165,7 +171,14 @@ export async function measure(
   request: { method?: string; body?: string; connections?: number } = {},
 ): Promise<LoadFigures & { /** 2xx answers of the whole run, warm-up included. */ answered: number }> {
   const { connections = loadShape.connections, ...methodAndBody } = request;
-  const run = autocannon({ url, headers, ...methodAndBody, connections, pipelining: loadShape.pipelining, duration: loadShape.warmupSeconds + loadShape.seconds });
+  const run = autocannon({
+    url,
+    headers,
+    ...methodAndBody,
+    connections,
+    pipelining: loadShape.pipelining,
+    duration: loadShape.warmupSeconds + loadShape.seconds,
+  });
   const latencies: number[] = [];
   let measuredFrom: number | null = null;
   let non2xx = 0;

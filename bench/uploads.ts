@@ -57,9 +57,21 @@ export async function putThrough(
     const uploadUrl = (started.data.uploadUrl as string).replace(runtime.services.config.publicBaseUrl, server.url);
     const baseline = await rssBytes(server.pid);
     let peak = baseline;
-    const sampler = setInterval(() => void rssBytes(server.pid).then((rss) => (peak = Math.max(peak, rss)), () => {}), 20);
+    const sampler = setInterval(
+      () =>
+        void rssBytes(server.pid).then(
+          (rss) => (peak = Math.max(peak, rss)),
+          () => {},
+        ),
+      20,
+    );
     const began = performance.now();
-    const response = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Readable.toWeb(payload()) as ReadableStream, duplex: 'half' } as RequestInit);
+    const response = await fetch(uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Readable.toWeb(payload()) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
     const ms = performance.now() - began;
     clearInterval(sampler);
     if (response.status !== 200) throw new Error(`${label} upload answered ${response.status}: ${await response.text()}`);
@@ -83,5 +95,7 @@ export async function uploads(bench: Bench): Promise<void> {
   console.log(`1 GiB PUT to the signed upload URL: ${upload.mbPerSecond.toFixed(0)} MB/s (${(upload.ms / 1000).toFixed(1)} s)`);
   console.log(`plain streaming file copy of the same 1 GiB: ${copy.toFixed(0)} MB/s (${(copyMs / 1000).toFixed(1)} s)`);
   console.log(`ratio upload/copy = ${(upload.mbPerSecond / copy).toFixed(2)} (target >= 0.70)`);
-  console.log(`server RSS: ${upload.baselineMb.toFixed(0)} MB before, ${upload.peakMb.toFixed(0)} MB peak, growth ${upload.growthMb.toFixed(0)} MB (target < 100 MB)`);
+  console.log(
+    `server RSS: ${upload.baselineMb.toFixed(0)} MB before, ${upload.peakMb.toFixed(0)} MB peak, growth ${upload.growthMb.toFixed(0)} MB (target < 100 MB)`,
+  );
 }

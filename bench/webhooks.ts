@@ -57,7 +57,10 @@ export async function webhooks(bench: Bench): Promise<void> {
       return hook;
     };
     const emit = (type: NewEvent['type'], count: number) =>
-      services.outbox.recordAll(viaPool(services.db.pool), Array.from({ length: count }, (_, i) => ({ workspaceId: actor.workspaceId, type, data: { postId: crypto.randomUUID(), n: i } })));
+      services.outbox.recordAll(
+        viaPool(services.db.pool),
+        Array.from({ length: count }, (_, i) => ({ workspaceId: actor.workspaceId, type, data: { postId: crypto.randomUUID(), n: i } })),
+      );
 
     // 1. Latency with a slow endpoint (9 s per answer) subscribed to the same events.
     const slow = await addEndpoint(Number(process.env.BENCH_SLOW_MS ?? 9000), ['post.deleted']);
@@ -70,7 +73,9 @@ export async function webhooks(bench: Bench): Promise<void> {
     await waitUntil(() => healthy.every((hook) => hook.arrivals.length >= events), 30_000);
     const delays = healthy.flatMap((hook) => hook.arrivals.map((arrival) => arrival.at - arrival.createdAt)).sort((a, b) => a - b);
     console.log(`${events} events, 20/s, to 5 healthy endpoints and 1 answering after 9 s (${slow.arrivals.length} reached it so far)`);
-    console.log(`delay from event to first attempt (healthy): p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${delays.at(-1)} ms  (${delays.length} deliveries; target p99 < 1000 ms)`);
+    console.log(
+      `delay from event to first attempt (healthy): p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${delays.at(-1)} ms  (${delays.length} deliveries; target p99 < 1000 ms)`,
+    );
 
     // 2. Throughput: a burst fanned out to 10 healthy endpoints.
     const burstTargets = await Promise.all(Array.from({ length: 10 }, () => addEndpoint(0, ['connection.revoked'])));
@@ -80,7 +85,9 @@ export async function webhooks(bench: Bench): Promise<void> {
     await waitUntil(() => burstTargets.reduce((sum, hook) => sum + hook.arrivals.length, 0) >= expected, 120_000);
     const arrivals = burstTargets.flatMap((hook) => hook.arrivals).sort((a, b) => a.at - b.at);
     const seconds = ((arrivals.at(-1)?.at ?? 0) - (arrivals[0]?.createdAt ?? 0)) / 1000;
-    console.log(`burst: ${burst} events x ${burstTargets.length} endpoints = ${arrivals.length}/${expected} deliveries in ${seconds.toFixed(2)} s from the events' time`);
+    console.log(
+      `burst: ${burst} events x ${burstTargets.length} endpoints = ${arrivals.length}/${expected} deliveries in ${seconds.toFixed(2)} s from the events' time`,
+    );
     console.log(`throughput: ${(arrivals.length / seconds).toFixed(0)} deliveries/s (target >= 500)`);
   } finally {
     await server.stop();

@@ -99,7 +99,12 @@ type Command = (services: Services) => Promise<{ result: Record<string, unknown>
 
 const commands: Record<string, Command> = {
   setup: async ({ db }) => {
-    const result = await setupWorkspace(db, { name: required('workspace'), email: required('email'), password: values.password, plan: values.plan ? plan() : undefined });
+    const result = await setupWorkspace(db, {
+      name: required('workspace'),
+      email: required('email'),
+      password: values.password,
+      plan: values.plan ? plan() : undefined,
+    });
     const key = result.apiKey ? `\nAPI key (shown once): ${result.apiKey}` : '\nNo API key: the plan has no API access.';
     return { result: { ...result }, text: `workspace ${result.workspaceId}, owner ${result.userId}${key}` };
   },
@@ -121,7 +126,10 @@ const commands: Record<string, Command> = {
     const result = await createApiKey(db, {
       workspaceId: id('workspace'),
       userId: id('user'),
-      scopes: values.scopes?.split(',').map((scope) => scope.trim()).filter(Boolean),
+      scopes: values.scopes
+        ?.split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
       preset: (values.preset as ScopePreset | undefined) ?? (values.scopes ? undefined : 'publishing'),
       expiresAt: date('expires'),
       name: values.name,
@@ -136,7 +144,13 @@ const commands: Record<string, Command> = {
     const keys = await listApiKeys(db, id('workspace'));
     return {
       result: { keys },
-      text: keys.map((k) => `${k.id}  ${k.prefix}…  ${k.scopes.join(',')}${k.revokedAt ? '  revoked' : ''}${k.expiresAt ? `  expires ${k.expiresAt.toISOString()}` : ''}`).join('\n') || 'no keys',
+      text:
+        keys
+          .map(
+            (k) =>
+              `${k.id}  ${k.prefix}…  ${k.scopes.join(',')}${k.revokedAt ? '  revoked' : ''}${k.expiresAt ? `  expires ${k.expiresAt.toISOString()}` : ''}`,
+          )
+          .join('\n') || 'no keys',
     };
   },
   'accounts connect': async ({ db, secrets, adapters, outbox }) => {
@@ -200,7 +214,8 @@ const { disconnectAccount } = await import('../src/accounts/connect.ts');
 
 function fail(error: LocalizedError, exitCode: number): never {
   if (values.json) console.log(JSON.stringify({ error }));
-  else if (error.details?.length) console.error(error.details.map((d) => `${Object.hasOwn(values, d.field) ? `--${d.field}` : d.field}: ${d.message}`).join('\n'));
+  else if (error.details?.length)
+    console.error(error.details.map((d) => `${Object.hasOwn(values, d.field) ? `--${d.field}` : d.field}: ${d.message}`).join('\n'));
   else console.error(error.message);
   // The wasm schema engine leaves a 10 s timer behind: exit now rather than wait for it.
   process.exit(exitCode);

@@ -31,7 +31,10 @@ const server: Server = app.listen(listenPort, config.host, async (error?: NodeJS
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : listenPort;
-  logger.info({ port, role: config.role, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` }, `listening on http://localhost:${port}`);
+  logger.info(
+    { port, role: config.role, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` },
+    `listening on http://localhost:${port}`,
+  );
   if (!isWorker) for (const step of nextSteps({ publicBaseUrl: config.publicBaseUrl, hasWorkspace })) logger.info(step);
 });
 prepareServer(server);

@@ -24,8 +24,10 @@ function isOlder(version, minimum) {
 export function unsupportedNodeMessage(version = process.versions.node) {
   const minimum = minimumNodeVersion();
   if (!isOlder(version, minimum)) return null;
-  return `This service needs Node.js ${minimum} or newer (see "engines" in package.json), but this is Node.js ${version}. ` +
-    'Install a current Node.js LTS release (24 or newer, https://nodejs.org) and run the command again.';
+  return (
+    `This service needs Node.js ${minimum} or newer (see "engines" in package.json), but this is Node.js ${version}. ` +
+    'Install a current Node.js LTS release (24 or newer, https://nodejs.org) and run the command again.'
+  );
 }
 
 export function requireSupportedNode() {

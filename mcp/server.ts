@@ -134,11 +134,7 @@ export function createMcpServer(graph: GraphRunner, caller: McpCaller): McpServe
       caller.called?.(context, tool.name, answered.status, performance.now() - startedAt);
       return answered;
     };
-    server.registerTool(
-      tool.name,
-      toolConfigs.get(tool.name)!,
-      async (args: Record<string, unknown>) => (await answer(args)).result,
-    );
+    server.registerTool(tool.name, toolConfigs.get(tool.name)!, async (args: Record<string, unknown>) => (await answer(args)).result);
   }
   // Replaces the handler registerTool installed, whose JSON schemas are zod's own spelling.
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));

@@ -86,7 +86,15 @@ export const postShape = z.looseObject({
   status: z.string().describe('DRAFT, SCHEDULED, PUBLISHING, PUBLISHED, PARTIALLY_PUBLISHED or FAILED.'),
   version: z.number().int().describe('Pass to update_post.'),
   content: z.looseObject({ caption: z.string(), mediaIds: z.array(id) }),
-  targets: z.array(z.looseObject({ id, connectionId: id, provider: z.string().describe('The network, lower case as in REST (bluesky).'), placement: z.string(), status: z.string() })),
+  targets: z.array(
+    z.looseObject({
+      id,
+      connectionId: id,
+      provider: z.string().describe('The network, lower case as in REST (bluesky).'),
+      placement: z.string(),
+      status: z.string(),
+    }),
+  ),
   scheduledAt: z.string().nullable(),
   publishedAt: z.string().nullable(),
 });

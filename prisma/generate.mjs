@@ -3,6 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? fileURLToPath(import.meta.url), PRISMA_HIDE_UPDATE_MESSAGE: '1' };
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? fileURLToPath(import.meta.url),
+  PRISMA_HIDE_UPDATE_MESSAGE: '1',
+};
 const result = spawnSync('prisma', ['generate'], { stdio: 'inherit', env, shell: process.platform === 'win32' });
 process.exit(result.status ?? 1);

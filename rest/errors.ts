@@ -70,7 +70,9 @@ export function answerClientErrors(server: Server): void {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const requestId = randomUUID();
-    const body = JSON.stringify({ error: { ...localizeError(new AppError('INVALID_REQUEST', tooLarge ? 'requestHeadersTooLarge' : 'malformedRequest'), 'en'), requestId } });
+    const body = JSON.stringify({
+      error: { ...localizeError(new AppError('INVALID_REQUEST', tooLarge ? 'requestHeadersTooLarge' : 'malformedRequest'), 'en'), requestId },
+    });
     const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
     socket.end(
       `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,

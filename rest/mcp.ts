@@ -29,7 +29,9 @@ export function mcpRouter(services: Services): Router {
   router.use(mcpPath, hostHeaderValidation(services.config.mcpAllowedHosts));
   router.all(mcpPath, (req, _res, next) => {
     if (req.method === 'POST') return next();
-    next(new AppError('INVALID_REQUEST', 'methodNotAllowed', { method: req.method, path: mcpPath, allowed: 'POST' }, { status: 405, headers: { Allow: 'POST' } }));
+    next(
+      new AppError('INVALID_REQUEST', 'methodNotAllowed', { method: req.method, path: mcpPath, allowed: 'POST' }, { status: 405, headers: { Allow: 'POST' } }),
+    );
   });
   router.post(
     mcpPath,

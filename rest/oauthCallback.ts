@@ -30,7 +30,12 @@ export function oauthCallbackRouter(services: Services): Router {
     if (!(error instanceof ConnectionFailure)) throw error;
     if (error.returnTo === null) return sendError(res, error.reason);
     const description = localizeError(error.reason, contextOf(res).language).message;
-    res.redirect(location(error.returnTo, [['error', error.error], ['error_description', description]]));
+    res.redirect(
+      location(error.returnTo, [
+        ['error', error.error],
+        ['error_description', description],
+      ]),
+    );
   };
   const queryOf = (req: Request) => new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
 
@@ -54,7 +59,12 @@ export function oauthCallbackRouter(services: Services): Router {
     const binding = req.headers.cookie ? parseCookie(req.headers.cookie)[bindingCookie] : undefined;
     try {
       const outcome = await completeAccountConnection(services.db, services.outbox, services.connections, provider, queryOf(req), binding);
-      res.redirect(location(outcome.returnTo, outcome.connectionIds.map((id) => ['connectionId', id])));
+      res.redirect(
+        location(
+          outcome.returnTo,
+          outcome.connectionIds.map((id) => ['connectionId', id]),
+        ),
+      );
     } catch (error) {
       sendFailure(res, error);
     }

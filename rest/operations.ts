@@ -14,8 +14,17 @@ import { deleteMedia, getMedia, listMedia, presentMedia, setAltText } from '../s
 import { completeUpload, startUpload } from '../src/media/uploads.ts';
 import type { Media } from '../src/db/generated/prisma/client.ts';
 import {
-  createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, presentDelivery, presentEndpoint, replayDelivery,
-  rotateWebhookSecret, testWebhook, updateWebhook,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  presentDelivery,
+  presentEndpoint,
+  replayDelivery,
+  rotateWebhookSecret,
+  testWebhook,
+  updateWebhook,
 } from '../src/webhooks/endpoints.ts';
 import { createQueue, deleteQueue, listQueues, presentQueue, queuePost, updateQueue, type QueueInput } from '../src/queues/queues.ts';
 import { analytics, analyticsCsv, type AnalyticsQuery } from '../src/analytics/report.ts';
@@ -48,7 +57,13 @@ const links = (services: Services) => ({ signer: services.signer, publicBaseUrl:
 const mediaView = (services: Services) => (media: Media) => presentMedia(media, services.signer, services.config.publicBaseUrl);
 
 /** `a, b,c` → ['a', 'b', 'c'] (the form of list filters such as `status`). */
-const commaList = (value: unknown) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
+const commaList = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : undefined;
 const optionalDate = (value: unknown) => (typeof value === 'string' ? new Date(value) : undefined);
 
 function analyticsQuery(query: Record<string, unknown>): AnalyticsQuery {
@@ -69,8 +84,7 @@ function page(query: Record<string, unknown>) {
 
 export const operationHandlers: Record<string, OperationHandler> = {
   listSocialAccounts: async ({ services, actor, query }) => ok(mapPage(await listSocialAccounts(services.db, actor, page(query)), presentSocialAccount)),
-  getSocialAccount: async ({ services, actor, params }) =>
-    ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
+  getSocialAccount: async ({ services, actor, params }) => ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
   listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links)),
   startAccountConnection: async ({ services, actor, body }) => ({
     status: 201,
@@ -113,7 +127,10 @@ export const operationHandlers: Record<string, OperationHandler> = {
   }),
   schedulePost: async ({ services, actor, params, body, language }) => {
     const input = body as { scheduledAt: string; timezone: string };
-    const post = await schedulePost(services.db, services.boss, services.outbox, actor, params.id!, { scheduledAt: new Date(input.scheduledAt), timezone: input.timezone });
+    const post = await schedulePost(services.db, services.boss, services.outbox, actor, params.id!, {
+      scheduledAt: new Date(input.scheduledAt),
+      timezone: input.timezone,
+    });
     return ok({ data: presentPost(post, language, links(services)) });
   },
   listMedia: async ({ services, actor, query }) => {
@@ -128,7 +145,16 @@ export const operationHandlers: Record<string, OperationHandler> = {
   },
   startUpload: async ({ services, actor, body }) => ({
     status: 201,
-    body: { data: await startUpload(services.db, services.storage, services.signer, { publicBaseUrl: services.config.publicBaseUrl, maxUploadBytes: services.config.maxUploadBytes }, actor, body as { filename: string; contentType: string; size: number }) },
+    body: {
+      data: await startUpload(
+        services.db,
+        services.storage,
+        services.signer,
+        { publicBaseUrl: services.config.publicBaseUrl, maxUploadBytes: services.config.maxUploadBytes },
+        actor,
+        body as { filename: string; contentType: string; size: number },
+      ),
+    },
   }),
   completeUpload: async ({ services, actor, params }) => ({
     status: 202,
@@ -148,7 +174,11 @@ export const operationHandlers: Record<string, OperationHandler> = {
   listWebhooks: async ({ services, actor, query }) => ok(mapPage(await listWebhooks(services.db, actor, page(query)), presentEndpoint)),
   getWebhook: async ({ services, actor, params }) => ok({ data: presentEndpoint(await getWebhook(services.db, actor, params.id!)) }),
   updateWebhook: async ({ services, actor, params, body }) =>
-    ok({ data: presentEndpoint(await updateWebhook(services.db, services.webhooks, services.outbox, actor, params.id!, body as Parameters<typeof updateWebhook>[5])) }),
+    ok({
+      data: presentEndpoint(
+        await updateWebhook(services.db, services.webhooks, services.outbox, actor, params.id!, body as Parameters<typeof updateWebhook>[5]),
+      ),
+    }),
   deleteWebhook: async ({ services, actor, params }) => {
     await deleteWebhook(services.db, actor, params.id!);
     return { status: 204 };
@@ -158,7 +188,8 @@ export const operationHandlers: Record<string, OperationHandler> = {
     const delivery = await testWebhook(services.db, services.outbox, actor, params.id!);
     return { status: 202, body: { data: { id: delivery.id, eventId: delivery.eventId, status: delivery.status } } };
   },
-  listWebhookDeliveries: async ({ services, actor, params, query }) => ok(mapPage(await listDeliveries(services.db, actor, params.id!, page(query)), presentDelivery)),
+  listWebhookDeliveries: async ({ services, actor, params, query }) =>
+    ok(mapPage(await listDeliveries(services.db, actor, params.id!, page(query)), presentDelivery)),
   replayWebhookDelivery: async ({ services, actor, params }) => ({
     status: 202,
     body: { data: presentDelivery(await replayDelivery(services.db, services.outbox, actor, params.id!, params.deliveryId!)) },
@@ -171,7 +202,13 @@ export const operationHandlers: Record<string, OperationHandler> = {
   },
   deleteQueue: async ({ services, actor, params }) => ok({ data: { id: params.id, deleted: true, ...(await deleteQueue(services.db, actor, params.id!)) } }),
   queuePost: async ({ services, actor, params, body, language }) =>
-    ok({ data: presentPost(await queuePost(services.db, services.boss, services.outbox, actor, params.id!, (body as { queueId: string }).queueId), language, links(services)) }),
+    ok({
+      data: presentPost(
+        await queuePost(services.db, services.boss, services.outbox, actor, params.id!, (body as { queueId: string }).queueId),
+        language,
+        links(services),
+      ),
+    }),
   getAnalytics: async ({ services, actor, query }) => ok({ data: await analytics(services.db, actor, analyticsQuery(query)) }),
   exportAnalytics: async ({ services, actor, query }) => {
     const { filename, csv, release } = await analyticsCsv(services.db, actor, analyticsQuery(query));
@@ -191,6 +228,12 @@ export const operationHandlers: Record<string, OperationHandler> = {
   }),
   retryPost: async ({ services, actor, params, body, language }) => ({
     status: 202,
-    body: { data: presentPost(await retryPost(services.db, services.boss, actor, params.id!, (body as { targetId?: string } | undefined)?.targetId), language, links(services)) },
+    body: {
+      data: presentPost(
+        await retryPost(services.db, services.boss, actor, params.id!, (body as { targetId?: string } | undefined)?.targetId),
+        language,
+        links(services),
+      ),
+    },
   }),
 };

@@ -30,7 +30,8 @@ export function probesRouter(services: Services): Router {
   router.get('/metrics', async (req, res) => {
     contextOf(res).route = '/metrics';
     const token = services.config.metricsToken;
-    if (token && !bearerMatches(req.get('authorization'), token)) throw new AppError('UNAUTHENTICATED', 'unauthenticated', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    if (token && !bearerMatches(req.get('authorization'), token))
+      throw new AppError('UNAUTHENTICATED', 'unauthenticated', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
     res.setHeader('content-type', services.metrics.contentType);
     res.send(await services.metrics.metrics());
   });

@@ -9,7 +9,9 @@ import type { NextFunction, Request, Response } from 'express';
 type Directives = Record<string, string[]>;
 
 const policyOf = (directives: Directives) =>
-  Object.entries(directives).map(([directive, sources]) => [directive, ...sources].join(' ')).join('; ');
+  Object.entries(directives)
+    .map(([directive, sources]) => [directive, ...sources].join(' '))
+    .join('; ');
 
 const none = ["'none'"];
 const self = ["'self'"];

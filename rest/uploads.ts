@@ -118,7 +118,13 @@ export function uploadsRouter(services: Services): Router {
     // the store would wait for the rest forever, its file open).
     req.once('error', () => body.end());
     try {
-      const received = await receiveUpload(services.db, services.storage, services.signer, { id, expires: req.query.expires, signature: req.query.signature, contentType: req.get('content-type'), body });
+      const received = await receiveUpload(services.db, services.storage, services.signer, {
+        id,
+        expires: req.query.expires,
+        signature: req.query.signature,
+        contentType: req.get('content-type'),
+        body,
+      });
       res.status(200).json({ data: { id, receivedBytes: received } });
     } catch (error) {
       req.unpipe(body);

@@ -109,13 +109,23 @@ export async function v1Router(services: Services): Promise<Router> {
   router.use(requireJsonBody);
   router.use(express.json({ type: jsonType, limit: '1mb', strict: false, verify: verifyJsonText }), refuseUnstorableText);
   router.use(authenticate(services));
-  router.use(idempotentPosts(services, (req) => {
-    const operation = backend.router.matchOperation({ method: req.method, path: req.originalUrl.split('?')[0] ?? '/', headers: {} }) as { path: string } | undefined;
-    return operation ? `${apiRoot}${operation.path}` : null;
-  }));
+  router.use(
+    idempotentPosts(services, (req) => {
+      const operation = backend.router.matchOperation({ method: req.method, path: req.originalUrl.split('?')[0] ?? '/', headers: {} }) as
+        | { path: string }
+        | undefined;
+      return operation ? `${apiRoot}${operation.path}` : null;
+    }),
+  );
   router.use((req, res) =>
     backend.handleRequest(
-      { method: req.method, path: req.originalUrl.split('?')[0] ?? '/', query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body },
+      {
+        method: req.method,
+        path: req.originalUrl.split('?')[0] ?? '/',
+        query: req.query as Record<string, string>,
+        headers: req.headers as Record<string, string>,
+        body: req.body,
+      },
       req,
       res,
     ),

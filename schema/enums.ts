@@ -25,7 +25,11 @@ function domainEnum<Value extends string>(name: string, values: readonly Value[]
 
 const placementNames = [...new Set(providerRules.flatMap((rules) => rules.placements.map((placement) => placement.name)))];
 
-export const PostStatus = domainEnum('PostStatus', postStatuses, 'Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed.');
+export const PostStatus = domainEnum(
+  'PostStatus',
+  postStatuses,
+  'Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed.',
+);
 export const TargetStatus = domainEnum('TargetStatus', targetStatuses, 'Where one target (account and placement) of a post is.');
 export const MediaStatus = domainEnum('MediaStatus', mediaStatuses, 'A media file: uploading, processing after the upload completed, ready, or failed.');
 export const MediaType = domainEnum('MediaType', mediaTypes, 'The kind of a media file, known once it is checked.');
@@ -35,6 +39,10 @@ export const Role = domainEnum('Role', roles, 'A person’s role in a workspace.
 export const Scope = domainEnum('Scope', scopes, 'A permission of an API key.');
 export const ScopePreset = domainEnum('ScopePreset', Object.keys(scopePresets) as (keyof typeof scopePresets)[], 'A named set of scopes for a new API key.');
 export const EventKind = domainEnum('EventKind', eventTypes, 'A webhook event kind.');
-export const DeliveryStatus = domainEnum('DeliveryStatus', deliveryStatuses, 'A webhook delivery: pending (first or next attempt due), succeeded, or failed for good.');
+export const DeliveryStatus = domainEnum(
+  'DeliveryStatus',
+  deliveryStatuses,
+  'A webhook delivery: pending (first or next attempt due), succeeded, or failed for good.',
+);
 export const Weekday = domainEnum('Weekday', weekdays, 'A day of a queue’s week.');
 export const AnalyticsGrouping = domainEnum('AnalyticsGrouping', groupings, 'How analytics rows are grouped.');

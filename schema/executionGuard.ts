@@ -12,7 +12,9 @@ import { graphLimits, requestWeight } from './limits.ts';
 /** Charges a costly operation as several requests; answers the rate-limit headers to send. */
 async function chargeCost(context: GraphContext, cost: number): Promise<Record<string, string> | undefined> {
   if (cost > graphLimits.maxCost) {
-    throw invalidRequest([{ field: 'query', code: 'maxCost', messageKey: 'detail.graphql.maxCost', params: { cost: Math.ceil(cost), limit: graphLimits.maxCost } }]);
+    throw invalidRequest([
+      { field: 'query', code: 'maxCost', messageKey: 'detail.graphql.maxCost', params: { cost: Math.ceil(cost), limit: graphLimits.maxCost } },
+    ]);
   }
   const weight = requestWeight(cost);
   // The request itself was counted when the caller was resolved; past the limit `charge` throws RATE_LIMITED.

@@ -67,7 +67,13 @@ export function statusRuleOf(error: GraphQLError, answerHasData: boolean): Statu
   return refusedByYoga && !error.locations ? 'http' : 'request';
 }
 
-export function toGraphQLError(error: GraphQLError, language: Language, requestId: string, rule: StatusRule, onInternal: (error: unknown) => void): GraphQLError {
+export function toGraphQLError(
+  error: GraphQLError,
+  language: Language,
+  requestId: string,
+  rule: StatusRule,
+  onInternal: (error: unknown) => void,
+): GraphQLError {
   const appError = meaningOf(error);
   if (isServiceFault(appError)) onInternal(error.originalError ?? error);
   const { code, message, details } = localizeError(appError, language);

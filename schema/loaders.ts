@@ -31,7 +31,10 @@ class BatchLoader<Value> {
     const batch = this.pending;
     this.pending = [];
     try {
-      const values = await this.loadMany(this.context, batch.map((entry) => entry.key));
+      const values = await this.loadMany(
+        this.context,
+        batch.map((entry) => entry.key),
+      );
       for (const entry of batch) entry.resolve(values.get(entry.key));
     } catch (error) {
       for (const entry of batch) entry.reject(error);

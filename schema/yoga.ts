@@ -62,7 +62,10 @@ function parserDepthGuard(): Plugin {
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           const refusal = new GraphQLError(error.message);
-          markRefusal(refusal, invalidRequest([{ field: 'query', code: 'maxTokens', messageKey: 'detail.graphql.maxTokens', params: { limit: graphLimits.maxTokens } }]));
+          markRefusal(
+            refusal,
+            invalidRequest([{ field: 'query', code: 'maxTokens', messageKey: 'detail.graphql.maxTokens', params: { limit: graphLimits.maxTokens } }]),
+          );
           throw refusal;
         }
       });
@@ -74,7 +77,10 @@ function parserDepthGuard(): Plugin {
  * Every error of every answer in the API's shape, in the caller's language. `contextOf` is the same function that
  * builds the GraphQL context: the caller is known for every request yoga answers (GraphiQL's page needs none).
  */
-function apiErrors<ServerContext extends object>(logger: Logger, contextOf: (serverContext: ServerContext) => GraphContext): Plugin<GraphContext, ServerContext> {
+function apiErrors<ServerContext extends object>(
+  logger: Logger,
+  contextOf: (serverContext: ServerContext) => GraphContext,
+): Plugin<GraphContext, ServerContext> {
   const refusal = (error: AppError, serverContext: ServerContext, fetchAPI: { Response: typeof Response }) => {
     const { language, requestId } = contextOf(serverContext);
     return fetchAPI.Response.json(graphqlErrorBody(error, language, requestId), { status: error.httpStatus, headers: error.headers });
@@ -91,10 +97,15 @@ function apiErrors<ServerContext extends object>(logger: Logger, contextOf: (ser
       const allowed = ['GET', 'POST'];
       const error = allowed.includes(request.method)
         ? new AppError('INVALID_REQUEST', 'graphqlMediaType', {}, { status: 415 })
-        : new AppError('INVALID_REQUEST', 'methodNotAllowed', { method: request.method, path: graphqlEndpoint, allowed: allowed.join(', ') }, {
-            status: 405,
-            headers: { Allow: allowed.join(', ') },
-          });
+        : new AppError(
+            'INVALID_REQUEST',
+            'methodNotAllowed',
+            { method: request.method, path: graphqlEndpoint, allowed: allowed.join(', ') },
+            {
+              status: 405,
+              headers: { Allow: allowed.join(', ') },
+            },
+          );
       endResponse(refusal(error, serverContext, fetchAPI));
     },
     onResultProcess: ({ request, result, setResult, resultProcessor, setResultProcessor, serverContext }) => {

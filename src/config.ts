@@ -212,7 +212,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerPort: integer(env, 'WORKER_PORT', 3001),
     metricsToken: env.METRICS_TOKEN || undefined,
     // An API process uses the job runner only to enqueue; a worker's jobs use both pools.
-    pools: { database: integer(env, 'DB_POOL_SIZE', processRole === 'worker' ? 10 : 20, 1), jobs: integer(env, 'JOBS_POOL_SIZE', processRole === 'api' ? 2 : 10, 1) },
+    pools: {
+      database: integer(env, 'DB_POOL_SIZE', processRole === 'worker' ? 10 : 20, 1),
+      jobs: integer(env, 'JOBS_POOL_SIZE', processRole === 'api' ? 2 : 10, 1),
+    },
     media: mediaSettings(env),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
@@ -244,7 +247,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 function mcpAllowedHosts(value: string | undefined, publicBaseUrl: string): string[] {
-  const listed = (value ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
+  const listed = (value ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
   if (listed.length) return listed;
   return [...new Set([new URL(publicBaseUrl).hostname.toLowerCase(), 'localhost', '127.0.0.1', '[::1]'])];
 }

@@ -65,7 +65,6 @@ export function mapPage<Row, Item>(page: Page<Row>, present: (row: Row) => Item)
   return { data: page.data.map(present), pagination: page.pagination };
 }
 
-
 /** Prisma filter for rows after `position` in newest-first (`field` desc, id desc) order. */
 export function newestFirstAfter<Where extends object>(field: string, position: Position | null, toId: (id: string) => unknown = (id) => id): Where {
   if (!position) return {} as Where;

@@ -104,10 +104,40 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       pools: { database: { pool: db.pool, max: config.pools.database }, jobs: { pool: jobsPool(boss), max: config.pools.jobs } },
       queueNames: Object.values(queueNames),
     });
-    const services: Services = { config, logger, db, secrets, adapters, recorder, callers, boss, storage, signer, outbox, webhooks, connections, ai, tokens, metrics };
+    const services: Services = {
+      config,
+      logger,
+      db,
+      secrets,
+      adapters,
+      recorder,
+      callers,
+      boss,
+      storage,
+      signer,
+      outbox,
+      webhooks,
+      connections,
+      ai,
+      tokens,
+      metrics,
+    };
     if (work) {
       const metricReadings = new MetricReadings(boss);
-      const publisher = new TargetPublisher({ db, boss, adapters, secrets, tokens, logger, signer, storage, publicBaseUrl: config.publicBaseUrl, outbox, metricReadings, networkAllowedHosts: connections.allowedHosts });
+      const publisher = new TargetPublisher({
+        db,
+        boss,
+        adapters,
+        secrets,
+        tokens,
+        logger,
+        signer,
+        storage,
+        publicBaseUrl: config.publicBaseUrl,
+        outbox,
+        metricReadings,
+        networkAllowedHosts: connections.allowedHosts,
+      });
       await startPublishWorkers(boss, publisher, config.publishConcurrency);
       await startTokenRefresh(boss, tokens);
       await startMediaWorkers(boss, db, storage, outbox, logger);

@@ -28,7 +28,12 @@ export const libraryTools = [
     title: 'List queues',
     description: 'Lists posting queues: weekly time slots in a time zone, and the accounts each serves. Use a queue id with add_post_to_queue.',
     input: pageInput,
-    output: { queues: z.array(z.looseObject({ id: z.string(), name: z.string(), timezone: z.string(), slots: z.array(z.looseObject({ day: z.string(), time: z.string() })) })), nextCursor },
+    output: {
+      queues: z.array(
+        z.looseObject({ id: z.string(), name: z.string(), timezone: z.string(), slots: z.array(z.looseObject({ day: z.string(), time: z.string() })) }),
+      ),
+      nextCursor,
+    },
     annotations: reads,
     document: `query($first: Int, $after: String) { queues(first: $first, after: $after) { edges { node { id name timezone connectionIds slots { day time } createdAt } } pageInfo { hasNextPage endCursor } } }`,
     variables: pageVariables,
@@ -36,7 +41,8 @@ export const libraryTools = [
       const page = pageOf<{ id: string; name: string; timezone: string; slots: { day: string; time: string }[] }>(data.queues);
       return { queues: page.items, nextCursor: page.nextCursor };
     },
-    summary: ({ queues }) => `${counted(queues.length, 'queue')}: ${queues.map((q) => `${q.name} (${q.id}, ${q.slots.length} slots, ${q.timezone})`).join('; ') || 'none'}.`,
+    summary: ({ queues }) =>
+      `${counted(queues.length, 'queue')}: ${queues.map((q) => `${q.name} (${q.id}, ${q.slots.length} slots, ${q.timezone})`).join('; ') || 'none'}.`,
   }),
   graphTool({
     name: 'list_media',
@@ -57,12 +63,14 @@ export const libraryTools = [
       const page = pageOf<z.infer<typeof mediaShape>>(data.media);
       return { media: page.items, nextCursor: page.nextCursor };
     },
-    summary: ({ media, nextCursor }) => `${counted(media.length, 'file')}: ${media.map((m) => `${m.filename} (${m.id}, ${m.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
+    summary: ({ media, nextCursor }) =>
+      `${counted(media.length, 'file')}: ${media.map((m) => `${m.filename} (${m.id}, ${m.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),
   graphTool({
     name: 'get_media',
     title: 'Get a media file',
-    description: 'One media file: status, kind, format, size (bytes), dimensions (px), duration (ms), alt text, a signed URL (1 hour) and the reason when processing failed.',
+    description:
+      'One media file: status, kind, format, size (bytes), dimensions (px), duration (ms), alt text, a signed URL (1 hour) and the reason when processing failed.',
     input: { mediaId },
     output: media,
     annotations: reads,
@@ -92,7 +100,8 @@ export const libraryTools = [
   graphTool({
     name: 'set_alt_text',
     title: 'Set alt text',
-    description: 'Sets (or, with null, clears) a media file’s alt text, up to 2,000 characters; networks with a lower limit are checked per post. suggest_alt_text can draft it.',
+    description:
+      'Sets (or, with null, clears) a media file’s alt text, up to 2,000 characters; networks with a lower limit are checked per post. suggest_alt_text can draft it.',
     input: { mediaId, altText: z.string().nullable().describe('The description of the image for people who cannot see it.') },
     output: media,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -116,7 +125,8 @@ export const libraryTools = [
   graphTool({
     name: 'get_analytics',
     title: 'Get analytics',
-    description: 'Engagement of published posts (impressions, reach, likes, comments, shares, saves, clicks, video views) between two UTC dates, both included (at most 5 years apart), grouped by day, provider, account or post.',
+    description:
+      'Engagement of published posts (impressions, reach, likes, comments, shares, saves, clicks, video views) between two UTC dates, both included (at most 5 years apart), grouped by day, provider, account or post.',
     input: {
       from: z.string().describe('First day, YYYY-MM-DD (UTC).'),
       to: z.string().describe('Last day, YYYY-MM-DD (UTC), included.'),
@@ -126,7 +136,13 @@ export const libraryTools = [
       campaign: z.string().optional().describe('Only posts with this campaign label.'),
       status: z.array(z.enum(postStatuses)).optional().describe('Only posts in these states.'),
     },
-    output: { from: z.string(), to: z.string(), groupBy: z.string(), totals: z.record(z.string(), z.number()), rows: z.array(z.looseObject({ key: z.string(), metrics: z.record(z.string(), z.number()) })) },
+    output: {
+      from: z.string(),
+      to: z.string(),
+      groupBy: z.string(),
+      totals: z.record(z.string(), z.number()),
+      rows: z.array(z.looseObject({ key: z.string(), metrics: z.record(z.string(), z.number()) })),
+    },
     annotations: reads,
     document: `query($from: String!, $to: String!, $groupBy: AnalyticsGrouping, $provider: Provider, $connectionId: ID, $campaign: String, $status: [PostStatus!]) {
       analytics(from: $from, to: $to, groupBy: $groupBy, provider: $provider, connectionId: $connectionId, campaign: $campaign, status: $status) {
@@ -159,7 +175,8 @@ export const libraryTools = [
     document: '{ ai { available provider credits { monthly remaining resetsAt } costs { caption translate hashtags altText image } } }',
     variables: () => ({}),
     result: (data) => data.ai,
-    summary: ({ available, credits }) => `AI ${available ? 'available' : 'not available'}; ${credits.remaining} of ${credits.monthly} credits left until ${credits.resetsAt}.`,
+    summary: ({ available, credits }) =>
+      `AI ${available ? 'available' : 'not available'}; ${credits.remaining} of ${credits.monthly} credits left until ${credits.resetsAt}.`,
   }),
   graphTool({
     name: 'write_caption',
@@ -213,7 +230,8 @@ export const libraryTools = [
   graphTool({
     name: 'generate_image',
     title: 'Generate an image',
-    description: 'Generates an image with AI (costs AI credits) into the media library. Answers its media id, processed like an upload: poll get_media until READY, then attach it with create_post mediaIds.',
+    description:
+      'Generates an image with AI (costs AI credits) into the media library. Answers its media id, processed like an upload: poll get_media until READY, then attach it with create_post mediaIds.',
     input: { prompt: z.string().describe('What the image shows.'), size: z.enum(imageSizes).optional().describe('Pixels; default 1024x1024.') },
     output: { mediaId: z.string() },
     annotations: ai,

@@ -3,7 +3,22 @@ import { z } from 'zod';
 import { providerNames, providerRules } from '../../src/providers/catalog.ts';
 import { postStatuses } from '../../src/posts/states.ts';
 import {
-  accountFields, accountShape, counted, graphEnum, graphEnumOrNull, graphTool, nextCursor, pageInput, pageOf, networkName, pageVariables, postFields, postListFields, postShape, reads, withNetworkNames,
+  accountFields,
+  accountShape,
+  counted,
+  graphEnum,
+  graphEnumOrNull,
+  graphTool,
+  nextCursor,
+  pageInput,
+  pageOf,
+  networkName,
+  pageVariables,
+  postFields,
+  postListFields,
+  postShape,
+  reads,
+  withNetworkNames,
 } from '../tool.ts';
 
 const provider = z.enum(providerNames as [string, ...string[]]);
@@ -13,7 +28,9 @@ const isoTime = z.string().describe('ISO 8601 time with offset, e.g. 2026-12-01T
 
 const target = z.object({
   connectionId: z.string().describe('A social account id from list_social_accounts.'),
-  placement: placement.describe('Where on the network (required, as in REST: no placement is offered by every network); each network’s placements: get_provider_rules.'),
+  placement: placement.describe(
+    'Where on the network (required, as in REST: no placement is offered by every network); each network’s placements: get_provider_rules.',
+  ),
   settings: z.record(z.string(), z.unknown()).optional().describe('Network options (get_provider_rules); defaults fill the rest.'),
   caption: z.string().optional().describe('A caption for this target only, instead of the post’s.'),
 });
@@ -22,7 +39,12 @@ const content = {
   mediaIds: z.array(z.string()).optional().describe('Ready media ids (upload_media, list_media), in order.'),
 };
 const toTargets = (targets: z.infer<typeof target>[]) =>
-  targets.map((t) => ({ connectionId: t.connectionId, placement: graphEnum(t.placement), settings: t.settings, override: t.caption === undefined ? undefined : { caption: t.caption } }));
+  targets.map((t) => ({
+    connectionId: t.connectionId,
+    placement: graphEnum(t.placement),
+    settings: t.settings,
+    override: t.caption === undefined ? undefined : { caption: t.caption },
+  }));
 
 const post = { post: postShape };
 const postResult = (field: string) => (data: Record<string, any>) => ({ post: withNetworkNames(data[field]) });
@@ -34,7 +56,8 @@ export const postTools = [
   graphTool({
     name: 'list_social_accounts',
     title: 'List connected social accounts',
-    description: 'Lists the workspace’s connected social accounts. Each `id` is the `connectionId` a post target needs (create_post, validate_post). Accounts with needsReconnect must be reconnected by a person before posting.',
+    description:
+      'Lists the workspace’s connected social accounts. Each `id` is the `connectionId` a post target needs (create_post, validate_post). Accounts with needsReconnect must be reconnected by a person before posting.',
     input: pageInput,
     output: { accounts: z.array(accountShape), nextCursor },
     annotations: reads,
@@ -50,7 +73,8 @@ export const postTools = [
   graphTool({
     name: 'get_provider_rules',
     title: 'Get network rules',
-    description: 'The rules of each network: caption length and how it is counted, media kinds, formats, sizes (bytes), durations (ms), placements and alt-text limits. Read before writing a post; validate_post checks a draft against them.',
+    description:
+      'The rules of each network: caption length and how it is counted, media kinds, formats, sizes (bytes), durations (ms), placements and alt-text limits. Read before writing a post; validate_post checks a draft against them.',
     input: { provider: provider.optional().describe('One network; omit for all.') },
     output: { providers: z.array(z.looseObject({ provider: z.string(), displayName: z.string(), publishing: z.boolean(), configured: z.boolean() })) },
     annotations: reads,
@@ -68,7 +92,8 @@ export const postTools = [
   graphTool({
     name: 'list_posts',
     title: 'List posts',
-    description: 'Lists posts, newest first, with their targets and per-target status (get_post adds each target’s rule findings). Filters combine; times are ISO 8601.',
+    description:
+      'Lists posts, newest first, with their targets and per-target status (get_post adds each target’s rule findings). Filters combine; times are ISO 8601.',
     input: {
       ...pageInput,
       status: z.array(z.enum(postStatuses)).optional().describe('Only posts in these states.'),
@@ -96,7 +121,8 @@ export const postTools = [
       const page = pageOf<z.infer<typeof postShape>>(data.posts);
       return { posts: page.items.map(withNetworkNames), nextCursor: page.nextCursor };
     },
-    summary: ({ posts, nextCursor }) => `${counted(posts.length, 'post')}: ${posts.map((p) => `${p.id} ${p.status}`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
+    summary: ({ posts, nextCursor }) =>
+      `${counted(posts.length, 'post')}: ${posts.map((p) => `${p.id} ${p.status}`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),
   graphTool({
     name: 'get_post',
@@ -113,7 +139,8 @@ export const postTools = [
   graphTool({
     name: 'create_post',
     title: 'Create a draft post',
-    description: 'Creates a draft post for one or more accounts. Nothing is published: then call publish_post, schedule_post or add_post_to_queue. Check a draft first with validate_post. With the same idempotencyKey, a retry answers the first call’s result instead of creating a second post (24 hours).',
+    description:
+      'Creates a draft post for one or more accounts. Nothing is published: then call publish_post, schedule_post or add_post_to_queue. Check a draft first with validate_post. With the same idempotencyKey, a retry answers the first call’s result instead of creating a second post (24 hours).',
     input: {
       ...content,
       targets: z.array(target).min(1).describe('Accounts (list_social_accounts) and placements to publish to.'),
@@ -131,8 +158,15 @@ export const postTools = [
   graphTool({
     name: 'update_post',
     title: 'Change a post',
-    description: 'Changes a draft, scheduled or failed post. `version` is the post’s current version (get_post); a stale one is refused with CONFLICT. `targets`, when given, replace all targets.',
-    input: { postId, version: z.number().int().describe('The post’s `version` from get_post or list_posts.'), ...content, targets: z.array(target).min(1).optional().describe('All targets anew (list_social_accounts); omit to keep them.'), campaign: z.string().optional().describe('A label to filter posts and analytics by.') },
+    description:
+      'Changes a draft, scheduled or failed post. `version` is the post’s current version (get_post); a stale one is refused with CONFLICT. `targets`, when given, replace all targets.',
+    input: {
+      postId,
+      version: z.number().int().describe('The post’s `version` from get_post or list_posts.'),
+      ...content,
+      targets: z.array(target).min(1).optional().describe('All targets anew (list_social_accounts); omit to keep them.'),
+      campaign: z.string().optional().describe('A label to filter posts and analytics by.'),
+    },
     output: post,
     annotations: { ...write, idempotentHint: false },
     document: `mutation($id: ID!, $version: Int!, $content: PostContentInput, $targets: [TargetInput!], $campaign: String) {
@@ -162,11 +196,23 @@ export const postTools = [
   graphTool({
     name: 'validate_post',
     title: 'Check a post against network rules',
-    description: 'Checks a post body against every target’s network rules (caption length, media kinds, counts, sizes, durations, alt text) without saving anything; answers the findings per target. The same check create_post runs.',
-    input: { ...content, targets: z.array(target).min(1).describe('Accounts (list_social_accounts) and placements.'), campaign: z.string().optional().describe('The campaign label the post would carry.') },
+    description:
+      'Checks a post body against every target’s network rules (caption length, media kinds, counts, sizes, durations, alt text) without saving anything; answers the findings per target. The same check create_post runs.',
+    input: {
+      ...content,
+      targets: z.array(target).min(1).describe('Accounts (list_social_accounts) and placements.'),
+      campaign: z.string().optional().describe('The campaign label the post would carry.'),
+    },
     output: {
       valid: z.boolean(),
-      targets: z.array(z.looseObject({ index: z.number(), connectionId: z.string(), placement: z.string(), findings: z.array(z.looseObject({ field: z.string(), code: z.string(), message: z.string() })) })),
+      targets: z.array(
+        z.looseObject({
+          index: z.number(),
+          connectionId: z.string(),
+          placement: z.string(),
+          findings: z.array(z.looseObject({ field: z.string(), code: z.string(), message: z.string() })),
+        }),
+      ),
     },
     annotations: reads,
     document: `query($content: PostContentInput!, $targets: [TargetInput!]!, $campaign: String) {
@@ -174,12 +220,15 @@ export const postTools = [
     variables: (args) => ({ content: { caption: args.caption, mediaIds: args.mediaIds }, targets: toTargets(args.targets), campaign: args.campaign }),
     result: (data) => data.validatePost,
     summary: ({ valid, targets }) =>
-      valid ? 'Valid for every target.' : `Not valid: ${targets.flatMap((t) => t.findings.map((f) => `target ${t.index} ${f.field}: ${f.message}`)).join('; ')}`,
+      valid
+        ? 'Valid for every target.'
+        : `Not valid: ${targets.flatMap((t) => t.findings.map((f) => `target ${t.index} ${f.field}: ${f.message}`)).join('; ')}`,
   }),
   graphTool({
     name: 'publish_post',
     title: 'Publish a post now',
-    description: 'Publishes a draft or scheduled post to all its targets now. Publishing runs in the background: the post answers PUBLISHING; follow it with get_post.',
+    description:
+      'Publishes a draft or scheduled post to all its targets now. Publishing runs in the background: the post answers PUBLISHING; follow it with get_post.',
     input: { postId },
     output: post,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -191,8 +240,13 @@ export const postTools = [
   graphTool({
     name: 'schedule_post',
     title: 'Schedule a post',
-    description: 'Schedules a draft (or reschedules a scheduled post) to publish at a time. `timezone` (IANA, e.g. Europe/Berlin) is kept for display and queues.',
-    input: { postId, scheduledAt: isoTime.describe('When to publish: ISO 8601 with offset, in the future.'), timezone: z.string().describe('IANA time zone, e.g. America/New_York.') },
+    description:
+      'Schedules a draft (or reschedules a scheduled post) to publish at a time. `timezone` (IANA, e.g. Europe/Berlin) is kept for display and queues.',
+    input: {
+      postId,
+      scheduledAt: isoTime.describe('When to publish: ISO 8601 with offset, in the future.'),
+      timezone: z.string().describe('IANA time zone, e.g. America/New_York.'),
+    },
     output: post,
     annotations: { ...write, idempotentHint: true },
     document: `mutation($id: ID!, $at: DateTime!, $timezone: String!) { schedulePost(id: $id, scheduledAt: $at, timezone: $timezone) { ${postFields} } }`,
@@ -215,7 +269,8 @@ export const postTools = [
   graphTool({
     name: 'retry_post_target',
     title: 'Retry failed targets',
-    description: 'Publishes again the targets of a failed or partially published post that are not published (or only the one given). Targets already published are never posted twice.',
+    description:
+      'Publishes again the targets of a failed or partially published post that are not published (or only the one given). Targets already published are never posted twice.',
     input: { postId, targetId: z.string().optional().describe('One target’s id (get_post); omit to retry all unpublished targets.') },
     output: post,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

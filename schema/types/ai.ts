@@ -13,7 +13,10 @@ type AiStatus = Awaited<ReturnType<Ai['status']>>;
 
 const AiCaptionAction = builder.enumType('AiCaptionAction', {
   description: 'What POST /ai/captions does: rewrite (with a tone), translate, or suggest hashtags.',
-  values: Object.fromEntries(captionActions.map((action) => [action.toUpperCase(), { value: action, description: `REST: \`${action}\`` }])) as Record<string, { value: CaptionAction }>,
+  values: Object.fromEntries(captionActions.map((action) => [action.toUpperCase(), { value: action, description: `REST: \`${action}\`` }])) as Record<
+    string,
+    { value: CaptionAction }
+  >,
 });
 
 const AiCosts = builder.objectRef<AiStatus['costs']>('AiCosts').implement({
@@ -37,7 +40,11 @@ const AiStatusRef = builder.objectRef<AiStatus>('AiStatus').implement({
 });
 
 const CaptionSuggestions = builder.objectRef<{ suggestions: string[]; creditsUsed: number; creditsRemaining: number }>('CaptionSuggestions').implement({
-  fields: (t) => ({ suggestions: t.exposeStringList('suggestions'), creditsUsed: t.exposeInt('creditsUsed'), creditsRemaining: t.exposeInt('creditsRemaining') }),
+  fields: (t) => ({
+    suggestions: t.exposeStringList('suggestions'),
+    creditsUsed: t.exposeInt('creditsUsed'),
+    creditsRemaining: t.exposeInt('creditsRemaining'),
+  }),
 });
 
 const AltTextSuggestion = builder.objectRef<{ altText: string; creditsUsed: number; creditsRemaining: number }>('AltTextSuggestion').implement({

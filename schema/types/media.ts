@@ -38,7 +38,11 @@ export const MediaFile = builder.objectRef<Media>('MediaFile').implement({
     durationMs: t.exposeInt('durationMs', { nullable: true }),
     codecs: t.exposeStringList('codecs'),
     altText: t.exposeString('altText', { nullable: true }),
-    url: t.string({ nullable: true, description: 'Signed, expiring URL of the file, once it is ready.', resolve: (media, _args, context) => fileUrl(media, 'original', context) }),
+    url: t.string({
+      nullable: true,
+      description: 'Signed, expiring URL of the file, once it is ready.',
+      resolve: (media, _args, context) => fileUrl(media, 'original', context),
+    }),
     thumbnailUrl: t.string({ nullable: true, resolve: (media, _args, context) => fileUrl(media, 'thumbnail', context) }),
     error: t.field({ type: MediaError, nullable: true, resolve: (media) => storedError(media) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -108,7 +112,13 @@ builder.queryFields((t) => ({
     },
     authScopes: { operation: 'listMedia' },
     resolve: async (_root, args, context) => {
-      const filters = { q: args.q ?? undefined, type: args.type ?? undefined, status: args.status ?? undefined, from: args.from ?? undefined, to: args.to ?? undefined };
+      const filters = {
+        q: args.q ?? undefined,
+        type: args.type ?? undefined,
+        status: args.status ?? undefined,
+        from: args.from ?? undefined,
+        to: args.to ?? undefined,
+      };
       return toConnection(await listMedia(context.services.db, context.actor, filters, pageRequest(args)), mediaPosition);
     },
   }),

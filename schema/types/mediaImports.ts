@@ -9,7 +9,13 @@ const maxWaitSeconds = 10;
 
 function importDeps({ services }: GraphContext): ImportDeps {
   const { db, boss, storage, signer, config, webhooks } = services;
-  return { db, boss, storage, signer, settings: { publicBaseUrl: config.publicBaseUrl, maxUploadBytes: config.maxUploadBytes, allowedHosts: webhooks.allowedHosts } };
+  return {
+    db,
+    boss,
+    storage,
+    signer,
+    settings: { publicBaseUrl: config.publicBaseUrl, maxUploadBytes: config.maxUploadBytes, allowedHosts: webhooks.allowedHosts },
+  };
 }
 
 builder.mutationFields((t) => ({
@@ -36,7 +42,11 @@ builder.mutationFields((t) => ({
       const media =
         args.url != null
           ? await importFromUrl(importDeps(context), context.actor, { url: args.url, filename: args.filename ?? undefined })
-          : await importFromBase64(importDeps(context), context.actor, { base64: args.base64!, filename: args.filename ?? '', contentType: args.contentType ?? '' });
+          : await importFromBase64(importDeps(context), context.actor, {
+              base64: args.base64!,
+              filename: args.filename ?? '',
+              contentType: args.contentType ?? '',
+            });
       return wait ? awaitProcessed(context.services.db, context.actor, media.id, wait * 1000) : media;
     },
   }),

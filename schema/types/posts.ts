@@ -5,7 +5,17 @@ import { pageRequest, toConnection } from '../connections.ts';
 import { defineLoader } from '../loaders.ts';
 import { Placement, PostStatus, Provider, TargetStatus } from '../enums.ts';
 import { MediaFile, mediaLoader } from './media.ts';
-import { createPost, deletePost, getPost, listPosts, postPosition, updatePost, type PostDetail, type PostInput, type PostWithTargets } from '../../src/posts/posts.ts';
+import {
+  createPost,
+  deletePost,
+  getPost,
+  listPosts,
+  postPosition,
+  updatePost,
+  type PostDetail,
+  type PostInput,
+  type PostWithTargets,
+} from '../../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing.ts';
 import { validationOf } from '../../src/posts/present.ts';
 import { presentValidation, validatePost } from '../../src/posts/dryRun.ts';
@@ -88,7 +98,11 @@ export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').i
     status: t.field({ type: PostStatus, resolve: (post) => post.status as never }),
     version: t.exposeInt('version', { description: 'Sent back with updatePost for optimistic concurrency.' }),
     content: t.field({ type: PostContent, resolve: (post) => post }),
-    media: t.field({ type: [MediaFile], description: 'The files of `content.mediaIds`, in that order.', resolve: (post, _args, context) => mediaOfPost(post, context) }),
+    media: t.field({
+      type: [MediaFile],
+      description: 'The files of `content.mediaIds`, in that order.',
+      resolve: (post, _args, context) => mediaOfPost(post, context),
+    }),
     campaign: t.exposeString('campaign', { nullable: true }),
     scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
     timezone: t.exposeString('timezone', { nullable: true }),
@@ -131,7 +145,11 @@ export const TargetInput = builder.inputType('TargetInput', {
 type TargetArgs = { connectionId: string | number; placement: string; override?: { caption?: string | null } | null; settings?: unknown }[];
 
 /** The graph's post arguments as the domain's input (the body of POST /v1/posts). */
-export function postInputOf(args: { content?: { caption?: string | null; mediaIds?: (string | number)[] | null } | null; targets: TargetArgs; campaign?: string | null }): PostInput {
+export function postInputOf(args: {
+  content?: { caption?: string | null; mediaIds?: (string | number)[] | null } | null;
+  targets: TargetArgs;
+  campaign?: string | null;
+}): PostInput {
   return {
     content: { caption: args.content?.caption ?? undefined, mediaIds: args.content?.mediaIds?.map(String) },
     targets: targetsOf(args.targets),
@@ -256,7 +274,10 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), scheduledAt: t.arg({ type: 'DateTime', required: true }), timezone: t.arg.string({ required: true }) },
     authScopes: { operation: 'schedulePost' },
     resolve: (_root, args, context) =>
-      schedulePost(context.services.db, context.services.boss, context.services.outbox, context.actor, String(args.id), { scheduledAt: args.scheduledAt, timezone: args.timezone }),
+      schedulePost(context.services.db, context.services.boss, context.services.outbox, context.actor, String(args.id), {
+        scheduledAt: args.scheduledAt,
+        timezone: args.timezone,
+      }),
   }),
   retryPost: t.field({
     type: PostRef,

@@ -9,7 +9,10 @@ const CaptionRulesRef = builder.objectRef<CaptionRules>('CaptionRules').implemen
     required: t.exposeBoolean('required'),
     maxHashtags: t.exposeInt('maxHashtags', { nullable: true }),
     maxLinks: t.exposeInt('maxLinks', { nullable: true }),
-    charactersPerUrl: t.exposeInt('charactersPerUrl', { nullable: true, description: 'Networks that shorten links count each link as this many characters; null: as written.' }),
+    charactersPerUrl: t.exposeInt('charactersPerUrl', {
+      nullable: true,
+      description: 'Networks that shorten links count each link as this many characters; null: as written.',
+    }),
   }),
 });
 
@@ -64,11 +67,16 @@ const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').imple
     gif: t.expose('gif', { type: FileRulesRef, nullable: true }),
     video: t.expose('video', { type: FileRulesRef, nullable: true }),
     altTextMaxLength: t.int({ nullable: true, resolve: (rules) => rules.altText?.maxLength ?? null }),
-    settings: t.field({ type: 'JSON', description: 'The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults.', resolve: (rules) => rules.settings }),
+    settings: t.field({
+      type: 'JSON',
+      description: 'The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults.',
+      resolve: (rules) => rules.settings,
+    }),
     postingLimits: t.exposeStringList('postingLimits'),
     notes: t.exposeStringList('notes'),
     publishing: t.exposeBoolean('publishing', {
-      description: 'Whether this service publishes to the network. When false, its accounts can be neither connected nor a post’s target (PROVIDER_NOT_AVAILABLE).',
+      description:
+        'Whether this service publishes to the network. When false, its accounts can be neither connected nor a post’s target (PROVIDER_NOT_AVAILABLE).',
     }),
     configured: t.exposeBoolean('configured', { description: 'Whether accounts of this network can be connected on this installation.' }),
     connection: t.exposeString('connection', {

@@ -94,14 +94,30 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createQueue: t.field({
     type: QueueRef,
-    args: { name: t.arg.string({ required: true }), timezone: t.arg.string({ required: true }), slots: t.arg({ type: [SlotInput], required: true }), connectionIds: t.arg.idList() },
+    args: {
+      name: t.arg.string({ required: true }),
+      timezone: t.arg.string({ required: true }),
+      slots: t.arg({ type: [SlotInput], required: true }),
+      connectionIds: t.arg.idList(),
+    },
     authScopes: { operation: 'createQueue' },
     resolve: (_root, args, context) =>
-      createQueue(context.services.db, context.actor, { name: args.name, timezone: args.timezone, slots: args.slots, connectionIds: args.connectionIds?.map(String) }),
+      createQueue(context.services.db, context.actor, {
+        name: args.name,
+        timezone: args.timezone,
+        slots: args.slots,
+        connectionIds: args.connectionIds?.map(String),
+      }),
   }),
   updateQueue: t.field({
     type: QueueChange,
-    args: { id: t.arg.id({ required: true }), name: t.arg.string(), timezone: t.arg.string(), slots: t.arg({ type: [SlotInput] }), connectionIds: t.arg.idList() },
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      timezone: t.arg.string(),
+      slots: t.arg({ type: [SlotInput] }),
+      connectionIds: t.arg.idList(),
+    },
     authScopes: { operation: 'updateQueue' },
     resolve: (_root, args, context) =>
       updateQueue(context.services.db, context.actor, String(args.id), {
@@ -121,6 +137,7 @@ builder.mutationFields((t) => ({
     type: PostRef,
     args: { id: t.arg.id({ required: true }), queueId: t.arg.id({ required: true }) },
     authScopes: { operation: 'queuePost' },
-    resolve: (_root, args, context) => queuePost(context.services.db, context.services.boss, context.services.outbox, context.actor, String(args.id), String(args.queueId)),
+    resolve: (_root, args, context) =>
+      queuePost(context.services.db, context.services.boss, context.services.outbox, context.actor, String(args.id), String(args.queueId)),
   }),
 }));

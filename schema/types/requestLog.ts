@@ -23,7 +23,6 @@ builder.queryField('requestLog', (t) =>
     type: RequestLogEntry,
     description: 'Calls recorded for this workspace, newest first. Owners and admins only.',
     authScopes: { operation: 'requestLog' },
-    resolve: async (_root, args, context) =>
-      toConnection(await listRequestLog(context.services.db, context.actor, pageRequest(args)), requestLogPosition),
+    resolve: async (_root, args, context) => toConnection(await listRequestLog(context.services.db, context.actor, pageRequest(args)), requestLogPosition),
   }),
 );

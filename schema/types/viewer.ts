@@ -53,8 +53,16 @@ const Viewer = builder.objectRef<Actor>('Viewer').implement({
     userId: t.exposeID('userId'),
     role: t.field({ type: Role, resolve: (actor) => actor.role }),
     apiKeyId: t.exposeID('apiKeyId', { nullable: true, description: 'The key of this call; null for a dashboard session.' }),
-    scopes: t.field({ type: [Scope], description: 'Effective scopes: the key’s own, capped by its creator’s role.', resolve: (actor) => effectiveScopes(actor) }),
-    person: t.field({ type: PersonRef, description: 'Who the caller is, and every workspace they belong to.', resolve: (_actor, _args, context) => describePerson(context.services.db, context.actor) }),
+    scopes: t.field({
+      type: [Scope],
+      description: 'Effective scopes: the key’s own, capped by its creator’s role.',
+      resolve: (actor) => effectiveScopes(actor),
+    }),
+    person: t.field({
+      type: PersonRef,
+      description: 'Who the caller is, and every workspace they belong to.',
+      resolve: (_actor, _args, context) => describePerson(context.services.db, context.actor),
+    }),
     plan: t.field({
       type: Plan,
       nullable: true,

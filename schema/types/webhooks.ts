@@ -1,8 +1,20 @@
 import { builder } from '../builder.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import {
-  createWebhook, deleteWebhook, deliveryPosition, endpointPosition, listDeliveries, listWebhooks, presentDelivery, presentEndpoint,
-  replayDelivery, rotateWebhookSecret, testWebhook, updateWebhook, endpointsByIds, type DeliveryWithLog,
+  createWebhook,
+  deleteWebhook,
+  deliveryPosition,
+  endpointPosition,
+  listDeliveries,
+  listWebhooks,
+  presentDelivery,
+  presentEndpoint,
+  replayDelivery,
+  rotateWebhookSecret,
+  testWebhook,
+  updateWebhook,
+  endpointsByIds,
+  type DeliveryWithLog,
 } from '../../src/webhooks/endpoints.ts';
 import { defineLoader } from '../loaders.ts';
 import { DeliveryStatus, EventKind } from '../enums.ts';
@@ -22,7 +34,11 @@ const WebhookEndpoint = builder.objectRef<EndpointView>('WebhookEndpoint').imple
     description: t.exposeString('description', { nullable: true }),
     enabled: t.exposeBoolean('enabled'),
     previousSecretExpiresAt: t.exposeString('previousSecretExpiresAt', { nullable: true }),
-    secret: t.string({ nullable: true, description: 'Only in the answer of createWebhook and rotateWebhookSecret.', resolve: (endpoint) => endpoint.secret ?? null }),
+    secret: t.string({
+      nullable: true,
+      description: 'Only in the answer of createWebhook and rotateWebhookSecret.',
+      resolve: (endpoint) => endpoint.secret ?? null,
+    }),
     createdAt: t.exposeString('createdAt'),
   }),
 });
@@ -53,7 +69,6 @@ const WebhookDelivery = builder.objectRef<DeliveryWithLog>('WebhookDelivery').im
   }),
 });
 
-
 builder.queryFields((t) => ({
   webhooks: t.connection({
     type: WebhookEndpoint,
@@ -68,7 +83,8 @@ builder.queryFields((t) => ({
     type: WebhookDelivery,
     args: { endpointId: t.arg.id({ required: true }) },
     authScopes: { operation: 'listWebhookDeliveries' },
-    resolve: async (_root, args, context) => toConnection(await listDeliveries(context.services.db, context.actor, String(args.endpointId), pageRequest(args)), deliveryPosition),
+    resolve: async (_root, args, context) =>
+      toConnection(await listDeliveries(context.services.db, context.actor, String(args.endpointId), pageRequest(args)), deliveryPosition),
   }),
 }));
 
@@ -78,11 +94,21 @@ builder.mutationFields((t) => ({
     args: { url: t.arg.string({ required: true }), events: t.arg({ type: [EventKind] }), description: t.arg.string() },
     authScopes: { operation: 'createWebhook' },
     resolve: (_root, args, context) =>
-      createWebhook(context.services.db, context.services.webhooks, context.actor, { url: args.url, events: args.events ?? undefined, description: args.description }),
+      createWebhook(context.services.db, context.services.webhooks, context.actor, {
+        url: args.url,
+        events: args.events ?? undefined,
+        description: args.description,
+      }),
   }),
   updateWebhook: t.field({
     type: WebhookEndpoint,
-    args: { id: t.arg.id({ required: true }), url: t.arg.string(), events: t.arg({ type: [EventKind] }), description: t.arg.string(), enabled: t.arg.boolean() },
+    args: {
+      id: t.arg.id({ required: true }),
+      url: t.arg.string(),
+      events: t.arg({ type: [EventKind] }),
+      description: t.arg.string(),
+      enabled: t.arg.boolean(),
+    },
     authScopes: { operation: 'updateWebhook' },
     resolve: async (_root, args, context) =>
       view(
@@ -118,7 +144,7 @@ builder.mutationFields((t) => ({
     type: WebhookDelivery,
     args: { endpointId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
     authScopes: { operation: 'replayWebhookDelivery' },
-    resolve: (_root, args, context) => replayDelivery(context.services.db, context.services.outbox, context.actor, String(args.endpointId), String(args.deliveryId)),
+    resolve: (_root, args, context) =>
+      replayDelivery(context.services.db, context.services.outbox, context.actor, String(args.endpointId), String(args.deliveryId)),
   }),
 }));
-

@@ -13,9 +13,7 @@ import { isRole, isScope, scopes, type Scope } from './scopes.ts';
 import { digestSecret } from './secrets.ts';
 import { isUuid } from '../ids.ts';
 
-export type Credentials =
-  | { kind: 'apiKey'; token: string }
-  | { kind: 'session'; token: string; workspaceId: string | undefined };
+export type Credentials = { kind: 'apiKey'; token: string } | { kind: 'session'; token: string; workspaceId: string | undefined };
 
 export interface Caller {
   actor: Actor;

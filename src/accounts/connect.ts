@@ -60,7 +60,13 @@ async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): P
   return Promise.all(
     accounts.map(async (account) => ({
       ...account,
-      rules: await link.rulesFor!({ id: '', provider: link.provider, username: account.identity.username, remoteId: account.identity.remoteId, tokens: account.tokens }),
+      rules: await link.rulesFor!({
+        id: '',
+        provider: link.provider,
+        username: account.identity.username,
+        remoteId: account.identity.remoteId,
+        tokens: account.tokens,
+      }),
     })),
   );
 }
@@ -74,11 +80,16 @@ function linkOf(settings: ConnectionSettings, provider: string): AccountLink {
   const link = settings.links.get(provider);
   if (link) return link;
   const prefix = networkNamed(provider)?.app?.settingsPrefix;
-  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', { provider: displayName(provider), settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET` });
+  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', {
+    provider: displayName(provider),
+    settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`,
+  });
 }
 
 const connectElsewhere = (provider: string, endpoint: string): AppError =>
-  invalidRequest([{ field: 'provider', code: 'connectElsewhere', messageKey: 'detail.connectElsewhere', params: { provider: displayName(provider), endpoint } }]);
+  invalidRequest([
+    { field: 'provider', code: 'connectElsewhere', messageKey: 'detail.connectElsewhere', params: { provider: displayName(provider), endpoint } },
+  ]);
 
 /** A URL a person names for their network (Mastodon instance, Bluesky PDS), through the SSRF guard: its origin. */
 async function networkUrl(settings: ConnectionSettings, field: string, raw: string): Promise<string> {
@@ -141,7 +152,12 @@ export interface AuthorizationStart {
 }
 
 /** POST /social-accounts/connect: the URL where the person authorizes the app at the network. */
-export async function startAccountConnection(db: Database, settings: ConnectionSettings, actor: Actor, input: StartConnectionInput): Promise<AuthorizationStart> {
+export async function startAccountConnection(
+  db: Database,
+  settings: ConnectionSettings,
+  actor: Actor,
+  input: StartConnectionInput,
+): Promise<AuthorizationStart> {
   authorize(actor, 'startAccountConnection');
   requirePlan(actor.plan);
   requireProvider(input.provider);
@@ -259,13 +275,19 @@ export async function completeAccountConnection(
   const returnTo = authorization.returnTo ?? dashboardPath;
   const fail = (error: string, reason: AppError) => new ConnectionFailure(returnTo, error, reason);
   if (!binding || authorization.bindingHash !== hashSecret(binding)) {
-    throw fail('invalid_request', new AppError('INVALID_REQUEST', 'authorizationUnbound', {}, { details: [{ field: 'state', code: 'unbound', messageKey: 'authorizationUnbound' }] }));
+    throw fail(
+      'invalid_request',
+      new AppError('INVALID_REQUEST', 'authorizationUnbound', {}, { details: [{ field: 'state', code: 'unbound', messageKey: 'authorizationUnbound' }] }),
+    );
   }
   if (authorization.expiresAt <= new Date()) throw fail('expired_state', expired());
   const refusal = callback.get('error');
   if (refusal) {
     const reason = shownReason(callback.get('error_description') ?? refusal);
-    throw fail(/^[a-z_]{1,64}$/.test(refusal) ? refusal : 'access_denied', new AppError('INVALID_REQUEST', 'authorizationDenied', { provider: displayName(provider), reason }));
+    throw fail(
+      /^[a-z_]{1,64}$/.test(refusal) ? refusal : 'access_denied',
+      new AppError('INVALID_REQUEST', 'authorizationDenied', { provider: displayName(provider), reason }),
+    );
   }
   try {
     await requireManager(db, authorization.workspaceId, authorization.userId);
@@ -308,7 +330,13 @@ export interface AddAccountInput {
 }
 
 /** POST /social-accounts: a credential network's account (Bluesky app password) or a sandbox account. */
-export async function addSocialAccount(db: Database, outbox: Outbox, settings: ConnectionSettings, actor: Actor, input: AddAccountInput): Promise<SocialAccount> {
+export async function addSocialAccount(
+  db: Database,
+  outbox: Outbox,
+  settings: ConnectionSettings,
+  actor: Actor,
+  input: AddAccountInput,
+): Promise<SocialAccount> {
   authorize(actor, 'addSocialAccount');
   requirePlan(actor.plan);
   requireProvider(input.provider);
@@ -333,9 +361,14 @@ export async function addSocialAccount(db: Database, outbox: Outbox, settings: C
     } catch (error) {
       if (!(error instanceof ProviderError && error.code === 'CREDENTIALS_REJECTED')) throw error;
       const provider = displayName(input.provider);
-      throw new AppError('VALIDATION_FAILED', 'credentialsRejected', { provider }, {
-        details: [{ field: 'appPassword', code: 'rejected', messageKey: 'detail.credentialsRejected', params: { provider, reason: error.message } }],
-      });
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'credentialsRejected',
+        { provider },
+        {
+          details: [{ field: 'appPassword', code: 'rejected', messageKey: 'detail.credentialsRejected', params: { provider, reason: error.message } }],
+        },
+      );
     }
   }
   const [saved] = await db.prisma.$transaction((tx) => saveConnectedAccounts(tx, settings.secrets, outbox, actor.workspaceId, input.provider, [account]));
@@ -347,7 +380,13 @@ export async function addSocialAccount(db: Database, outbox: Outbox, settings: C
  * then the tokens are revoked at the network where it offers that, best effort (the account is disconnected here
  * whatever the network answers).
  */
-export async function disconnectAccount(db: Database, outbox: Outbox, settings: ConnectionSettings, connectionId: string, workspaceId?: string): Promise<SocialAccount> {
+export async function disconnectAccount(
+  db: Database,
+  outbox: Outbox,
+  settings: ConnectionSettings,
+  connectionId: string,
+  workspaceId?: string,
+): Promise<SocialAccount> {
   const { account, encryptedTokens } = await revokeSocialAccount(db, outbox, connectionId, workspaceId);
   const link = settings.links.get(account.provider);
   const revoke = link?.revoke?.bind(link);
@@ -359,7 +398,13 @@ export async function disconnectAccount(db: Database, outbox: Outbox, settings: 
   return account;
 }
 
-export async function disconnectSocialAccount(db: Database, outbox: Outbox, settings: ConnectionSettings, actor: Actor, connectionId: string): Promise<SocialAccount> {
+export async function disconnectSocialAccount(
+  db: Database,
+  outbox: Outbox,
+  settings: ConnectionSettings,
+  actor: Actor,
+  connectionId: string,
+): Promise<SocialAccount> {
   authorize(actor, 'disconnectSocialAccount');
   return disconnectAccount(db, outbox, settings, connectionId, actor.workspaceId);
 }

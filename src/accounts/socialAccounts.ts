@@ -122,7 +122,12 @@ export async function saveConnectedAccounts(
       }
       account = await tx.socialAccount.create({ data: { workspaceId, provider, remoteId: identity.remoteId, ...data } });
     }
-    await outbox.record(tx, workspaceId, 'connection.connected', { connectionId: account.id, provider, username: account.username, reconnected: existing !== null });
+    await outbox.record(tx, workspaceId, 'connection.connected', {
+      connectionId: account.id,
+      provider,
+      username: account.username,
+      reconnected: existing !== null,
+    });
     saved.push(account);
   }
   return saved;
@@ -157,7 +162,9 @@ export async function connectSocialAccount(
   }
   return db.prisma.$transaction(async (tx) => {
     // Without its remote id, an account is the one of that username (its remote id then stands in for the network's).
-    const byName = input.remoteId ? null : await tx.socialAccount.findFirst({ where: { workspaceId: input.workspaceId, provider: input.provider, username: input.username } });
+    const byName = input.remoteId
+      ? null
+      : await tx.socialAccount.findFirst({ where: { workspaceId: input.workspaceId, provider: input.provider, username: input.username } });
     const remoteId = input.remoteId ?? byName?.remoteId ?? localRemoteId(input.provider, input.username);
     const identity = { remoteId, username: input.username, displayName: input.displayName ?? input.username };
     const [account] = await saveConnectedAccounts(tx, secrets, outbox, input.workspaceId, input.provider, [{ identity, tokens: input.tokens ?? null }]);
@@ -180,10 +187,18 @@ export async function saveRefreshedTokens(tx: Transaction, secrets: SecretBox, a
  * the account was ACTIVE). The tokens stay: a refresh token that may still be good is never erased.
  */
 export async function markNeedsReconnect(tx: Transaction, outbox: Outbox, accountId: string): Promise<boolean> {
-  const changed = await tx.socialAccount.updateManyAndReturn({ where: { id: accountId, status: 'ACTIVE' }, data: { status: 'NEEDS_RECONNECT', needsReconnect: true } });
+  const changed = await tx.socialAccount.updateManyAndReturn({
+    where: { id: accountId, status: 'ACTIVE' },
+    data: { status: 'NEEDS_RECONNECT', needsReconnect: true },
+  });
   const account = changed[0];
   if (!account) return false;
-  await outbox.record(tx, account.workspaceId, 'connection.revoked', { connectionId: account.id, provider: account.provider, username: account.username, reason: 'needs_reconnect' });
+  await outbox.record(tx, account.workspaceId, 'connection.revoked', {
+    connectionId: account.id,
+    provider: account.provider,
+    username: account.username,
+    reason: 'needs_reconnect',
+  });
   return true;
 }
 
@@ -212,7 +227,12 @@ export async function revokeSocialAccount(
       data: { status: 'REVOKED', needsReconnect: true, encryptedTokens: null, tokenExpiresAt: null, revokedAt: before.revokedAt ?? new Date() },
     });
     if (before.status !== 'REVOKED') {
-      await outbox.record(tx, account.workspaceId, 'connection.revoked', { connectionId, provider: account.provider, username: account.username, reason: 'disconnected' });
+      await outbox.record(tx, account.workspaceId, 'connection.revoked', {
+        connectionId,
+        provider: account.provider,
+        username: account.username,
+        reason: 'disconnected',
+      });
     }
     return { account, encryptedTokens: before.encryptedTokens };
   });

@@ -70,7 +70,10 @@ export class TokenKeeper {
         } catch (error) {
           if (!(error instanceof ProviderError) || error.transient) throw error;
           await markNeedsReconnect(tx, outbox, account.id);
-          this.#deps.logger.warn({ connectionId: account.id, provider: account.provider }, 'the network refused to refresh the account tokens; it needs reconnecting');
+          this.#deps.logger.warn(
+            { connectionId: account.id, provider: account.provider },
+            'the network refused to refresh the account tokens; it needs reconnecting',
+          );
           return { status: 'rejected', reason: error.message };
         }
         // A network that answers without a new refresh token keeps the old one valid.

@@ -44,7 +44,15 @@ export class Ai {
   readonly provider: AiProvider | null;
 
   constructor(dependencies: AiDependencies) {
-    ({ db: this.db, outbox: this.outbox, storage: this.storage, boss: this.boss, logger: this.logger, settings: this.settings, provider: this.provider } = dependencies);
+    ({
+      db: this.db,
+      outbox: this.outbox,
+      storage: this.storage,
+      boss: this.boss,
+      logger: this.logger,
+      settings: this.settings,
+      provider: this.provider,
+    } = dependencies);
   }
 
   /** GET /ai: whether AI can be used by this workspace now, its credits, and what each action costs. */

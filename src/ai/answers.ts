@@ -27,7 +27,10 @@ function fromPlainText<T>(text: string, shape: AnswerShape<T>): unknown {
   const plain = text.replace(/```\w*/g, '').trim();
   if (!plain) return undefined;
   if (shape.listKey) {
-    const lines = plain.split('\n').map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim()).filter(Boolean);
+    const lines = plain
+      .split('\n')
+      .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
+      .filter(Boolean);
     return { [shape.listKey]: lines };
   }
   if (shape.textKey) return { [shape.textKey]: plain };

@@ -49,7 +49,12 @@ export async function settleCredits(db: Database, outbox: Outbox, reservation: R
   );
   const charged = rows[0]!;
   if (charged.low_alert) {
-    await recordLowCredits(db, outbox, { workspaceId: charged.workspace, remaining: charged.remaining, monthly: charged.monthly, period: charged.credit_period });
+    await recordLowCredits(db, outbox, {
+      workspaceId: charged.workspace,
+      remaining: charged.remaining,
+      monthly: charged.monthly,
+      period: charged.credit_period,
+    });
   }
 }
 
@@ -57,12 +62,16 @@ export async function settleCredits(db: Database, outbox: Outbox, reservation: R
  * The first charge of a month that leaves less than 10 % emits ai.credits_low: marking the month's alert as sent
  * and recording the event happen together, once.
  */
-export async function recordLowCredits(db: Database, outbox: Outbox, charged: { workspaceId: string; remaining: number; monthly: number; period: Date }): Promise<void> {
+export async function recordLowCredits(
+  db: Database,
+  outbox: Outbox,
+  charged: { workspaceId: string; remaining: number; monthly: number; period: Date },
+): Promise<void> {
   await withPoolTransaction(db.pool, async (client) => {
-    const marked = await client.query(
-      'UPDATE workspace SET ai_credits_low_period = $2 WHERE id = $1 AND ai_credits_low_period IS DISTINCT FROM $2',
-      [charged.workspaceId, charged.period],
-    );
+    const marked = await client.query('UPDATE workspace SET ai_credits_low_period = $2 WHERE id = $1 AND ai_credits_low_period IS DISTINCT FROM $2', [
+      charged.workspaceId,
+      charged.period,
+    ]);
     // Another charge of the same moment sent it.
     if (!marked.rowCount) return;
     await outbox.recordAll(viaClient(client), [

@@ -4,12 +4,10 @@ import { AppError } from '../errors/appError.ts';
 export const aiNotConfigured = () => new AppError('AI_NOT_CONFIGURED', 'aiNotConfigured');
 
 /** The provider's own 429 (or our in-flight cap, see credits.ts): retry after `seconds`. */
-export const aiBusy = (seconds: number) =>
-  new AppError('AI_BUSY', 'aiProviderBusy', { seconds }, { headers: { 'Retry-After': String(seconds) } });
+export const aiBusy = (seconds: number) => new AppError('AI_BUSY', 'aiProviderBusy', { seconds }, { headers: { 'Retry-After': String(seconds) } });
 
 /** 429 AI_BUSY: the workspace has `limit` actions under way (AI_MAX_CONCURRENT), counted across processes. */
-export const aiAtInFlightCap = (limit: number) =>
-  new AppError('AI_BUSY', 'aiBusy', { limit, seconds: 1 }, { headers: { 'Retry-After': '1' } });
+export const aiAtInFlightCap = (limit: number) => new AppError('AI_BUSY', 'aiBusy', { limit, seconds: 1 }, { headers: { 'Retry-After': '1' } });
 
 /** 402 AI_LIMIT_REACHED: fewer credits are left this month than the action costs. */
 export const aiLimitReached = (cost: number, remaining: number, resetsAt: Date) =>

@@ -34,7 +34,10 @@ export async function requestImage(ai: Ai, actor: Actor, input: { prompt: string
   if (!input.prompt?.trim()) details.push({ field: 'prompt', code: 'minLength', messageKey: 'detail.minLength', params: { limit: 1 } });
   if (!size) details.push({ field: 'size', code: 'enum', messageKey: 'detail.enum', params: { allowed: imageSizes.join(', ') } });
   refuseUnlessEmpty(details);
-  const reservation = await reserveCredits(ai.db, actor.workspaceId, 'image', { maxInFlight: ai.settings.maxConcurrent, ttlMs: ai.settings.timeoutMs + imageReservationMs });
+  const reservation = await reserveCredits(ai.db, actor.workspaceId, 'image', {
+    maxInFlight: ai.settings.maxConcurrent,
+    ttlMs: ai.settings.timeoutMs + imageReservationMs,
+  });
   try {
     return await ai.db.prisma.$transaction(async (tx) => {
       const media = await tx.media.create({
@@ -62,7 +65,10 @@ export async function requestImage(ai: Ai, actor: Actor, input: { prompt: string
 async function failImage(ai: Ai, job: GenerateImageJob, error: AppError): Promise<void> {
   const reason = { code: error.code, message: renderMessage('en', error.messageKey, error.params) };
   await ai.db.prisma.$transaction(async (tx) => {
-    const { count } = await tx.media.updateMany({ where: { id: job.mediaId, status: 'processing' }, data: { status: 'failed', errorCode: reason.code, errorMessage: reason.message } });
+    const { count } = await tx.media.updateMany({
+      where: { id: job.mediaId, status: 'processing' },
+      data: { status: 'failed', errorCode: reason.code, errorMessage: reason.message },
+    });
     const media = await tx.media.findUnique({ where: { id: job.mediaId }, select: { workspaceId: true } });
     if (count && media) await ai.outbox.record(tx, media.workspaceId, 'media.failed', { mediaId: job.mediaId, error: reason });
   });

@@ -33,6 +33,8 @@ export class SandboxProvider implements AiProvider {
   async generateImage(task: ImageTask): Promise<Buffer> {
     const [width, height] = task.size.split('x').map(Number) as [number, number];
     const digest = createHash('sha256').update(task.prompt).digest();
-    return sharp({ create: { width, height, channels: 3, background: { r: digest[0]!, g: digest[1]!, b: digest[2]! } } }).png().toBuffer();
+    return sharp({ create: { width, height, channels: 3, background: { r: digest[0]!, g: digest[1]!, b: digest[2]! } } })
+      .png()
+      .toBuffer();
   }
 }

@@ -58,7 +58,10 @@ export class MetricReadings {
        RETURNING target_id AS id, collected_at AS published_at`,
       [targetIds],
     );
-    await this.schedule(sql, targets.map((target) => ({ targetId: target.id, publishedAt: target.published_at, reading: 0 })));
+    await this.schedule(
+      sql,
+      targets.map((target) => ({ targetId: target.id, publishedAt: target.published_at, reading: 0 })),
+    );
   }
 
   /** Queues each given reading at its time after publishing (at once when that time has passed). */
@@ -143,11 +146,16 @@ async function storeReadings(db: Database, now: Date, read: { target: PublishedT
 /** Takes the readings that are due, a batch at a time, and queues each target's next one. */
 export async function startMetricReadings(boss: PgBoss, readings: MetricReadings, deps: ReadingDeps): Promise<void> {
   await boss.work<ReadMetricsJob>(queueNames.readMetrics, { batchSize: 50 }, async (jobs) => {
-    const read = await readMetrics(deps, jobs.map((job) => job.data.targetId));
+    const read = await readMetrics(
+      deps,
+      jobs.map((job) => job.data.targetId),
+    );
     const publishedAt = new Map(read.map((target) => [target.id, target.publishedAt]));
     await readings.schedule(
       viaPool(deps.db.pool),
-      jobs.flatMap(({ data }) => (publishedAt.has(data.targetId) ? [{ targetId: data.targetId, publishedAt: publishedAt.get(data.targetId)!, reading: data.reading + 1 }] : [])),
+      jobs.flatMap(({ data }) =>
+        publishedAt.has(data.targetId) ? [{ targetId: data.targetId, publishedAt: publishedAt.get(data.targetId)!, reading: data.reading + 1 }] : [],
+      ),
     );
   });
 }

@@ -62,7 +62,8 @@ function plan(actor: Actor, query: AnalyticsQuery, operation: 'getAnalytics' | '
   if (statuses.some((status) => !(postStatuses as readonly string[]).includes(status))) {
     details.push({ field: 'status', code: 'enum', messageKey: 'detail.enum', params: { allowed: postStatuses.join(', ') } });
   }
-  if (query.connectionId !== undefined && !isUuid(query.connectionId)) details.push({ field: 'connectionId', code: 'format', messageKey: 'detail.format', params: { format: 'uuid' } });
+  if (query.connectionId !== undefined && !isUuid(query.connectionId))
+    details.push({ field: 'connectionId', code: 'format', messageKey: 'detail.format', params: { format: 'uuid' } });
   if (details.length) throw invalidRequest(details);
 
   const values: unknown[] = [actor.workspaceId, from, to];

@@ -7,6 +7,10 @@ import { isUuid } from '../ids.ts';
  */
 export async function lockOwnedRow(tx: Transaction, table: 'post' | 'media' | 'queue', workspaceId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM ${table} WHERE id = $1::uuid AND workspace_id = $2::uuid FOR UPDATE`, id, workspaceId);
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id FROM ${table} WHERE id = $1::uuid AND workspace_id = $2::uuid FOR UPDATE`,
+    id,
+    workspaceId,
+  );
   return rows.length === 1;
 }

@@ -18,7 +18,10 @@ export async function readDatamodel() {
 
 export async function readMigrationList(): Promise<MigrationList> {
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   const lockfile = await readFile(join(migrationsDir, lockfileName), 'utf8').catch(() => null);
   return {
     baseDir: migrationsDir,

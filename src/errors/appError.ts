@@ -77,7 +77,19 @@ export function invalidRequest(details: ErrorDetail[]): AppError {
 }
 
 /** What a 404 can name: the catalogs' `api.notFound` words each one in its language (a select on `kind`). */
-export const missingThings = ['post', 'mediaFile', 'upload', 'socialAccount', 'webhookEndpoint', 'queue', 'target', 'delivery', 'file', 'member', 'apiKey'] as const;
+export const missingThings = [
+  'post',
+  'mediaFile',
+  'upload',
+  'socialAccount',
+  'webhookEndpoint',
+  'queue',
+  'target',
+  'delivery',
+  'file',
+  'member',
+  'apiKey',
+] as const;
 export type MissingThing = (typeof missingThings)[number];
 
 export function notFound(kind: MissingThing): AppError {
@@ -100,7 +112,12 @@ export const serviceRetryAfterSeconds = 1;
 export function asAppError(cause: unknown): AppError {
   if (cause instanceof AppError) return cause;
   if (isTransientDatabaseFailure(cause)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'serviceUnavailable', { seconds: serviceRetryAfterSeconds }, { cause, headers: { 'Retry-After': String(serviceRetryAfterSeconds) } });
+    return new AppError(
+      'SERVICE_UNAVAILABLE',
+      'serviceUnavailable',
+      { seconds: serviceRetryAfterSeconds },
+      { cause, headers: { 'Retry-After': String(serviceRetryAfterSeconds) } },
+    );
   }
   return new AppError('INTERNAL', 'internal', {}, { cause });
 }

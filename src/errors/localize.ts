@@ -1,4 +1,4 @@
-import { AppError, type ErrorDetail } from './appError.ts';
+import type { AppError, ErrorDetail } from './appError.ts';
 import { renderMessage, type Language } from './messages.ts';
 
 export interface LocalizedError {

@@ -5,7 +5,10 @@ import type { MessageKey } from './messages.ts';
 
 /** `/requestBody/targets/0/placement` → `targets[0].placement`; `/query/limit` → `limit`. */
 export function fieldPath(instancePath: string, child?: string): string {
-  const segments = instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (['requestBody', 'query', 'path', 'header', 'headers', 'cookie'].includes(segments[0] ?? '')) segments.shift();
   if (child !== undefined) segments.push(child);
   return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || 'body';
@@ -26,7 +29,12 @@ function detailOf(error: ErrorObject): ErrorDetail {
     case 'format':
       return { field: fieldPath(error.instancePath), code: 'format', messageKey: 'detail.format', params: { format: String(params.format) } };
     case 'enum':
-      return { field: fieldPath(error.instancePath), code: 'enum', messageKey: 'detail.enum', params: { allowed: (params.allowedValues as unknown[]).join(', ') } };
+      return {
+        field: fieldPath(error.instancePath),
+        code: 'enum',
+        messageKey: 'detail.enum',
+        params: { allowed: (params.allowedValues as unknown[]).join(', ') },
+      };
     case 'const':
       return { field: fieldPath(error.instancePath), code: 'const', messageKey: 'detail.const', params: { allowed: String(params.allowedValue) } };
     case 'minLength':
@@ -35,7 +43,12 @@ function detailOf(error: ErrorObject): ErrorDetail {
     case 'maximum':
     case 'minItems':
     case 'maxItems':
-      return { field: fieldPath(error.instancePath), code: error.keyword, messageKey: `detail.${error.keyword}` as MessageKey, params: { limit: Number(params.limit) } };
+      return {
+        field: fieldPath(error.instancePath),
+        code: error.keyword,
+        messageKey: `detail.${error.keyword}` as MessageKey,
+        params: { limit: Number(params.limit) },
+      };
     case 'uniqueItems':
       return { field: fieldPath(error.instancePath), code: 'uniqueItems', messageKey: 'detail.uniqueItems' };
     case 'pattern':

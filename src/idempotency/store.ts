@@ -49,10 +49,10 @@ export async function claimKey(pool: pg.Pool, request: KeyedRequest): Promise<Cl
       [request.workspaceId, request.key, request.fingerprint, claimId, claimLeaseMs],
     );
     if (claimed.rowCount) return { kind: 'claimed', claimId };
-    const { rows } = await pool.query<StoredRow>(
-      'SELECT fingerprint, status, headers, body FROM idempotent_request WHERE workspace_id = $1 AND key = $2',
-      [request.workspaceId, request.key],
-    );
+    const { rows } = await pool.query<StoredRow>('SELECT fingerprint, status, headers, body FROM idempotent_request WHERE workspace_id = $1 AND key = $2', [
+      request.workspaceId,
+      request.key,
+    ]);
     const stored = rows[0];
     if (!stored) continue;
     if (stored.fingerprint !== request.fingerprint) throw new AppError('CONFLICT', 'idempotencyKeyReused');

@@ -102,13 +102,35 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
   await ensureQueue(boss, queueNames.checkTarget, { ...publishing, retryDelay: 5 });
   // Tokens refreshed ahead of expiry, every few minutes, by one worker at a time (src/accounts/tokens.ts).
   await ensureQueue(boss, queueNames.refreshTokens, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 });
-  await ensureQueue(boss, queueNames.webhookDrain, { notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600, heartbeatSeconds: 30 });
+  await ensureQueue(boss, queueNames.webhookDrain, {
+    notify: true,
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 3600,
+    heartbeatSeconds: 30,
+  });
   // One waiting reading per target and reading (jobs carry that as their singletonKey): see src/analytics/collect.ts.
   await ensureQueue(boss, queueNames.readMetrics, { policy: 'short', retryLimit: 2, retryDelay: 60, expireInSeconds: 3600 });
   // A worker that dies mid-job stops its heartbeat: the job is retried within a minute, not after its hour.
-  await ensureQueue(boss, queueNames.processMedia, { notify: true, retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600, heartbeatSeconds: 30 });
+  await ensureQueue(boss, queueNames.processMedia, {
+    notify: true,
+    retryLimit: 3,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 3600,
+    heartbeatSeconds: 30,
+  });
   // AI images (src/ai/images.ts): a provider failure fails the file at once; retries are for crashes only.
-  await ensureQueue(boss, queueNames.generateImage, { notify: true, retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600, heartbeatSeconds: 30 });
+  await ensureQueue(boss, queueNames.generateImage, {
+    notify: true,
+    retryLimit: 2,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 3600,
+    heartbeatSeconds: 30,
+  });
   // Hourly housekeeping (src/jobs/housekeeping.ts), one run at a time.
   await ensureQueue(boss, queueNames.housekeeping, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 });
   return boss;

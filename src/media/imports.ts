@@ -53,7 +53,8 @@ export async function importFromBase64(deps: ImportDeps, actor: Actor, input: { 
     throw refused({ field: 'base64', code: 'maximum', messageKey: 'detail.inlineTooLarge', params: { limit: maxInlineBytes } });
   }
   const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > maxInlineBytes) throw refused({ field: 'base64', code: 'maximum', messageKey: 'detail.inlineTooLarge', params: { limit: maxInlineBytes } });
+  if (bytes.length > maxInlineBytes)
+    throw refused({ field: 'base64', code: 'maximum', messageKey: 'detail.inlineTooLarge', params: { limit: maxInlineBytes } });
   return importFile(deps, actor, { body: Readable.from([bytes]), filename: input.filename, contentType: input.contentType, size: bytes.length });
 }
 
@@ -65,7 +66,12 @@ export async function importFromUrl(deps: ImportDeps, actor: Actor, input: { url
     const unreachable = () => refused({ field: 'url', code: 'unreachable', messageKey: 'detail.mediaUrl.unreachable', params: { host: destination.url.host } });
     const agent = pinnedAgent(destination);
     try {
-      const response = await request(destination.url, { method: 'GET', headers: { 'user-agent': 'social-publishing-service (media import)' }, dispatcher: agent, signal }).catch(() => {
+      const response = await request(destination.url, {
+        method: 'GET',
+        headers: { 'user-agent': 'social-publishing-service (media import)' },
+        dispatcher: agent,
+        signal,
+      }).catch(() => {
         throw unreachable();
       });
       const location = response.headers.location;

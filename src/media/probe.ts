@@ -49,7 +49,11 @@ export async function describeImage(path: string, mime: string, ext: string, thu
     const image = sharp(path, { failOn: 'truncated', animated: ext === 'gif' });
     const metadata = await image.metadata();
     // Decoding the whole image (to make the thumbnail) is what finds a truncated or damaged file.
-    await sharp(path, { failOn: 'truncated' }).rotate().resize({ width: 320, height: 320, fit: 'inside', withoutEnlargement: true }).webp({ quality: 75 }).toFile(thumbnail);
+    await sharp(path, { failOn: 'truncated' })
+      .rotate()
+      .resize({ width: 320, height: 320, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 75 })
+      .toFile(thumbnail);
     const height = metadata.pageHeight ?? metadata.height;
     return { kind: ext === 'gif' ? 'gif' : 'image', mimeType: mime, format: metadata.format, width: metadata.width, height, durationMs: null, codecs: [] };
   } catch (error) {
@@ -59,7 +63,14 @@ export async function describeImage(path: string, mime: string, ext: string, thu
 }
 
 interface ProbeOutput {
-  streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; side_data_list?: { rotation?: number }[]; tags?: { rotate?: string } }[];
+  streams?: {
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    side_data_list?: { rotation?: number }[];
+    tags?: { rotate?: string };
+  }[];
   format?: { duration?: string };
 }
 
@@ -69,7 +80,13 @@ export async function describeVideo(path: string, mime: string, ext: string, pos
     const { stdout } = await run(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { maxBuffer: 8 * 1024 * 1024 });
     probe = JSON.parse(stdout) as ProbeOutput;
   } catch (error) {
-    throw new MediaRejection('corrupt', `The video cannot be read: ${String((error as { stderr?: string }).stderr ?? error).trim().split('\n').at(-1)}`);
+    throw new MediaRejection(
+      'corrupt',
+      `The video cannot be read: ${String((error as { stderr?: string }).stderr ?? error)
+        .trim()
+        .split('\n')
+        .at(-1)}`,
+    );
   }
   const video = probe.streams?.find((stream) => stream.codec_type === 'video');
   const durationMs = Math.round(Number(probe.format?.duration ?? 0) * 1000);
@@ -78,9 +95,30 @@ export async function describeVideo(path: string, mime: string, ext: string, pos
   const [width, height] = rotation === 90 || rotation === 270 ? [video.height, video.width] : [video.width, video.height];
   try {
     const at = Math.min(1, durationMs / 2000).toFixed(3);
-    await run(ffmpegPath, ['-v', 'error', '-y', '-ss', at, '-i', path, '-frames:v', '1', '-vf', 'scale=320:320:force_original_aspect_ratio=decrease', '-f', 'webp', poster]);
+    await run(ffmpegPath, [
+      '-v',
+      'error',
+      '-y',
+      '-ss',
+      at,
+      '-i',
+      path,
+      '-frames:v',
+      '1',
+      '-vf',
+      'scale=320:320:force_original_aspect_ratio=decrease',
+      '-f',
+      'webp',
+      poster,
+    ]);
   } catch (error) {
-    throw new MediaRejection('corrupt', `No frame of the video can be decoded: ${String((error as { stderr?: string }).stderr ?? error).trim().split('\n').at(-1)}`);
+    throw new MediaRejection(
+      'corrupt',
+      `No frame of the video can be decoded: ${String((error as { stderr?: string }).stderr ?? error)
+        .trim()
+        .split('\n')
+        .at(-1)}`,
+    );
   }
   const codecs = [...new Set((probe.streams ?? []).flatMap((stream) => (stream.codec_name ? [stream.codec_name] : [])))];
   return { kind: 'video', mimeType: mime, format: videoFormats[ext] ?? ext, width, height, durationMs, codecs };

@@ -19,7 +19,13 @@ export interface ProcessMediaJob {
 }
 
 const kindOfExtension = (ext: string): MediaKind | null =>
-  ext === 'gif' ? 'gif' : ['jpg', 'png', 'webp', 'heic', 'avif', 'tif', 'bmp'].includes(ext) ? 'image' : ['mp4', 'mov', 'webm', 'm4v', 'qt', 'mkv', 'avi'].includes(ext) ? 'video' : null;
+  ext === 'gif'
+    ? 'gif'
+    : ['jpg', 'png', 'webp', 'heic', 'avif', 'tif', 'bmp'].includes(ext)
+      ? 'image'
+      : ['mp4', 'mov', 'webm', 'm4v', 'qt', 'mkv', 'avi'].includes(ext)
+        ? 'video'
+        : null;
 
 async function describe(storage: MediaStorage, id: string, size: number): Promise<FileDescription> {
   if (size === 0) throw new MediaRejection('empty', 'The file is empty.');
@@ -40,7 +46,10 @@ async function describe(storage: MediaStorage, id: string, size: number): Promis
         throw new MediaRejection('unsupportedType', `No network takes ${description.format} ${description.kind === 'video' ? 'videos' : 'images'}.`);
       }
       if (description.durationMs !== null && description.durationMs > longestVideoMs()) {
-        throw new MediaRejection('tooLong', `The video lasts ${Math.round(description.durationMs / 1000)} s; no network takes more than ${Math.round(longestVideoMs() / 1000)} s.`);
+        throw new MediaRejection(
+          'tooLong',
+          `The video lasts ${Math.round(description.durationMs / 1000)} s; no network takes more than ${Math.round(longestVideoMs() / 1000)} s.`,
+        );
       }
       // A retry after a crash may find the thumbnail of the first attempt: it is made again.
       const thumbnailKey = storageKeys.thumbnail(id);
@@ -67,8 +76,19 @@ export async function processMedia(db: Database, storage: MediaStorage, outbox: 
   await db.prisma.$transaction(async (tx) => {
     if ('description' in outcome) {
       const { kind, mimeType, format, width, height, durationMs, codecs } = outcome.description;
-      await tx.media.update({ where: { id: media.id }, data: { status: 'ready', type: kind, mimeType, format, width, height, durationMs, codecs, hasThumbnail: true } });
-      await outbox.record(tx, media.workspaceId, 'media.ready', { mediaId: media.id, mediaType: kind, mimeType, size: Number(media.size), width, height, durationMs });
+      await tx.media.update({
+        where: { id: media.id },
+        data: { status: 'ready', type: kind, mimeType, format, width, height, durationMs, codecs, hasThumbnail: true },
+      });
+      await outbox.record(tx, media.workspaceId, 'media.ready', {
+        mediaId: media.id,
+        mediaType: kind,
+        mimeType,
+        size: Number(media.size),
+        width,
+        height,
+        durationMs,
+      });
     } else {
       const error = { code: outcome.rejection.code, message: outcome.rejection.message };
       await tx.media.update({ where: { id: media.id }, data: { status: 'failed', errorCode: error.code, errorMessage: error.message } });

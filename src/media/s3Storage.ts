@@ -70,7 +70,8 @@ const bufferedBytes = 4 * 1024 * 1024;
 const resumablePartBytes = 8 * 1024 * 1024;
 
 const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.name === 'NoSuchUpload' || error.$metadata.httpStatusCode === 404);
+  error instanceof S3ServiceException &&
+  (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.name === 'NoSuchUpload' || error.$metadata.httpStatusCode === 404);
 
 /** Beside a file sent in parts straight to the bucket, until complete: the id of its multipart upload. */
 const pendingPartsKey = (key: string) => `${key}.multipart`;
@@ -90,14 +91,21 @@ class Sha256 {
   private hash: Hash | Hmac;
   private readonly secret: string | Buffer | undefined;
   constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
-    this.secret = secret === undefined || typeof secret === 'string' ? secret : ArrayBuffer.isView(secret) ? Buffer.from(secret.buffer, secret.byteOffset, secret.byteLength) : Buffer.from(secret);
+    this.secret =
+      secret === undefined || typeof secret === 'string'
+        ? secret
+        : ArrayBuffer.isView(secret)
+          ? Buffer.from(secret.buffer, secret.byteOffset, secret.byteLength)
+          : Buffer.from(secret);
     this.hash = this.fresh();
   }
   private fresh(): Hash | Hmac {
     return this.secret ? createHmac('sha256', this.secret) : createHash('sha256');
   }
   update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.hash.update(typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data));
+    this.hash.update(
+      typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data),
+    );
   }
   async digest(): Promise<Uint8Array> {
     return this.hash.digest();
@@ -186,7 +194,9 @@ export class S3MediaStorage implements MediaStorage {
   private async putWhole(object: { Bucket: string; Key: string }, source: Readable, bytes: number, attempt: WriteAttempt): Promise<void> {
     const body = new PassThrough({ highWaterMark: bufferedBytes });
     attempt.cancel.signal.addEventListener('abort', () => body.destroy(), { once: true });
-    const stored = attempt.track(this.client.send(new PutObjectCommand({ ...object, Body: body, ContentLength: bytes }), { abortSignal: attempt.cancel.signal }));
+    const stored = attempt.track(
+      this.client.send(new PutObjectCommand({ ...object, Body: body, ContentLength: bytes }), { abortSignal: attempt.cancel.signal }),
+    );
     await pipeline(source, exactBytes(bytes), holdingBackTheLastChunk(), body);
     await stored;
   }
@@ -210,7 +220,9 @@ export class S3MediaStorage implements MediaStorage {
               const PartNumber = parts.length + 1;
               left = Math.min(partBytes, bytes - parts.length * partBytes);
               part = new PassThrough({ highWaterMark: bufferedBytes });
-              const sent = this.client.send(new UploadPartCommand({ ...object, UploadId, PartNumber, Body: part, ContentLength: left }), { abortSignal: signal });
+              const sent = this.client.send(new UploadPartCommand({ ...object, UploadId, PartNumber, Body: part, ContentLength: left }), {
+                abortSignal: signal,
+              });
               parts.push(attempt.track(sent.then(({ ETag }) => ({ PartNumber, ETag }))));
             }
             const piece = chunk.subarray(offset, offset + left);
@@ -281,7 +293,9 @@ export class S3MediaStorage implements MediaStorage {
     const { bytes, contentType, expiresInSeconds } = file;
     if (bytes <= this.settings.singlePutBytesAtMost) {
       const headers = { 'content-type': contentType };
-      return { whole: { url: await this.presign('PUT', key, { expiresInSeconds, headers: { ...headers, 'content-length': String(bytes) } }), method: 'PUT', headers } };
+      return {
+        whole: { url: await this.presign('PUT', key, { expiresInSeconds, headers: { ...headers, 'content-length': String(bytes) } }), method: 'PUT', headers },
+      };
     }
     const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.settings.bucket, Key: key, ContentType: contentType }));
     await this.client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: pendingPartsKey(key), Body: UploadId! }));
@@ -310,7 +324,11 @@ export class S3MediaStorage implements MediaStorage {
       const parts = (await this.partsOf(upload)) ?? [];
       const received = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
       if (received !== bytes || parts.some((part, index) => part.PartNumber !== index + 1)) throw new IncompleteError(received, bytes);
-      const completed = fromStore(this.client.send(new CompleteMultipartUploadCommand({ ...upload, MultipartUpload: { Parts: parts.map(({ PartNumber, ETag }) => ({ PartNumber, ETag })) } })));
+      const completed = fromStore(
+        this.client.send(
+          new CompleteMultipartUploadCommand({ ...upload, MultipartUpload: { Parts: parts.map(({ PartNumber, ETag }) => ({ PartNumber, ETag })) } }),
+        ),
+      );
       // Of two completes at once, the one that finds the upload gone finds the file made by the other.
       if (!(await completed) && (await this.size(key)) === null) throw new IncompleteError(0, bytes);
     }
@@ -347,7 +365,11 @@ export class S3MediaStorage implements MediaStorage {
    * A presigned URL of `key` valid `expiresInSeconds`: the signature binds the method, the query and `headers`,
    * never the body (UNSIGNED-PAYLOAD, as AWS's own presigner does).
    */
-  private async presign(method: 'GET' | 'PUT', key: string, request: { expiresInSeconds: number; query?: Record<string, string>; headers: Record<string, string> }): Promise<string> {
+  private async presign(
+    method: 'GET' | 'PUT',
+    key: string,
+    request: { expiresInSeconds: number; query?: Record<string, string>; headers: Record<string, string> },
+  ): Promise<string> {
     const url = this.objectUrl(key);
     const signed = await this.presigner.presign(
       {

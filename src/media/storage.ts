@@ -145,7 +145,10 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   async size(key: string): Promise<number | null> {
-    return stat(this.pathOf(key)).then((info) => info.size, () => null);
+    return stat(this.pathOf(key)).then(
+      (info) => info.size,
+      () => null,
+    );
   }
 
   async remove(key: string): Promise<void> {

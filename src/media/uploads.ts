@@ -32,12 +32,19 @@ export function uploadToken(signer: UrlSigner, id: string): string {
 }
 
 /** A new upload waiting for its file of `size` bytes (the declared type and name kept). */
-export async function createUpload(db: Database, settings: UploadSettings, actor: Actor, input: { filename: string; contentType: string; size: number }): Promise<Media> {
+export async function createUpload(
+  db: Database,
+  settings: UploadSettings,
+  actor: Actor,
+  input: { filename: string; contentType: string; size: number },
+): Promise<Media> {
   authorize(actor, 'startUpload');
   refuseUnlessEmpty([
     ...textWithin('filename', input.filename, inputLimits.upload.filename, 1),
     ...textWithin('contentType', input.contentType, inputLimits.upload.contentType, 1),
-    ...(Number.isSafeInteger(input.size) && input.size >= 1 ? [] : [{ field: 'size', code: 'minimum', messageKey: 'detail.minimum' as const, params: { limit: 1 } }]),
+    ...(Number.isSafeInteger(input.size) && input.size >= 1
+      ? []
+      : [{ field: 'size', code: 'minimum', messageKey: 'detail.minimum' as const, params: { limit: 1 } }]),
   ]);
   if (input.size > settings.maxUploadBytes) {
     throw invalidRequest([{ field: 'size', code: 'maximum', messageKey: 'detail.maximum', params: { limit: settings.maxUploadBytes } }]);
@@ -77,7 +84,14 @@ export async function startUpload(
     .catch((error: unknown) => {
       throw storageUnavailable(error);
     });
-  const whole = direct && 'whole' in direct ? direct.whole : { url: `${settings.publicBaseUrl}/uploads/${media.id}?expires=${expires}&signature=${signature}`, method: 'PUT' as const, headers: { 'content-type': input.contentType } };
+  const whole =
+    direct && 'whole' in direct
+      ? direct.whole
+      : {
+          url: `${settings.publicBaseUrl}/uploads/${media.id}?expires=${expires}&signature=${signature}`,
+          method: 'PUT' as const,
+          headers: { 'content-type': input.contentType },
+        };
   return {
     id: media.id,
     uploadUrl: whole.url,
@@ -115,7 +129,13 @@ export async function refuseSecondFile(storage: MediaStorage, id: string): Promi
   const key = storageKeys.original(id);
   if ((await storage.size(key)) !== null) throw fileReceived();
   // An object store shows the file only once complete; tus's record says it is on its way.
-  if (await storage.resumable.getUpload(key).then(() => true, () => false)) throw fileReceived();
+  if (
+    await storage.resumable.getUpload(key).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw fileReceived();
 }
 
 /** `image/png; charset=x` → `image/png` */
@@ -134,7 +154,9 @@ export async function receiveUpload(
   const { id } = request;
   const media = await uploadAllowedBy(db, signer, id, request.expires, request.signature);
   if (essenceOf(request.contentType ?? '') !== essenceOf(media.declaredType)) {
-    throw invalidRequest([{ field: 'content-type', code: 'contentTypeMismatch', messageKey: 'detail.contentTypeMismatch', params: { expected: media.declaredType } }]);
+    throw invalidRequest([
+      { field: 'content-type', code: 'contentTypeMismatch', messageKey: 'detail.contentTypeMismatch', params: { expected: media.declaredType } },
+    ]);
   }
   await refuseSecondFile(storage, id);
   const size = Number(media.size);
@@ -146,7 +168,9 @@ export async function receiveUpload(
       throw invalidRequest([{ field: 'body', code: 'tooLarge', messageKey: 'detail.tooLarge', params: { limit: error.limit } }]);
     }
     if (error instanceof IncompleteError) {
-      throw invalidRequest([{ field: 'body', code: 'incomplete', messageKey: 'detail.bodyIncomplete', params: { received: error.received, expected: error.expected } }]);
+      throw invalidRequest([
+        { field: 'body', code: 'incomplete', messageKey: 'detail.bodyIncomplete', params: { received: error.received, expected: error.expected } },
+      ]);
     }
     if (error instanceof AlreadyStoredError) throw fileReceived();
     if (error instanceof StorageUnavailableError) throw storageUnavailable(error);

@@ -56,7 +56,11 @@ function assertPublic(host: string, addresses: readonly { address: string }[], a
 }
 
 /** A host name or address as compared with the allowed ones: lower case, an IPv6 address without its brackets. */
-const normalHost = (host: string) => host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+const normalHost = (host: string) =>
+  host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
 
 /**
  * Host names and addresses the operator allows even when private (WEBHOOK_ALLOWED_HOSTS, NETWORK_ALLOWED_HOSTS).
@@ -105,7 +109,9 @@ export async function checkDestination(raw: string, allowedHosts: ReadonlySet<st
   const host = normalHost(url.hostname);
   let addresses: { address: string; family: number }[];
   try {
-    addresses = ipaddr.isValid(host) ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }] : await lookup(host, { all: true, verbatim: true });
+    addresses = ipaddr.isValid(host)
+      ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }]
+      : await lookup(host, { all: true, verbatim: true });
   } catch {
     throw new RefusedDestination('unresolvable', `The host ${host} cannot be resolved.`, { host });
   }

@@ -121,7 +121,14 @@ export async function createPost(db: Database, actor: Actor, input: PostInput): 
     const resolved = await resolveTargets(tx, actor, content, input.targets);
     const id = randomUUID();
     await tx.post.create({
-      data: { id, workspaceId: actor.workspaceId, createdById: actor.userId, caption: content.caption, mediaIds: content.mediaIds, campaign: input.campaign ?? null },
+      data: {
+        id,
+        workspaceId: actor.workspaceId,
+        createdById: actor.userId,
+        caption: content.caption,
+        mediaIds: content.mediaIds,
+        campaign: input.campaign ?? null,
+      },
     });
     await tx.postTarget.createMany({ data: targetRows(id, resolved) });
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
@@ -164,7 +171,14 @@ export async function listPosts(db: Database, actor: Actor, filters: PostFilters
     ...(filters.status?.length ? { status: { in: filters.status } } : {}),
     ...(filters.campaign !== undefined ? { campaign: filters.campaign } : {}),
     ...(filters.connectionId || filters.provider
-      ? { targets: { some: { ...(filters.connectionId ? { connectionId: filters.connectionId } : {}), ...(filters.provider ? { account: { provider: filters.provider } } : {}) } } }
+      ? {
+          targets: {
+            some: {
+              ...(filters.connectionId ? { connectionId: filters.connectionId } : {}),
+              ...(filters.provider ? { account: { provider: filters.provider } } : {}),
+            },
+          },
+        }
       : {}),
     ...(timeRange
       ? { OR: [{ publishedAt: timeRange }, { publishedAt: null, scheduledAt: timeRange }, { publishedAt: null, scheduledAt: null, createdAt: timeRange }] }
@@ -222,7 +236,14 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
       if (post.status === 'scheduled') {
         const runId = randomUUID();
         await tx.post.update({ where: { id }, data: { publishRunId: runId } });
-        await enqueueRun(tx, boss, id, rows.map((row) => row.id), runId, post.scheduledAt);
+        await enqueueRun(
+          tx,
+          boss,
+          id,
+          rows.map((row) => row.id),
+          runId,
+          post.scheduledAt,
+        );
       }
     }
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));

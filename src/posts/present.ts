@@ -10,7 +10,11 @@ type Target = PostWithTargets['targets'][number];
 
 /** The content checked against the target network's rules as they stand now. */
 export function validationOf(post: PostDetail, target: Target, language: Language) {
-  const problems = checkPostTarget(post, target).map((violation) => ({ code: violation.rule, field: violation.field, message: renderMessage(language, violation.messageKey, violation.params) }));
+  const problems = checkPostTarget(post, target).map((violation) => ({
+    code: violation.rule,
+    field: violation.field,
+    message: renderMessage(language, violation.messageKey, violation.params),
+  }));
   return { valid: problems.length === 0, problems };
 }
 

@@ -16,7 +16,15 @@ import { withPoolTransaction, type Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
-import { ProviderError, type ProviderAdapter, type ProviderTokens, type PublishMedia, type PublishOutcome, type PublishRequest, type PublishedItem } from '../providers/adapter.ts';
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderTokens,
+  type PublishMedia,
+  type PublishOutcome,
+  type PublishRequest,
+  type PublishedItem,
+} from '../providers/adapter.ts';
 import { viaClient, type NewEvent, type Outbox } from '../events/outbox.ts';
 import { renderMessage } from '../errors/messages.ts';
 import { publishRetryLimit, queueNames, type PgBoss } from '../jobs/boss.ts';
@@ -300,7 +308,10 @@ export class TargetPublisher {
     const missing = target.media.length !== row.media_ids.length || target.media.some((media) => media.status !== 'ready');
     if (missing) violations.push({ rule: 'media.ready', field: 'mediaIds', messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
     if (!violations.length) return null;
-    return { code: 'PROVIDER_VALIDATION_FAILED', message: violations.map((violation) => renderMessage('en', violation.messageKey, violation.params)).join(' ') };
+    return {
+      code: 'PROVIDER_VALIDATION_FAILED',
+      message: violations.map((violation) => renderMessage('en', violation.messageKey, violation.params)).join(' '),
+    };
   }
 
   #request(target: ClaimedTarget, tokens: ProviderTokens | null): PublishRequest {
@@ -366,7 +377,10 @@ export class TargetPublisher {
     if (outcome.status === 'published') return { target, kind: 'published', item: this.#recorded(outcome.item), at: new Date() };
     const since = target.mode === 'check' ? new Date((target.job.data as CheckTargetJob).since) : new Date();
     if (Date.now() - since.getTime() > processingLimitMs) {
-      return failed(target, { code: 'PROVIDER_UNAVAILABLE', message: `The network did not finish processing the post within ${processingLimitMs / 3600_000} hours.` });
+      return failed(target, {
+        code: 'PROVIDER_UNAVAILABLE',
+        message: `The network did not finish processing the post within ${processingLimitMs / 3600_000} hours.`,
+      });
     }
     return { target, kind: 'processing', handle: outcome.handle, checkAfter: new Date(Date.now() + outcome.checkAfterMs) };
   }
@@ -405,7 +419,9 @@ export class TargetPublisher {
     const failure = { code, message };
     if (!transient) return failed(target, failure);
     if (retryAfterMs !== undefined) {
-      return target.attempts < rateLimitedAttemptLimit ? { target, kind: 'failed', failure, retry: 'later', retryAt: new Date(Date.now() + retryAfterMs) } : failed(target, failure);
+      return target.attempts < rateLimitedAttemptLimit
+        ? { target, kind: 'failed', failure, retry: 'later', retryAt: new Date(Date.now() + retryAfterMs) }
+        : failed(target, failure);
     }
     return target.job.retryCount < publishRetryLimit ? { target, kind: 'failed', failure, retry: 'job' } : failed(target, failure);
   }
@@ -433,7 +449,10 @@ export class TargetPublisher {
         for (const { delay_seconds } of delays) if (delay_seconds !== null) publishDelaySeconds.observe(Math.max(0, delay_seconds));
         for (const { target, item } of published) events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
         // Analytics show the targets at once (zeros), and their first reading comes minutes after.
-        await this.#deps.metricReadings.startFor(viaClient(client), published.map((o) => o.target.targetId));
+        await this.#deps.metricReadings.startFor(
+          viaClient(client),
+          published.map((o) => o.target.targetId),
+        );
       }
       if (processing.length) {
         await client.query(
@@ -441,7 +460,11 @@ export class TargetPublisher {
            FROM unnest($1::uuid[], $2::text[]) AS u(id, handle) WHERE t.id = u.id`,
           [processing.map((o) => o.target.targetId), processing.map((o) => o.handle)],
         );
-        await this.#enqueue(client, queueNames.checkTarget, processing.map((o) => ({ data: this.#checkJob(o.target, o.handle), startAfter: o.checkAfter })));
+        await this.#enqueue(
+          client,
+          queueNames.checkTarget,
+          processing.map((o) => ({ data: this.#checkJob(o.target, o.handle), startAfter: o.checkAfter })),
+        );
       }
       if (failures.length) {
         // A failure that will be retried keeps the target `publishing`, with the reason visible meanwhile.
@@ -449,7 +472,12 @@ export class TargetPublisher {
           `UPDATE post_target t SET status = CASE WHEN u.final THEN 'failed' ELSE t.status END, error_code = u.code, error_message = u.message,
                   processing_handle = CASE WHEN u.final THEN NULL ELSE t.processing_handle END
            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bool[]) AS u(id, code, message, final) WHERE t.id = u.id`,
-          [failures.map((o) => o.target.targetId), failures.map((o) => o.failure.code), failures.map((o) => o.failure.message), failures.map((o) => o.retry === 'never')],
+          [
+            failures.map((o) => o.target.targetId),
+            failures.map((o) => o.failure.code),
+            failures.map((o) => o.failure.message),
+            failures.map((o) => o.retry === 'never'),
+          ],
         );
         for (const { target, failure } of final) events.push(targetEvent(target, 'target.failed', { error: failure }));
         for (const mode of ['publish', 'check'] as const) {
@@ -474,12 +502,19 @@ export class TargetPublisher {
 
   async #enqueue(client: pg.PoolClient, queue: string, jobs: { data: object; startAfter: Date }[]): Promise<void> {
     if (!jobs.length) return;
-    await this.#deps.boss.insert(queue, jobs, { db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: (await client.query(text, values)).rows }) } });
+    await this.#deps.boss.insert(queue, jobs, {
+      db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: (await client.query(text, values)).rows }) },
+    });
   }
 
   /** Posts whose targets are all final become published, partially_published or failed. */
   async #settle(client: pg.PoolClient, postIds: string[]): Promise<NewEvent[]> {
-    const { rows } = await client.query<{ post_id: string; workspace_id: string; status: string; targets: { targetId: string; connectionId: string; status: string; remoteUrl: string | null; publishedAt: string | null }[] }>(
+    const { rows } = await client.query<{
+      post_id: string;
+      workspace_id: string;
+      status: string;
+      targets: { targetId: string; connectionId: string; status: string; remoteUrl: string | null; publishedAt: string | null }[];
+    }>(
       `SELECT p.id AS post_id, p.workspace_id, p.status,
               json_agg(json_build_object('targetId', t.id, 'connectionId', t.connection_id, 'status', t.status, 'remoteUrl', t.remote_url, 'publishedAt', t.published_at) ORDER BY t.position) AS targets
        FROM post p JOIN post_target t ON t.post_id = p.id WHERE p.id = ANY($1::uuid[]) GROUP BY p.id`,

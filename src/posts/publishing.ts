@@ -15,7 +15,6 @@ import { assertTransition } from './states.ts';
 import { checkPostTarget, lockPost, withMedia, withTargets, type PostDetail } from './posts.ts';
 import { violationDetails } from './validation.ts';
 
-
 /**
  * Re-checks the targets (all, or those given) against their networks' rules; 422 PROVIDER_VALIDATION_FAILED when any
  * breaks one. Details name each target by its place in the post.
@@ -24,7 +23,6 @@ export function assertPublishable(post: PostDetail, targets = post.targets): voi
   const details: ErrorDetail[] = targets.flatMap((target) => violationDetails(post.targets.indexOf(target), checkPostTarget(post, target)));
   if (details.length) throw new AppError('PROVIDER_VALIDATION_FAILED', 'providerValidationFailed', { count: details.length }, { details });
 }
-
 
 export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: string): Promise<PostDetail> {
   authorize(actor, 'publishPost');
@@ -35,7 +33,13 @@ export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: 
     const runId = randomUUID();
     await tx.postTarget.updateMany({ where: { postId: id }, data: { status: 'pending', errorCode: null, errorMessage: null } });
     await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
-    await enqueueRun(tx, boss, post.id, post.targets.map((target) => target.id), runId);
+    await enqueueRun(
+      tx,
+      boss,
+      post.id,
+      post.targets.map((target) => target.id),
+      runId,
+    );
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
 }
@@ -75,9 +79,23 @@ export async function scheduleLocked(
   const runId = randomUUID();
   await tx.post.update({
     where: { id: post.id },
-    data: { status: 'scheduled', scheduledAt: input.scheduledAt, timezone: input.timezone, queueId: input.queueId, publishRunId: runId, version: { increment: 1 } },
+    data: {
+      status: 'scheduled',
+      scheduledAt: input.scheduledAt,
+      timezone: input.timezone,
+      queueId: input.queueId,
+      publishRunId: runId,
+      version: { increment: 1 },
+    },
   });
-  await enqueueRun(tx, boss, post.id, post.targets.map((target) => target.id), runId, input.scheduledAt);
+  await enqueueRun(
+    tx,
+    boss,
+    post.id,
+    post.targets.map((target) => target.id),
+    runId,
+    input.scheduledAt,
+  );
   await outbox.record(tx, actor.workspaceId, 'post.scheduled', {
     postId: post.id,
     scheduledAt: input.scheduledAt.toISOString(),

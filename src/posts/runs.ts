@@ -22,7 +22,10 @@ export async function enqueueRun(tx: Transaction, boss: PgBoss, postId: string, 
   const timing = dueAt ? { startAfter: new Date(dueAt.getTime() - pickupLeadMs) } : {};
   await boss.insert(
     queueNames.publishTarget,
-    targetIds.map((targetId) => ({ data: { postId, targetId, runId, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}) } satisfies PublishTargetJob, ...timing })),
+    targetIds.map((targetId) => ({
+      data: { postId, targetId, runId, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}) } satisfies PublishTargetJob,
+      ...timing,
+    })),
     { db: inTransaction(tx) },
   );
 }

@@ -60,7 +60,14 @@ export function checkTargetWithSettings(target: TargetContent): { violations: Ru
 /** An account of a network this service does not publish to yet (connected before that was refused) is no target. */
 function networkViolations(provider: string): RuleViolation[] {
   if (publishes(provider)) return [];
-  return [{ rule: 'provider.publishing', field: 'connectionId', messageKey: 'providerNotAvailable', params: { provider: rulesOf(provider)?.displayName ?? provider } }];
+  return [
+    {
+      rule: 'provider.publishing',
+      field: 'connectionId',
+      messageKey: 'providerNotAvailable',
+      params: { provider: rulesOf(provider)?.displayName ?? provider },
+    },
+  ];
 }
 
 function contentViolations(target: TargetContent): RuleViolation[] {
@@ -77,28 +84,47 @@ function contentViolations(target: TargetContent): RuleViolation[] {
   const { caption, media } = placement;
   const length = captionLength(target.caption, caption);
   if (length > caption.maxLength) {
-    violations.push({ rule: 'caption.maxLength', field: 'caption', messageKey: caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong', params: { length, limit: caption.maxLength, unit: caption.countedIn } });
+    violations.push({
+      rule: 'caption.maxLength',
+      field: 'caption',
+      messageKey: caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong',
+      params: { length, limit: caption.maxLength, unit: caption.countedIn },
+    });
   }
   if (caption.required && target.caption.trim() === '') {
     violations.push({ rule: 'caption.required', field: 'caption', messageKey: 'rule.captionRequired', params: {} });
   }
   const hashtags = target.caption.match(hashtagPattern)?.length ?? 0;
   if (caption.maxHashtags !== null && hashtags > caption.maxHashtags) {
-    violations.push({ rule: 'caption.maxHashtags', field: 'caption', messageKey: 'rule.tooManyHashtags', params: { count: hashtags, limit: caption.maxHashtags } });
+    violations.push({
+      rule: 'caption.maxHashtags',
+      field: 'caption',
+      messageKey: 'rule.tooManyHashtags',
+      params: { count: hashtags, limit: caption.maxHashtags },
+    });
   }
   const links = target.caption.match(linkPattern)?.length ?? 0;
   if (caption.maxLinks !== null && links > caption.maxLinks) {
     violations.push({ rule: 'caption.maxLinks', field: 'caption', messageKey: 'rule.tooManyLinks', params: { count: links, limit: caption.maxLinks } });
   }
   const count = target.media.length;
-  if (count < media.min) violations.push({ rule: 'media.min', field: 'mediaIds', messageKey: 'rule.tooFewMedia', params: { count, limit: media.min, placement: placement.name } });
-  if (count > media.max) violations.push({ rule: 'media.max', field: 'mediaIds', messageKey: 'rule.tooManyMedia', params: { count, limit: media.max, placement: placement.name } });
+  if (count < media.min)
+    violations.push({ rule: 'media.min', field: 'mediaIds', messageKey: 'rule.tooFewMedia', params: { count, limit: media.min, placement: placement.name } });
+  if (count > media.max)
+    violations.push({ rule: 'media.max', field: 'mediaIds', messageKey: 'rule.tooManyMedia', params: { count, limit: media.max, placement: placement.name } });
   if (target.caption.trim() === '' && count === 0) {
     violations.push({ rule: 'content.empty', field: 'caption', messageKey: 'rule.emptyPost', params: {} });
   }
   const moving = target.media.filter((file) => file.kind !== 'image').length;
-  if (moving > media.maxVideos) violations.push({ rule: 'media.maxVideos', field: 'mediaIds', messageKey: 'rule.tooManyVideos', params: { limit: media.maxVideos, placement: placement.name } });
-  if (!media.mixedKinds && moving > 0 && moving < count) violations.push({ rule: 'media.mixed', field: 'mediaIds', messageKey: 'rule.mixedMedia', params: { placement: placement.name } });
+  if (moving > media.maxVideos)
+    violations.push({
+      rule: 'media.maxVideos',
+      field: 'mediaIds',
+      messageKey: 'rule.tooManyVideos',
+      params: { limit: media.maxVideos, placement: placement.name },
+    });
+  if (!media.mixedKinds && moving > 0 && moving < count)
+    violations.push({ rule: 'media.mixed', field: 'mediaIds', messageKey: 'rule.mixedMedia', params: { placement: placement.name } });
   target.media.forEach((file, index) => violations.push(...checkFile(rules, placement, file, `mediaIds[${index}]`)));
   return violations;
 }
@@ -111,15 +137,27 @@ function checkFile(rules: ProviderRules, placement: PlacementRules, file: MediaF
     return [{ rule: 'media.kind', field, messageKey: 'rule.mediaKind', params: { kind: file.kind, placement: placement.name } }];
   }
   const violations: RuleViolation[] = [];
-  if (!files.formats.includes(file.format)) violations.push({ rule: 'media.format', field, messageKey: 'rule.mediaFormat', params: { provider, format: file.format } });
-  if (file.size > files.maxBytes) violations.push({ rule: 'media.maxBytes', field, messageKey: 'rule.mediaTooLarge', params: { provider, size: file.size, limit: files.maxBytes } });
+  if (!files.formats.includes(file.format))
+    violations.push({ rule: 'media.format', field, messageKey: 'rule.mediaFormat', params: { provider, format: file.format } });
+  if (file.size > files.maxBytes)
+    violations.push({ rule: 'media.maxBytes', field, messageKey: 'rule.mediaTooLarge', params: { provider, size: file.size, limit: files.maxBytes } });
   if ((files.minWidth !== null && file.width < files.minWidth) || (files.maxWidth !== null && file.width > files.maxWidth)) {
-    violations.push({ rule: 'media.width', field, messageKey: 'rule.imageWidth', params: { provider, width: file.width, min: files.minWidth ?? 0, max: files.maxWidth ?? '∞' } });
+    violations.push({
+      rule: 'media.width',
+      field,
+      messageKey: 'rule.imageWidth',
+      params: { provider, width: file.width, min: files.minWidth ?? 0, max: files.maxWidth ?? '∞' },
+    });
   }
   const ratio = file.width / file.height;
   if (placement.aspectRatio && (ratio < placement.aspectRatio.min - 0.005 || ratio > placement.aspectRatio.max + 0.005)) {
     const round = (n: number) => Math.round(n * 100) / 100;
-    violations.push({ rule: 'media.aspectRatio', field, messageKey: 'rule.aspectRatio', params: { provider, placement: placement.name, ratio: round(ratio), min: round(placement.aspectRatio.min), max: round(placement.aspectRatio.max) } });
+    violations.push({
+      rule: 'media.aspectRatio',
+      field,
+      messageKey: 'rule.aspectRatio',
+      params: { provider, placement: placement.name, ratio: round(ratio), min: round(placement.aspectRatio.min), max: round(placement.aspectRatio.max) },
+    });
   }
   const duration = placement.video ?? rules.video;
   if (file.durationMs !== null && duration && (file.durationMs < duration.minDurationMs || file.durationMs > duration.maxDurationMs)) {
@@ -131,7 +169,12 @@ function checkFile(rules: ProviderRules, placement: PlacementRules, file: MediaF
     });
   }
   if (file.altText && rules.altText && [...file.altText].length > rules.altText.maxLength) {
-    violations.push({ rule: 'media.altText', field, messageKey: 'rule.altTextTooLong', params: { provider, length: [...file.altText].length, limit: rules.altText.maxLength } });
+    violations.push({
+      rule: 'media.altText',
+      field,
+      messageKey: 'rule.altTextTooLong',
+      params: { provider, length: [...file.altText].length, limit: rules.altText.maxLength },
+    });
   }
   return violations;
 }

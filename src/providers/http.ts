@@ -153,7 +153,11 @@ export class NetworkHttp {
       return webUrl(typeof raw === 'string' ? raw : '', this.#allowedHosts ?? new Set()).href;
     } catch (error) {
       if (!(error instanceof RefusedDestination)) throw error;
-      throw new ProviderError('PROVIDER_UNAVAILABLE', `${this.#options.network} named a ${what} that cannot be used: ${error.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
+      throw new ProviderError(
+        'PROVIDER_UNAVAILABLE',
+        `${this.#options.network} named a ${what} that cannot be used: ${error.reasonWith('NETWORK_ALLOWED_HOSTS')}`,
+        false,
+      );
     }
   }
 
@@ -183,7 +187,8 @@ export function refusalOf(error: unknown): RefusedDestination | undefined {
  */
 export function networkFetch(allowedHosts?: ReadonlySet<string>): typeof fetch {
   const dispatcher = new Agent(allowedHosts ? { connect: guardedConnector(allowedHosts) } : {});
-  return ((input: string | URL | Request, init?: RequestInit) => undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
 }
 
 async function encodeBody(body: NetworkRequestBody | undefined): Promise<{ body: string | Buffer | undefined; contentType?: string }> {

@@ -132,11 +132,18 @@ export async function exchangeCode(
 
 /** New tokens for the refresh token (RFC 6749 6); the network may rotate the refresh token. */
 export async function refreshTokens(app: OAuthApp, provider: string, tokens: ProviderTokens, timeoutMs: number): Promise<ProviderTokens> {
-  if (!tokens.refreshToken) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', `${provider} gave no refresh token: reconnect the account`, false, { tokenRejected: true });
+  if (!tokens.refreshToken)
+    throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', `${provider} gave no refresh token: reconnect the account`, false, { tokenRejected: true });
   const server = authorizationServer(app.server);
   const client: oauth.Client = { client_id: app.client.clientId };
   try {
-    const response = await oauth.refreshTokenGrantRequest(server, client, clientAuthentication(app.client), tokens.refreshToken, requestOptions(app.server, app.server.tokenEndpoint, timeoutMs));
+    const response = await oauth.refreshTokenGrantRequest(
+      server,
+      client,
+      clientAuthentication(app.client),
+      tokens.refreshToken,
+      requestOptions(app.server, app.server.tokenEndpoint, timeoutMs),
+    );
     return tokensOf(await oauth.processRefreshTokenResponse(server, client, response), tokens);
   } catch (error) {
     throw providerErrorOf(error, provider);
@@ -175,7 +182,11 @@ export async function getWithToken<Body>(client: typeof fetch, url: string, prov
   if (response.status === 401) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', `${provider} refused the access token`, false, { tokenRejected: true });
   if (!response.ok) {
     const transient = response.status >= 500 || response.status === 429;
-    throw new ProviderError(transient ? 'PROVIDER_UNAVAILABLE' : 'PROVIDER_REJECTED', `${provider} answered ${response.status} to GET ${new URL(url).pathname}`, transient);
+    throw new ProviderError(
+      transient ? 'PROVIDER_UNAVAILABLE' : 'PROVIDER_REJECTED',
+      `${provider} answered ${response.status} to GET ${new URL(url).pathname}`,
+      transient,
+    );
   }
   try {
     return (await response.json()) as Body;

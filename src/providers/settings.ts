@@ -20,10 +20,16 @@ function validatorOf(schema: SettingsSchema): ValidateFunction {
 }
 
 /** The settings with defaults applied, or the details of what is wrong (fields relative to the target). */
-export function checkSettings(rules: ProviderRules, settings: Record<string, unknown> | null | undefined): { values: Record<string, unknown>; details: ErrorDetail[] } {
+export function checkSettings(
+  rules: ProviderRules,
+  settings: Record<string, unknown> | null | undefined,
+): { values: Record<string, unknown>; details: ErrorDetail[] } {
   const values = structuredClone(settings ?? {});
   const validate = validatorOf(rules.settings);
   if (validate(values)) return { values, details: [] };
-  const details = detailsOf(validate.errors ?? []).map((detail) => ({ ...detail, field: `settings.${detail.field === 'body' ? '' : detail.field}`.replace(/\.$/, '') }));
+  const details = detailsOf(validate.errors ?? []).map((detail) => ({
+    ...detail,
+    field: `settings.${detail.field === 'body' ? '' : detail.field}`.replace(/\.$/, ''),
+  }));
   return { values, details };
 }

@@ -50,7 +50,9 @@ const slotTime = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 function slotDetails(slots: readonly Slot[]): ErrorDetail[] {
   return slots.flatMap((slot, index): ErrorDetail[] => [
-    ...(weekdays.includes(slot.day) ? [] : [{ field: `slots[${index}].day`, code: 'enum', messageKey: 'detail.enum' as const, params: { allowed: weekdays.join(', ') } }]),
+    ...(weekdays.includes(slot.day)
+      ? []
+      : [{ field: `slots[${index}].day`, code: 'enum', messageKey: 'detail.enum' as const, params: { allowed: weekdays.join(', ') } }]),
     ...(slotTime.test(slot.time) ? [] : [{ field: `slots[${index}].time`, code: 'pattern', messageKey: 'detail.pattern' as const }]),
   ]);
 }
@@ -168,7 +170,9 @@ export async function queuePost(db: Database, boss: PgBoss, outbox: Outbox, acto
     const queue = await lockQueue(tx, actor, queueId);
     if (queue.connectionIds.length) {
       const outside: ErrorDetail[] = post.targets.flatMap((target, index) =>
-        queue.connectionIds.includes(target.connectionId) ? [] : [{ field: `targets[${index}].connectionId`, code: 'notInQueue', messageKey: 'detail.notInQueue' as const }],
+        queue.connectionIds.includes(target.connectionId)
+          ? []
+          : [{ field: `targets[${index}].connectionId`, code: 'notInQueue', messageKey: 'detail.notInQueue' as const }],
       );
       if (outside.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: outside.length }, { details: outside });
     }

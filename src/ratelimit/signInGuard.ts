@@ -51,10 +51,8 @@ export async function startSignInAttempt(
     policy: { limit: limits.perAccount, periodMs: hourMs },
   };
   const address: Bucket = { subject: `sign-in:address:${addressKey(attempt.clientAddress)}`, policy: { limit: limits.perAddress, periodMs: hourMs } };
-  const take = (bucket: Bucket) =>
-    takeFromBucket(pool, bucket.policy, { subject: bucket.subject, holder, giveBack: 0, need: 1, want: 1 });
-  const giveBack = (bucket: Bucket) =>
-    takeFromBucket(pool, bucket.policy, { subject: bucket.subject, holder, giveBack: 1, need: 0, want: 0 });
+  const take = (bucket: Bucket) => takeFromBucket(pool, bucket.policy, { subject: bucket.subject, holder, giveBack: 0, need: 1, want: 1 });
+  const giveBack = (bucket: Bucket) => takeFromBucket(pool, bucket.policy, { subject: bucket.subject, holder, giveBack: 1, need: 0, want: 0 });
 
   const fromAccount = await take(account);
   if (!fromAccount.granted) throw throttled(account.policy, fromAccount.level);

@@ -11,7 +11,14 @@ export async function listRequestLog(db: Database, actor: Actor, request: PageRe
   authorize(actor, 'requestLog');
   const limit = pageSize(request);
   const rows = await db.prisma.requestLog.findMany({
-    where: { workspaceId: actor.workspaceId, ...newestFirstAfter<Prisma.RequestLogWhereInput>('createdAt', decodeCursor(request.cursor, (id) => /^\d{1,19}$/.test(id)), BigInt) },
+    where: {
+      workspaceId: actor.workspaceId,
+      ...newestFirstAfter<Prisma.RequestLogWhereInput>(
+        'createdAt',
+        decodeCursor(request.cursor, (id) => /^\d{1,19}$/.test(id)),
+        BigInt,
+      ),
+    },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
   });

@@ -101,7 +101,10 @@ export class WebhookDeliverer {
       if (!due.length) return;
       for (const delivery of due) {
         if (delivery.nextAttemptAt.getTime() > Date.now()) return this.#drainAt(endpointId, delivery.nextAttemptAt);
-        await db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2) WHERE id = $1', [endpointId, leaseSeconds(this.#deps.settings)]);
+        await db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2) WHERE id = $1', [
+          endpointId,
+          leaseSeconds(this.#deps.settings),
+        ]);
         const stillPending = await this.#attempt(endpoint, delivery);
         if (stillPending) return this.#drainAt(endpointId, stillPending);
       }
@@ -122,8 +125,19 @@ export class WebhookDeliverer {
       keys.push(secrets.open(endpoint.sealedPreviousSecret));
     }
     const body = JSON.stringify(envelopeOf(delivery.event));
-    const headers = signDelivery({ secrets: keys, eventId: delivery.eventId, eventType: delivery.event.type, deliveryId: delivery.id, body, timestamp: Math.floor(attemptedAt.getTime() / 1000) });
-    const result = await this.#send(endpoint.url, { ...headers, 'content-type': 'application/json', 'user-agent': 'social-publishing-service-webhooks/1' }, body);
+    const headers = signDelivery({
+      secrets: keys,
+      eventId: delivery.eventId,
+      eventType: delivery.event.type,
+      deliveryId: delivery.id,
+      body,
+      timestamp: Math.floor(attemptedAt.getTime() / 1000),
+    });
+    const result = await this.#send(
+      endpoint.url,
+      { ...headers, 'content-type': 'application/json', 'user-agent': 'social-publishing-service-webhooks/1' },
+      body,
+    );
 
     const delay = settings.retrySchedule[number - 1];
     const final = result.ok || delay === undefined;
@@ -132,7 +146,15 @@ export class WebhookDeliverer {
     const nextAttemptAt = final ? null : new Date(Date.now() + delay * 1000 * (0.9 + Math.random() * 0.2));
     await db.prisma.$transaction([
       db.prisma.webhookAttempt.create({
-        data: { deliveryId: delivery.id, number, attemptedAt, statusCode: result.statusCode, durationMs: result.durationMs, responseExcerpt: result.responseExcerpt, error: result.error },
+        data: {
+          deliveryId: delivery.id,
+          number,
+          attemptedAt,
+          statusCode: result.statusCode,
+          durationMs: result.durationMs,
+          responseExcerpt: result.responseExcerpt,
+          error: result.error,
+        },
       }),
       db.prisma.webhookDelivery.update({
         where: { id: delivery.id },
@@ -154,7 +176,13 @@ export class WebhookDeliverer {
       destination = await checkDestination(url, this.#deps.settings.allowedHosts);
     } catch (error) {
       if (!(error instanceof RefusedDestination)) throw error;
-      return { ok: false, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: `Refused before sending: ${error.reasonWith('WEBHOOK_ALLOWED_HOSTS')}` };
+      return {
+        ok: false,
+        statusCode: null,
+        durationMs: elapsed(),
+        responseExcerpt: null,
+        error: `Refused before sending: ${error.reasonWith('WEBHOOK_ALLOWED_HOSTS')}`,
+      };
     }
     try {
       const response = await request(destination.url, {
@@ -169,7 +197,13 @@ export class WebhookDeliverer {
       // Redirects are not followed: a 3xx is an answer like any other non-2xx.
       const excerpt = await readExcerpt(response.body);
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { ok, statusCode: response.statusCode, durationMs: elapsed(), responseExcerpt: excerpt, error: ok ? null : `The endpoint answered ${response.statusCode}.` };
+      return {
+        ok,
+        statusCode: response.statusCode,
+        durationMs: elapsed(),
+        responseExcerpt: excerpt,
+        error: ok ? null : `The endpoint answered ${response.statusCode}.`,
+      };
     } catch (error) {
       return { ok: false, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: describeFailure(error, this.#deps.settings.timeoutMs) };
     }

@@ -27,7 +27,8 @@ export function presentEndpoint(endpoint: WebhookEndpoint) {
     events: endpoint.events,
     description: endpoint.description,
     enabled: endpoint.enabled,
-    previousSecretExpiresAt: endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date() ? endpoint.previousSecretExpiresAt.toISOString() : null,
+    previousSecretExpiresAt:
+      endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date() ? endpoint.previousSecretExpiresAt.toISOString() : null,
     createdAt: endpoint.createdAt.toISOString(),
     updatedAt: endpoint.updatedAt.toISOString(),
   };
@@ -45,7 +46,9 @@ async function checkedUrl(url: string, settings: WebhookSettings): Promise<strin
 function checkedEvents(events: string[] | undefined): string[] {
   const unknown = (events ?? []).filter((event) => !(eventTypes as readonly string[]).includes(event));
   if (unknown.length) {
-    throw invalidRequest(unknown.map((): ErrorDetail => ({ field: 'events', code: 'enum', messageKey: 'detail.enum', params: { allowed: eventTypes.join(', ') } })));
+    throw invalidRequest(
+      unknown.map((): ErrorDetail => ({ field: 'events', code: 'enum', messageKey: 'detail.enum', params: { allowed: eventTypes.join(', ') } })),
+    );
   }
   return [...new Set(events ?? [])];
 }
@@ -66,7 +69,12 @@ async function findEndpoint(db: Database, actor: Actor, id: string): Promise<Web
   return endpoint;
 }
 
-export async function createWebhook(db: Database, settings: WebhookSettings, actor: Actor, input: { url: string; events?: string[]; description?: string | null }) {
+export async function createWebhook(
+  db: Database,
+  settings: WebhookSettings,
+  actor: Actor,
+  input: { url: string; events?: string[]; description?: string | null },
+) {
   authorize(actor, 'createWebhook');
   checkEndpointLimits(input);
   const url = await checkedUrl(input.url, settings);
@@ -121,7 +129,10 @@ export async function updateWebhook(
     ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
   };
   return db.prisma.$transaction(async (tx) => {
-    const { count } = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, workspaceId: actor.workspaceId }, data: data as Prisma.WebhookEndpointUpdateManyMutationInput });
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: endpoint.id, workspaceId: actor.workspaceId },
+      data: data as Prisma.WebhookEndpointUpdateManyMutationInput,
+    });
     if (!count) throw notFound('webhookEndpoint');
     const updated = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     // Enabled again: what waited while it was disabled goes out now.

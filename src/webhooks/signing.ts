@@ -19,10 +19,22 @@ export interface SignedHeaders {
   'webhook-signature': string;
 }
 
-export function signDelivery(input: { secrets: string[]; eventId: string; eventType: string; deliveryId: string; body: string; timestamp: number }): SignedHeaders {
-  const ours = input.secrets.map((secret) => `v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${input.timestamp}.${input.body}`).digest('hex')}`);
+export function signDelivery(input: {
+  secrets: string[];
+  eventId: string;
+  eventType: string;
+  deliveryId: string;
+  body: string;
+  timestamp: number;
+}): SignedHeaders {
+  const ours = input.secrets.map(
+    (secret) => `v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${input.timestamp}.${input.body}`).digest('hex')}`,
+  );
   const standard = input.secrets.map(
-    (secret) => `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${input.eventId}.${input.timestamp}.${input.body}`).digest('base64')}`,
+    (secret) =>
+      `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+        .update(`${input.eventId}.${input.timestamp}.${input.body}`)
+        .digest('base64')}`,
   );
   return {
     'x-post-event': input.eventType,

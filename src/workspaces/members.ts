@@ -53,7 +53,10 @@ export async function addMember(db: Database, actor: Actor, input: { email: stri
   authorize(actor, 'addMember');
   requireOwnerFor(actor, [input.role], 'addMember');
   assertValidCredentials(input);
-  const existing = await db.prisma.user.findUnique({ where: { email: input.email.trim().toLowerCase() }, include: { memberships: { where: { workspaceId: actor.workspaceId } } } });
+  const existing = await db.prisma.user.findUnique({
+    where: { email: input.email.trim().toLowerCase() },
+    include: { memberships: { where: { workspaceId: actor.workspaceId } } },
+  });
   if (existing?.memberships.length) throw new AppError('CONFLICT', 'memberExists');
   if (existing && input.password) {
     throw invalidRequest([{ field: 'password', code: 'existingUser', messageKey: 'detail.passwordOfExistingUser' }]);

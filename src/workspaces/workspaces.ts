@@ -28,10 +28,7 @@ async function findOrCreateUser(tx: Transaction, email: string, passwordHash: st
 
 const passwordHashOf = async (password: string | undefined) => (password ? hashPassword(password) : null);
 
-export async function setupWorkspace(
-  db: Database,
-  input: { name: string; email: string; password?: string; plan?: PlanName },
-): Promise<SetupResult> {
+export async function setupWorkspace(db: Database, input: { name: string; email: string; password?: string; plan?: PlanName }): Promise<SetupResult> {
   assertValidCredentials(input);
   const plan = input.plan ?? 'pro';
   const passwordHash = await passwordHashOf(input.password);
@@ -48,9 +45,7 @@ export async function setupWorkspace(
     await tx.membership.create({ data: { workspaceId: workspace.id, userId, role: 'owner' } });
     return { workspaceId: workspace.id, userId };
   });
-  const apiKey = plans[plan].apiAccess
-    ? (await createApiKey(db, { workspaceId, userId, scopes: [...scopes], name: 'owner key (setup)' })).apiKey
-    : null;
+  const apiKey = plans[plan].apiAccess ? (await createApiKey(db, { workspaceId, userId, scopes: [...scopes], name: 'owner key (setup)' })).apiKey : null;
   return { workspaceId, userId, apiKey };
 }
 
@@ -59,10 +54,7 @@ export async function anyWorkspaceExists(db: Database): Promise<boolean> {
   return (await db.prisma.workspace.findFirst({ select: { id: true } })) !== null;
 }
 
-export async function addUser(
-  db: Database,
-  input: { workspaceId: string; email: string; role: Role; password?: string },
-): Promise<{ userId: string }> {
+export async function addUser(db: Database, input: { workspaceId: string; email: string; role: Role; password?: string }): Promise<{ userId: string }> {
   assertValidCredentials(input);
   const passwordHash = await passwordHashOf(input.password);
   const added = await db.prisma.$transaction(async (tx) => {
@@ -123,10 +115,7 @@ export async function removeUser(db: Database, input: { workspaceId: string; use
   db.accessChanged();
 }
 
-export async function setPlan(
-  db: Database,
-  input: { workspaceId: string; plan: string; aiCredits?: number; expired?: boolean },
-): Promise<void> {
+export async function setPlan(db: Database, input: { workspaceId: string; plan: string; aiCredits?: number; expired?: boolean }): Promise<void> {
   if (!isPlanName(input.plan)) throw new AppError('INVALID_REQUEST', 'unknownPlan', { plan: input.plan });
   const plan = input.plan;
   await db.prisma.$transaction(async (tx) => {

@@ -37,7 +37,13 @@ export async function launchBrowser(options: { locale: string; timezoneId: strin
     timezoneId: options.timezoneId,
     viewport: { width: 1280, height: 900 },
     args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
       ...(options.hostResolverRules ? [`--host-resolver-rules=${options.hostResolverRules}`] : []),
     ],
   });
@@ -80,7 +86,9 @@ export async function inspectPage(page: Page, name: string): Promise<string[]> {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: join(artifactsDirectory, `${name}-${width}.png`), fullPage: true });
     for (const violation of await seriousViolations(page)) {
-      problems.push(`${width} px: ${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      problems.push(
+        `${width} px: ${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      );
     }
     const overflow = await page.evaluate((viewport) => {
       const beyond = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > viewport);

@@ -48,7 +48,8 @@ afterAll(async () => {
 });
 
 /** The account's row in the composer: the checkbox named by the account, and what appears once it is chosen. */
-const targetRow = (username: string): Locator => page.locator('.target').filter({ has: page.getByRole('checkbox', { name: new RegExp(`^\\S+ \\(@${username},`) }) });
+const targetRow = (username: string): Locator =>
+  page.locator('.target').filter({ has: page.getByRole('checkbox', { name: new RegExp(`^\\S+ \\(@${username},`) }) });
 const caption = () => page.getByLabel('Caption', { exact: true });
 
 /** A ready image in the workspace's library, added through the graph with the owner's key. */
@@ -57,7 +58,8 @@ async function libraryImage(filename: string): Promise<string> {
     method: 'POST',
     headers: bearer(session.workspace.ownerKey, { 'content-type': 'application/json' }),
     body: JSON.stringify({
-      query: 'mutation Add($base64: String!, $filename: String!) { uploadMedia(base64: $base64, filename: $filename, contentType: "image/png", waitSeconds: 10) { id status } }',
+      query:
+        'mutation Add($base64: String!, $filename: String!) { uploadMedia(base64: $base64, filename: $filename, contentType: "image/png", waitSeconds: 10) { id status } }',
       variables: { base64: (await image('png', 640, 480)).toString('base64'), filename },
     }),
   });
@@ -90,7 +92,10 @@ describe('the accounts page', () => {
     await page.getByRole('cell', { name: `Alice (@${mastodonUsername})` }).waitFor();
 
     const accounts = (await api('GET', '/social-accounts')).body.data;
-    expect(accounts.map((account: { provider: string; username: string }) => [account.provider, account.username])).toContainEqual(['mastodon', mastodonUsername]);
+    expect(accounts.map((account: { provider: string; username: string }) => [account.provider, account.username])).toContainEqual([
+      'mastodon',
+      mastodonUsername,
+    ]);
   });
 });
 
@@ -219,7 +224,11 @@ describe('the composer', () => {
   });
 
   it('adds a post to a queue: scheduled at the queue’s next slot', async () => {
-    const queue = await api('POST', '/queues', { name: 'Weekday mornings', timezone: 'Europe/Berlin', slots: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => ({ day, time: '09:00' })) });
+    const queue = await api('POST', '/queues', {
+      name: 'Weekday mornings',
+      timezone: 'Europe/Berlin',
+      slots: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => ({ day, time: '09:00' })),
+    });
     expect(queue.status).toBe(201);
     await openComposer();
     await caption().fill('Queued from the dashboard');
@@ -238,7 +247,14 @@ describe('the composer', () => {
 describe('a network not published to (X, its app set up)', () => {
   it('is offered neither to connect nor in the composer; an account of it connected earlier is shown as such', async () => {
     await session.service.services.db.prisma.socialAccount.create({
-      data: { workspaceId: session.workspace.workspaceId, provider: 'x', remoteId: '2244994945', username: 'XDevelopers', displayName: 'X Developers', status: 'ACTIVE' },
+      data: {
+        workspaceId: session.workspace.workspaceId,
+        provider: 'x',
+        remoteId: '2244994945',
+        username: 'XDevelopers',
+        displayName: 'X Developers',
+        status: 'ACTIVE',
+      },
     });
     await openPage(page, 'Accounts');
     await page.getByRole('button', { name: 'Connect Mastodon' }).waitFor();

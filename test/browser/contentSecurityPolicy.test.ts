@@ -45,15 +45,30 @@ describe('the dashboard’s policy', () => {
     const started = await api('POST', '/media/uploads', { filename: 'photo.webp', contentType: 'image/webp', size: 1 });
     const { id } = started.body.data;
     const picture = await image('webp', 64, 48);
-    for (const key of [storageKeys.original(id), storageKeys.thumbnail(id)]) await service.services.storage.write(key, Readable.from([picture]), picture.length);
-    await service.services.db.prisma.media.update({ where: { id }, data: { status: 'ready', type: 'image', mimeType: 'image/webp', size: picture.length, width: 64, height: 48, hasThumbnail: true } });
+    for (const key of [storageKeys.original(id), storageKeys.thumbnail(id)])
+      await service.services.storage.write(key, Readable.from([picture]), picture.length);
+    await service.services.db.prisma.media.update({
+      where: { id },
+      data: { status: 'ready', type: 'image', mimeType: 'image/webp', size: picture.length, width: 64, height: 48, hasThumbnail: true },
+    });
 
-    const paths = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+    const paths = await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
     expect(paths).toContain('/media');
     for (const path of paths) {
       await page.goto(`${dashboardOrigin}${path}`);
       await page.getByRole('main').waitFor();
-      if (path === '/media') await expect.poll(() => page.locator('img.thumbnail').first().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
+      if (path === '/media')
+        await expect
+          .poll(() =>
+            page
+              .locator('img.thumbnail')
+              .first()
+              .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+          )
+          .toBe(64);
       await page.waitForLoadState('networkidle');
       expect(await refusalsOf(page), path).toEqual([]);
     }

@@ -81,7 +81,10 @@ describe('the dashboard', () => {
     expect(await inspectPage(page, 'accounts')).toEqual([]);
 
     const { body } = await api('GET', '/social-accounts');
-    expect(body.data.map((account: { username: string; provider: string }) => [account.provider, account.username])).toContainEqual(['sandbox', 'dashboard-sandbox']);
+    expect(body.data.map((account: { username: string; provider: string }) => [account.provider, account.username])).toContainEqual([
+      'sandbox',
+      'dashboard-sandbox',
+    ]);
   });
 
   it('composes a post with a live count and publishes it to the sandbox', async () => {

@@ -68,7 +68,10 @@ describe('the media library page', () => {
     expect((await api('GET', `/media/${id}`)).body.data.altText).toBe('A red square');
 
     await card.getByRole('button', { name: 'AI suggestion' }).click();
-    await card.getByRole('status').getByText(/Suggested for 2 credits/).waitFor();
+    await card
+      .getByRole('status')
+      .getByText(/Suggested for 2 credits/)
+      .waitFor();
     expect(await altText.inputValue()).toBe(suggestion);
     expect(standIn.requests.at(-1)?.path).toBe('/v1/chat/completions');
     expect((await api('GET', `/media/${id}`)).body.data.altText).toBe('A red square');

@@ -28,7 +28,12 @@ describe('the queues page', () => {
     await page.getByLabel('Name').fill('Weekday mornings');
     await page.getByRole('button', { name: 'Save queue' }).click();
     await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('group', { name: /Weekly slots/ }).locator('.field-error').textContent()).toMatch(/\S/);
+    expect(
+      await page
+        .getByRole('group', { name: /Weekly slots/ })
+        .locator('.field-error')
+        .textContent(),
+    ).toMatch(/\S/);
   });
 
   it('creates a queue with weekly slots in its time zone, by mouse and keyboard, stored as the page shows it', async () => {
@@ -76,9 +81,18 @@ describe('the queues page', () => {
     await page.getByLabel('Name').fill('Mornings');
     await page.getByRole('button', { name: 'Remove 5:00 PM' }).click();
     await page.getByRole('button', { name: 'Save queue' }).click();
-    await page.getByRole('status').getByText(/Queue “Mornings” saved/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/Queue “Mornings” saved/)
+      .waitFor();
     const changed = (await api('GET', '/queues')).body.data[0];
-    expect([changed.name, changed.slots]).toEqual(['Mornings', [{ day: 'monday', time: '09:30' }, { day: 'wednesday', time: '09:30' }]]);
+    expect([changed.name, changed.slots]).toEqual([
+      'Mornings',
+      [
+        { day: 'monday', time: '09:30' },
+        { day: 'wednesday', time: '09:30' },
+      ],
+    ]);
 
     await page.getByRole('button', { name: 'Delete Mornings' }).click();
     await page.getByRole('status').getByText('Queue “Mornings” deleted. 1 post stays scheduled at its time.').waitFor();
@@ -97,7 +111,9 @@ describe('the analytics page', () => {
       const post = (await api('POST', '/posts', { content: { caption }, targets: [{ connectionId: account, placement: 'feed' }] })).body.data;
       await api('POST', `/posts/${post.id}/publish`);
       const target = (await waitForPost(api, post.id, ['published'])).targets[0];
-      const reported = await service.services.adapters.get('sandbox')!.metrics({ id: account, provider: 'sandbox', username: 'x', remoteId: null, tokens: null }, target.remoteId);
+      const reported = await service.services.adapters
+        .get('sandbox')!
+        .metrics({ id: account, provider: 'sandbox', username: 'x', remoteId: null, tokens: null }, target.remoteId);
       for (const name of metricNames) expected[name] += reported[name] ?? 0;
       // The metrics collection's first reading, run now rather than two minutes after publishing.
       const { db, adapters, secrets, logger } = service.services;
@@ -112,9 +128,17 @@ describe('the analytics page', () => {
       await Promise.all(metricNames.map(async (name, index) => [name, await totals.locator('dd').nth(index).textContent()] as const)),
     );
     expect(shown).toEqual(Object.fromEntries(metricNames.map((name) => [name, expected[name].toLocaleString('en-US')])));
-    expect(await page.getByRole('img', { name: /^Metrics by day from/ }).locator('canvas').count()).toBeGreaterThan(0);
+    expect(
+      await page
+        .getByRole('img', { name: /^Metrics by day from/ })
+        .locator('canvas')
+        .count(),
+    ).toBeGreaterThan(0);
     expect(await page.getByRole('table', { name: 'By account' }).getByRole('rowheader').allTextContents()).toContain('measured-account (@measured-account)');
-    const postLinks = await page.getByRole('table', { name: 'By post' }).getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    const postLinks = await page
+      .getByRole('table', { name: 'By post' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(postLinks.sort()).toEqual(postIds.map((id) => `/posts/${id}`).sort());
     expect(await inspectPage(page, 'analytics')).toEqual([]);
   });

@@ -22,9 +22,7 @@ export interface DashboardSession {
   close(): Promise<void>;
 }
 
-export async function openDashboard(
-  options: { env?: Record<string, string>; locale?: string; timezoneId?: string } = {},
-): Promise<DashboardSession> {
+export async function openDashboard(options: { env?: Record<string, string>; locale?: string; timezoneId?: string } = {}): Promise<DashboardSession> {
   if (!existsSync(new URL('../../web/dist/index.html', import.meta.url))) {
     throw new Error('The dashboard is not built: `npm install` builds it (or run `npx vite build --config web/vite.config.ts`).');
   }
@@ -45,7 +43,8 @@ export async function openDashboard(
     await page.goto(dashboardOrigin);
     // Signed in by the same call the sign-in page makes, whatever the page's language.
     const status = await page.evaluate(
-      async (credentials) => (await fetch('/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })).status,
+      async (credentials) =>
+        (await fetch('/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })).status,
       { email, password },
     );
     if (status !== 204) throw new Error(`Signing in answered ${status}`);

@@ -54,7 +54,15 @@ describe('role ceilings', () => {
 
   it('are consistent with the presets', () => {
     expect(scopePresets['read-only'].every((scope) => roleCeilings.viewer.includes(scope))).toBe(true);
-    expect(resolveScopes({ preset: 'publishing' })).toEqual(['posts:read', 'media:read', 'accounts:read', 'analytics:read', 'posts:write', 'media:write', 'ai:write']);
+    expect(resolveScopes({ preset: 'publishing' })).toEqual([
+      'posts:read',
+      'media:read',
+      'accounts:read',
+      'analytics:read',
+      'posts:write',
+      'media:write',
+      'ai:write',
+    ]);
     expect(refusal(() => resolveScopes({ scopes: ['posts:read', 'posts:delete'] }))?.code).toBe('INVALID_REQUEST');
     expect(refusal(() => resolveScopes({ scopes: [] }))?.code).toBe('INVALID_REQUEST');
   });

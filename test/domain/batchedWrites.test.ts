@@ -40,7 +40,12 @@ describe('batched writes', () => {
     );
     const first = writes.add('first');
     await sleep(5);
-    const later = [writes.add('bad'), writes.add('also in the failed batch')].map((write) => write.then(() => 'written', (error: Error) => error.message));
+    const later = [writes.add('bad'), writes.add('also in the failed batch')].map((write) =>
+      write.then(
+        () => 'written',
+        (error: Error) => error.message,
+      ),
+    );
     finishFirst();
     await first;
     expect(await Promise.all(later)).toEqual(['refused', 'refused']);

@@ -20,7 +20,18 @@ describe('caption length', () => {
   });
 
   it('uses the instance’s own limits and link length for a Mastodon account', () => {
-    const instance = { placements: [{ name: 'feed', description: '', caption: { maxLength: 100, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 10 }, media: { min: 0, max: 4, kinds: ['image'], maxVideos: 1, mixedKinds: false }, aspectRatio: null, video: null }] };
+    const instance = {
+      placements: [
+        {
+          name: 'feed',
+          description: '',
+          caption: { maxLength: 100, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 10 },
+          media: { min: 0, max: 4, kinds: ['image'], maxVideos: 1, mixedKinds: false },
+          aspectRatio: null,
+          video: null,
+        },
+      ],
+    };
     expect(check('mastodon', `${'m'.repeat(89)} ${longUrl}`, instance)).toEqual([]);
     expect(check('mastodon', `${'m'.repeat(90)} ${longUrl}`, instance)[0]?.params).toMatchObject({ length: 101, limit: 100 });
   });

@@ -7,7 +7,10 @@ import { inputLimits } from '../../src/limits.ts';
 
 type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema; oneOf?: Schema[]; [keyword: string]: unknown };
 
-const document = parse(openapiYaml) as { paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, { schema: Schema }> } }>>; components: { schemas: Record<string, Schema> } };
+const document = parse(openapiYaml) as {
+  paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  components: { schemas: Record<string, Schema> };
+};
 
 function resolve(schema: Schema): Schema {
   return schema.$ref ? resolve(document.components.schemas[schema.$ref.split('/').at(-1)!]!) : schema;

@@ -16,7 +16,15 @@ type MessageElement = ReturnType<IntlMessageFormat['getAst']>[number];
 /** The words a message writes itself (not its arguments' values), across every plural and select branch. */
 function literalText(elements: MessageElement[]): string {
   return elements
-    .map((element) => (element.type === 0 ? element.value : 'options' in element ? Object.values(element.options).map((option) => literalText(option.value)).join(' ') : ' '))
+    .map((element) =>
+      element.type === 0
+        ? element.value
+        : 'options' in element
+          ? Object.values(element.options)
+              .map((option) => literalText(option.value))
+              .join(' ')
+          : ' ',
+    )
     .join('');
 }
 
@@ -46,9 +54,13 @@ describe('message catalogs', () => {
   });
 
   it('have no English unit words in the German, French and Spanish API messages, and take no unit as an argument', () => {
-    const english = otherLanguages.flatMap((language) => messageKeys.filter((key) => englishWords.test(literalText(parsed(language, `api.${key}`)))).map((key) => `${language} ${key}`));
+    const english = otherLanguages.flatMap((language) =>
+      messageKeys.filter((key) => englishWords.test(literalText(parsed(language, `api.${key}`)))).map((key) => `${language} ${key}`),
+    );
     expect(english).toEqual([]);
-    const withUnit = languages.flatMap((language) => messageKeys.filter((key) => argumentNames(parsed(language, `api.${key}`)).has('unit')).map((key) => `${language} ${key}`));
+    const withUnit = languages.flatMap((language) =>
+      messageKeys.filter((key) => argumentNames(parsed(language, `api.${key}`)).has('unit')).map((key) => `${language} ${key}`),
+    );
     expect(withUnit).toEqual([]);
   });
 });
@@ -56,10 +68,22 @@ describe('message catalogs', () => {
 describe('rendering', () => {
   it('says one and many in each language', () => {
     const few = (language: Language, limit: number) => renderMessage(language, 'rule.tooFewMedia', { placement: 'reel', limit, count: 0 });
-    expect([few('en', 1), few('en', 2)]).toEqual(['A reel needs at least 1 media file; the post has 0.', 'A reel needs at least 2 media files; the post has 0.']);
-    expect([few('de', 1), few('de', 2)]).toEqual(['Ein reel braucht mindestens 1 Mediendatei; der Beitrag hat 0.', 'Ein reel braucht mindestens 2 Mediendateien; der Beitrag hat 0.']);
-    expect([few('fr', 1), few('fr', 2)]).toEqual(['Un reel demande au moins 1 fichier média ; la publication en a 0.', 'Un reel demande au moins 2 fichiers média ; la publication en a 0.']);
-    expect([few('es', 1), few('es', 2)]).toEqual(['Un reel necesita al menos 1 archivo multimedia; la publicación tiene 0.', 'Un reel necesita al menos 2 archivos multimedia; la publicación tiene 0.']);
+    expect([few('en', 1), few('en', 2)]).toEqual([
+      'A reel needs at least 1 media file; the post has 0.',
+      'A reel needs at least 2 media files; the post has 0.',
+    ]);
+    expect([few('de', 1), few('de', 2)]).toEqual([
+      'Ein reel braucht mindestens 1 Mediendatei; der Beitrag hat 0.',
+      'Ein reel braucht mindestens 2 Mediendateien; der Beitrag hat 0.',
+    ]);
+    expect([few('fr', 1), few('fr', 2)]).toEqual([
+      'Un reel demande au moins 1 fichier média ; la publication en a 0.',
+      'Un reel demande au moins 2 fichiers média ; la publication en a 0.',
+    ]);
+    expect([few('es', 1), few('es', 2)]).toEqual([
+      'Un reel necesita al menos 1 archivo multimedia; la publicación tiene 0.',
+      'Un reel necesita al menos 2 archivos multimedia; la publicación tiene 0.',
+    ]);
     expect(renderMessage('en', 'rateLimited', { limit: 120, seconds: 1 })).toBe('Too many requests: the limit is 120 per minute. Retry in 1 second.');
     expect(renderMessage('de', 'invalidRequest', { count: 1 })).toBe('Die Anfrage passt nicht zum Endpunkt: 1 Feld ist fehlerhaft, siehe details.');
   });
@@ -80,7 +104,9 @@ describe('rendering', () => {
     expect(renderMessage('de', 'notFound', { kind: 'mediaFile' })).toBe('Diese Mediendatei gibt es in diesem Workspace nicht.');
     expect(renderMessage('es', 'rule.mediaKind', { kind: 'video', placement: 'story' })).toBe('Un story no admite vídeos.');
     expect(renderMessage('en', 'notFound', { kind: 'apiKey' })).toBe('No such API key in this workspace.');
-    const untranslated = otherLanguages.flatMap((language) => missingThings.filter((kind) => renderMessage(language, 'notFound', { kind }).includes(kind)).map((kind) => `${language} ${kind}`));
+    const untranslated = otherLanguages.flatMap((language) =>
+      missingThings.filter((kind) => renderMessage(language, 'notFound', { kind }).includes(kind)).map((kind) => `${language} ${kind}`),
+    );
     expect(untranslated).toEqual([]);
   });
 

@@ -51,7 +51,12 @@ describe('the list of networks', () => {
     );
     const configured = loadConfig(env).networks;
     for (const { name, app } of withApps) {
-      expect(loadConfig({}).networks[name]).toEqual({ clientId: undefined, clientSecret: undefined, apiBaseUrl: app!.apiBaseUrl, authBaseUrl: app!.authBaseUrl });
+      expect(loadConfig({}).networks[name]).toEqual({
+        clientId: undefined,
+        clientSecret: undefined,
+        apiBaseUrl: app!.apiBaseUrl,
+        authBaseUrl: app!.authBaseUrl,
+      });
       expect(configured[name]).toMatchObject({ clientId: `${app!.settingsPrefix}-id`, apiBaseUrl: `https://api.${app!.settingsPrefix}.test` });
     }
   });

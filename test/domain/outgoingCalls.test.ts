@@ -18,7 +18,10 @@ function sourceFiles(directory: string): string[] {
 }
 
 /** The code of a file without its comments (which may well mention fetch). */
-const codeOf = (path: string) => readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+const codeOf = (path: string) =>
+  readFileSync(path, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:])\/\/.*$/gm, '$1');
 
 const files = sourceDirectories.flatMap((directory) => sourceFiles(join(root, directory))).map((path) => ({ name: relative(root, path), code: codeOf(path) }));
 
@@ -29,7 +32,7 @@ describe('outgoing calls', () => {
     expect(offenders.map(({ name }) => name)).toEqual([]);
   });
 
-  it("give oauth4webapi our fetch wherever it sends a request", () => {
+  it('give oauth4webapi our fetch wherever it sends a request', () => {
     const senders = files.filter(({ code }) => /from 'oauth4webapi'/.test(code) && /\boauth\.\w+(?:Request|GrantRequest)\s*\(/.test(code));
     expect(senders.length).toBeGreaterThan(0);
     expect(senders.filter(({ code }) => !code.includes('[oauth.customFetch]')).map(({ name }) => name)).toEqual([]);

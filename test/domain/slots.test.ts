@@ -44,7 +44,10 @@ describe('ordinary slots follow the local clock across the changes', () => {
   });
 
   it('counts two slots that land on the same instant once', () => {
-    const slots: Slot[] = [{ day: 'sunday', time: '02:30' }, { day: 'sunday', time: '03:30' }];
+    const slots: Slot[] = [
+      { day: 'sunday', time: '02:30' },
+      { day: 'sunday', time: '03:30' },
+    ];
     const onSpringDay = slotInstants('America/New_York', slots, at('2026-03-07T12:00:00Z'), 1).map((d) => d.toISOString());
     expect(onSpringDay).toEqual(['2026-03-08T07:30:00.000Z']);
   });
@@ -52,7 +55,10 @@ describe('ordinary slots follow the local clock across the changes', () => {
 
 describe('a full week rolls over to the next', () => {
   it('takes the first free slot, next week when this week is taken', () => {
-    const slots: Slot[] = [{ day: 'monday', time: '09:00' }, { day: 'wednesday', time: '17:30' }];
+    const slots: Slot[] = [
+      { day: 'monday', time: '09:00' },
+      { day: 'wednesday', time: '17:30' },
+    ];
     const after = '2026-11-22T10:00:00Z'; // a Sunday
     expect(next('Europe/Berlin', slots, after)).toBe('2026-11-23T08:00:00.000Z');
     expect(next('Europe/Berlin', slots, after, ['2026-11-23T08:00:00.000Z'])).toBe('2026-11-25T16:30:00.000Z');
@@ -64,7 +70,14 @@ describe('a full week rolls over to the next', () => {
   });
 
   it('sorts and de-duplicates slots', () => {
-    expect(normalizeSlots([{ day: 'friday', time: '10:00' }, { day: 'monday', time: '18:00' }, { day: 'monday', time: '08:00' }, { day: 'friday', time: '10:00' }])).toEqual([
+    expect(
+      normalizeSlots([
+        { day: 'friday', time: '10:00' },
+        { day: 'monday', time: '18:00' },
+        { day: 'monday', time: '08:00' },
+        { day: 'friday', time: '10:00' },
+      ]),
+    ).toEqual([
       { day: 'monday', time: '08:00' },
       { day: 'monday', time: '18:00' },
       { day: 'friday', time: '10:00' },

@@ -102,7 +102,9 @@ describe('POST /ai/captions', () => {
   it('translates with hashtags, mentions and links kept: the model sees placeholders, the answer has them back', async () => {
     const { api } = await workspace();
     const caption = 'Big news from @anna@social.example and @bob! Read https://example.com/a?b=1 #launch #café';
-    standIn.reply = ({ userText }) => ({ suggestions: [userText.replace('Big news from', 'Große Neuigkeiten von').replace('and', 'und').replace('Read', 'Lies')] });
+    standIn.reply = ({ userText }) => ({
+      suggestions: [userText.replace('Big news from', 'Große Neuigkeiten von').replace('and', 'und').replace('Read', 'Lies')],
+    });
     const { status, body } = await api('POST', '/ai/captions', { action: 'translate', caption, targetLanguage: 'de' });
     expect(status).toBe(200);
     expect(body.data.suggestions).toEqual(['Große Neuigkeiten von @anna@social.example und @bob! Lies https://example.com/a?b=1 #launch #café']);
@@ -346,10 +348,9 @@ describe('credits', () => {
     const { api, workspaceId } = await workspace(5);
     await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hi' });
     expect(await remaining(api)).toBe(4);
-    await service.services.db.pool.query(
-      `UPDATE workspace SET ai_credits_period = date_trunc('month', now() - interval '1 month', 'UTC') WHERE id = $1`,
-      [workspaceId],
-    );
+    await service.services.db.pool.query(`UPDATE workspace SET ai_credits_period = date_trunc('month', now() - interval '1 month', 'UTC') WHERE id = $1`, [
+      workspaceId,
+    ]);
     expect(await remaining(api)).toBe(5);
     const { body } = await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hi' });
     expect(body.data.creditsRemaining).toBe(4);
@@ -384,7 +385,8 @@ describe('GraphQL, for the dashboard', () => {
     const { ownerKey, api } = await workspace(1);
     const status = await graphql(ownerKey, '{ ai { available provider credits { remaining monthly } costs { altText image } } }');
     expect(status.data.ai).toEqual({ available: true, provider: 'openai', credits: { remaining: 1, monthly: 1 }, costs: { altText: 2, image: 10 } });
-    const mutation = 'mutation($caption: String!) { suggestCaptions(action: HASHTAGS, caption: $caption, provider: INSTAGRAM, count: 2) { suggestions creditsUsed creditsRemaining } }';
+    const mutation =
+      'mutation($caption: String!) { suggestCaptions(action: HASHTAGS, caption: $caption, provider: INSTAGRAM, count: 2) { suggestions creditsUsed creditsRemaining } }';
     standIn.reply = () => ({ suggestions: ['#one', '#two', '#three'] });
     const first = await graphql(ownerKey, mutation, { caption: 'Hi' });
     expect(first.data.suggestCaptions).toEqual({ suggestions: ['#one', '#two'], creditsUsed: 1, creditsRemaining: 0 });

@@ -127,7 +127,10 @@ describe('POST /ai/images', () => {
     const media = await waitForMedia(api, body.data.mediaId);
     expect(media).toMatchObject({ status: 'ready', source: 'ai', type: 'image', format: 'png', width: 1024, height: 1536, error: null });
     expect(media.thumbnailUrl).toEqual(expect.any(String));
-    expect(standIn.requests[0]).toMatchObject({ path: '/v1/images/generations', body: { model: 'image-model', prompt: 'A lighthouse at dusk', size: '1024x1536', response_format: 'b64_json' } });
+    expect(standIn.requests[0]).toMatchObject({
+      path: '/v1/images/generations',
+      body: { model: 'image-model', prompt: 'A lighthouse at dusk', size: '1024x1536', response_format: 'b64_json' },
+    });
     expect(await remaining(api)).toBe(490);
     const events = await service.services.db.pool.query(`SELECT type FROM outbox_event WHERE data->>'mediaId' = $1`, [media.id]);
     expect(events.rows.map((row) => row.type)).toEqual(['media.ready']);
@@ -174,10 +177,16 @@ describe('the in-flight cap (AI_MAX_CONCURRENT) is shared by server processes', 
     release();
     expect((await Promise.all(running)).map((answer) => answer.status)).toEqual([200, 200, 200]);
     standIn.mode = 'serverError';
-    const failed = await Promise.all([second('POST', '/ai/captions', { action: 'rewrite', caption: 'E' }), second('POST', '/ai/captions', { action: 'rewrite', caption: 'F' })]);
+    const failed = await Promise.all([
+      second('POST', '/ai/captions', { action: 'rewrite', caption: 'E' }),
+      second('POST', '/ai/captions', { action: 'rewrite', caption: 'F' }),
+    ]);
     expect(failed.map((answer) => answer.status)).toEqual([503, 503]);
     standIn.mode = 'ok';
-    const after = await Promise.all([second('POST', '/ai/captions', { action: 'rewrite', caption: 'G' }), first('POST', '/ai/captions', { action: 'rewrite', caption: 'H' })]);
+    const after = await Promise.all([
+      second('POST', '/ai/captions', { action: 'rewrite', caption: 'G' }),
+      first('POST', '/ai/captions', { action: 'rewrite', caption: 'H' }),
+    ]);
     expect(after.map((answer) => answer.status)).toEqual([200, 200]);
     expect(await remaining(first)).toBe(496);
   });

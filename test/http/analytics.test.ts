@@ -17,7 +17,11 @@ beforeAll(async () => ({ service, acme, api } = await serviceWithWorkspace()));
 afterAll(() => service.stop());
 
 const read = (targetId: string, now: Date) =>
-  readMetrics({ db: service.services.db, adapters: service.services.adapters, secrets: service.services.secrets, logger: service.services.logger }, [targetId], now);
+  readMetrics(
+    { db: service.services.db, adapters: service.services.adapters, secrets: service.services.secrets, logger: service.services.logger },
+    [targetId],
+    now,
+  );
 
 async function publishMeasured(caption: string) {
   const account = await connectSandbox(service.services, acme.workspaceId);
@@ -25,7 +29,10 @@ async function publishMeasured(caption: string) {
   await api('POST', `/posts/${post.id}/publish`);
   const published = await waitForPost(api, post.id, ['published']);
   const sandbox = service.services.adapters.get('sandbox')!;
-  const networkFigures = await sandbox.metrics({ id: account, provider: 'sandbox', username: 'x', remoteId: null, tokens: null }, published.targets[0].remoteId);
+  const networkFigures = await sandbox.metrics(
+    { id: account, provider: 'sandbox', username: 'x', remoteId: null, tokens: null },
+    published.targets[0].remoteId,
+  );
   return { post: published, target: published.targets[0], networkFigures: { ...zeroMetrics(), ...networkFigures } };
 }
 
@@ -101,7 +108,16 @@ describe('results for a period', () => {
     }
   });
 
-  const metrics = (impressions: number, likes: number, videoViews = 0) => ({ impressions, reach: 0, likes, comments: 0, shares: 0, saves: 0, clicks: 0, videoViews });
+  const metrics = (impressions: number, likes: number, videoViews = 0) => ({
+    impressions,
+    reach: 0,
+    likes,
+    comments: 0,
+    shares: 0,
+    saves: 0,
+    clicks: 0,
+    videoViews,
+  });
 
   it('groups by day, network, account and post, with totals', async () => {
     const byDay = (await api('GET', '/analytics?from=2026-03-01&to=2026-03-31')).body.data;
@@ -121,7 +137,10 @@ describe('results for a period', () => {
       { key: 'sandbox', metrics: metrics(150, 15, 7) },
     ]);
     const byAccount = (await api('GET', '/analytics?from=2026-03-01&to=2026-03-31&groupBy=account')).body.data.rows;
-    expect(Object.fromEntries(byAccount.map((r: { key: string; metrics: { impressions: number } }) => [r.key, r.metrics.impressions]))).toEqual({ [a]: 150, [b]: 50 });
+    expect(Object.fromEntries(byAccount.map((r: { key: string; metrics: { impressions: number } }) => [r.key, r.metrics.impressions]))).toEqual({
+      [a]: 150,
+      [b]: 50,
+    });
     const byPost = (await api('GET', '/analytics?from=2026-03-02&to=2026-03-02&groupBy=post')).body.data.rows;
     expect(Object.fromEntries(byPost.map((r: { key: string; metrics: { likes: number } }) => [r.key, r.metrics.likes]))).toEqual({ [postA]: 5, [postB]: 3 });
   });
@@ -134,7 +153,9 @@ describe('results for a period', () => {
   });
 
   it('exports the same rows as CSV, with a header and an attachment name', async () => {
-    const response = await fetch(`${service.url}/v1/analytics/export?from=2026-03-01&to=2026-03-31&groupBy=provider`, { headers: { authorization: (await keyHeader()) } });
+    const response = await fetch(`${service.url}/v1/analytics/export?from=2026-03-01&to=2026-03-31&groupBy=provider`, {
+      headers: { authorization: await keyHeader() },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="analytics-provider-2026-03-01-2026-03-31.csv"');

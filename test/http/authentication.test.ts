@@ -14,7 +14,11 @@ const addressFailures = 5;
 
 beforeAll(async () => {
   // Sign-in throttling at small limits, and the client address from X-Forwarded-For when sent over loopback.
-  ({ service, acme } = await serviceWithWorkspace({ LOGIN_FAILURES_PER_ACCOUNT: String(accountFailures), LOGIN_FAILURES_PER_ADDRESS: String(addressFailures), TRUST_PROXY: 'loopback' }));
+  ({ service, acme } = await serviceWithWorkspace({
+    LOGIN_FAILURES_PER_ACCOUNT: String(accountFailures),
+    LOGIN_FAILURES_PER_ADDRESS: String(addressFailures),
+    TRUST_PROXY: 'loopback',
+  }));
 });
 afterAll(() => service.stop());
 
@@ -66,7 +70,9 @@ describe('402 ENTITLEMENT_EXCEEDED', () => {
     await setPlan(service.services.db, { workspaceId: workspace.workspaceId, plan: 'pro', expired: true });
     expect((await expectError(await accounts(bearer(workspace.ownerKey)), 402, 'ENTITLEMENT_EXCEEDED')).message).toMatch(/no plan in force/);
     await setPlan(service.services.db, { workspaceId: workspace.workspaceId, plan: 'free' });
-    expect((await expectError(await accounts(bearer(workspace.ownerKey)), 402, 'ENTITLEMENT_EXCEEDED')).message).toMatch(/free plan does not include API access/);
+    expect((await expectError(await accounts(bearer(workspace.ownerKey)), 402, 'ENTITLEMENT_EXCEEDED')).message).toMatch(
+      /free plan does not include API access/,
+    );
     await setPlan(service.services.db, { workspaceId: workspace.workspaceId, plan: 'business' });
     expect((await accounts(bearer(workspace.ownerKey))).status).toBe(200);
   });

@@ -33,8 +33,10 @@ beforeAll(async () => {
   pages = createServer((request, response) => {
     if (request.url === '/article') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<html><head><title>Fallback</title><meta property="og:title" content="Café &amp; Co&#8217;s opening">' +
-        '<meta name="description" content="Plain description"><meta property="og:description" content="Fresh coffee from 8 am"></head><body></body></html>');
+      response.end(
+        '<html><head><title>Fallback</title><meta property="og:title" content="Café &amp; Co&#8217;s opening">' +
+          '<meta name="description" content="Plain description"><meta property="og:description" content="Fresh coffee from 8 am"></head><body></body></html>',
+      );
     } else if (request.url === '/moved') {
       response.writeHead(301, { location: '/article' }).end();
     } else {
@@ -50,7 +52,17 @@ afterAll(async () => {
 });
 
 function mediaFile(bytes: Buffer, fields: Partial<PublishMedia> & Pick<PublishMedia, 'kind' | 'mimeType'>): PublishMedia {
-  return { id: randomUUID(), size: bytes.length, width: null, height: null, durationMs: null, altText: null, url: '', open: async () => Readable.from([bytes]), ...fields };
+  return {
+    id: randomUUID(),
+    size: bytes.length,
+    width: null,
+    height: null,
+    durationMs: null,
+    altText: null,
+    url: '',
+    open: async () => Readable.from([bytes]),
+    ...fields,
+  };
 }
 
 function requestFor(caption: string, extra: Partial<PublishRequest> = {}): PublishRequest {
@@ -102,7 +114,9 @@ describe('connecting a Bluesky account', () => {
   });
 
   it('says the PDS is unavailable when nothing answers at the service URL', async () => {
-    const refusal = await adapter.connector.connect({ identifier: alice.handle, appPassword: alice.appPassword, service: 'http://127.0.0.1:9' }).catch((error) => error);
+    const refusal = await adapter.connector
+      .connect({ identifier: alice.handle, appPassword: alice.appPassword, service: 'http://127.0.0.1:9' })
+      .catch((error) => error);
     expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: true });
   });
 });
@@ -139,8 +153,17 @@ describe('publishing a post', () => {
   });
 
   it('attaches 4 images with their alt text and aspect ratios', async () => {
-    const sizes = [[640, 480], [480, 640], [800, 800], [1200, 300]] as const;
-    const media = await Promise.all(sizes.map(async ([width, height], index) => mediaFile(await image('png', width, height), { kind: 'image', mimeType: 'image/png', width, height, altText: `Picture ${index + 1}` })));
+    const sizes = [
+      [640, 480],
+      [480, 640],
+      [800, 800],
+      [1200, 300],
+    ] as const;
+    const media = await Promise.all(
+      sizes.map(async ([width, height], index) =>
+        mediaFile(await image('png', width, height), { kind: 'image', mimeType: 'image/png', width, height, altText: `Picture ${index + 1}` }),
+      ),
+    );
     const record = await recordOf((await publish(requestFor('Four pictures', { media }))).remoteId);
     expect(record.embed.$type).toBe('app.bsky.embed.images');
     expect(record.embed.images.map((entry: any) => ({ alt: entry.alt, aspectRatio: entry.aspectRatio, mimeType: entry.image.mimeType }))).toEqual(
@@ -149,7 +172,9 @@ describe('publishing a post', () => {
   });
 
   it('re-encodes an image over the blob limit to fit under it, keeping its shape', async () => {
-    const noisy = await sharp(randomBytes(1200 * 900 * 3), { raw: { width: 1200, height: 900, channels: 3 } }).png().toBuffer();
+    const noisy = await sharp(randomBytes(1200 * 900 * 3), { raw: { width: 1200, height: 900, channels: 3 } })
+      .png()
+      .toBuffer();
     expect(noisy.length).toBeGreaterThan(1_000_000);
     const media = [mediaFile(noisy, { kind: 'image', mimeType: 'image/png', width: 1200, height: 900, altText: 'Static' })];
     const record = await recordOf((await publish(requestFor('A heavy picture', { media }))).remoteId);
@@ -164,12 +189,20 @@ describe('publishing a post', () => {
     const clip = await video(320, 240, 1);
     const media = [mediaFile(clip, { kind: 'video', mimeType: 'video/mp4', width: 320, height: 240, durationMs: 1000, altText: 'A test pattern' })];
     const record = await recordOf((await publish(requestFor('A short clip', { media }))).remoteId);
-    expect(record.embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'A test pattern', aspectRatio: { width: 320, height: 240 }, video: { mimeType: 'video/mp4', size: clip.length } });
+    expect(record.embed).toMatchObject({
+      $type: 'app.bsky.embed.video',
+      alt: 'A test pattern',
+      aspectRatio: { width: 320, height: 240 },
+      video: { mimeType: 'video/mp4', size: clip.length },
+    });
   });
 
   it('adds a link card with the page title and description when a post has a link and no media', async () => {
     const record = await recordOf((await publish(requestFor(`We open today: ${pagesUrl}/moved`))).remoteId);
-    expect(record.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: `${pagesUrl}/moved`, title: 'Café & Co’s opening', description: 'Fresh coffee from 8 am' } });
+    expect(record.embed).toEqual({
+      $type: 'app.bsky.embed.external',
+      external: { uri: `${pagesUrl}/moved`, title: 'Café & Co’s opening', description: 'Fresh coffee from 8 am' },
+    });
   });
 
   it('still adds a card, with the URL only, when the page cannot be read', async () => {
@@ -188,7 +221,9 @@ describe('publishing a post', () => {
     const guarded = new BlueskyAdapter({ allowedHosts: new Set() });
     const refusal = await guarded.publish(requestFor('Hello')).catch((error) => error);
     expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
-    expect(refusal.message).toMatch(/^Bluesky: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\. The operator can allow the host in NETWORK_ALLOWED_HOSTS\.$/);
+    expect(refusal.message).toMatch(
+      /^Bluesky: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\. The operator can allow the host in NETWORK_ALLOWED_HOSTS\.$/,
+    );
   });
 
   it('passes the PDS refusal of content on as PROVIDER_REJECTED with its reason', async () => {
@@ -277,7 +312,9 @@ describe('through the API', () => {
     carol = await pds.createAccount('carol');
     service = await startTestService({ NETWORK_ALLOWED_HOSTS: 'localhost,127.0.0.1' });
     const workspace = await createWorkspace(service.services);
-    const { apiKey } = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, { scopes: ['posts:read', 'posts:write', 'accounts:read', 'accounts:write'] });
+    const { apiKey } = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, {
+      scopes: ['posts:read', 'posts:write', 'accounts:read', 'accounts:write'],
+    });
     api = apiFor(service.url, apiKey);
   }, 120_000);
   afterAll(async () => {
@@ -285,14 +322,24 @@ describe('through the API', () => {
   });
 
   it('refuses a wrong app password with 422 details on appPassword, and keeps nothing', async () => {
-    const answer = await api('POST', '/social-accounts', { provider: 'bluesky', identifier: carol.handle, appPassword: 'wxyz-wxyz-wxyz-wxyz', service: pds.url });
+    const answer = await api('POST', '/social-accounts', {
+      provider: 'bluesky',
+      identifier: carol.handle,
+      appPassword: 'wxyz-wxyz-wxyz-wxyz',
+      service: pds.url,
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'appPassword' })] });
     expect((await api('GET', '/social-accounts')).body.data).toEqual([]);
   });
 
   it('connects with an app password and publishes a post the PDS then holds, facets and link card included', async () => {
-    const connected = await api('POST', '/social-accounts', { provider: 'bluesky', identifier: carol.handle, appPassword: carol.appPassword, service: pds.url });
+    const connected = await api('POST', '/social-accounts', {
+      provider: 'bluesky',
+      identifier: carol.handle,
+      appPassword: carol.appPassword,
+      service: pds.url,
+    });
     expect(connected.status).toBe(201);
     expect(connected.body.data).toMatchObject({ provider: 'bluesky', username: 'carol.test', status: 'ACTIVE' });
     const caption = `Hi @alice.test, read ${pagesUrl}/article #news`;
@@ -307,7 +354,11 @@ describe('through the API', () => {
     const { data } = await carol.agent.com.atproto.repo.getRecord({ repo: carol.did, collection: 'app.bsky.feed.post', rkey });
     const record = data.value as Record<string, any>;
     expect(record.text).toBe(caption);
-    expect(record.facets.map((facet: any) => facet.features[0].$type)).toEqual(['app.bsky.richtext.facet#mention', 'app.bsky.richtext.facet#link', 'app.bsky.richtext.facet#tag']);
+    expect(record.facets.map((facet: any) => facet.features[0].$type)).toEqual([
+      'app.bsky.richtext.facet#mention',
+      'app.bsky.richtext.facet#link',
+      'app.bsky.richtext.facet#tag',
+    ]);
     expect(record.embed.external.title).toBe('Café & Co’s opening');
   });
 
@@ -334,7 +385,9 @@ describe('a PDS that rate-limits', () => {
   it('is RATE_LIMITED_BY_PROVIDER, to be retried when its RateLimit-Reset says', async () => {
     // The PDS allows 30 sign-ins per identifier in 5 minutes.
     const attempts = await Promise.all(
-      Array.from({ length: 31 }, () => adapter.connector.connect({ identifier: frank.handle, appPassword: 'wrong-wrong-wrong-wrong', service: limited.url }).catch((error) => error)),
+      Array.from({ length: 31 }, () =>
+        adapter.connector.connect({ identifier: frank.handle, appPassword: 'wrong-wrong-wrong-wrong', service: limited.url }).catch((error) => error),
+      ),
     );
     const limitedAnswer = attempts.find((error) => error.code === 'RATE_LIMITED_BY_PROVIDER');
     expect(limitedAnswer).toMatchObject({ transient: true });

@@ -78,9 +78,13 @@ async function connectMastodon(redirectUri?: string, client: Api = api) {
 }
 
 const accountRows = (workspaceId: string) =>
-  service.services.db.pool.query('SELECT id, status, encrypted_tokens FROM social_account WHERE workspace_id = $1 ORDER BY connected_at', [workspaceId]).then((r) => r.rows);
+  service.services.db.pool
+    .query('SELECT id, status, encrypted_tokens FROM social_account WHERE workspace_id = $1 ORDER BY connected_at', [workspaceId])
+    .then((r) => r.rows);
 const events = (workspaceId: string, type: string) =>
-  service.services.db.pool.query(`SELECT data FROM outbox_event WHERE workspace_id = $1 AND type = $2 ORDER BY sequence`, [workspaceId, type]).then((r) => r.rows.map((row) => row.data));
+  service.services.db.pool
+    .query(`SELECT data FROM outbox_event WHERE workspace_id = $1 AND type = $2 ORDER BY sequence`, [workspaceId, type])
+    .then((r) => r.rows.map((row) => row.data));
 
 describe('GET /providers', () => {
   it('says per network whether accounts can be connected, and how', async () => {
@@ -112,7 +116,9 @@ describe('POST /social-accounts/connect', () => {
     const minutes = (Date.parse(body.data.expiresAt) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(9);
     expect(minutes).toBeLessThanOrEqual(10);
-    const stored = await service.services.db.pool.query('SELECT state_hash, encrypted_code_verifier FROM oauth_authorization WHERE workspace_id = $1', [acme.workspaceId]);
+    const stored = await service.services.db.pool.query('SELECT state_hash, encrypted_code_verifier FROM oauth_authorization WHERE workspace_id = $1', [
+      acme.workspaceId,
+    ]);
     expect(JSON.stringify(stored.rows)).not.toContain(body.data.state);
   });
 
@@ -123,7 +129,13 @@ describe('POST /social-accounts/connect', () => {
   });
 
   it('refuses redirect targets outside the allowed origins (no open redirect)', async () => {
-    for (const redirectUri of ['https://evil.example/steal', 'javascript:alert(1)', '//evil.example/x', `${appOrigin}.evil.example/`, 'https://user:pw@app.example.test/']) {
+    for (const redirectUri of [
+      'https://evil.example/steal',
+      'javascript:alert(1)',
+      '//evil.example/x',
+      `${appOrigin}.evil.example/`,
+      'https://user:pw@app.example.test/',
+    ]) {
       const { status, body } = await api('POST', '/social-accounts/connect', { ...atInstance(), redirectUri });
       expect(status, redirectUri).toBe(400);
       expect(body.error.details).toEqual([expect.objectContaining({ field: 'redirectUri', code: 'notAllowed' })]);
@@ -344,7 +356,10 @@ describe('DELETE /social-accounts/{id}', () => {
     const globex = await createWorkspace(service.services);
     const globexApi = apiFor(service.url, globex.ownerKey);
     const connectionId = (await connectMastodon(undefined, globexApi)).location!.searchParams.get('connectionId')!;
-    const token = instance.requests.filter((request) => request.path === '/api/v1/accounts/verify_credentials').at(-1)!.headers.authorization!.slice('Bearer '.length);
+    const token = instance.requests
+      .filter((request) => request.path === '/api/v1/accounts/verify_credentials')
+      .at(-1)!
+      .headers.authorization!.slice('Bearer '.length);
     expect(instance.isRevoked(token)).toBe(false);
 
     expect((await api('DELETE', `/social-accounts/${connectionId}`)).status).toBe(404);
@@ -401,9 +416,14 @@ describe('GraphQL', () => {
     const added = await graph('mutation($u: String) { addSocialAccount(provider: "sandbox", username: $u) { id status } }', { u: 'graph-shop' });
     const id = added.data.addSocialAccount.id;
     expect(added.data.addSocialAccount.status).toBe('ACTIVE');
-    const started = await graph('mutation($i: String) { startAccountConnection(provider: "mastodon", instanceUrl: $i, redirectUri: "https://evil.example/") { state } }', { i: instance.url });
+    const started = await graph(
+      'mutation($i: String) { startAccountConnection(provider: "mastodon", instanceUrl: $i, redirectUri: "https://evil.example/") { state } }',
+      { i: instance.url },
+    );
     expect(started.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST' });
-    const ok = await graph('mutation($i: String) { startAccountConnection(provider: "mastodon", instanceUrl: $i) { authorizationUrl state expiresAt } }', { i: instance.url });
+    const ok = await graph('mutation($i: String) { startAccountConnection(provider: "mastodon", instanceUrl: $i) { authorizationUrl state expiresAt } }', {
+      i: instance.url,
+    });
     expect(new URL(await browser().start(ok.data.startAccountConnection.authorizationUrl)).pathname).toBe('/oauth/authorize');
     const publishing = await keyFor(service.services, acme.workspaceId, acme.ownerId, { preset: 'publishing' });
     const refused = await graph('mutation($id: ID!) { disconnectSocialAccount(id: $id) { status } }', { id }, publishing.apiKey);
@@ -411,7 +431,12 @@ describe('GraphQL', () => {
     const gone = await graph('mutation($id: ID!) { disconnectSocialAccount(id: $id) { status needsReconnect } }', { id });
     expect(gone.data.disconnectSocialAccount).toEqual({ status: 'REVOKED', needsReconnect: true });
     const providers = await graph('{ providers { provider configured connection } }', {});
-    expect(providers.data.providers).toEqual(expect.arrayContaining([{ provider: 'x', configured: true, connection: 'oauth2' }, { provider: 'linkedin', configured: false, connection: null }]));
+    expect(providers.data.providers).toEqual(
+      expect.arrayContaining([
+        { provider: 'x', configured: true, connection: 'oauth2' },
+        { provider: 'linkedin', configured: false, connection: null },
+      ]),
+    );
   });
 });
 
@@ -432,7 +457,11 @@ describe('networks at a URL the person names', () => {
   });
 
   it('Mastodon: registers the app at the instance, and the person authorizes and is connected there', async () => {
-    const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: `${instance.url}/about`, redirectUri: `${appOrigin}/accounts` });
+    const started = await api('POST', '/social-accounts/connect', {
+      provider: 'mastodon',
+      instanceUrl: `${instance.url}/about`,
+      redirectUri: `${appOrigin}/accounts`,
+    });
     expect(started.status).toBe(201);
     const authorizationUrl = await person.start(started.body.data.authorizationUrl);
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${instance.url}/oauth/authorize`);
@@ -442,7 +471,11 @@ describe('networks at a URL the person names', () => {
     const { location } = await callback(`${service.url}${back.pathname}${back.search}`);
     const connectionId = location!.searchParams.get('connectionId');
     const host = new URL(instance.url).host;
-    expect((await api('GET', `/social-accounts/${connectionId}`)).body.data).toMatchObject({ provider: 'mastodon', username: `alice@${host}`, status: 'ACTIVE' });
+    expect((await api('GET', `/social-accounts/${connectionId}`)).body.data).toMatchObject({
+      provider: 'mastodon',
+      username: `alice@${host}`,
+      status: 'ACTIVE',
+    });
   });
 
   it('refuses instance and PDS URLs the SSRF guard refuses, with details, before calling them', async () => {
@@ -451,14 +484,21 @@ describe('networks at a URL the person names', () => {
       ['/social-accounts/connect', { provider: 'mastodon', instanceUrl: 'https://169.254.169.254/latest' }, 'instanceUrl', 'privateAddress'],
       ['/social-accounts/connect', { provider: 'mastodon', instanceUrl: 'http://mastodon.example' }, 'instanceUrl', 'httpsRequired'],
       ['/social-accounts/connect', { provider: 'mastodon', instanceUrl: 'not a url' }, 'instanceUrl', 'invalidUrl'],
-      ['/social-accounts', { provider: 'bluesky', identifier: 'a.test', appPassword: 'abcd-efgh-ijkl-mnop', service: 'https://[::1]:2583' }, 'service', 'privateAddress'],
+      [
+        '/social-accounts',
+        { provider: 'bluesky', identifier: 'a.test', appPassword: 'abcd-efgh-ijkl-mnop', service: 'https://[::1]:2583' },
+        'service',
+        'privateAddress',
+      ],
     ];
     for (const [path, body, field, code] of cases) {
       const answer = await api('POST', path, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error.details).toEqual([expect.objectContaining({ field, code })]);
     }
-    expect((await api('POST', '/social-accounts/connect', { provider: 'mastodon' })).body.error.details).toEqual([expect.objectContaining({ field: 'instanceUrl', code: 'required' })]);
+    expect((await api('POST', '/social-accounts/connect', { provider: 'mastodon' })).body.error.details).toEqual([
+      expect.objectContaining({ field: 'instanceUrl', code: 'required' }),
+    ]);
   });
 
   it('a network that fails or does not answer while connecting is 503 PROVIDER_UNAVAILABLE, and nothing is connected', async () => {
@@ -489,7 +529,12 @@ describe("X's tokens, of accounts connected before connecting X was refused", ()
     expect(refreshed.refreshToken).not.toBe(account.tokens!.refreshToken);
     expect(network.accepts(refreshed.accessToken)).toBe(true);
     expect(Date.parse(refreshed.expiresAt!) - Date.now()).toBeGreaterThan(7000_000);
-    await expect(x.refresh!(account)).rejects.toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', transient: false, tokenRejected: true, oauthError: 'invalid_grant' });
+    await expect(x.refresh!(account)).rejects.toMatchObject({
+      code: 'ACCOUNT_NEEDS_RECONNECT',
+      transient: false,
+      tokenRejected: true,
+      oauthError: 'invalid_grant',
+    });
     await x.revoke!({ ...account, tokens: refreshed });
     expect(network.accepts(refreshed.accessToken)).toBe(false);
     await expect(x.refresh!({ ...account, tokens: refreshed })).rejects.toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT' });

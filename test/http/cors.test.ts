@@ -14,7 +14,11 @@ let service: TestService;
 let acme: TestWorkspace;
 
 beforeAll(async () => {
-  ({ service, acme } = await serviceWithWorkspace({ PUBLIC_BASE_URL: `${ownOrigin}/`, CORS_ALLOWED_ORIGINS: `${partnerOrigin}/`, MCP_ALLOWED_HOSTS: '127.0.0.1' }));
+  ({ service, acme } = await serviceWithWorkspace({
+    PUBLIC_BASE_URL: `${ownOrigin}/`,
+    CORS_ALLOWED_ORIGINS: `${partnerOrigin}/`,
+    MCP_ALLOWED_HOSTS: '127.0.0.1',
+  }));
 });
 afterAll(() => service.stop());
 
@@ -33,8 +37,7 @@ function preflight(path: string, origin: string) {
   });
 }
 
-const corsHeadersOf = (response: Response) =>
-  Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-allow-')));
+const corsHeadersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-allow-')));
 
 describe('/graphql', () => {
   it('answers another origin without any CORS header, its answer and its preflight', async () => {
@@ -77,7 +80,12 @@ describe('/v1 and /mcp', () => {
       const mcp = await fetch(`${service.url}/mcp`, {
         method: 'POST',
         headers: { origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(acme.ownerKey) },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cors-test', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cors-test', version: '1' } },
+        }),
       });
       expect(mcp.status).toBe(200);
       expect(corsHeadersOf(mcp), origin).toEqual({});

@@ -98,13 +98,21 @@ describe('languages', () => {
       expect(body.error.details[0].message).toBe(detail);
     }
     const unauthenticated = await fetch(`${service.url}/v1/social-accounts`, { headers: { 'accept-language': 'es' } });
-    expect((await unauthenticated.json()).error).toMatchObject({ code: 'UNAUTHENTICATED', message: 'La clave de API falta, es incorrecta, está revocada o ha caducado.' });
+    expect((await unauthenticated.json()).error).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'La clave de API falta, es incorrecta, está revocada o ha caducado.',
+    });
   });
 });
 
 describe('request ids', () => {
   it('puts x-request-id on every response, echoing a well-formed incoming one', async () => {
-    for (const response of [await get('/v1/providers'), await get('/v1/nothing'), await fetch(`${service.url}/healthz`), await fetch(`${service.url}/v1/openapi.json`)]) {
+    for (const response of [
+      await get('/v1/providers'),
+      await get('/v1/nothing'),
+      await fetch(`${service.url}/healthz`),
+      await fetch(`${service.url}/v1/openapi.json`),
+    ]) {
       expect(response.headers.get('x-request-id')).toMatch(/^[\w.:-]{8,}$/);
     }
     const echoed = await get('/v1/providers', { 'x-request-id': 'client-chosen-id-42' });

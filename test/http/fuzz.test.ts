@@ -45,15 +45,44 @@ const someId = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 /** Times JSON Schema's date-time may let through but PostgreSQL (or RFC 3339) cannot hold. */
 const impossibleTimes = [
-  '0000-01-01T00:00:00.000Z', '0000-12-31T23:59:59Z', '2026-06-30T23:59:60Z', '10000-01-01T00:00:00.000Z',
-  '+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00.000Z', '2026-02-30T00:00:00Z', '0000-01-01',
+  '0000-01-01T00:00:00.000Z',
+  '0000-12-31T23:59:59Z',
+  '2026-06-30T23:59:60Z',
+  '10000-01-01T00:00:00.000Z',
+  '+275760-09-13T00:00:00.000Z',
+  '-000001-01-01T00:00:00.000Z',
+  '2026-02-30T00:00:00Z',
+  '0000-01-01',
 ];
 const hostileTexts = [
-  ...impossibleTimes, 'a\u0000b', '\u0000', '-1', '0', '1.5', '1e309', '99999999999999999999', 'NaN', 'null', 'true', '[]', '{}',
-  "' OR 1=1 --", '../../etc/passwd', '3fa85f64-5717-4562-b3fc-2c963f66afa', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
-  '00000000-0000-0000-0000-000000000000', '\u202e\u0301', '😀'.repeat(64), ' ', 'x'.repeat(3000),
-  ...impossibleTimes.map((time) => cursorOf([time, someId])), cursorOf(['2026-01-01T00:00:00.000Z', "x' OR 1=1"]), cursorOf([1, 2]),
-  cursorOf({ at: '2026-01-01' }), cursorOf(['2026-01-01T00:00:00.000Z', someId, 'extra']), 'not base64 !',
+  ...impossibleTimes,
+  'a\u0000b',
+  '\u0000',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '99999999999999999999',
+  'NaN',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  '3fa85f64-5717-4562-b3fc-2c963f66afa',
+  'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+  '00000000-0000-0000-0000-000000000000',
+  '\u202e\u0301',
+  '😀'.repeat(64),
+  ' ',
+  'x'.repeat(3000),
+  ...impossibleTimes.map((time) => cursorOf([time, someId])),
+  cursorOf(['2026-01-01T00:00:00.000Z', "x' OR 1=1"]),
+  cursorOf([1, 2]),
+  cursorOf({ at: '2026-01-01' }),
+  cursorOf(['2026-01-01T00:00:00.000Z', someId, 'extra']),
+  'not base64 !',
 ];
 const badPercentEncodings = ['%', '%zz', '%FF%FE', '%E2%82', '%C0%AF', '%00', 'a%00b', '%%', '%2'];
 
@@ -115,7 +144,10 @@ function validCall(operation: DocumentedOperation, path: Record<string, string>,
     path,
     query: Object.fromEntries(query.map((parameter) => [parameter.name, encodeURIComponent(String(validValue(parameter.schema ?? {}, {}, parameter.name)))])),
     headers: operation.schemes.includes('apiKey') ? bearer(acme.ownerKey) : {},
-    body: operation.bodySchema && { contentType: 'application/json', text: JSON.stringify(validValue(operation.bodySchema, objects ? bodyHints(objects) : {})) },
+    body: operation.bodySchema && {
+      contentType: 'application/json',
+      text: JSON.stringify(validValue(operation.bodySchema, objects ? bodyHints(objects) : {})),
+    },
   };
 }
 
@@ -141,7 +173,8 @@ async function expectHandled(operation: DocumentedOperation, call: Call): Promis
   }
   const outcome = `${what} → ${answer.status} ${answer.text.slice(0, 500)}`;
   expect(answer.status, outcome).toBeLessThan(500);
-  if (operation.statuses.length) expect(operation.statuses, `${outcome}: the status is not documented`).toContain(documentedAs(operation.statuses, answer.status));
+  if (operation.statuses.length)
+    expect(operation.statuses, `${outcome}: the status is not documented`).toContain(documentedAs(operation.statuses, answer.status));
   if (answer.status >= 400 && operation.method !== 'HEAD') expect(errorShapeProblems(answer), outcome).toEqual([]);
 }
 
@@ -191,9 +224,10 @@ const pathParameters = (operation: DocumentedOperation) => operation.parameters.
 describe('every documented operation', () => {
   it.each(operations)('$method $path takes malformed parameters and fields without failing', async (operation) => {
     // Fresh objects for each operation that names some: one that deletes or publishes leaves the next its own.
-    const objects = pathParameters(operation).length || operation.bodySchema
-      ? await createResources(service, acme, operation.path.startsWith('/social-accounts/') ? undefined : account)
-      : undefined;
+    const objects =
+      pathParameters(operation).length || operation.bodySchema
+        ? await createResources(service, acme, operation.path.startsWith('/social-accounts/') ? undefined : account)
+        : undefined;
     const path = Object.fromEntries(
       pathParameters(operation).map(({ name, schema }) => [name, resourceFor(objects!, operation.path, name) ?? String(validValue(schema ?? {}))]),
     );
@@ -273,7 +307,9 @@ describe('the defects the adversarial probe found (issue 9)', () => {
     expectInvalid(await call('GET', '/v1/posts?to=10000-01-01T00:00:00Z'), [{ field: 'to', code: 'format' }]);
     const { post } = await createResources(service, acme, account);
     const schedule = JSON.stringify({ scheduledAt: '0000-01-01T00:00:00.000Z', timezone: 'Europe/Berlin' });
-    expectInvalid(await call('POST', `/v1/posts/${post}/schedule`, { 'content-type': 'application/json' }, schedule), [{ field: 'scheduledAt', code: 'range' }]);
+    expectInvalid(await call('POST', `/v1/posts/${post}/schedule`, { 'content-type': 'application/json' }, schedule), [
+      { field: 'scheduledAt', code: 'range' },
+    ]);
   });
 
   it('answers a body that is not JSON with 415 on every operation that takes one, in the caller’s language', async () => {
@@ -296,7 +332,13 @@ describe('the defects the adversarial probe found (issue 9)', () => {
   it('does not republish every failed target when a retry naming one comes as text/plain', async () => {
     const api = apiFor(service.url, acme.ownerKey);
     const second = await connectSandbox(service.services, acme.workspaceId);
-    const created = await api('POST', '/posts', { content: { caption: 'Fails [sandbox:fail]' }, targets: [{ connectionId: account, placement: 'feed' }, { connectionId: second, placement: 'feed' }] });
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Fails [sandbox:fail]' },
+      targets: [
+        { connectionId: account, placement: 'feed' },
+        { connectionId: second, placement: 'feed' },
+      ],
+    });
     await api('POST', `/posts/${created.body.data.id}/publish`);
     const failed = await waitForPost(api, created.body.data.id, ['failed']);
     const retry = await call('POST', `/v1/posts/${failed.id}/retry`, { 'content-type': 'text/plain' }, JSON.stringify({ targetId: failed.targets[0].id }));

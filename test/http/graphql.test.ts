@@ -37,7 +37,8 @@ describe('GraphQL', () => {
     const workspace = await createWorkspace(service.services);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push(await connectSandbox(service.services, workspace.workspaceId));
-    const query = 'query($after: String) { socialAccounts(first: 2, after: $after) { edges { node { id provider status needsReconnect } } pageInfo { hasNextPage endCursor } } }';
+    const query =
+      'query($after: String) { socialAccounts(first: 2, after: $after) { edges { node { id provider status needsReconnect } } pageInfo { hasNextPage endCursor } } }';
     const first = (await graph(workspace.ownerKey, query)).body.data.socialAccounts;
     expect(first.pageInfo.hasNextPage).toBe(true);
     const second = (await graph(workspace.ownerKey, query, { after: first.pageInfo.endCursor })).body.data.socialAccounts;
@@ -46,7 +47,9 @@ describe('GraphQL', () => {
     expect(seen.sort()).toEqual(ids.sort());
     expect(first.edges[0].node).toMatchObject({ provider: 'sandbox', status: 'ACTIVE', needsReconnect: false });
 
-    const rest = await (await fetch(`${service.url}/v1/social-accounts?limit=2&cursor=${first.pageInfo.endCursor}`, { headers: bearer(workspace.ownerKey) })).json();
+    const rest = await (
+      await fetch(`${service.url}/v1/social-accounts?limit=2&cursor=${first.pageInfo.endCursor}`, { headers: bearer(workspace.ownerKey) })
+    ).json();
     expect(rest.data.map((a: { id: string }) => a.id)).toEqual(second.edges.map((e: { node: { id: string } }) => e.node.id));
   });
 
@@ -121,10 +124,17 @@ describe('posts in the graph', () => {
     const invalid = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "x" }, targets: $targets) { id } }', {
       targets: [{ connectionId: account, placement: 'REEL' }],
     });
-    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'PROVIDER_VALIDATION_FAILED', details: [{ field: 'targets[0].mediaIds', code: 'media.min' }] });
+    expect(invalid.body.errors[0].extensions).toMatchObject({
+      code: 'PROVIDER_VALIDATION_FAILED',
+      details: [{ field: 'targets[0].mediaIds', code: 'media.min' }],
+    });
 
-    const update = 'mutation($id: ID!, $version: Int!) { updatePost(id: $id, version: $version, content: { caption: "Changed" }) { version content { caption } } }';
-    expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.data.updatePost).toEqual({ version: 2, content: { caption: 'Changed' } });
+    const update =
+      'mutation($id: ID!, $version: Int!) { updatePost(id: $id, version: $version, content: { caption: "Changed" }) { version content { caption } } }';
+    expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.data.updatePost).toEqual({
+      version: 2,
+      content: { caption: 'Changed' },
+    });
     expect((await graph(workspace.ownerKey, update, { id: post.id, version: 1 })).body.errors[0].extensions.code).toBe('CONCURRENT_MODIFICATION');
 
     const published = await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status } }', { id: post.id });
@@ -158,15 +168,26 @@ describe('queues and analytics in the graph', () => {
   it('creates a queue, queues a post into it and reads analytics', async () => {
     const workspace = await createWorkspace(service.services);
     const account = await connectSandbox(service.services, workspace.workspaceId);
-    const queue = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Graph", timezone: "Asia/Tokyo", slots: [{ day: FRIDAY, time: "12:00" }]) { id slots { day time } } }');
+    const queue = await graph(
+      workspace.ownerKey,
+      'mutation { createQueue(name: "Graph", timezone: "Asia/Tokyo", slots: [{ day: FRIDAY, time: "12:00" }]) { id slots { day time } } }',
+    );
     expect(queue.body.data.createQueue.slots).toEqual([{ day: 'FRIDAY', time: '12:00' }]);
-    const post = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "Queued in the graph" }, targets: $targets) { id } }', {
-      targets: [{ connectionId: account, placement: 'FEED' }],
-    });
-    const queued = await graph(workspace.ownerKey, 'mutation($id: ID!, $queueId: ID!) { queuePost(id: $id, queueId: $queueId) { status timezone queueId scheduledAt } }', {
-      id: post.body.data.createPost.id,
-      queueId: queue.body.data.createQueue.id,
-    });
+    const post = await graph(
+      workspace.ownerKey,
+      'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "Queued in the graph" }, targets: $targets) { id } }',
+      {
+        targets: [{ connectionId: account, placement: 'FEED' }],
+      },
+    );
+    const queued = await graph(
+      workspace.ownerKey,
+      'mutation($id: ID!, $queueId: ID!) { queuePost(id: $id, queueId: $queueId) { status timezone queueId scheduledAt } }',
+      {
+        id: post.body.data.createPost.id,
+        queueId: queue.body.data.createQueue.id,
+      },
+    );
     expect(queued.body.data.queuePost).toMatchObject({ status: 'SCHEDULED', timezone: 'Asia/Tokyo', queueId: queue.body.data.createQueue.id });
     expect(new Date(queued.body.data.queuePost.scheduledAt).getUTCHours()).toBe(3); // 12:00 in Tokyo
     const badSlot = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Bad", timezone: "UTC", slots: [{ day: MONDAY, time: "noon" }]) { id } }');
@@ -176,7 +197,10 @@ describe('queues and analytics in the graph', () => {
     expect(badDay.body.errors[0].message).toContain('Value "FUNDAY" does not exist in "Weekday" enum');
     const badFilter = await graph(workspace.ownerKey, '{ posts(first: 1, connectionId: "not-a-uuid") { edges { node { id } } } }');
     expect(badFilter.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'connectionId' }] });
-    const report = await graph(workspace.ownerKey, '{ analytics(from: "2026-01-01", to: "2026-01-31", groupBy: PROVIDER) { groupBy totals { impressions } rows { key } } }');
+    const report = await graph(
+      workspace.ownerKey,
+      '{ analytics(from: "2026-01-01", to: "2026-01-31", groupBy: PROVIDER) { groupBy totals { impressions } rows { key } } }',
+    );
     expect(report.body.data.analytics).toEqual({ groupBy: 'PROVIDER', totals: { impressions: 0 }, rows: [] });
   });
 });

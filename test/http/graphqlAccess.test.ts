@@ -44,7 +44,10 @@ function refused(answer: Awaited<ReturnType<typeof graph>>) {
 
 describe('startUpload', () => {
   it('answers where to send the file, as POST /v1/media/uploads does', async () => {
-    const { data } = await graph(keyed(acme.ownerKey), 'mutation { startUpload(filename: "clip.mp4", contentType: "video/mp4", size: 2048) { id method maxBytes headers resumable { protocol endpoint } } }');
+    const { data } = await graph(
+      keyed(acme.ownerKey),
+      'mutation { startUpload(filename: "clip.mp4", contentType: "video/mp4", size: 2048) { id method maxBytes headers resumable { protocol endpoint } } }',
+    );
     expect(data!.startUpload).toMatchObject({ method: 'PUT', maxBytes: 2048, headers: { 'content-type': 'video/mp4' }, resumable: { protocol: 'tus' } });
     const { data: read } = await graph(keyed(acme.ownerKey), 'query($id: ID!) { mediaFile(id: $id) { filename status } }', { id: data!.startUpload.id });
     expect(read!.mediaFile).toEqual({ filename: 'clip.mp4', status: 'UPLOADING' });
@@ -65,7 +68,10 @@ describe('startUpload', () => {
     const readOnly = await keyFor(service.services, acme.workspaceId, acme.ownerId, { preset: 'read-only' });
     const start = 'mutation { startUpload(filename: "a.png", contentType: "image/png", size: 10) { id } }';
     expect(refused(await graph(keyed(readOnly.apiKey), start))).toEqual({ code: 'FORBIDDEN', message: 'API key needs the media:write scope for startUpload.' });
-    expect(refused(await graph(await session(acme.workspaceId, 'viewer'), start))).toEqual({ code: 'FORBIDDEN', message: 'The viewer role does not allow startUpload.' });
+    expect(refused(await graph(await session(acme.workspaceId, 'viewer'), start))).toEqual({
+      code: 'FORBIDDEN',
+      message: 'The viewer role does not allow startUpload.',
+    });
   });
 });
 
@@ -75,7 +81,11 @@ describe('API keys', () => {
     const owner = keyed(workspace.ownerKey);
     const { data } = await graph(owner, 'mutation { createApiKey(preset: PUBLISHING, name: "CI") { apiKey key { id name prefix scopes revokedAt } } }');
     const created = data!.createApiKey;
-    expect(created.key).toMatchObject({ name: 'CI', revokedAt: null, scopes: ['POSTS_READ', 'MEDIA_READ', 'ACCOUNTS_READ', 'ANALYTICS_READ', 'POSTS_WRITE', 'MEDIA_WRITE', 'AI_WRITE'] });
+    expect(created.key).toMatchObject({
+      name: 'CI',
+      revokedAt: null,
+      scopes: ['POSTS_READ', 'MEDIA_READ', 'ACCOUNTS_READ', 'ANALYTICS_READ', 'POSTS_WRITE', 'MEDIA_WRITE', 'AI_WRITE'],
+    });
     expect(created.apiKey.startsWith(created.key.prefix)).toBe(true);
     expect((await fetch(`${service.url}/v1/posts`, { headers: bearer(created.apiKey) })).status).toBe(200);
 
@@ -119,7 +129,10 @@ describe('API keys', () => {
       ['mutation { createApiKey(preset: READ_ONLY) { apiKey } }', 'createApiKey'],
       [`mutation { revokeApiKey(id: "${ownersKey}") { id } }`, 'revokeApiKey'],
     ] as const) {
-      expect(refused(await graph(keyed(publishing.apiKey), query))).toEqual({ code: 'FORBIDDEN', message: `API key needs the access:write scope for ${operation}.` });
+      expect(refused(await graph(keyed(publishing.apiKey), query))).toEqual({
+        code: 'FORBIDDEN',
+        message: `API key needs the access:write scope for ${operation}.`,
+      });
       expect(refused(await graph(editor, query))).toEqual({ code: 'FORBIDDEN', message: `The editor role does not allow ${operation}.` });
     }
     expect((await graph(admin, 'mutation { createApiKey(preset: READ_ONLY) { key { createdById } } }')).data!.createApiKey.key.createdById).toBe(admin.userId);
@@ -140,7 +153,11 @@ describe('people and roles', () => {
     const added = await graph(owner, 'mutation { addMember(email: "Ada@Example.test", role: ADMIN, password: "a long password 1") { userId email role } }');
     const member = added.data!.addMember;
     expect(member).toMatchObject({ email: 'ada@example.test', role: 'ADMIN' });
-    const signIn = await fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.test', password: 'a long password 1' }) });
+    const signIn = await fetch(`${service.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.test', password: 'a long password 1' }),
+    });
     expect(signIn.status).toBe(204);
 
     const theirKey = await keyFor(service.services, workspace.workspaceId, member.userId, { preset: 'publishing' });
@@ -148,7 +165,9 @@ describe('people and roles', () => {
     expect(changed.data!.setMemberRole.role).toBe('VIEWER');
     expect((await graph(owner, '{ members { email role } }')).data!.members).toContainEqual({ email: 'ada@example.test', role: 'VIEWER' });
 
-    expect((await graph(owner, 'mutation($id: ID!) { removeMember(userId: $id) { email } }', { id: member.userId })).data!.removeMember.email).toBe('ada@example.test');
+    expect((await graph(owner, 'mutation($id: ID!) { removeMember(userId: $id) { email } }', { id: member.userId })).data!.removeMember.email).toBe(
+      'ada@example.test',
+    );
     expect((await fetch(`${service.url}/v1/posts`, { headers: bearer(theirKey.apiKey) })).status).toBe(401);
   });
 
@@ -156,10 +175,14 @@ describe('people and roles', () => {
     const workspace = await createWorkspace(service.services);
     const owner = keyed(workspace.ownerKey);
     const editor = await addPerson(service.services, workspace.workspaceId, 'editor');
-    expect(refused(await graph(owner, 'mutation($email: String!) { addMember(email: $email, role: VIEWER) { userId } }', { email: editor.email })).code).toBe('CONFLICT');
+    expect(refused(await graph(owner, 'mutation($email: String!) { addMember(email: $email, role: VIEWER) { userId } }', { email: editor.email })).code).toBe(
+      'CONFLICT',
+    );
 
     const elsewhere = await addPerson(service.services, acme.workspaceId, 'editor');
-    const withPassword = await graph(owner, 'mutation($email: String!) { addMember(email: $email, role: VIEWER, password: "taken over 12345") { userId } }', { email: elsewhere.email });
+    const withPassword = await graph(owner, 'mutation($email: String!) { addMember(email: $email, role: VIEWER, password: "taken over 12345") { userId } }', {
+      email: elsewhere.email,
+    });
     expect(withPassword.errors![0]!.extensions).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'password', code: 'existingUser' }] });
     const joined = await graph(owner, 'mutation($email: String!) { addMember(email: $email, role: VIEWER) { userId } }', { email: elsewhere.email });
     expect(joined.data!.addMember.userId).toBe(elsewhere.userId);
@@ -180,7 +203,10 @@ describe('people and roles', () => {
       [`mutation { setMemberRole(userId: "${person.userId}", role: EDITOR) { role } }`, 'setMemberRole'],
       [`mutation { removeMember(userId: "${person.userId}") { role } }`, 'removeMember'],
     ] as const) {
-      expect(refused(await graph(keyed(publishing.apiKey), query))).toEqual({ code: 'FORBIDDEN', message: `API key needs the access:write scope for ${operation}.` });
+      expect(refused(await graph(keyed(publishing.apiKey), query))).toEqual({
+        code: 'FORBIDDEN',
+        message: `API key needs the access:write scope for ${operation}.`,
+      });
       expect(refused(await graph(editor, query))).toEqual({ code: 'FORBIDDEN', message: `The editor role does not allow ${operation}.` });
     }
 

@@ -4,8 +4,16 @@
 // trace or SQL. The fields are read from the schema itself, so a new one is fuzzed without being listed here.
 import fc from 'fast-check';
 import {
-  getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isObjectType, isScalarType, type GraphQLArgument,
-  type GraphQLField, type GraphQLInputType,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isObjectType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -33,9 +41,29 @@ afterAll(() => service.stop());
 
 const hostileText = fc.oneof(
   fc.constantFrom(
-    '', ' ', '\u0000', 'a\u0000b', '%FF%FE', '%', '%zz', '\uD800', '😀'.repeat(3), "' OR 1=1 --", '"; DROP TABLE post; --', '../../etc/passwd',
-    '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-12-31T23:59:60Z', '+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00Z',
-    '00000000-0000-0000-0000-000000000000', 'not-a-uuid', 'eyJhdCI6IjAwMDAtMDEtMDFUMDA6MDA6MDBaIiwiaWQiOiJ4In0', 'monday', '25:99', 'Mars/Olympus',
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '%FF%FE',
+    '%',
+    '%zz',
+    '\uD800',
+    '😀'.repeat(3),
+    "' OR 1=1 --",
+    '"; DROP TABLE post; --',
+    '../../etc/passwd',
+    '0000-01-01T00:00:00Z',
+    '2026-02-30T00:00:00Z',
+    '2026-12-31T23:59:60Z',
+    '+275760-09-13T00:00:00.000Z',
+    '-000001-01-01T00:00:00Z',
+    '00000000-0000-0000-0000-000000000000',
+    'not-a-uuid',
+    'eyJhdCI6IjAwMDAtMDEtMDFUMDA6MDA6MDBaIiwiaWQiOiJ4In0',
+    'monday',
+    '25:99',
+    'Mars/Olympus',
   ),
   fc.integer({ min: 1, max: 200_000 }).map((length) => 'x'.repeat(length)),
   fc.string({ unit: 'binary', maxLength: 64 }),
@@ -111,7 +139,8 @@ function operation(kind: 'query' | 'mutation', field: GraphQLField<unknown, unkn
 
 const knownCodes = new Set(Object.keys(httpStatusByCode));
 /** A stack frame, a source path, SQL or a database error; the caller's own values may be echoed back. */
-const leaks = /\\n\s+at |\((file|node):|node_modules|\.ts:\d+:\d+|Prisma|\bSELECT\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|syntax error at or near|violates .+ constraint|invalid input syntax|originalError/;
+const leaks =
+  /\\n\s+at |\((file|node):|node_modules|\.ts:\d+:\d+|Prisma|\bSELECT\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|syntax error at or near|violates .+ constraint|invalid input syntax|originalError/;
 
 async function send(body: { query: string; variables: Record<string, unknown> }) {
   const response = await fetch(`${service.url}/graphql`, {

@@ -37,8 +37,16 @@ async function graph(apiKey: string, query: string, variables: Record<string, un
 /** Uploads a real image through the graph (startUpload, the PUT, completeUpload) and waits until it is ready. */
 async function readyImage(workspace: TestWorkspace, width: number): Promise<string> {
   const bytes = await image('png', width, 100);
-  const { startUpload } = await graph(workspace.ownerKey, 'mutation($size: Float!) { startUpload(filename: "photo.png", contentType: "image/png", size: $size) { id uploadUrl method headers } }', { size: bytes.length });
-  const put = await fetch(startUpload.uploadUrl.replace(service.services.config.publicBaseUrl, service.url), { method: startUpload.method, headers: startUpload.headers, body: new Uint8Array(bytes) });
+  const { startUpload } = await graph(
+    workspace.ownerKey,
+    'mutation($size: Float!) { startUpload(filename: "photo.png", contentType: "image/png", size: $size) { id uploadUrl method headers } }',
+    { size: bytes.length },
+  );
+  const put = await fetch(startUpload.uploadUrl.replace(service.services.config.publicBaseUrl, service.url), {
+    method: startUpload.method,
+    headers: startUpload.headers,
+    body: new Uint8Array(bytes),
+  });
   expect(put.ok).toBe(true);
   const { completeUpload } = await graph(workspace.ownerKey, 'mutation($id: ID!) { completeUpload(id: $id) { status } }', { id: startUpload.id });
   expect(completeUpload.status).toBe('PROCESSING');
@@ -72,7 +80,9 @@ describe('enums', () => {
   it('are the domain’s lists, in upper case', async () => {
     const workspace = await createWorkspace(service.services);
     const values = async (name: string) =>
-      (await graph(workspace.ownerKey, 'query($name: String!) { __type(name: $name) { enumValues { name } } }', { name })).__type.enumValues.map((value: { name: string }) => value.name);
+      (await graph(workspace.ownerKey, 'query($name: String!) { __type(name: $name) { enumValues { name } } }', { name })).__type.enumValues.map(
+        (value: { name: string }) => value.name,
+      );
     const sorted = (names: readonly string[]) => names.map(enumValueName).sort();
     expect(await values('PostStatus')).toEqual(sorted(postStatuses));
     expect(await values('TargetStatus')).toEqual(sorted(targetStatuses));
@@ -90,10 +100,15 @@ describe('enums', () => {
     const account = await connectSandbox(service.services, workspace.workspaceId);
     const api = apiFor(service.url, workspace.ownerKey);
     const made = await api('POST', '/posts', { content: { caption: 'Both ways' }, targets: [{ connectionId: account, placement: 'feed' }] });
-    const { post } = await graph(workspace.ownerKey, 'query($id: ID!) { post(id: $id) { status targets { provider placement status } } }', { id: made.body.data.id });
+    const { post } = await graph(workspace.ownerKey, 'query($id: ID!) { post(id: $id) { status targets { provider placement status } } }', {
+      id: made.body.data.id,
+    });
     expect(post).toEqual({ status: 'DRAFT', targets: [{ provider: 'SANDBOX', placement: 'FEED', status: 'PENDING' }] });
 
-    const { createWebhook } = await graph(workspace.ownerKey, 'mutation { createWebhook(url: "http://127.0.0.1:9/hook", events: [POST_PUBLISHED, TARGET_FAILED]) { id events } }');
+    const { createWebhook } = await graph(
+      workspace.ownerKey,
+      'mutation { createWebhook(url: "http://127.0.0.1:9/hook", events: [POST_PUBLISHED, TARGET_FAILED]) { id events } }',
+    );
     expect(createWebhook.events).toEqual(['POST_PUBLISHED', 'TARGET_FAILED']);
     expect((await api('GET', `/webhooks/${createWebhook.id}`)).body.data.events).toEqual(['post.published', 'target.failed']);
   });
@@ -121,7 +136,9 @@ describe('REST’s field names', () => {
 
     // A caption the sandbox no longer takes: the stored post now has a finding, named as a refusal's detail would be.
     await service.services.db.prisma.postTarget.updateMany({ where: { postId: createPost.id }, data: { overrideCaption: 'x'.repeat(501) } });
-    const { post } = await graph(workspace.ownerKey, 'query($id: ID!) { post(id: $id) { targets { validation { valid problems { code field } } } } }', { id: createPost.id });
+    const { post } = await graph(workspace.ownerKey, 'query($id: ID!) { post(id: $id) { targets { validation { valid problems { code field } } } } }', {
+      id: createPost.id,
+    });
     expect(post.targets[0].validation).toEqual({ valid: false, problems: [{ code: 'caption.maxLength', field: 'caption' }] });
     const refused = await fetch(`${service.url}/graphql`, {
       method: 'POST',
@@ -131,7 +148,10 @@ describe('REST’s field names', () => {
         variables: { targets: [{ connectionId: account, placement: 'FEED', override: { caption: 'x'.repeat(501) } }] },
       }),
     }).then((response) => response.json());
-    expect(refused.errors[0].extensions).toMatchObject({ code: 'PROVIDER_VALIDATION_FAILED', details: [{ field: 'targets[0].caption', code: 'caption.maxLength' }] });
+    expect(refused.errors[0].extensions).toMatchObject({
+      code: 'PROVIDER_VALIDATION_FAILED',
+      details: [{ field: 'targets[0].caption', code: 'caption.maxLength' }],
+    });
   });
 });
 
@@ -145,14 +165,22 @@ describe('relations', () => {
     workspace = await createWorkspace(service.services);
     accounts = [await connectSandbox(service.services, workspace.workspaceId), await connectSandbox(service.services, workspace.workspaceId)];
     files = [await readyImage(workspace, 100), await readyImage(workspace, 120), await readyImage(workspace, 140)];
-    const { createQueue } = await graph(workspace.ownerKey, 'mutation { createQueue(name: "Daily", timezone: "UTC", slots: [{ day: MONDAY, time: "09:00" }, { day: THURSDAY, time: "09:00" }]) { id } }');
+    const { createQueue } = await graph(
+      workspace.ownerKey,
+      'mutation { createQueue(name: "Daily", timezone: "UTC", slots: [{ day: MONDAY, time: "09:00" }, { day: THURSDAY, time: "09:00" }]) { id } }',
+    );
     queueId = createQueue.id;
     for (let i = 0; i < 6; i++) {
-      const { createPost } = await graph(workspace.ownerKey, 'mutation($content: PostContentInput!, $targets: [TargetInput!]!) { createPost(content: $content, targets: $targets) { id } }', {
-        content: { caption: `Post ${i}`, mediaIds: [files[i % 3], files[(i + 1) % 3]] },
-        targets: accounts.map((connectionId) => ({ connectionId, placement: 'FEED' })),
-      });
-      if (i < 2) await graph(workspace.ownerKey, 'mutation($id: ID!, $queueId: ID!) { queuePost(id: $id, queueId: $queueId) { id } }', { id: createPost.id, queueId });
+      const { createPost } = await graph(
+        workspace.ownerKey,
+        'mutation($content: PostContentInput!, $targets: [TargetInput!]!) { createPost(content: $content, targets: $targets) { id } }',
+        {
+          content: { caption: `Post ${i}`, mediaIds: [files[i % 3], files[(i + 1) % 3]] },
+          targets: accounts.map((connectionId) => ({ connectionId, placement: 'FEED' })),
+        },
+      );
+      if (i < 2)
+        await graph(workspace.ownerKey, 'mutation($id: ID!, $queueId: ID!) { queuePost(id: $id, queueId: $queueId) { id } }', { id: createPost.id, queueId });
     }
   });
 
@@ -190,7 +218,13 @@ describe('relations', () => {
 
   it('resolve a queue’s posts with one query per table, and a delivery’s endpoint', async () => {
     let queues: { edges: { node: { id: string; posts: { status: string; queueId: string }[] } }[] } | undefined;
-    const forQueues = await tablesReadDuring(async () => ({ queues } = await graph(workspace.ownerKey, '{ queues(first: 5) { edges { node { id posts { id status queueId targets { account { username } } } } } } }')));
+    const forQueues = await tablesReadDuring(
+      async () =>
+        ({ queues } = await graph(
+          workspace.ownerKey,
+          '{ queues(first: 5) { edges { node { id posts { id status queueId targets { account { username } } } } } } }',
+        )),
+    );
     const [queue] = queues!.edges.map((edge) => edge.node);
     expect(queue!.posts).toHaveLength(2);
     expect(queue!.posts.every((post) => post.status === 'SCHEDULED' && post.queueId === queueId)).toBe(true);
@@ -201,7 +235,8 @@ describe('relations', () => {
     const deliveries = 'query($id: ID!) { webhookDeliveries(endpointId: $id, first: 10) { edges { node { eventType status endpoint { id url } } } } }';
     const { webhookDeliveries } = await graph(workspace.ownerKey, deliveries, { id: createWebhook.id });
     expect(webhookDeliveries.edges).toHaveLength(3);
-    for (const { node } of webhookDeliveries.edges) expect(node).toMatchObject({ eventType: 'WEBHOOK_TEST', endpoint: { id: createWebhook.id, url: 'http://127.0.0.1:9/hook' } });
+    for (const { node } of webhookDeliveries.edges)
+      expect(node).toMatchObject({ eventType: 'WEBHOOK_TEST', endpoint: { id: createWebhook.id, url: 'http://127.0.0.1:9/hook' } });
   });
 
   it('need the related object’s read scope: usedBy lists posts only for keys with posts:read', async () => {

@@ -77,7 +77,8 @@ function nest(levels: number): string {
 }
 
 describe('cost', () => {
-  const full = (first: string) => `posts${first} { edges { node { id content { caption } status targets { id status placement validation { valid problems { code field message } } } } } }`;
+  const full = (first: string) =>
+    `posts${first} { edges { node { id content { caption } status targets { id status placement validation { valid problems { code field message } } } } } }`;
   const aliased = (count: number, field: string) => `{ ${Array.from({ length: count }, (_, i) => `p${i}: ${field}`).join(' ')} }`;
 
   it('counts a page size given in a variable: the same document is refused for 100 items, answered for 1', async () => {
@@ -147,20 +148,28 @@ describe('answer size', () => {
 
 describe('input limits live in the domain: GraphQL refuses what REST refuses, with the same details', () => {
   async function rest(method: string, path: string, body: unknown) {
-    const response = await fetch(`${service.url}/v1${path}`, { method, headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: JSON.stringify(body) });
+    const response = await fetch(`${service.url}/v1${path}`, {
+      method,
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: await response.json() };
   }
 
   it('webhooks: a description over the limit (a 20 MB one was once stored)', async () => {
     const description = 'd'.repeat(inputLimits.webhook.description + 1);
     const url = 'https://hooks.example.com/in';
-    const viaGraph = await graph('mutation($description: String) { createWebhook(url: "https://hooks.example.com/in", description: $description) { id } }', { description });
+    const viaGraph = await graph('mutation($description: String) { createWebhook(url: "https://hooks.example.com/in", description: $description) { id } }', {
+      description,
+    });
     const viaRest = await rest('POST', '/webhooks', { url, description });
     // A field error (the document was valid and ran): 200 with the error in the body, as GraphQL over HTTP says.
     expect(viaGraph.status).toBe(200);
     expect(viaRest.status).toBe(400);
     expect(refusal(viaGraph).extensions.details).toEqual(viaRest.body.error.details);
-    expect(viaRest.body.error.details).toEqual([{ field: 'description', code: 'maxLength', message: `Must be at most ${inputLimits.webhook.description} characters long.` }]);
+    expect(viaRest.body.error.details).toEqual([
+      { field: 'description', code: 'maxLength', message: `Must be at most ${inputLimits.webhook.description} characters long.` },
+    ]);
     const listed = await graph('{ webhooks(first: 100) { edges { node { id } } } }');
     expect(listed.body.data.webhooks.edges).toEqual([]);
   });
@@ -185,7 +194,8 @@ describe('input limits live in the domain: GraphQL refuses what REST refuses, wi
   it('posts: a caption, targets and a campaign over the limits', async () => {
     const account = await connectSandbox(service.services, acme.workspaceId);
     const targets = Array.from({ length: inputLimits.post.targets + 1 }, () => ({ connectionId: account, placement: 'FEED' }));
-    const mutation = 'mutation($caption: String, $targets: [TargetInput!]!, $campaign: String) { createPost(content: { caption: $caption }, targets: $targets, campaign: $campaign) { id } }';
+    const mutation =
+      'mutation($caption: String, $targets: [TargetInput!]!, $campaign: String) { createPost(content: { caption: $caption }, targets: $targets, campaign: $campaign) { id } }';
     const answer = await graph(mutation, { caption: 'c'.repeat(inputLimits.post.caption + 1), targets, campaign: 'k'.repeat(inputLimits.post.campaign + 1) });
     expect(refusal(answer).extensions).toMatchObject({
       code: 'INVALID_REQUEST',
@@ -219,7 +229,11 @@ describe('NUL characters in GraphQL input', () => {
 
 describe('transport and document errors in the API’s shape', () => {
   it('answers a body that is not JSON with 415 and the error shape (not an empty body)', async () => {
-    const response = await fetch(`${service.url}/graphql`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'text/plain', 'accept-language': 'es' }), body: '{ viewer { role } }' });
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'text/plain', 'accept-language': 'es' }),
+      body: '{ viewer { role } }',
+    });
     expect(response.status).toBe(415);
     const body = await response.json();
     expect(refusal({ body }).extensions.code).toBe('INVALID_REQUEST');
@@ -228,14 +242,22 @@ describe('transport and document errors in the API’s shape', () => {
   });
 
   it('answers another method with 405 and Allow', async () => {
-    const response = await fetch(`${service.url}/graphql`, { method: 'PUT', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: '{}' });
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'PUT',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: '{}',
+    });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, POST');
     expect(refusal({ body: await response.json() }).extensions.code).toBe('INVALID_REQUEST');
   });
 
   it('answers a path below the endpoint with 404 NOT_FOUND, and a body over 1 MiB with 400 like REST', async () => {
-    const below = await fetch(`${service.url}/graphql/x`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: '{"query":"{ viewer { role } }"}' });
+    const below = await fetch(`${service.url}/graphql/x`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: '{"query":"{ viewer { role } }"}',
+    });
     expect(below.status).toBe(404);
     expect(refusal({ body: await below.json() }).extensions.code).toBe('NOT_FOUND');
     const anonymousPage = await fetch(`${service.url}/graphql/x`, { headers: { accept: 'text/html' } });
@@ -248,7 +270,11 @@ describe('transport and document errors in the API’s shape', () => {
   });
 
   it('answers malformed JSON, a syntax error, an unknown field and a bad variable with 400 INVALID_REQUEST, nothing internal', async () => {
-    const malformed = await fetch(`${service.url}/graphql`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: '{"query": ' });
+    const malformed = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: '{"query": ',
+    });
     expect(malformed.status).toBe(400);
     const malformedBody = await malformed.json();
     expect(refusal({ body: malformedBody }).extensions.code).toBe('INVALID_REQUEST');

@@ -15,7 +15,9 @@ import { MastodonStandIn } from '../support/mastodon.ts';
 class InsideService {
   connections = 0;
   readonly #server: Server = createServer((_request, response) => {
-    response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_grant', error_description: 'INTERNAL-SECRET: db password hunter2' }));
+    response
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: 'invalid_grant', error_description: 'INTERNAL-SECRET: db password hunter2' }));
   });
   url = '';
 
@@ -69,8 +71,11 @@ async function connect(meanwhile: () => void = () => {}): Promise<URL> {
   // Where the link is the service's own start page, it binds the authorization to this browser (a cookie) first.
   if (authorization.startsWith(service.services.config.publicBaseUrl)) {
     const opened = await fetch(atService(authorization), { redirect: 'manual' });
-    if (!opened.headers.get("location")) console.log("DEBUG", authorization, opened.status, await opened.text());
-    cookie = opened.headers.getSetCookie().map((set) => set.split(';')[0]).join('; ');
+    if (!opened.headers.get('location')) console.log('DEBUG', authorization, opened.status, await opened.text());
+    cookie = opened.headers
+      .getSetCookie()
+      .map((set) => set.split(';')[0])
+      .join('; ');
     authorization = opened.headers.get('location')!;
   }
   const atInstance = await fetch(authorization, { redirect: 'manual' });

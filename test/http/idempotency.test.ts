@@ -61,8 +61,16 @@ describe('a retry with the same Idempotency-Key', () => {
 
   it('compares bodies as JSON data: key order and whitespace do not matter', async () => {
     const key = newKey();
-    const first = await post('/posts', '{"content":{"caption":"reordered"},"targets":[{"connectionId":"' + feed + '","placement":"feed"}],"campaign":"reordered"}', { 'idempotency-key': key });
-    const retry = await post('/posts', `{ "campaign": "reordered", "targets": [ { "placement": "feed", "connectionId": "${feed}" } ], "content": { "caption": "reordered" } }`, { 'idempotency-key': key });
+    const first = await post(
+      '/posts',
+      '{"content":{"caption":"reordered"},"targets":[{"connectionId":"' + feed + '","placement":"feed"}],"campaign":"reordered"}',
+      { 'idempotency-key': key },
+    );
+    const retry = await post(
+      '/posts',
+      `{ "campaign": "reordered", "targets": [ { "placement": "feed", "connectionId": "${feed}" } ], "content": { "caption": "reordered" } }`,
+      { 'idempotency-key': key },
+    );
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.text).toBe(first.text);
     expect(await postsOfCampaign(acme, 'reordered')).toBe(1);
@@ -93,7 +101,11 @@ describe('a retry with the same Idempotency-Key', () => {
   it('still needs credentials: without them 401, and another key of the workspace may not use it (409)', async () => {
     const key = newKey();
     expect((await post('/posts', draft('credentials'), { 'idempotency-key': key })).status).toBe(201);
-    const anonymous = await send(`${service.url}/v1/posts`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(draft('credentials')) });
+    const anonymous = await send(`${service.url}/v1/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(draft('credentials')),
+    });
     expect(anonymous.status).toBe(401);
     const { apiKey: otherKey } = await keyFor(service.services, acme.workspaceId, acme.ownerId);
     expectConflict(await post('/posts', draft('credentials'), { 'idempotency-key': key }, otherKey), /different request/);
@@ -113,7 +125,10 @@ describe('the same key with another request', () => {
   it('is 409 CONFLICT for another path', async () => {
     const key = newKey();
     expect((await post('/posts', draft('another path'), { 'idempotency-key': key })).status).toBe(201);
-    expectConflict(await post('/queues', { name: 'Weekdays', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }] }, { 'idempotency-key': key }), /different request/);
+    expectConflict(
+      await post('/queues', { name: 'Weekdays', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }] }, { 'idempotency-key': key }),
+      /different request/,
+    );
     expect(await service.services.db.prisma.queue.count({ where: { workspaceId: acme.workspaceId, name: 'Weekdays' } })).toBe(0);
   });
 });
@@ -127,7 +142,12 @@ describe('concurrent requests with one key', () => {
     for (const answer of answers) {
       if (answer === ran[0]) continue;
       if (answer.status === 409) expectConflict(answer, /still running/);
-      else expect({ status: answer.status, replayed: answer.headers['idempotent-replayed'], text: answer.text }).toEqual({ status: 201, replayed: 'true', text: ran[0]!.text });
+      else
+        expect({ status: answer.status, replayed: answer.headers['idempotent-replayed'], text: answer.text }).toEqual({
+          status: 201,
+          replayed: 'true',
+          text: ran[0]!.text,
+        });
     }
     expect(await postsOfCampaign(acme, 'concurrent')).toBe(1);
   });
@@ -149,7 +169,10 @@ describe('keys are per workspace', () => {
 
 describe('the key itself', () => {
   it('must have 1 to 255 characters: otherwise 400 naming the header, and nothing runs', async () => {
-    for (const [key, code] of [['', 'minLength'], ['k'.repeat(256), 'maxLength']] as const) {
+    for (const [key, code] of [
+      ['', 'minLength'],
+      ['k'.repeat(256), 'maxLength'],
+    ] as const) {
       const answer = await post('/posts', draft('bad key'), { 'idempotency-key': key });
       expect(answer.status, answer.text).toBe(400);
       expect(errorOf(answer).details).toEqual([{ field: 'Idempotency-Key', code, message: expect.any(String) }]);
@@ -168,7 +191,10 @@ describe('the key itself', () => {
   it('is forgotten once expired: the cleanup job deletes it and the key may name a new request', async () => {
     const key = newKey();
     expect((await post('/posts', draft('expired first'), { 'idempotency-key': key })).status).toBe(201);
-    await service.services.db.pool.query(`UPDATE idempotent_request SET expires_at = now() - interval '1 second' WHERE workspace_id = $1 AND key = $2`, [acme.workspaceId, key]);
+    await service.services.db.pool.query(`UPDATE idempotent_request SET expires_at = now() - interval '1 second' WHERE workspace_id = $1 AND key = $2`, [
+      acme.workspaceId,
+      key,
+    ]);
     const schedules = await service.services.boss.getSchedules();
     expect(schedules.map((schedule) => schedule.name)).toContain(queueNames.housekeeping);
     expect(await deleteExpiredKeys(service.services.db.pool)).toBeGreaterThanOrEqual(1);
@@ -182,7 +208,10 @@ describe('the key itself', () => {
   it('of an expired answer not yet cleaned up is taken over by the next request', async () => {
     const key = newKey();
     expect((await post('/posts', draft('lapsed first'), { 'idempotency-key': key })).status).toBe(201);
-    await service.services.db.pool.query(`UPDATE idempotent_request SET expires_at = now() - interval '1 second' WHERE workspace_id = $1 AND key = $2`, [acme.workspaceId, key]);
+    await service.services.db.pool.query(`UPDATE idempotent_request SET expires_at = now() - interval '1 second' WHERE workspace_id = $1 AND key = $2`, [
+      acme.workspaceId,
+      key,
+    ]);
     const next = await post('/posts', draft('lapsed second'), { 'idempotency-key': key });
     expect(next.status).toBe(201);
     expect(await postsOfCampaign(acme, 'lapsed second')).toBe(1);

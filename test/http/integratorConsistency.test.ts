@@ -32,7 +32,9 @@ describe('MCP', () => {
     const accounts = (await succeed(client, 'list_social_accounts')).accounts;
     const rules = (await succeed(client, 'get_provider_rules', { provider: 'sandbox' })).providers;
     const names = [created, ...listed, fetched].flatMap((post) => post.targets.map((target: { provider: string }) => target.provider));
-    expect(new Set([...names, ...accounts.map((a: { provider: string }) => a.provider), ...rules.map((r: { provider: string }) => r.provider)])).toEqual(new Set(['sandbox']));
+    expect(new Set([...names, ...accounts.map((a: { provider: string }) => a.provider), ...rules.map((r: { provider: string }) => r.provider)])).toEqual(
+      new Set(['sandbox']),
+    );
   });
 
   it('requires each target’s placement, as REST does', async () => {
@@ -58,7 +60,9 @@ describe('the dashboard sign-in under /v1', () => {
   });
 
   it('is documented under the document’s one server: no path but the browser’s OAuth redirects has servers of its own', () => {
-    const withServers = Object.entries(openapiDocument.paths ?? {}).filter(([, item]) => item?.servers).map(([path]) => path);
+    const withServers = Object.entries(openapiDocument.paths ?? {})
+      .filter(([, item]) => item?.servers)
+      .map(([path]) => path);
     expect(withServers).toEqual(['/oauth/start/{provider}', '/oauth/callback/{provider}']);
     expect(Object.keys(openapiDocument.paths ?? {})).toEqual(expect.arrayContaining(['/auth/login', '/auth/logout', '/auth/session']));
   });

@@ -42,7 +42,18 @@ function accountWith(accessToken: string, extra: Record<string, string> = {}): C
 
 function image(altText: string | null = null, mimeType = 'image/png'): PublishMedia {
   const bytes = randomBytes(256);
-  return { id: 'media-1', kind: 'image', mimeType, size: bytes.length, width: 10, height: 10, durationMs: null, altText, url: 'https://publisher.example/m/1', open: async () => Readable.from([bytes]) };
+  return {
+    id: 'media-1',
+    kind: 'image',
+    mimeType,
+    size: bytes.length,
+    width: 10,
+    height: 10,
+    durationMs: null,
+    altText,
+    url: 'https://publisher.example/m/1',
+    open: async () => Readable.from([bytes]),
+  };
 }
 
 function video(): PublishMedia {
@@ -50,7 +61,16 @@ function video(): PublishMedia {
 }
 
 function publishRequest(account: ConnectedAccount, overrides: Partial<PublishRequest> = {}): PublishRequest {
-  return { account, placement: 'feed', caption: 'Hello from the tests', media: [], settings: {}, idempotencyKey: crypto.randomUUID(), signal: new AbortController().signal, ...overrides };
+  return {
+    account,
+    placement: 'feed',
+    caption: 'Hello from the tests',
+    media: [],
+    settings: {},
+    idempotencyKey: crypto.randomUUID(),
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
 async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
@@ -71,11 +91,20 @@ const connector = () => {
 async function authorizeAtInstance(): Promise<string> {
   const { client, server } = await connector().prepare({ redirectUri, instanceUrl: instance.url });
   const authorize = new URL(server.authorizationEndpoint);
-  authorize.search = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: server.scopes.join(' '), state: 's' }).toString();
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+    scope: server.scopes.join(' '),
+    state: 's',
+  }).toString();
   const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
   const token = await fetch(server.tokenEndpoint, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri }),
   });
   return ((await token.json()) as { access_token: string }).access_token;
@@ -89,14 +118,23 @@ describe('connecting a Mastodon account', () => {
     const second = await connector().prepare({ redirectUri, instanceUrl: instance.url });
     expect(registrations()).toBe(before + 1);
     expect(second.client).toEqual(first.client);
-    expect(instance.apps.get(first.client.clientId)).toMatchObject({ name: 'Social Publishing Service', redirectUris: [redirectUri], scopes: ['read:accounts', 'read:statuses', 'write:media', 'write:statuses'] });
+    expect(instance.apps.get(first.client.clientId)).toMatchObject({
+      name: 'Social Publishing Service',
+      redirectUris: [redirectUri],
+      scopes: ['read:accounts', 'read:statuses', 'write:media', 'write:statuses'],
+    });
     const stored = await db.prisma.mastodonApp.findFirstOrThrow({ where: { instanceUrl: instance.url } });
     expect(stored.encryptedClientSecret).not.toContain(first.client.clientSecret!);
   });
 
-  it("uses PKCE on instances that announce it (4.3+), and the documented paths on older ones", async () => {
+  it('uses PKCE on instances that announce it (4.3+), and the documented paths on older ones', async () => {
     const { server } = await connector().prepare({ redirectUri, instanceUrl: instance.url });
-    expect(server).toMatchObject({ authorizationEndpoint: `${instance.url}/oauth/authorize`, tokenEndpoint: `${instance.url}/oauth/token`, revocationEndpoint: `${instance.url}/oauth/revoke`, pkce: true });
+    expect(server).toMatchObject({
+      authorizationEndpoint: `${instance.url}/oauth/authorize`,
+      tokenEndpoint: `${instance.url}/oauth/token`,
+      revocationEndpoint: `${instance.url}/oauth/revoke`,
+      pkce: true,
+    });
     const older = await MastodonStandIn.start({ pkce: false });
     try {
       const prepared = await connector().prepare({ redirectUri, instanceUrl: older.url });
@@ -110,12 +148,20 @@ describe('connecting a Mastodon account', () => {
     const accessToken = await authorizeAtInstance();
     const [connected] = await connector().identities({ accessToken }, { redirectUri, instanceUrl: instance.url });
     const host = new URL(instance.url).host;
-    expect(connected!.identity).toEqual({ remoteId: `${instance.signedIn.id}@${host}`, username: `alice@${host}`, displayName: 'Alice', avatarUrl: expect.stringContaining(instance.url) });
+    expect(connected!.identity).toEqual({
+      remoteId: `${instance.signedIn.id}@${host}`,
+      username: `alice@${host}`,
+      displayName: 'Alice',
+      avatarUrl: expect.stringContaining(instance.url),
+    });
     expect(connected!.tokens).toMatchObject({ accessToken, extra: { instanceUrl: instance.url, clientId: expect.any(String) } });
   });
 
   it('requires an instance', async () => {
-    await expect(connector().prepare({ redirectUri })).rejects.toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'instanceUrl', code: 'required' }] });
+    await expect(connector().prepare({ redirectUri })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [{ field: 'instanceUrl', code: 'required' }],
+    });
   });
 
   it('revokes the tokens at the instance with the app that obtained them', async () => {
@@ -160,7 +206,10 @@ describe('publishing to Mastodon', () => {
       settings: { visibility: 'unlisted', spoilerText: 'Squares' },
     });
     const outcome = await adapter.publish(request);
-    expect(outcome).toMatchObject({ status: 'published', item: { remoteId: expect.any(String), remoteUrl: expect.stringContaining(`${instance.url}/@alice/`) } });
+    expect(outcome).toMatchObject({
+      status: 'published',
+      item: { remoteId: expect.any(String), remoteUrl: expect.stringContaining(`${instance.url}/@alice/`) },
+    });
     const remoteId = outcome.status === 'published' ? outcome.item.remoteId : '';
     const status = instance.statuses.get(remoteId)!;
     expect(status).toMatchObject({ text: 'Look at this', visibility: 'unlisted', spoilerText: 'Squares', idempotencyKey: request.idempotencyKey });
@@ -254,15 +303,26 @@ describe('publishing to Mastodon', () => {
     expect(error).toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', transient: false });
   });
 
-  it("refuses an instance whose address is not public when publishing too, by address and by name (the SSRF guard)", async () => {
-    const guarded = new MastodonAdapter({ db, secrets: new SecretBox(randomBytes(32)), publicBaseUrl: 'https://publisher.example', http: mastodonHttp({ allowedHosts: new Set(), retryDelayMs: 10 }) });
+  it('refuses an instance whose address is not public when publishing too, by address and by name (the SSRF guard)', async () => {
+    const guarded = new MastodonAdapter({
+      db,
+      secrets: new SecretBox(randomBytes(32)),
+      publicBaseUrl: 'https://publisher.example',
+      http: mastodonHttp({ allowedHosts: new Set(), retryDelayMs: 10 }),
+    });
     const seen = instance.requests.length;
     const byAddress = await providerError(guarded.publish(publishRequest(accountWith(instance.issueToken()))));
-    expect(byAddress).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false, message: 'Mastodon: The host 127.0.0.1 resolves to 127.0.0.1, which is not a public address. The operator can allow the host in NETWORK_ALLOWED_HOSTS.' });
+    expect(byAddress).toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+      transient: false,
+      message: 'Mastodon: The host 127.0.0.1 resolves to 127.0.0.1, which is not a public address. The operator can allow the host in NETWORK_ALLOWED_HOSTS.',
+    });
     const byName = accountWith(instance.issueToken(), { instanceUrl: instance.url.replace('127.0.0.1', 'localhost') });
     const error = await providerError(guarded.publish(publishRequest(byName)));
     expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
-    expect(error.message).toMatch(/^Mastodon: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\. The operator can allow the host in NETWORK_ALLOWED_HOSTS\.$/);
+    expect(error.message).toMatch(
+      /^Mastodon: The host localhost resolves to (127\.0\.0\.1|::1), which is not a public address\. The operator can allow the host in NETWORK_ALLOWED_HOSTS\.$/,
+    );
     expect(instance.requests.length).toBe(seen);
   });
 });

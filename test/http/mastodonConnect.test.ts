@@ -57,7 +57,13 @@ describe('connecting a Mastodon account', () => {
     const connectionId = back.searchParams.get('connectionId');
     expect(connectionId).toBeTruthy();
     const account = await api('GET', `/social-accounts/${connectionId}`);
-    expect(account.body.data).toMatchObject({ provider: 'mastodon', username: `alice@${new URL(instance.url).host}`, displayName: 'Alice', status: 'ACTIVE', needsReconnect: false });
+    expect(account.body.data).toMatchObject({
+      provider: 'mastodon',
+      username: `alice@${new URL(instance.url).host}`,
+      displayName: 'Alice',
+      status: 'ACTIVE',
+      needsReconnect: false,
+    });
   });
 
   it('restores the same account when it is connected again', async () => {
@@ -83,7 +89,10 @@ describe('connecting a Mastodon account', () => {
 describe('publishing to a connected Mastodon account', () => {
   it('publishes the post as a status with the target id as Idempotency-Key', async () => {
     const connectionId = (await connect()).searchParams.get('connectionId');
-    const created = await api('POST', '/posts', { content: { caption: 'Hello, fediverse', mediaIds: [] }, targets: [{ connectionId, placement: 'feed', settings: { visibility: 'unlisted' } }] });
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Hello, fediverse', mediaIds: [] },
+      targets: [{ connectionId, placement: 'feed', settings: { visibility: 'unlisted' } }],
+    });
     expect(created.status).toBe(201);
     await api('POST', `/posts/${created.body.data.id}/publish`);
     const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
@@ -154,7 +163,9 @@ describe('publishing media the instance processes in the background', () => {
     const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
     const status = instance.statuses.get(post.targets[0].remoteId)!;
     expect(status).toMatchObject({ text: 'A clip', visibility: 'public', idempotencyKey: post.targets[0].id });
-    expect(status.mediaIds.map((id) => instance.media.get(id))).toEqual([expect.objectContaining({ type: 'video', description: 'A test pattern', ready: true })]);
+    expect(status.mediaIds.map((id) => instance.media.get(id))).toEqual([
+      expect.objectContaining({ type: 'video', description: 'A test pattern', ready: true }),
+    ]);
     // The upload answered 202, and the status was posted only after a look at the processed file.
     const paths = instance.requests.map((request) => `${request.method} ${request.path}`);
     expect(paths.lastIndexOf(`GET /api/v1/media/${status.mediaIds[0]}`)).toBeGreaterThan(paths.lastIndexOf('POST /api/v2/media'));

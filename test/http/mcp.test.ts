@@ -49,7 +49,8 @@ describe('MCP over Streamable HTTP', () => {
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof tool.annotations?.[hint], `${tool.name} ${hint}`).toBe('boolean');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof tool.annotations?.[hint], `${tool.name} ${hint}`).toBe('boolean');
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('delete_post')!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
@@ -97,7 +98,9 @@ describe('MCP over Streamable HTTP', () => {
   it('refuses bad arguments with details an agent can act on', async () => {
     const client = await httpClient(service.url, acme.ownerKey);
     const draft = (await succeed(client, 'create_post', { caption: 'Soon', targets: [{ connectionId, placement: 'feed' }] })).post;
-    const refusal = refusalOf(await call(client, 'schedule_post', { postId: draft.id, scheduledAt: new Date(Date.now() + 3600_000).toISOString(), timezone: '+05:00' }));
+    const refusal = refusalOf(
+      await call(client, 'schedule_post', { postId: draft.id, scheduledAt: new Date(Date.now() + 3600_000).toISOString(), timezone: '+05:00' }),
+    );
     expect(refusal.code).toBe('INVALID_REQUEST');
     expect(refusal.details).toEqual([expect.objectContaining({ field: 'timezone' })]);
 
@@ -167,10 +170,19 @@ describe('MCP over Streamable HTTP', () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${service.url}/mcp`);
-      const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host: 'attacker.example', ...bearer(acme.ownerKey), 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { host: 'attacker.example', ...bearer(acme.ownerKey), 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });

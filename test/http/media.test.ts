@@ -68,7 +68,10 @@ describe('uploads end ready with their details, or failed with a reason', () => 
     const truncatedMp4 = await upload('cut.mp4', 'video/mp4', mp4.subarray(0, 2000));
     expect(truncatedMp4).toMatchObject({ status: 'failed', error: { code: 'corrupt' } });
     const text = await upload('holiday.jpg', 'image/jpeg', Buffer.from('Dear diary, this is not a picture at all.\n'.repeat(20)));
-    expect(text).toMatchObject({ status: 'failed', error: { code: 'unknownType', message: 'The content is not a known image or video format, whatever its name says.' } });
+    expect(text).toMatchObject({
+      status: 'failed',
+      error: { code: 'unknownType', message: 'The content is not a known image or video format, whatever its name says.' },
+    });
     const pdf = await upload('report.jpg', 'image/jpeg', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200, 32)]));
     expect(pdf).toMatchObject({ status: 'failed', error: { code: 'unsupportedType', message: 'No network takes application/pdf files.' } });
   });
@@ -87,7 +90,11 @@ describe('upload rules', () => {
     const tooMany = await fetch(local(started.uploadUrl), { method: 'PUT', headers: png, body: new Uint8Array(11) });
     expect(tooMany.status).toBe(400);
     expect((await tooMany.json()).error.details[0]).toEqual({ field: 'body', code: 'tooLarge', message: 'The body is larger than 10 bytes.' });
-    const forged = await fetch(local(started.uploadUrl).replace(/signature=[^&]+/, 'signature=forged'), { method: 'PUT', headers: { ...png, 'accept-language': 'de' }, body: new Uint8Array(10) });
+    const forged = await fetch(local(started.uploadUrl).replace(/signature=[^&]+/, 'signature=forged'), {
+      method: 'PUT',
+      headers: { ...png, 'accept-language': 'de' },
+      body: new Uint8Array(10),
+    });
     expect(forged.status).toBe(403);
     expect((await forged.json()).error).toEqual({
       code: 'FORBIDDEN',
@@ -123,7 +130,10 @@ describe('upload rules', () => {
     expect((await stored.json()).data).toEqual({ id: started.id, receivedBytes: 10 });
     const again = await put({ 'content-type': 'image/png' }, 10);
     expect(again.status).toBe(409);
-    expect((await again.json()).error).toMatchObject({ code: 'CONFLICT', message: 'This upload already has its file: complete it, or start a new upload to send another file.' });
+    expect((await again.json()).error).toMatchObject({
+      code: 'CONFLICT',
+      message: 'This upload already has its file: complete it, or start a new upload to send another file.',
+    });
   });
 
   it('serves files only through unexpired signed URLs, and not another workspace’s', async () => {
@@ -169,17 +179,30 @@ describe('media in posts', () => {
     const account = await connectSandbox(service.services, acme.workspaceId);
     const picture = await upload('square.png', 'image/png', await image('png', 500, 500));
     const clip = await upload('vertical.mp4', 'video/mp4', await video(360, 640, 2));
-    const reelWithImage = await api('POST', '/posts', { content: { caption: 'Reel', mediaIds: [picture.id] }, targets: [{ connectionId: account, placement: 'reel' }] });
+    const reelWithImage = await api('POST', '/posts', {
+      content: { caption: 'Reel', mediaIds: [picture.id] },
+      targets: [{ connectionId: account, placement: 'reel' }],
+    });
     expect(reelWithImage.status).toBe(422);
-    expect(reelWithImage.body.error.details[0]).toMatchObject({ field: 'targets[0].mediaIds[0]', code: 'media.kind', message: 'A reel does not take image files.' });
-    const mixed = await api('POST', '/posts', { content: { caption: 'Mixed', mediaIds: [picture.id, clip.id] }, targets: [{ connectionId: account, placement: 'feed' }] });
+    expect(reelWithImage.body.error.details[0]).toMatchObject({
+      field: 'targets[0].mediaIds[0]',
+      code: 'media.kind',
+      message: 'A reel does not take image files.',
+    });
+    const mixed = await api('POST', '/posts', {
+      content: { caption: 'Mixed', mediaIds: [picture.id, clip.id] },
+      targets: [{ connectionId: account, placement: 'feed' }],
+    });
     expect(mixed.body.error.details.map((d: { code: string }) => d.code)).toEqual(['media.mixed']);
     const reel = await api('POST', '/posts', { content: { caption: 'Reel', mediaIds: [clip.id] }, targets: [{ connectionId: account, placement: 'reel' }] });
     expect(reel.status).toBe(201);
     expect(reel.body.data.media).toEqual([expect.objectContaining({ id: clip.id, type: 'video' })]);
 
     const pending = (await api('POST', '/media/uploads', { filename: 'later.png', contentType: 'image/png', size: 5 })).body.data;
-    const notReady = await api('POST', '/posts', { content: { caption: 'x', mediaIds: [pending.id] }, targets: [{ connectionId: account, placement: 'feed' }] });
+    const notReady = await api('POST', '/posts', {
+      content: { caption: 'x', mediaIds: [pending.id] },
+      targets: [{ connectionId: account, placement: 'feed' }],
+    });
     expect(notReady.body.error.details[0]).toMatchObject({ field: 'content.mediaIds[0]', code: 'mediaNotReady' });
 
     expect((await api('DELETE', `/media/${clip.id}`)).status).toBe(409);

@@ -14,7 +14,13 @@ let api: Api;
 
 beforeAll(async () => {
   standIn = await startOpenAiStandIn();
-  service = await startTestService({ AI_PROVIDER: 'openai', AI_BASE_URL: standIn.baseUrl, AI_IMAGE_MODEL: 'image-model', DB_POOL_SIZE: '9', JOBS_POOL_SIZE: '7' });
+  service = await startTestService({
+    AI_PROVIDER: 'openai',
+    AI_BASE_URL: standIn.baseUrl,
+    AI_IMAGE_MODEL: 'image-model',
+    DB_POOL_SIZE: '9',
+    JOBS_POOL_SIZE: '7',
+  });
   api = apiFor(service.url, (await createWorkspace(service.services)).ownerKey);
 });
 afterAll(async () => {

@@ -69,16 +69,24 @@ describe('OpenAPI document', () => {
   });
 
   it("routes under /v1 every operation but the dashboard sign-in and the OAuth browser's start and callback, which have servers of their own", async () => {
-    const ownServers = Object.entries(openapiDocument.paths ?? {}).filter(([, item]) => item?.servers).map(([path]) => path);
+    const ownServers = Object.entries(openapiDocument.paths ?? {})
+      .filter(([, item]) => item?.servers)
+      .map(([path]) => path);
     expect(ownServers.sort()).toEqual(['/auth/login', '/auth/logout', '/auth/session', '/oauth/callback/{provider}', '/oauth/start/{provider}']);
     expect(Object.keys(v1Document.paths ?? {})).not.toContain('/auth/login');
-    const underV1 = await fetch(`${service.url}/v1/auth/login`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: '{}' });
+    const underV1 = await fetch(`${service.url}/v1/auth/login`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: '{}',
+    });
     expect(underV1.status).toBe(404);
   });
 
   it('has a handler for every /v1 operation, and documents every handler', () => {
     const documented = Object.values(v1Document.paths ?? {}).flatMap((item) =>
-      Object.values(item ?? {}).flatMap((operation) => (typeof operation === 'object' && operation && 'operationId' in operation ? [operation.operationId] : [])),
+      Object.values(item ?? {}).flatMap((operation) =>
+        typeof operation === 'object' && operation && 'operationId' in operation ? [operation.operationId] : [],
+      ),
     );
     expect(documented.sort()).toEqual(Object.keys(operationHandlers).sort());
   });
@@ -95,13 +103,22 @@ describe('OpenAPI document', () => {
     await expectDocumented('listProviders', await fetch(`${service.url}/v1/providers`, { headers: bearer(acme.ownerKey) }));
 
     const json = (body: unknown) => ({ method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: JSON.stringify(body) });
-    const created = await fetch(`${service.url}/v1/posts`, json({ content: { caption: 'Documented' }, targets: [{ connectionId: account, placement: 'feed' }] }));
+    const created = await fetch(
+      `${service.url}/v1/posts`,
+      json({ content: { caption: 'Documented' }, targets: [{ connectionId: account, placement: 'feed' }] }),
+    );
     const post = (await created.clone().json()).data;
     await expectDocumented('createPost', created);
-    await expectDocumented('createPost', await fetch(`${service.url}/v1/posts`, json({ content: { caption: 'x'.repeat(501) }, targets: [{ connectionId: account, placement: 'feed' }] })));
+    await expectDocumented(
+      'createPost',
+      await fetch(`${service.url}/v1/posts`, json({ content: { caption: 'x'.repeat(501) }, targets: [{ connectionId: account, placement: 'feed' }] })),
+    );
     await expectDocumented('getPost', await fetch(`${service.url}/v1/posts/${post.id}`, { headers: bearer(acme.ownerKey) }));
     await expectDocumented('listPosts', await fetch(`${service.url}/v1/posts?status=draft`, { headers: bearer(acme.ownerKey) }));
-    await expectDocumented('schedulePost', await fetch(`${service.url}/v1/posts/${post.id}/schedule`, json({ scheduledAt: new Date(Date.now() + 3_600_000).toISOString(), timezone: 'UTC' })));
+    await expectDocumented(
+      'schedulePost',
+      await fetch(`${service.url}/v1/posts/${post.id}/schedule`, json({ scheduledAt: new Date(Date.now() + 3_600_000).toISOString(), timezone: 'UTC' })),
+    );
     await expectDocumented('publishPost', await fetch(`${service.url}/v1/posts/${post.id}/publish`, json({})));
     await expectDocumented('publishPost', await fetch(`${service.url}/v1/posts/${post.id}/publish`, json({})));
   });
@@ -109,7 +126,8 @@ describe('OpenAPI document', () => {
   it('describes the dashboard sign-in answers', async () => {
     const password = 'documented password';
     const { email } = await addPerson(service.services, acme.workspaceId, 'admin', password);
-    const signIn = (body: unknown) => fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const signIn = (body: unknown) =>
+      fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await expectDocumented('signIn', await signIn({ email }));
     await expectDocumented('signIn', await signIn({ email, password: 'not the password' }));
     const signedIn = await signIn({ email, password });

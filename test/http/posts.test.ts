@@ -45,7 +45,14 @@ describe('POST /posts', () => {
       media: [],
     });
     expect(body.data.targets).toEqual([
-      expect.objectContaining({ connectionId: feed, placement: 'feed', override: null, status: 'pending', provider: 'sandbox', validation: { valid: true, problems: [] } }),
+      expect.objectContaining({
+        connectionId: feed,
+        placement: 'feed',
+        override: null,
+        status: 'pending',
+        provider: 'sandbox',
+        validation: { valid: true, problems: [] },
+      }),
       expect.objectContaining({ connectionId: second, override: { caption: 'Launch day, second account' } }),
     ]);
     expect(body.data.accounts.map((a: { id: string }) => a.id).sort()).toEqual([feed, second].sort());
@@ -74,7 +81,17 @@ describe('POST /posts', () => {
   it('refuses accounts of another workspace, revoked accounts, duplicate targets and unknown media', async () => {
     const other = await createWorkspace(service.services);
     const theirs = await connectSandbox(service.services, other.workspaceId);
-    const foreign = await api('POST', '/posts', draft({ targets: [{ connectionId: theirs, placement: 'feed' }, { connectionId: feed, placement: 'feed' }, { connectionId: feed, placement: 'feed' }] }));
+    const foreign = await api(
+      'POST',
+      '/posts',
+      draft({
+        targets: [
+          { connectionId: theirs, placement: 'feed' },
+          { connectionId: feed, placement: 'feed' },
+          { connectionId: feed, placement: 'feed' },
+        ],
+      }),
+    );
     expect(foreign.status).toBe(422);
     expect(foreign.body.error.code).toBe('VALIDATION_FAILED');
     expect(foreign.body.error.details.map((d: { field: string; code: string }) => [d.field, d.code])).toEqual([
@@ -89,7 +106,9 @@ describe('POST /posts', () => {
     const inactive = await api('POST', '/posts', draft({ targets: [{ connectionId: revoked, placement: 'feed' }] }));
     expect(inactive.status).toBe(422);
     expect(inactive.body.error.details[0]).toMatchObject({ field: 'targets[0].connectionId', code: 'account.active' });
-    expect((await api('GET', '/posts?limit=100')).body.data.some((p: { targets: { connectionId: string }[] }) => p.targets.some((t) => t.connectionId === theirs))).toBe(false);
+    expect(
+      (await api('GET', '/posts?limit=100')).body.data.some((p: { targets: { connectionId: string }[] }) => p.targets.some((t) => t.connectionId === theirs)),
+    ).toBe(false);
   });
 
   it('answers a body that does not match the schema with 400 and details', async () => {
@@ -108,7 +127,12 @@ describe('POST /posts', () => {
     const other = await createWorkspace(service.services);
     const otherAccount = await connectSandbox(service.services, other.workspaceId);
     const theirs = await apiFor(service.url, other.ownerKey)('POST', '/posts', draft({ targets: [{ connectionId: otherAccount, placement: 'feed' }] }));
-    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/publish']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/publish'],
+    ] as const) {
       const response = await api(method, `/posts/${theirs.body.data.id}${path}`, method === 'PATCH' ? { version: 1 } : undefined);
       expect(response.status, `${method} ${path}`).toBe(404);
     }
@@ -123,7 +147,11 @@ describe('GET /posts', () => {
     const b = await connectSandbox(service.services, workspace.workspaceId);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const created = await own('POST', '/posts', { content: { caption: `post ${i}` }, targets: [{ connectionId: i % 2 ? a : b, placement: 'feed' }], campaign: i < 2 ? 'spring' : null });
+      const created = await own('POST', '/posts', {
+        content: { caption: `post ${i}` },
+        targets: [{ connectionId: i % 2 ? a : b, placement: 'feed' }],
+        campaign: i < 2 ? 'spring' : null,
+      });
       ids.push(created.body.data.id);
     }
     const first = await own('GET', '/posts?limit=2');
@@ -162,9 +190,7 @@ describe('PATCH /posts/{id}', () => {
   it('lets exactly one of two truly concurrent changes of the same version win', async () => {
     for (let round = 0; round < 5; round++) {
       const created = (await api('POST', '/posts', draft())).body.data;
-      const results = await Promise.all(
-        ['left', 'right'].map((side) => api('PATCH', `/posts/${created.id}`, { version: 1, content: { caption: side } })),
-      );
+      const results = await Promise.all(['left', 'right'].map((side) => api('PATCH', `/posts/${created.id}`, { version: 1, content: { caption: side } })));
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       const winner = results.find((r) => r.status === 200)!.body.data.content.caption;
       expect((await api('GET', `/posts/${created.id}`)).body.data).toMatchObject({ version: 2, content: { caption: winner } });

@@ -21,10 +21,12 @@ let base: string;
 let answers: Answer[] = [];
 let seen: Seen[] = [];
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => (response) => {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  response.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+  (response) => {
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    response.end(JSON.stringify(body));
+  };
 
 beforeAll(async () => {
   server = createServer(async (request, response) => {
@@ -65,7 +67,13 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 describe('NetworkHttp', () => {
   it('sends JSON with the bearer token and parses the JSON answer', async () => {
     answers = [json(200, { id: '7' })];
-    const response = await http().send<{ id: string }>({ method: 'POST', url: `${base}/things`, accessToken: 'secret-token', body: { json: { a: 1 } }, headers: { 'idempotency-key': 'k1' } });
+    const response = await http().send<{ id: string }>({
+      method: 'POST',
+      url: `${base}/things`,
+      accessToken: 'secret-token',
+      body: { json: { a: 1 } },
+      headers: { 'idempotency-key': 'k1' },
+    });
     expect(response).toMatchObject({ status: 200, body: { id: '7' } });
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/things', body: '{"a":1}' });
     expect(seen[0]!.headers).toMatchObject({ authorization: 'Bearer secret-token', 'content-type': 'application/json', 'idempotency-key': 'k1' });
@@ -134,7 +142,12 @@ describe('NetworkHttp', () => {
   it("maps 4xx to PROVIDER_REJECTED with the network's own reason, permanent", async () => {
     answers = [json(422, { error: 'Validation failed: Text character limit of 500 exceeded' })];
     const error = await failure(http().send({ method: 'POST', url: `${base}/statuses`, body: { json: {} } }));
-    expect(error).toMatchObject({ code: 'PROVIDER_REJECTED', transient: false, tokenRejected: false, message: 'Validation failed: Text character limit of 500 exceeded' });
+    expect(error).toMatchObject({
+      code: 'PROVIDER_REJECTED',
+      transient: false,
+      tokenRejected: false,
+      message: 'Validation failed: Text character limit of 500 exceeded',
+    });
   });
 
   it('falls back to the status when the network gives no reason', async () => {

@@ -57,7 +57,9 @@ describe('POST /posts/{id}/publish', () => {
     const again = await api('POST', `/posts/${post.id}/publish`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('INVALID_STATE_TRANSITION');
-    expect((await api('PATCH', `/posts/${post.id}`, { version: published.version, content: { caption: 'late edit' } })).body.error.code).toBe('INVALID_STATE_TRANSITION');
+    expect((await api('PATCH', `/posts/${post.id}`, { version: published.version, content: { caption: 'late edit' } })).body.error.code).toBe(
+      'INVALID_STATE_TRANSITION',
+    );
 
     const recorded = await events(post.id);
     expect(recorded.map((event) => event.type)).toEqual(['target.published', 'target.published', 'post.published']);
@@ -174,7 +176,11 @@ describe('POST /posts/{id}/schedule', () => {
     const dueAt = inSeconds(4);
     expect((await api('POST', `/posts/${post.id}/schedule`, { scheduledAt: dueAt, timezone: 'UTC' })).status).toBe(200);
     const jobStates = async () =>
-      (await service.services.db.pool.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = 'publish-target' AND data->>'postId' = $1`, [post.id])).rows.map((row) => row.state);
+      (
+        await service.services.db.pool.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = 'publish-target' AND data->>'postId' = $1`, [
+          post.id,
+        ])
+      ).rows.map((row) => row.state);
     while (!(await jobStates()).includes('active') && Date.now() < Date.parse(dueAt)) await sleep(50);
     // A worker holds the jobs before the due time (they are available a second early)...
     const heldEarly = Date.now() < Date.parse(dueAt) - 100;
@@ -216,7 +222,11 @@ describe('changing and retrying', () => {
     const post = await createDraft('[sandbox:fail] first');
     await api('POST', `/posts/${post.id}/publish`);
     const failed = await waitForPost(api, post.id, ['failed']);
-    const changed = await api('PATCH', `/posts/${post.id}`, { version: failed.version, content: { caption: 'Now fine' }, targets: [{ connectionId: accountA, placement: 'feed' }] });
+    const changed = await api('PATCH', `/posts/${post.id}`, {
+      version: failed.version,
+      content: { caption: 'Now fine' },
+      targets: [{ connectionId: accountA, placement: 'feed' }],
+    });
     expect(changed.body.data.targets[0].status).toBe('pending');
     expect((await api('POST', `/posts/${post.id}/retry`, {})).status).toBe(202);
     const published = await waitForPost(api, post.id, ['published']);

@@ -121,7 +121,10 @@ describe('targets[].settings', () => {
     const fields = refused.body.error.details.map((detail: { field: string }) => detail.field).sort();
     expect(fields).toEqual(['targets[0].settings.colour', 'targets[0].settings.visibility']);
 
-    const sandbox = await api('POST', '/posts', { content: { caption: 'x' }, targets: [{ connectionId: account, placement: 'feed', settings: { anything: 1 } }] });
+    const sandbox = await api('POST', '/posts', {
+      content: { caption: 'x' },
+      targets: [{ connectionId: account, placement: 'feed', settings: { anything: 1 } }],
+    });
     expect(sandbox.status).toBe(422);
     expect(sandbox.body.error.details[0].field).toBe('targets[0].settings.anything');
   });

@@ -22,9 +22,24 @@ const draft = async (connectionId = account) =>
 
 describe('queues', () => {
   it('creates, lists and validates queues', async () => {
-    const created = await api('POST', '/queues', { name: 'Weekdays', timezone: 'Europe/Berlin', slots: [{ day: 'friday', time: '10:00' }, { day: 'monday', time: '09:00' }] });
+    const created = await api('POST', '/queues', {
+      name: 'Weekdays',
+      timezone: 'Europe/Berlin',
+      slots: [
+        { day: 'friday', time: '10:00' },
+        { day: 'monday', time: '09:00' },
+      ],
+    });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'Weekdays', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }, { day: 'friday', time: '10:00' }], connectionIds: [] });
+    expect(created.body.data).toMatchObject({
+      name: 'Weekdays',
+      timezone: 'Europe/Berlin',
+      slots: [
+        { day: 'monday', time: '09:00' },
+        { day: 'friday', time: '10:00' },
+      ],
+      connectionIds: [],
+    });
     expect((await api('GET', '/queues')).body.data.map((q: { id: string }) => q.id)).toContain(created.body.data.id);
     const bad = await api('POST', '/queues', { name: 'x', timezone: 'Mars/Base', slots: [{ day: 'funday', time: '25:00' }] });
     expect(bad.status).toBe(400);
@@ -34,8 +49,19 @@ describe('queues', () => {
   });
 
   it('places each queued post in the next free slot, two posts in two slots', async () => {
-    const queue = (await api('POST', '/queues', { name: 'Daily', timezone: 'America/New_York', slots: [{ day: 'tuesday', time: '08:15' }, { day: 'thursday', time: '19:45' }] })).body.data;
-    const expected = slotInstants(queue.timezone, queue.slots, new Date(), 2).slice(0, 3).map((d) => d.toISOString());
+    const queue = (
+      await api('POST', '/queues', {
+        name: 'Daily',
+        timezone: 'America/New_York',
+        slots: [
+          { day: 'tuesday', time: '08:15' },
+          { day: 'thursday', time: '19:45' },
+        ],
+      })
+    ).body.data;
+    const expected = slotInstants(queue.timezone, queue.slots, new Date(), 2)
+      .slice(0, 3)
+      .map((d) => d.toISOString());
     const placed = [];
     for (let i = 0; i < 3; i++) {
       const response = await api('POST', `/posts/${await draft()}/queue`, { queueId: queue.id });
@@ -49,7 +75,16 @@ describe('queues', () => {
   });
 
   it('keeps posts scheduled when their slot is removed or the queue deleted, and says how many', async () => {
-    const queue = (await api('POST', '/queues', { name: 'Mornings', timezone: 'UTC', slots: [{ day: 'monday', time: '07:00' }, { day: 'saturday', time: '07:00' }] })).body.data;
+    const queue = (
+      await api('POST', '/queues', {
+        name: 'Mornings',
+        timezone: 'UTC',
+        slots: [
+          { day: 'monday', time: '07:00' },
+          { day: 'saturday', time: '07:00' },
+        ],
+      })
+    ).body.data;
     const first = (await api('POST', `/posts/${await draft()}/queue`, { queueId: queue.id })).body.data;
     const second = (await api('POST', `/posts/${await draft()}/queue`, { queueId: queue.id })).body.data;
     const saturday = [first, second].filter((p) => new Date(p.scheduledAt).getUTCDay() === 6).length;
@@ -63,7 +98,8 @@ describe('queues', () => {
 
   it('takes only posts for the accounts a queue serves, and refuses what is not allowed', async () => {
     const other = await connectSandbox(service.services, acme.workspaceId);
-    const queue = (await api('POST', '/queues', { name: 'One account', timezone: 'UTC', slots: [{ day: 'monday', time: '07:00' }], connectionIds: [account] })).body.data;
+    const queue = (await api('POST', '/queues', { name: 'One account', timezone: 'UTC', slots: [{ day: 'monday', time: '07:00' }], connectionIds: [account] }))
+      .body.data;
     const refused = await api('POST', `/posts/${await draft(other)}/queue`, { queueId: queue.id });
     expect(refused.status).toBe(422);
     expect(refused.body.error.details[0]).toMatchObject({ field: 'targets[0].connectionId', code: 'notInQueue' });
@@ -71,7 +107,9 @@ describe('queues', () => {
     const foreign = await createWorkspace(service.services);
     expect((await apiFor(service.url, foreign.ownerKey)('DELETE', `/queues/${queue.id}`)).status).toBe(404);
     const reader = await keyFor(service.services, acme.workspaceId, acme.ownerId, { preset: 'read-only' });
-    expect((await apiFor(service.url, reader.apiKey)('POST', '/queues', { name: 'x', timezone: 'UTC', slots: [{ day: 'monday', time: '07:00' }] })).status).toBe(403);
+    expect(
+      (await apiFor(service.url, reader.apiKey)('POST', '/queues', { name: 'x', timezone: 'UTC', slots: [{ day: 'monday', time: '07:00' }] })).status,
+    ).toBe(403);
     expect((await apiFor(service.url, reader.apiKey)('GET', '/queues')).status).toBe(200);
   });
 });

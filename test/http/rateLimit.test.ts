@@ -87,7 +87,12 @@ describe('rate limit', () => {
     const refused = responses.filter((response) => response.status === 429);
     expect(passed).toHaveLength(limit);
     expect(refused).toHaveLength(concurrency - limit);
-    expect(passed.map((response) => rateLimitField(response).r).sort().reverse()).toEqual([5, 4, 3, 2, 1, 0]);
+    expect(
+      passed
+        .map((response) => rateLimitField(response).r)
+        .sort()
+        .reverse(),
+    ).toEqual([5, 4, 3, 2, 1, 0]);
     for (const response of refused) {
       expect(rateLimitField(response).r).toBe(0);
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -132,7 +137,8 @@ describe('a lowered limit', () => {
   it('gives the new limit its whole allowance one period after a higher limit filled the bucket', async () => {
     const pool = service.services.db.pool;
     const subject = `lowered-${randomUUID()}`;
-    const take = (limit: number, periodMs: number, need: number) => takeFromBucket(pool, { limit, periodMs }, { subject, holder: randomUUID(), giveBack: 0, need, want: need });
+    const take = (limit: number, periodMs: number, need: number) =>
+      takeFromBucket(pool, { limit, periodMs }, { subject, holder: randomUUID(), giveBack: 0, need, want: need });
     expect((await take(100, 60_000, 100)).granted).toBe(100);
     const full = await take(10, 500, 0);
     expect(full.available).toBe(0);
@@ -193,7 +199,10 @@ describe('housekeeping', () => {
   it('deletes buckets drained for over an hour and keeps the others', async () => {
     const pool = service.services.db.pool;
     const [old, recent] = [`test-old-${randomUUID()}`, `test-recent-${randomUUID()}`];
-    await pool.query(`INSERT INTO rate_limit_bucket (subject, level, at) VALUES ($1, 10, now() - interval '61 minutes'), ($2, 10, now() - interval '59 minutes')`, [old, recent]);
+    await pool.query(
+      `INSERT INTO rate_limit_bucket (subject, level, at) VALUES ($1, 10, now() - interval '61 minutes'), ($2, 10, now() - interval '59 minutes')`,
+      [old, recent],
+    );
     expect(await deleteDrainedBuckets(pool)).toBeGreaterThanOrEqual(1);
     const { rows } = await pool.query('SELECT subject FROM rate_limit_bucket WHERE subject = ANY($1)', [[old, recent]]);
     expect(rows.map((row) => row.subject)).toEqual([recent]);

@@ -49,9 +49,14 @@ describe('resumable upload (tus 1.0)', { timeout: 240_000 }, () => {
     const { endpoint, headers: tokenHeaders, metadata } = started.resumable;
     const local = (url: string) => url.replace(service.services.config.publicBaseUrl, service.url);
     const tus = { 'tus-resumable': '1.0.0', ...tokenHeaders };
-    const encoded = Object.entries(metadata as Record<string, string>).map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`).join(',');
+    const encoded = Object.entries(metadata as Record<string, string>)
+      .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+      .join(',');
 
-    const forged = await fetch(local(endpoint), { method: 'POST', headers: { ...tus, 'x-upload-token': '1.nope', 'upload-length': String(total), 'upload-metadata': encoded } });
+    const forged = await fetch(local(endpoint), {
+      method: 'POST',
+      headers: { ...tus, 'x-upload-token': '1.nope', 'upload-length': String(total), 'upload-metadata': encoded },
+    });
     expect(forged.status).toBe(403);
     const created = await fetch(local(endpoint), { method: 'POST', headers: { ...tus, 'upload-length': String(total), 'upload-metadata': encoded } });
     expect(created.status).toBe(201);
@@ -107,9 +112,12 @@ describe('tus answers', () => {
     const started = (await api('POST', '/media/uploads', { filename: 'small.bin', contentType: 'application/octet-stream', size })).body.data;
     const { endpoint, headers: tokenHeaders, metadata } = started.resumable;
     const local = (url: string) => url.replace(service.services.config.publicBaseUrl, service.url);
-    const encoded = Object.entries(metadata as Record<string, string>).map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`).join(',');
+    const encoded = Object.entries(metadata as Record<string, string>)
+      .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+      .join(',');
     const tus = { 'tus-resumable': '1.0.0', ...tokenHeaders };
-    const create = (headers: Record<string, string> = {}) => fetch(local(endpoint), { method: 'POST', headers: { ...tus, 'upload-length': String(size), 'upload-metadata': encoded, ...headers } });
+    const create = (headers: Record<string, string> = {}) =>
+      fetch(local(endpoint), { method: 'POST', headers: { ...tus, 'upload-length': String(size), 'upload-metadata': encoded, ...headers } });
     return { started, tus, local, create };
   }
 
@@ -126,24 +134,40 @@ describe('tus answers', () => {
 
     const noVersion = await create({ 'tus-resumable': '' });
     expect(noVersion.status).toBe(412);
-    expect((await noVersion.json()).error).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'tus-resumable', code: 'tusVersion' }], requestId: expect.any(String) });
+    expect((await noVersion.json()).error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [{ field: 'tus-resumable', code: 'tusVersion' }],
+      requestId: expect.any(String),
+    });
 
     const created = await create();
     expect(created.status).toBe(201);
     const location = local(created.headers.get('location')!);
-    const wrongOffset = await fetch(location, { method: 'PATCH', headers: { ...tus, 'upload-offset': '4', 'content-type': 'application/offset+octet-stream' }, body: new Uint8Array(4) });
+    const wrongOffset = await fetch(location, {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': '4', 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(4),
+    });
     expect(wrongOffset.status).toBe(409);
     expect(wrongOffset.headers.get('tus-resumable')).toBe('1.0.0');
     expect((await wrongOffset.json()).error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('HEAD'), requestId: expect.any(String) });
 
-    const unknown = await fetch(location.replace(/[^/]+$/, '00000000-0000-4000-8000-000000000000'), { method: 'PATCH', headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: new Uint8Array(1) });
+    const unknown = await fetch(location.replace(/[^/]+$/, '00000000-0000-4000-8000-000000000000'), {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(1),
+    });
     expect(unknown.status).toBe(403);
     expect((await unknown.json()).error.code).toBe('FORBIDDEN');
   });
 
   it('refuses a second file for an upload whose file the signed PUT already stored', async () => {
     const { started, create } = await startResumable(8);
-    const put = await fetch(started.uploadUrl.replace(service.services.config.publicBaseUrl, service.url), { method: 'PUT', headers: started.headers, body: new Uint8Array(8) });
+    const put = await fetch(started.uploadUrl.replace(service.services.config.publicBaseUrl, service.url), {
+      method: 'PUT',
+      headers: started.headers,
+      body: new Uint8Array(8),
+    });
     expect(put.status).toBe(200);
     const second = await create();
     expect(second.status).toBe(409);

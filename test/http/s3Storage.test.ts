@@ -164,9 +164,15 @@ describe('files past the single-PUT limit', () => {
     const key = storageKeys.original(started.id);
     const { partBytes, parts } = started.parts;
     expect(partBytes).toBe(singlePutBytesAtMost);
-    expect(parts.map((part: { partNumber: number; bytes: number }) => [part.partNumber, part.bytes])).toEqual([[1, partBytes], [2, partBytes], [3, 5]]);
-    const sendPart = (part: { partNumber: number; url: string; method: string; headers: Record<string, string> }, body = bytes.subarray((part.partNumber - 1) * partBytes, part.partNumber * partBytes)) =>
-      fetch(part.url, { method: part.method, headers: part.headers, body: new Uint8Array(body) });
+    expect(parts.map((part: { partNumber: number; bytes: number }) => [part.partNumber, part.bytes])).toEqual([
+      [1, partBytes],
+      [2, partBytes],
+      [3, 5],
+    ]);
+    const sendPart = (
+      part: { partNumber: number; url: string; method: string; headers: Record<string, string> },
+      body = bytes.subarray((part.partNumber - 1) * partBytes, part.partNumber * partBytes),
+    ) => fetch(part.url, { method: part.method, headers: part.headers, body: new Uint8Array(body) });
     for (const part of parts) expect(new URL(part.url).origin).toBe(s3.endpoint);
 
     const sentBefore = s3.requests.length;
@@ -175,7 +181,11 @@ describe('files past the single-PUT limit', () => {
     expect((await sendPart(parts[0])).status).toBe(200);
     const missing = await api('POST', `/media/uploads/${started.id}/complete`);
     expect(missing.status).toBe(400);
-    expect(missing.body.error.details[0]).toMatchObject({ field: 'upload', code: 'incomplete', message: `Received ${(partBytes + 5).toLocaleString('en')} of ${bytes.length.toLocaleString('en')} bytes: send the rest first.` });
+    expect(missing.body.error.details[0]).toMatchObject({
+      field: 'upload',
+      code: 'incomplete',
+      message: `Received ${(partBytes + 5).toLocaleString('en')} of ${bytes.length.toLocaleString('en')} bytes: send the rest first.`,
+    });
     expect(await service.services.storage.size(key)).toBeNull();
 
     expect((await sendPart(parts[1])).status).toBe(200);
@@ -197,7 +207,10 @@ describe('files past the single-PUT limit', () => {
       const failed = await put(started, bytes);
       expect(failed.status).toBe(503);
       const body = await failed.json();
-      expect(body.error).toMatchObject({ code: 'STORAGE_UNAVAILABLE', message: 'The media store failed or could not be reached; nothing of the file was kept. Send it again shortly.' });
+      expect(body.error).toMatchObject({
+        code: 'STORAGE_UNAVAILABLE',
+        message: 'The media store failed or could not be reached; nothing of the file was kept. Send it again shortly.',
+      });
       expect(body.error.requestId).toBe(failed.headers.get('x-request-id'));
     } finally {
       s3.failWrites(false);
@@ -237,7 +250,9 @@ describe('tus uploads into the bucket', () => {
     const started = await start('parts.bin', 'application/octet-stream', total);
     const { endpoint, headers: tokenHeaders, metadata } = started.resumable;
     const tus = { 'tus-resumable': '1.0.0', ...tokenHeaders };
-    const encoded = Object.entries(metadata as Record<string, string>).map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`).join(',');
+    const encoded = Object.entries(metadata as Record<string, string>)
+      .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+      .join(',');
     const created = await fetch(local(endpoint), { method: 'POST', headers: { ...tus, 'upload-length': String(total), 'upload-metadata': encoded } });
     expect(created.status).toBe(201);
     const location = local(created.headers.get('location')!);
@@ -247,7 +262,11 @@ describe('tus uploads into the bucket', () => {
     const second = await fetch(local(endpoint), { method: 'POST', headers: { ...tus, 'upload-length': String(total), 'upload-metadata': encoded } });
     expect(second.status).toBe(409);
 
-    for (const [from, to] of [[0, 8 * MiB], [8 * MiB, 16 * MiB], [16 * MiB, total]] as const) {
+    for (const [from, to] of [
+      [0, 8 * MiB],
+      [8 * MiB, 16 * MiB],
+      [16 * MiB, total],
+    ] as const) {
       const head = await fetch(location, { method: 'HEAD', headers: tus });
       expect(Number(head.headers.get('upload-offset'))).toBe(from);
       // Nothing is readable under the file's key before the last part lands.

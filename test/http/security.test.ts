@@ -30,11 +30,13 @@ afterAll(() => service.stop());
 /** A call of `operation` that is valid in every part, about the objects `pathObjects` (ids in its path). */
 function call(operation: DocumentedOperation, headers: Record<string, string>, pathObjects: Resources = acmeObjects): Promise<Answer> {
   const path = Object.fromEntries(
-    operation.parameters.filter((parameter) => parameter.in === 'path').map(({ name }) => {
-      const id = resourceFor(pathObjects, operation.path, name);
-      if (!id) throw new Error(`No test object for {${name}} in ${operation.path}: add its kind to test/support/resources.ts`);
-      return [name, id];
-    }),
+    operation.parameters
+      .filter((parameter) => parameter.in === 'path')
+      .map(({ name }) => {
+        const id = resourceFor(pathObjects, operation.path, name);
+        if (!id) throw new Error(`No test object for {${name}} in ${operation.path}: add its kind to test/support/resources.ts`);
+        return [name, id];
+      }),
   );
   const query = Object.fromEntries(
     operation.parameters

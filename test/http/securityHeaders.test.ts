@@ -22,7 +22,12 @@ afterAll(() => service.stop());
 function directivesOf(response: Response): Record<string, string[]> {
   const policy = response.headers.get('content-security-policy');
   expect(policy, response.url).toBeTruthy();
-  return Object.fromEntries(policy!.split(';').map((directive) => directive.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+  return Object.fromEntries(
+    policy!
+      .split(';')
+      .map((directive) => directive.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name!, sources]),
+  );
 }
 
 function expectCommonHeaders(response: Response) {
@@ -64,7 +69,11 @@ describe('API answers', () => {
     const answers = [
       await fetch(`${service.url}/v1/posts`, { headers: bearer(acme.ownerKey) }),
       await fetch(`${service.url}/v1/posts`),
-      await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(acme.ownerKey) }, body: '{"query":"{ viewer { role } }"}' }),
+      await fetch(`${service.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(acme.ownerKey) },
+        body: '{"query":"{ viewer { role } }"}',
+      }),
       await fetch(`${service.url}/healthz`),
       await fetch(`${service.url}/no-such-route`),
       await fetch(`${service.url}/auth/session`),

@@ -27,18 +27,24 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 /** `['targets', '0', 'placement']` → `targets[0].placement`, as details name fields. */
-const fieldName = (path: string[]) => path.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+const fieldName = (path: string[]) =>
+  path.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
 
 function expectRefused(answer: Answer, field: string, what: string): void {
   const outcome = `${what} → ${answer.status} ${answer.text.slice(0, 400)}`;
   expect(answer.status, outcome).toBe(400);
   expect(errorShapeProblems(answer), outcome).toEqual([]);
-  expect(errorOf(answer), outcome).toMatchObject({ code: 'INVALID_REQUEST', details: expect.arrayContaining([{ field, code: 'wellFormed', message: expect.any(String) }]) });
+  expect(errorOf(answer), outcome).toMatchObject({
+    code: 'INVALID_REQUEST',
+    details: expect.arrayContaining([{ field, code: 'wellFormed', message: expect.any(String) }]),
+  });
 }
 
 describe('REST', () => {
   it.each(operationsWithBodies)('$method $path refuses a lone surrogate in each string field of its body, naming it', async (operation) => {
-    const path = Object.fromEntries(operation.parameters.filter((parameter) => parameter.in === 'path').map(({ name }) => [name, resourceFor(objects, operation.path, name) ?? 'x']));
+    const path = Object.fromEntries(
+      operation.parameters.filter((parameter) => parameter.in === 'path').map(({ name }) => [name, resourceFor(objects, operation.path, name) ?? 'x']),
+    );
     const url = urlOf(service.url, operation, path, {});
     const validBody = validValue(operation.bodySchema!, bodyHints(objects));
     const fields = stringFieldPaths(operation.bodySchema!);
@@ -64,27 +70,41 @@ describe('REST', () => {
   });
 
   it('takes a surrogate pair (an emoji) as the text it is', async () => {
-    const answer = await send(`${service.url}/v1/ai/images`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: '{"prompt":"a \\ud83d\\ude00 b"}' });
+    const answer = await send(`${service.url}/v1/ai/images`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: '{"prompt":"a \\ud83d\\ude00 b"}',
+    });
     expect(answer.status, answer.text).toBe(202);
   });
 });
 
 describe('GraphQL', () => {
   const graph = async (query: string, variables: Record<string, unknown> = {}) => {
-    const response = await fetch(`${service.url}/graphql`, { method: 'POST', headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }), body: JSON.stringify({ query, variables }) });
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ query, variables }),
+    });
     return { status: response.status, text: await response.text() };
   };
   const expectGraphRefused = (answer: { status: number; text: string }, field: string) => {
     expect(answer.status, answer.text).toBe(400);
     const { data, errors } = JSON.parse(answer.text) as { data?: unknown; errors: { extensions: Record<string, unknown> }[] };
     expect(data ?? null).toBeNull();
-    expect(errors[0]!.extensions, answer.text).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field, code: 'wellFormed', message: expect.any(String) }] });
+    expect(errors[0]!.extensions, answer.text).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [{ field, code: 'wellFormed', message: expect.any(String) }],
+    });
   };
 
   it('refuses a lone surrogate in a variable, naming the argument path', async () => {
     expectGraphRefused(await graph('mutation($prompt: String!) { generateImage(prompt: $prompt) }', { prompt: lone }), 'prompt');
     const targets = [{ connectionId: account, placement: 'FEED', override: { caption: lone } }];
-    expectGraphRefused(await graph('mutation($targets: [TargetInput!]!) { createPost(content: { caption: "x" }, targets: $targets) { id } }', { targets }), 'targets[0].override.caption');
+    expectGraphRefused(
+      await graph('mutation($targets: [TargetInput!]!) { createPost(content: { caption: "x" }, targets: $targets) { id } }', { targets }),
+      'targets[0].override.caption',
+    );
   });
 
   it('refuses a document holding a lone surrogate (in a literal) as an ill-formed query', async () => {
@@ -101,7 +121,9 @@ describe('MCP', () => {
         details: [{ field: 'prompt', code: 'wellFormed', message: expect.any(String) }],
       });
       const post = { caption: 'Hi', targets: [{ connectionId: account, placement: 'feed' }], idempotencyKey: `key-${lone}` };
-      expect(refusalOf(await call(client, 'create_post', post)).details).toEqual([{ field: 'idempotencyKey', code: 'wellFormed', message: expect.any(String) }]);
+      expect(refusalOf(await call(client, 'create_post', post)).details).toEqual([
+        { field: 'idempotencyKey', code: 'wellFormed', message: expect.any(String) },
+      ]);
     } finally {
       await client.close();
     }

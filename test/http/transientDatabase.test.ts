@@ -55,14 +55,19 @@ async function whileHeld<T>(postId: string, request: () => Promise<T>, meanwhile
 }
 
 /** Runs `request` while another transaction holds the post's row, and ends the database connection that waits for it. */
-const withConnectionEnded = <T>(postId: string, request: () => Promise<T>) => whileHeld(postId, request, (pid) => admin.query('SELECT pg_terminate_backend($1)', [pid]));
+const withConnectionEnded = <T>(postId: string, request: () => Promise<T>) =>
+  whileHeld(postId, request, (pid) => admin.query('SELECT pg_terminate_backend($1)', [pid]));
 
 describe('a connection the database ends during a request', () => {
   it('REST answers 503 SERVICE_UNAVAILABLE with Retry-After, and the same request then succeeds', async () => {
     const post = await newPost();
     const change = { version: post.version, content: { caption: 'After' } };
     const answer = await withConnectionEnded(post.id, () =>
-      fetch(`${ctx.service.url}/v1/posts/${post.id}`, { method: 'PATCH', headers: bearer(ctx.acme.ownerKey, { 'content-type': 'application/json' }), body: JSON.stringify(change) }),
+      fetch(`${ctx.service.url}/v1/posts/${post.id}`, {
+        method: 'PATCH',
+        headers: bearer(ctx.acme.ownerKey, { 'content-type': 'application/json' }),
+        body: JSON.stringify(change),
+      }),
     );
     const body = await answer.json();
     expect(answer.status, JSON.stringify(body)).toBe(503);
@@ -85,7 +90,10 @@ describe('a connection the database ends during a request', () => {
         }),
       }).then((response) => response.json()),
     );
-    expect(answer.errors?.map((error: { extensions: { code: string } }) => error.extensions.code), JSON.stringify(answer)).toEqual(['SERVICE_UNAVAILABLE']);
+    expect(
+      answer.errors?.map((error: { extensions: { code: string } }) => error.extensions.code),
+      JSON.stringify(answer),
+    ).toEqual(['SERVICE_UNAVAILABLE']);
   });
 
   it('an MCP tool call is refused with code SERVICE_UNAVAILABLE', async () => {
@@ -105,7 +113,11 @@ describe('a transaction that outlives its timeout waiting for a lock', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
     const post = await newPost();
     // Prisma ends an interactive transaction after 5 s (its default timeout), as on a database too loaded to answer.
-    const answer = await whileHeld(post.id, () => ctx.api('PATCH', `/posts/${post.id}`, { version: post.version, content: { caption: 'After' } }), () => sleep(5_500));
+    const answer = await whileHeld(
+      post.id,
+      () => ctx.api('PATCH', `/posts/${post.id}`, { version: post.version, content: { caption: 'After' } }),
+      () => sleep(5_500),
+    );
     expect(answer.status, JSON.stringify(answer.body)).toBe(503);
     expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
   });

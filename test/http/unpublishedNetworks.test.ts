@@ -29,7 +29,11 @@ describe('GET /providers', () => {
   it('says which networks are published to: only those with a publishing adapter', async () => {
     const { body } = await api('GET', '/providers');
     const publishing = Object.fromEntries(body.data.map((entry: any) => [entry.provider, entry.publishing]));
-    expect(Object.keys(publishing).filter((provider) => publishing[provider]).sort()).toEqual(published);
+    expect(
+      Object.keys(publishing)
+        .filter((provider) => publishing[provider])
+        .sort(),
+    ).toEqual(published);
     expect(publishing).toMatchObject({ x: false, linkedin: false });
     expect(body.data.find((entry: any) => entry.provider === 'x')).toMatchObject({ configured: true, publishing: false });
   });
@@ -41,7 +45,12 @@ describe('GET /providers', () => {
       body: JSON.stringify({ query: '{ providers { provider publishing } }' }),
     });
     const { data } = (await response.json()) as any;
-    expect(data.providers.filter((entry: any) => entry.publishing).map((entry: any) => entry.provider).sort()).toEqual(published);
+    expect(
+      data.providers
+        .filter((entry: any) => entry.publishing)
+        .map((entry: any) => entry.provider)
+        .sort(),
+    ).toEqual(published);
   });
 });
 
@@ -57,17 +66,30 @@ describe('connecting', () => {
       expect(answer.body.error.code).toBe('PROVIDER_NOT_AVAILABLE');
       expect(answer.body.error.message).not.toContain('CLIENT_ID');
     }
-    expect((await api('POST', '/social-accounts/connect', { provider: 'x' })).body.error.message).toBe('Publishing to X is not available on this installation yet.');
+    expect((await api('POST', '/social-accounts/connect', { provider: 'x' })).body.error.message).toBe(
+      'Publishing to X is not available on this installation yet.',
+    );
     expect((await service.services.db.pool.query('SELECT count(*)::int AS n FROM oauth_authorization')).rows[0].n).toBe(0);
   });
 });
 
 describe('an account of such a network as a target', () => {
-  const refusal = (index: number) => expect.objectContaining({ field: `targets[${index}].connectionId`, code: 'provider.publishing', message: 'Publishing to X is not available on this installation yet.' });
+  const refusal = (index: number) =>
+    expect.objectContaining({
+      field: `targets[${index}].connectionId`,
+      code: 'provider.publishing',
+      message: 'Publishing to X is not available on this installation yet.',
+    });
 
   it('is a finding of the dry run, and create refuses it with 422 PROVIDER_VALIDATION_FAILED naming the target', async () => {
     const sandbox = await api('POST', '/social-accounts', { provider: 'sandbox', username: 'shop' });
-    const post = { content: { caption: 'Hello' }, targets: [{ connectionId: sandbox.body.data.id, placement: 'feed' }, { connectionId: xAccountId, placement: 'feed' }] };
+    const post = {
+      content: { caption: 'Hello' },
+      targets: [
+        { connectionId: sandbox.body.data.id, placement: 'feed' },
+        { connectionId: xAccountId, placement: 'feed' },
+      ],
+    };
     const dryRun = await api('POST', '/posts/validate', post);
     expect(dryRun.body.data.valid).toBe(false);
     expect(dryRun.body.data.targets.map((target: any) => target.findings)).toEqual([[], [refusal(1)]]);

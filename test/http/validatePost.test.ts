@@ -32,7 +32,10 @@ describe('POST /posts/validate', () => {
     const before = await rowsWritten();
     const { status, body } = await api('POST', '/posts/validate', {
       content: { caption: 'Ready to go' },
-      targets: [{ connectionId: feed, placement: 'feed' }, { connectionId: second, placement: 'feed', override: { caption: 'Also fine' } }],
+      targets: [
+        { connectionId: feed, placement: 'feed' },
+        { connectionId: second, placement: 'feed', override: { caption: 'Also fine' } },
+      ],
     });
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -61,7 +64,9 @@ describe('POST /posts/validate', () => {
     expect(status).toBe(200);
     expect(body.data.valid).toBe(false);
     expect(body.data.targets[0].findings).toEqual([]);
-    expect(body.data.targets[1].findings).toEqual([{ field: 'targets[1].caption', code: 'caption.maxLength', message: 'The caption is 501 characters long; the limit is 500.' }]);
+    expect(body.data.targets[1].findings).toEqual([
+      { field: 'targets[1].caption', code: 'caption.maxLength', message: 'The caption is 501 characters long; the limit is 500.' },
+    ]);
     expect(body.data.targets[2].findings.map((finding: { code: string }) => finding.code)).toEqual(['caption.maxLength', 'media.min']);
     expect(await rowsWritten()).toEqual(before);
 
@@ -87,18 +92,21 @@ describe('POST /posts/validate', () => {
     });
     expect(status).toBe(200);
     expect(body.data.valid).toBe(false);
-    const codes = body.data.targets.map((target: { findings: { field: string; code: string }[] }) => target.findings.map((finding) => `${finding.field} ${finding.code}`));
+    const codes = body.data.targets.map((target: { findings: { field: string; code: string }[] }) =>
+      target.findings.map((finding) => `${finding.field} ${finding.code}`),
+    );
     const mediaFindings = ['content.mediaIds[0] unknownMedia', 'content.mediaIds[1] mediaNotReady'];
-    expect(codes).toEqual([
-      ['targets[0].connectionId unknownAccount', ...mediaFindings],
-      [...mediaFindings],
-      ['targets[2] duplicateTarget', ...mediaFindings],
-    ]);
+    expect(codes).toEqual([['targets[0].connectionId unknownAccount', ...mediaFindings], [...mediaFindings], ['targets[2] duplicateTarget', ...mediaFindings]]);
     expect(body.data.targets[0].findings[0].message).toBe('No connected social account with this id in this workspace.');
   });
 
   it('speaks the caller’s language', async () => {
-    const { body } = await api('POST', '/posts/validate', { content: { caption: '' }, targets: [{ connectionId: feed, placement: 'feed' }] }, { 'accept-language': 'de' });
+    const { body } = await api(
+      'POST',
+      '/posts/validate',
+      { content: { caption: '' }, targets: [{ connectionId: feed, placement: 'feed' }] },
+      { 'accept-language': 'de' },
+    );
     expect(body.data.targets[0].findings).toEqual([{ field: 'targets[0].caption', code: 'content.empty', message: expect.stringMatching(/Beitrag|leer/) }]);
   });
 
@@ -114,7 +122,13 @@ describe('POST /posts/validate', () => {
 
 describe('GraphQL validatePost', () => {
   it('answers as REST does, for the same input', async () => {
-    const input = { content: { caption: 'x'.repeat(501) }, targets: [{ connectionId: feed, placement: 'feed' }, { connectionId: randomUUID(), placement: 'feed' }] };
+    const input = {
+      content: { caption: 'x'.repeat(501) },
+      targets: [
+        { connectionId: feed, placement: 'feed' },
+        { connectionId: randomUUID(), placement: 'feed' },
+      ],
+    };
     const rest = await api('POST', '/posts/validate', input);
     const before = await rowsWritten();
     const response = await fetch(`${service.url}/graphql`, {

@@ -57,7 +57,10 @@ it('names the TLS failure without OpenSSL’s source paths', async () => {
   const plain = await listening(createHttpServer((_req, res) => res.end('not TLS')));
   expect(await firstAttemptError(`https://127.0.0.1:${plain}/hook`)).toBe('TLS handshake failed: wrong version number.');
 
-  const tls = { cert: readFileSync(new URL('../support/tls/expired-cert.pem', import.meta.url)), key: readFileSync(new URL('../support/tls/expired-key.pem', import.meta.url)) };
+  const tls = {
+    cert: readFileSync(new URL('../support/tls/expired-cert.pem', import.meta.url)),
+    key: readFileSync(new URL('../support/tls/expired-key.pem', import.meta.url)),
+  };
   const expired = await listening(createHttpsServer(tls, (_req, res) => res.end('ok')));
   expect(await firstAttemptError(`https://127.0.0.1:${expired}/hook`)).toBe('TLS handshake failed: certificate has expired.');
 });

@@ -15,7 +15,14 @@ let acme: TestWorkspace;
 let api: Api;
 const receivers: Receiver[] = [];
 
-beforeAll(async () => ({ service, acme, api } = await serviceWithWorkspace({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5', WEBHOOK_TIMEOUT_MS: '1500' })));
+beforeAll(
+  async () =>
+    ({ service, acme, api } = await serviceWithWorkspace({
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
+      WEBHOOK_TIMEOUT_MS: '1500',
+    })),
+);
 afterEach(async () => {
   for (const endpoint of (await api('GET', '/webhooks?limit=100')).body.data) await api('DELETE', `/webhooks/${endpoint.id}`);
 });
@@ -112,7 +119,11 @@ describe('deliveries', () => {
     });
     for (let i = 0; i < 100 && (await deliveries(endpoint.id)).some((delivery) => delivery.status !== 'succeeded'); i++) await sleep(50);
     const log = await deliveries(endpoint.id);
-    expect(log.map((delivery) => [delivery.status, delivery.attemptLog[0].statusCode])).toEqual([['succeeded', 200], ['succeeded', 200], ['succeeded', 200]]);
+    expect(log.map((delivery) => [delivery.status, delivery.attemptLog[0].statusCode])).toEqual([
+      ['succeeded', 200],
+      ['succeeded', 200],
+      ['succeeded', 200],
+    ]);
   });
 
   it('retries after a 500 and after a timeout, logging every attempt, until it succeeds', async () => {
@@ -141,7 +152,10 @@ describe('deliveries', () => {
     expect(ids.slice(0, 4).every((id) => id === ids[0])).toBe(true);
     expect(ids[4]).not.toBe(ids[0]);
     // Waiting for a retry is a job due at that time, not a loop: a handful of drain jobs in all.
-    const { rows } = await service.services.db.pool.query(`SELECT count(*)::int AS jobs FROM pgboss.job WHERE name = 'webhook-drain' AND data->>'endpointId' = $1`, [endpoint.id]);
+    const { rows } = await service.services.db.pool.query(
+      `SELECT count(*)::int AS jobs FROM pgboss.job WHERE name = 'webhook-drain' AND data->>'endpointId' = $1`,
+      [endpoint.id],
+    );
     expect(rows[0].jobs).toBeLessThan(15);
   });
 
@@ -199,11 +213,18 @@ describe('deliveries', () => {
     receivers.push(receiver);
     // As if the host's DNS answer had changed to a private address after the endpoint was saved.
     const endpoint = await service.services.db.prisma.webhookEndpoint.create({
-      data: { workspaceId: acme.workspaceId, url: receiver.url.replace('http://127.0.0.1', 'https://127.0.0.2'), events: ['webhook.test'], sealedSecret: service.services.secrets.seal('whsec_AAAA') },
+      data: {
+        workspaceId: acme.workspaceId,
+        url: receiver.url.replace('http://127.0.0.1', 'https://127.0.0.2'),
+        events: ['webhook.test'],
+        sealedSecret: service.services.secrets.seal('whsec_AAAA'),
+      },
     });
     await api('POST', `/webhooks/${endpoint.id}/test`);
     const failed = await waitForDelivery(endpoint.id, 'failed', 15_000);
-    expect(failed.attemptLog[0].error).toBe('Refused before sending: The host 127.0.0.2 resolves to 127.0.0.2, which is not a public address. The operator can allow the host in WEBHOOK_ALLOWED_HOSTS.');
+    expect(failed.attemptLog[0].error).toBe(
+      'Refused before sending: The host 127.0.0.2 resolves to 127.0.0.2, which is not a public address. The operator can allow the host in WEBHOOK_ALLOWED_HOSTS.',
+    );
     expect(receiver.received).toHaveLength(0);
   });
 });

@@ -53,7 +53,9 @@ async function inDatabase<T>(query: (db: pg.Client) => Promise<T>): Promise<T> {
 
 describe('the AI in-flight cap and credits across two server processes', () => {
   it('lets exactly AI_MAX_CONCURRENT calls of a workspace through at once, whichever process they reach, and frees the places after', async () => {
-    const setup = await runCli(['setup', '--workspace', 'inflight', '--email', 'inflight@example.test', '--plan', 'business', '--json'], { DATABASE_URL: databaseUrl });
+    const setup = await runCli(['setup', '--workspace', 'inflight', '--email', 'inflight@example.test', '--plan', 'business', '--json'], {
+      DATABASE_URL: databaseUrl,
+    });
     const apiKey = JSON.parse(setup.stdout).apiKey as string;
     const release = standIn.hold();
     const [a, b] = servers as [ServerProcess, ServerProcess];
@@ -79,7 +81,9 @@ describe('the AI in-flight cap and credits across two server processes', () => {
 
   it('with 40 callers on the two processes at full pace: the cap is never passed, every credit is used once, each answer charged once', async () => {
     const credits = 60;
-    const setup = await runCli(['setup', '--workspace', 'fullpace', '--email', 'fullpace@example.test', '--plan', 'business', '--json'], { DATABASE_URL: databaseUrl });
+    const setup = await runCli(['setup', '--workspace', 'fullpace', '--email', 'fullpace@example.test', '--plan', 'business', '--json'], {
+      DATABASE_URL: databaseUrl,
+    });
     const { workspaceId, apiKey } = JSON.parse(setup.stdout) as { workspaceId: string; apiKey: string };
     // What `sps plans set --ai-credits` does, without starting one more process on a loaded machine.
     await inDatabase((db) => db.query('UPDATE workspace SET ai_credits_monthly = $2, ai_credits_remaining = $2 WHERE id = $1', [workspaceId, credits]));

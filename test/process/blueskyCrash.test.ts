@@ -43,11 +43,21 @@ describe('publishing to Bluesky across a crash', () => {
     const api = apiFor(first.url, apiKey);
     const accounts: string[] = [];
     for (const person of people) {
-      const connected = await api('POST', '/social-accounts', { provider: 'bluesky', identifier: person.handle, appPassword: person.appPassword, service: pds.url });
+      const connected = await api('POST', '/social-accounts', {
+        provider: 'bluesky',
+        identifier: person.handle,
+        appPassword: person.appPassword,
+        service: pds.url,
+      });
       expect(connected.status).toBe(201);
       accounts.push(connected.body.data.id);
     }
-    const post = (await api('POST', '/posts', { content: { caption: 'Posted once, crash or not' }, targets: accounts.map((connectionId) => ({ connectionId, placement: 'feed' })) })).body.data;
+    const post = (
+      await api('POST', '/posts', {
+        content: { caption: 'Posted once, crash or not' },
+        targets: accounts.map((connectionId) => ({ connectionId, placement: 'feed' })),
+      })
+    ).body.data;
     expect((await api('POST', `/posts/${post.id}/publish`)).status).toBe(202);
     for (let i = 0; i < 200 && (await Promise.all(people.map(postsOf))).some((records) => records.length === 0); i++) await sleep(50);
     expect((await Promise.all(people.map(postsOf))).map((records) => records.length)).toEqual([1, 1]);

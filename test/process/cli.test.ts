@@ -43,11 +43,46 @@ describe('operator CLI', { timeout: 300_000 }, () => {
     const readOnly = await cli('keys', 'create', '--workspace', workspaceId, '--user', admin.json.userId, '--preset', 'read-only');
     expect(readOnly.json).toEqual({ keyId: expect.any(String), apiKey: expect.stringMatching(/^sps_/) });
 
-    const connected = await cli('accounts', 'connect', '--workspace', workspaceId, '--provider', 'sandbox', '--username', 'acme', '--display-name', 'Acme Sandbox');
-    const mastodon = await cli('accounts', 'connect', '--workspace', workspaceId, '--provider', 'mastodon', '--username', 'acme@mastodon.example', '--access-token', 'secret-provider-token-123', '--instance-url', 'https://mastodon.example');
+    const connected = await cli(
+      'accounts',
+      'connect',
+      '--workspace',
+      workspaceId,
+      '--provider',
+      'sandbox',
+      '--username',
+      'acme',
+      '--display-name',
+      'Acme Sandbox',
+    );
+    const mastodon = await cli(
+      'accounts',
+      'connect',
+      '--workspace',
+      workspaceId,
+      '--provider',
+      'mastodon',
+      '--username',
+      'acme@mastodon.example',
+      '--access-token',
+      'secret-provider-token-123',
+      '--instance-url',
+      'https://mastodon.example',
+    );
     expect(mastodon.code).toBe(0);
     // A network not published to yet: no account of it is stored, whatever tokens the operator has.
-    const linkedin = await cli('accounts', 'connect', '--workspace', workspaceId, '--provider', 'linkedin', '--username', 'acme', '--access-token', 'linkedin-token');
+    const linkedin = await cli(
+      'accounts',
+      'connect',
+      '--workspace',
+      workspaceId,
+      '--provider',
+      'linkedin',
+      '--username',
+      'acme',
+      '--access-token',
+      'linkedin-token',
+    );
     expect(linkedin.code).toBe(1);
     expect(linkedin.json.error).toMatchObject({ code: 'PROVIDER_NOT_AVAILABLE', message: 'Publishing to LinkedIn is not available on this installation yet.' });
     const listed = await (await api(readOnly.json.apiKey)).json();
@@ -129,7 +164,10 @@ describe('operator CLI', { timeout: 300_000 }, () => {
     const unknown = await runCli(['frobnicate'], env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
-    const scopes = await runCli(['keys', 'create', '--workspace', crypto.randomUUID(), '--user', crypto.randomUUID(), '--scopes', 'posts:read,everything', '--json'], env);
+    const scopes = await runCli(
+      ['keys', 'create', '--workspace', crypto.randomUUID(), '--user', crypto.randomUUID(), '--scopes', 'posts:read,everything', '--json'],
+      env,
+    );
     expect(scopes.code).toBe(1);
     expect(JSON.parse(scopes.stdout).error.code).toBe('INVALID_REQUEST');
   });

@@ -49,7 +49,9 @@ describe('two server processes', () => {
   });
 
   it('run a request sent to both at once only once', async () => {
-    const answers = await Promise.all(servers.flatMap((server) => [createQueue(server, 'both-at-once', 'Raced'), createQueue(server, 'both-at-once', 'Raced')]));
+    const answers = await Promise.all(
+      servers.flatMap((server) => [createQueue(server, 'both-at-once', 'Raced'), createQueue(server, 'both-at-once', 'Raced')]),
+    );
     const ran = answers.filter((answer) => answer.status === 201 && answer.replayed === null);
     expect(ran).toHaveLength(1);
     for (const answer of answers.filter((candidate) => candidate !== ran[0])) {

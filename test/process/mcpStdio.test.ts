@@ -24,7 +24,14 @@ let connectionId: string;
 let files: Awaited<ReturnType<typeof fileServer>>;
 // The stdio server and the test service share the database and the media store (either may process an upload).
 const dataDir = mkdtempSync(join(tmpdir(), 'sps-mcp-stdio-'));
-const serverEnv = () => ({ DATABASE_URL: service.databaseUrl, DATA_DIR: dataDir, AI_PROVIDER: 'sandbox', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: 'info', REQUEST_LOG_FLUSH_MS: '50' });
+const serverEnv = () => ({
+  DATABASE_URL: service.databaseUrl,
+  DATA_DIR: dataDir,
+  AI_PROVIDER: 'sandbox',
+  WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  REQUEST_LOG_FLUSH_MS: '50',
+});
 
 beforeAll(async () => {
   requireCurrentBuild();
@@ -39,7 +46,13 @@ afterAll(async () => {
 });
 
 async function stdioClient(command: string, args: string[], apiKey: string, env: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({ command, args, cwd: projectRoot, env: { ...(process.env as Record<string, string>), ...serverEnv(), SPS_API_KEY: apiKey, ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: projectRoot,
+    env: { ...(process.env as Record<string, string>), ...serverEnv(), SPS_API_KEY: apiKey, ...env },
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'sps-test', version: '1.0.0' });
@@ -92,7 +105,9 @@ describe('MCP over stdio', () => {
     // As an MCP client starts it when its configuration passes SPS_API_KEY but not the server's DATA_DIR.
     const { DATABASE_URL: _, ...environment } = { ...process.env, ...serverEnv(), SPS_API_KEY: acme.ownerKey };
     const elsewhere = join(dataDir, 'not-the-data-folder');
-    const noDatabase = await run(process.execPath, ['bin/sps.js', 'mcp'], { cwd: projectRoot, env: { ...environment, DATA_DIR: elsewhere } }).catch((error) => error);
+    const noDatabase = await run(process.execPath, ['bin/sps.js', 'mcp'], { cwd: projectRoot, env: { ...environment, DATA_DIR: elsewhere } }).catch(
+      (error) => error,
+    );
     expect(noDatabase.code).toBe(2);
     expect(noDatabase.stdout).toBe('');
     expect(noDatabase.stderr).toContain(`No database found: DATA_DIR (${elsewhere}) holds no database of this service`);
@@ -100,7 +115,9 @@ describe('MCP over stdio', () => {
     expect(existsSync(elsewhere)).toBe(false);
     // A migrated database nobody set up (no workspace) is no installation either.
     const unused = await createTestDatabase();
-    const noWorkspace = await run(process.execPath, ['bin/sps.js', 'mcp'], { cwd: projectRoot, env: { ...environment, DATABASE_URL: unused } }).catch((error) => error);
+    const noWorkspace = await run(process.execPath, ['bin/sps.js', 'mcp'], { cwd: projectRoot, env: { ...environment, DATABASE_URL: unused } }).catch(
+      (error) => error,
+    );
     expect(noWorkspace.code).toBe(2);
     expect(noWorkspace.stderr).toContain(`the database at DATABASE_URL (${new URL(unused).host}${new URL(unused).pathname}) has no workspace yet`);
   });
@@ -111,10 +128,28 @@ describe('MCP over stdio', () => {
     // Starting the server can take longer than the inspector's 15 s default on a busy machine.
     const { stdout, stderr } = await run(
       process.execPath,
-      [inspector, '--cli', ...env, '--cwd', projectRoot, '--connect-timeout', '50000', '--method', 'tools/list', '--strict', process.execPath, 'bin/sps.js', 'mcp'],
+      [
+        inspector,
+        '--cli',
+        ...env,
+        '--cwd',
+        projectRoot,
+        '--connect-timeout',
+        '50000',
+        '--method',
+        'tools/list',
+        '--strict',
+        process.execPath,
+        'bin/sps.js',
+        'mcp',
+      ],
       { cwd: projectRoot, env: { ...process.env, MCP_CATALOG_PATH: join(dataDir, 'inspector.json') } },
     );
-    expect(JSON.parse(stdout).tools.map((tool: { name: string }) => tool.name).sort()).toEqual([...toolNames].sort());
+    expect(
+      JSON.parse(stdout)
+        .tools.map((tool: { name: string }) => tool.name)
+        .sort(),
+    ).toEqual([...toolNames].sort());
     // --strict reports every portability finding on stderr (warnings included) as `Error: tool …` / `Warning: tool …`.
     expect(stderr).not.toMatch(/(Error|Warning): tool "/);
   });

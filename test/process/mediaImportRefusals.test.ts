@@ -90,8 +90,14 @@ describe('refused media URL imports', () => {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: 'mutation Import($url: String!) { uploadMedia(url: $url) { id status } }', variables: { url: `${hostile.url}${path}` } }),
-      }).then((answer) => answer.json(), (error) => ({ fetchFailed: String(error) }));
-      expect(response.errors?.[0]?.extensions, `${JSON.stringify(response)}\n${server.output()}`).toMatchObject({ code: 'INVALID_REQUEST', details: [expect.objectContaining(detail)] });
+      }).then(
+        (answer) => answer.json(),
+        (error) => ({ fetchFailed: String(error) }),
+      );
+      expect(response.errors?.[0]?.extensions, `${JSON.stringify(response)}\n${server.output()}`).toMatchObject({
+        code: 'INVALID_REQUEST',
+        details: [expect.objectContaining(detail)],
+      });
       await expectStillRunning();
     }
   });

@@ -34,7 +34,12 @@ describe('publishing across crashes and restarts', () => {
     const api = apiFor(first.url, apiKey);
     // [sandbox:slow]: the network holds the item from the start of a 3 s call, so the kill lands after the
     // network created the post and before the service learnt of it: the case that tempts a duplicate.
-    const post = (await api('POST', '/posts', { content: { caption: 'Crash test [sandbox:slow]' }, targets: accounts.map((connectionId) => ({ connectionId, placement: 'feed' })) })).body.data;
+    const post = (
+      await api('POST', '/posts', {
+        content: { caption: 'Crash test [sandbox:slow]' },
+        targets: accounts.map((connectionId) => ({ connectionId, placement: 'feed' })),
+      })
+    ).body.data;
     expect((await api('POST', `/posts/${post.id}/publish`)).status).toBe(202);
     const targetIds: string[] = post.targets.map((target: { id: string }) => target.id);
     for (let i = 0; i < 100 && (await Promise.all(targetIds.map(itemsOf))).some((n) => n === 0); i++) await sleep(50);
@@ -59,7 +64,9 @@ describe('publishing across crashes and restarts', () => {
   it('publishes a post whose time came while the service was stopped, once it is back', async () => {
     const server = await servers.start(env);
     const api = apiFor(server.url, apiKey);
-    const post = (await api('POST', '/posts', { content: { caption: 'Scheduled through a restart' }, targets: [{ connectionId: accounts[0], placement: 'feed' }] })).body.data;
+    const post = (
+      await api('POST', '/posts', { content: { caption: 'Scheduled through a restart' }, targets: [{ connectionId: accounts[0], placement: 'feed' }] })
+    ).body.data;
     const scheduledAt = inSeconds(2);
     expect((await api('POST', `/posts/${post.id}/schedule`, { scheduledAt, timezone: 'Europe/Paris' })).status).toBe(200);
     await servers.stop(server, 'SIGTERM');

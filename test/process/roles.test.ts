@@ -18,8 +18,7 @@ async function start(role: 'api' | 'worker') {
   return server;
 }
 
-const scrape = (server: ServerProcess, token?: string) =>
-  fetch(`${server.url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+const scrape = (server: ServerProcess, token?: string) => fetch(`${server.url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
 /** The value of one sample in Prometheus text, e.g. `sps_queue_jobs{queue="publish-target",state="ready"}`. */
 function sample(text: string, series: string): number | undefined {
@@ -56,7 +55,11 @@ describe('API and worker processes', () => {
 
     const worker = await start('worker');
     expect((await waitForPost(api, post.id, ['published'], 60_000)).status).toBe('published');
-    const logged = worker.output().split('\n').filter((line) => line.includes('"target published"')).map((line) => JSON.parse(line));
+    const logged = worker
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"target published"'))
+      .map((line) => JSON.parse(line));
     expect(logged).toEqual([expect.objectContaining({ postId: post.id, requestId })]);
 
     const after = await (await scrape(worker, metricsToken)).text();

@@ -23,11 +23,20 @@ describe('graceful shutdown', () => {
     const { port } = new URL(server.url);
     const [head, tail] = ['{"email":"nobody@example.test",', '"password":"x1"}'];
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/auth/login', headers: { 'content-type': 'application/json', 'content-length': String(head.length + tail.length) } }, (res) => {
-        let body = '';
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/auth/login',
+          headers: { 'content-type': 'application/json', 'content-length': String(head.length + tail.length) },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.write(head);
       setTimeout(() => {

@@ -143,10 +143,16 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
           })(),
         );
       }
-      const created = await api('POST', '/posts', { content: { caption: `Soak ${index}` }, targets: [{ connectionId: connectionIds[index % 2], placement: 'feed' }] });
+      const created = await api('POST', '/posts', {
+        content: { caption: `Soak ${index}` },
+        targets: [{ connectionId: connectionIds[index % 2], placement: 'feed' }],
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       postIds.push(created.body.data.id);
-      const answer = index % 2 ? await api('POST', `/posts/${created.body.data.id}/schedule`, { scheduledAt: inSeconds(5), timezone: 'Europe/Berlin' }) : await api('POST', `/posts/${created.body.data.id}/publish`);
+      const answer =
+        index % 2
+          ? await api('POST', `/posts/${created.body.data.id}/schedule`, { scheduledAt: inSeconds(5), timezone: 'Europe/Berlin' })
+          : await api('POST', `/posts/${created.body.data.id}/publish`);
       expect(answer.status, JSON.stringify(answer.body)).toBe(index % 2 ? 200 : 202);
     });
 
@@ -157,7 +163,9 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
         const png = await image('png', 40 + index, 30);
         const started = (await api('POST', '/media/uploads', { filename: `soak-${index}.png`, contentType: 'image/png', size: png.length })).body.data;
         const uploadUrl = new URL(started.uploadUrl);
-        const put = await onAnyApi((server) => fetch(new URL(uploadUrl.pathname + uploadUrl.search, server.url), { method: 'PUT', headers: started.headers, body: new Uint8Array(png) }));
+        const put = await onAnyApi((server) =>
+          fetch(new URL(uploadUrl.pathname + uploadUrl.search, server.url), { method: 'PUT', headers: started.headers, body: new Uint8Array(png) }),
+        );
         expect(put.status).toBe(200);
         expect((await api('POST', `/media/uploads/${started.id}/complete`)).status).toBe(202);
         mediaIds.push(started.id);
@@ -166,11 +174,23 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
     await Promise.all([sendingPosts, sendingMedia]);
     await Promise.all(chaos);
 
-    await until('every post published', async () => (await count(`SELECT count(*) FROM post WHERE status = 'published' AND id = ANY($1::uuid[])`, [postIds])) === postCount, 180_000);
-    await until('every file ready', async () => (await count(`SELECT count(*) FROM media WHERE status = 'ready' AND id = ANY($1::uuid[])`, [mediaIds])) === mediaCount, 60_000);
+    await until(
+      'every post published',
+      async () => (await count(`SELECT count(*) FROM post WHERE status = 'published' AND id = ANY($1::uuid[])`, [postIds])) === postCount,
+      180_000,
+    );
+    await until(
+      'every file ready',
+      async () => (await count(`SELECT count(*) FROM media WHERE status = 'ready' AND id = ANY($1::uuid[])`, [mediaIds])) === mediaCount,
+      60_000,
+    );
     const eventIds = new Set((await db.query<{ id: string }>('SELECT id FROM outbox_event WHERE type = ANY($1)', [events])).rows.map((row) => row.id));
     expect(eventIds.size).toBe(postCount + mediaCount);
-    await until('every event at every endpoint', async () => receivers.every((receiver) => new Set(receiver.received.map((r) => r.envelope.id)).size === eventIds.size), 120_000);
+    await until(
+      'every event at every endpoint',
+      async () => receivers.every((receiver) => new Set(receiver.received.map((r) => r.envelope.id)).size === eventIds.size),
+      120_000,
+    );
 
     // Exactly once at the network: one sandbox item per target, none twice.
     const items = await db.query<{ key: string; n: string }>(

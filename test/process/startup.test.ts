@@ -81,6 +81,8 @@ describe('the first start', () => {
 
   it('leaves out the workspace hint once a workspace exists', () => {
     const steps = nextSteps({ publicBaseUrl: 'http://localhost:3000', hasWorkspace: true });
-    expect(steps).toEqual(['API reference: http://localhost:3000/v1/openapi.json (or .yaml); GraphQL, with GraphiQL in a browser: http://localhost:3000/graphql']);
+    expect(steps).toEqual([
+      'API reference: http://localhost:3000/v1/openapi.json (or .yaml); GraphQL, with GraphiQL in a browser: http://localhost:3000/graphql',
+    ]);
   });
 });

@@ -60,7 +60,8 @@ async function stopWhilePublishing(stop: (server: ServerProcess) => void) {
   const api = apiFor(server.url, setup.apiKey);
 
   // [sandbox:slow] holds the network call for 3 s after the network created the item.
-  const post = (await api('POST', '/posts', { content: { caption: 'Stopped mid-publish [sandbox:slow]' }, targets: [{ connectionId, placement: 'feed' }] })).body.data;
+  const post = (await api('POST', '/posts', { content: { caption: 'Stopped mid-publish [sandbox:slow]' }, targets: [{ connectionId, placement: 'feed' }] }))
+    .body.data;
   const targetId: string = post.targets[0].id;
   expect((await api('POST', `/posts/${post.id}/publish`)).status).toBe(202);
   for (let i = 0; i < 100 && (await sandboxItemsOf(dataDir, targetId)) === 0; i++) await sleep(50);

@@ -64,7 +64,13 @@ describe('refreshing one account from two processes at once', () => {
     expect(after.tokens.refreshToken).not.toBe(before.tokens.refreshToken);
     // The stored session is the live one at the PDS: it answers for the account.
     const agent = new AtpAgent({ service: pds.url });
-    await agent.resumeSession({ accessJwt: after.tokens.accessToken, refreshJwt: after.tokens.refreshToken!, did: after.tokens.extra!.did!, handle: 'alice.test', active: true });
+    await agent.resumeSession({
+      accessJwt: after.tokens.accessToken,
+      refreshJwt: after.tokens.refreshToken!,
+      did: after.tokens.extra!.did!,
+      handle: 'alice.test',
+      active: true,
+    });
     expect((await agent.com.atproto.server.getSession()).data.did).toBe(after.tokens.extra!.did);
   }, 240_000);
 });

@@ -14,7 +14,17 @@ export async function send(url: string, init: { method: string; headers?: Record
 }
 
 /** Stack frames, source files, SQL and driver texts: what an answer must never show. */
-const internals = [/\bat \S+ \(.*:\d+:\d+\)/, /node_modules/, /\.[cm]?[jt]s:\d+/, /prisma/i, /\bSELECT\b.*\bFROM\b/, /invalid input syntax/, /violates .* constraint/, /syntax error at or near/, /openssl/i];
+const internals = [
+  /\bat \S+ \(.*:\d+:\d+\)/,
+  /node_modules/,
+  /\.[cm]?[jt]s:\d+/,
+  /prisma/i,
+  /\bSELECT\b.*\bFROM\b/,
+  /invalid input syntax/,
+  /violates .* constraint/,
+  /syntax error at or near/,
+  /openssl/i,
+];
 
 /** What is wrong with an error answer; empty when it is in the documented shape. */
 export function errorShapeProblems(answer: Answer): string[] {
@@ -33,7 +43,8 @@ export function errorShapeProblems(answer: Answer): string[] {
   // A replayed answer (the same Idempotency-Key and request again) is the first one byte for byte: its body names the
   // request that ran, its x-request-id header the retry.
   const replayed = answer.headers['idempotent-replayed'] === 'true';
-  if (typeof error.requestId !== 'string' || (!replayed && error.requestId !== answer.headers['x-request-id'])) problems.push('has no requestId matching x-request-id');
+  if (typeof error.requestId !== 'string' || (!replayed && error.requestId !== answer.headers['x-request-id']))
+    problems.push('has no requestId matching x-request-id');
   if (answer.status === 400 && error.code === 'INVALID_REQUEST') {
     const details = error.details as { field?: unknown; code?: unknown; message?: unknown }[] | undefined;
     if (!Array.isArray(details) || !details.length) problems.push('is a 400 INVALID_REQUEST without details');

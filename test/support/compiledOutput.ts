@@ -22,6 +22,9 @@ export function staleBuildInputs(): string[] {
 export function requireCurrentBuild(): void {
   const stale = staleBuildInputs();
   if (stale.length === 0) return;
-  const named = stale.slice(0, 3).map((input) => relative(projectRoot, input)).join(', ');
+  const named = stale
+    .slice(0, 3)
+    .map((input) => relative(projectRoot, input))
+    .join(', ');
   throw new Error(`dist/ is older than ${stale.length} source file(s) (${named}${stale.length > 3 ? ', …' : ''}): run \`npm run build\` first`);
 }

@@ -35,7 +35,11 @@ export async function keyFor(
 }
 
 export async function connectSandbox(services: Services, workspaceId: string, username = unique('user')) {
-  const { connectionId } = await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, { workspaceId, provider: 'sandbox', username });
+  const { connectionId } = await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, {
+    workspaceId,
+    provider: 'sandbox',
+    username,
+  });
   return connectionId;
 }
 

@@ -258,7 +258,11 @@ export class MastodonStandIn {
     if (this.#rateLimitedCalls > 0) {
       this.#rateLimitedCalls--;
       const reset = new Date(this.#rateLimitedUntil).toISOString();
-      throw new Answer(429, { error: 'Too many requests' }, { 'x-ratelimit-limit': String(rateLimit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
+      throw new Answer(
+        429,
+        { error: 'Too many requests' },
+        { 'x-ratelimit-limit': String(rateLimit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      );
     }
     if (now - this.#windowStart >= rateWindowMs) {
       this.#windowStart = now;
@@ -287,11 +291,11 @@ export class MastodonStandIn {
     if (request.method === 'GET' && mediaId) return this.#getMedia(this.#authenticate(request, 'write:media'), mediaId);
     if (route === 'POST /api/v1/statuses') return this.#createStatus(this.#authenticate(request, 'write:statuses'), request, await readParams(request));
     if (request.method === 'GET' && statusId) return this.#getStatus(request, statusId);
-    throw new Answer(404, '<!DOCTYPE html><html><body>The page you are looking for isn\'t here.</body></html>');
+    throw new Answer(404, "<!DOCTYPE html><html><body>The page you are looking for isn't here.</body></html>");
   }
 
   #metadata() {
-    if (!this.#options.pkce) throw new Answer(404, '<!DOCTYPE html><html><body>The page you are looking for isn\'t here.</body></html>');
+    if (!this.#options.pkce) throw new Answer(404, "<!DOCTYPE html><html><body>The page you are looking for isn't here.</body></html>");
     return {
       status: 200,
       body: {
@@ -347,14 +351,21 @@ export class MastodonStandIn {
     const scopes = (query.get('scope') || 'read').split(/[ +]/).filter(Boolean);
     const challenge = query.get('code_challenge');
     const refusal =
-      query.get('response_type') !== 'code' ? 'unsupported_response_type'
-      : scopes.some((scope) => !app.scopes.includes(scope)) ? 'invalid_scope'
-      : challenge && (!this.#options.pkce || query.get('code_challenge_method') !== 'S256') ? 'invalid_request'
-      : this.denyAuthorization ? 'access_denied'
-      : null;
+      query.get('response_type') !== 'code'
+        ? 'unsupported_response_type'
+        : scopes.some((scope) => !app.scopes.includes(scope))
+          ? 'invalid_scope'
+          : challenge && (!this.#options.pkce || query.get('code_challenge_method') !== 'S256')
+            ? 'invalid_request'
+            : this.denyAuthorization
+              ? 'access_denied'
+              : null;
     if (refusal) {
       back.searchParams.set('error', refusal);
-      back.searchParams.set('error_description', refusal === 'access_denied' ? 'The resource owner or authorization server denied the request.' : 'The request is invalid.');
+      back.searchParams.set(
+        'error_description',
+        refusal === 'access_denied' ? 'The resource owner or authorization server denied the request.' : 'The request is invalid.',
+      );
     } else {
       const code = randomBytes(32).toString('base64url');
       this.#codes.set(code, { clientId: app.clientId, redirectUri, scopes, accountId: this.signedIn.id, challenge });
@@ -366,21 +377,32 @@ export class MastodonStandIn {
   #client(request: IncomingMessage, params: Params): App {
     const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const [id, secret] = basic
-      ? Buffer.from(basic, 'base64').toString().split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')))
+      ? Buffer.from(basic, 'base64')
+          .toString()
+          .split(':')
+          .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')))
       : [params.string('client_id'), params.string('client_secret')];
     const app = this.apps.get(id ?? '');
     if (!app || app.clientSecret !== secret) {
-      throw new Answer(401, { error: 'invalid_client', error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.' });
+      throw new Answer(401, {
+        error: 'invalid_client',
+        error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+      });
     }
     return app;
   }
 
   #token(request: IncomingMessage, params: Params) {
     const app = this.#client(request, params);
-    if (params.string('grant_type') !== 'authorization_code') throw new Answer(400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported by the authorization server.' });
+    if (params.string('grant_type') !== 'authorization_code')
+      throw new Answer(400, {
+        error: 'unsupported_grant_type',
+        error_description: 'The authorization grant type is not supported by the authorization server.',
+      });
     const invalidGrant = new Answer(400, {
       error: 'invalid_grant',
-      error_description: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+      error_description:
+        'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
     });
     const code = params.string('code');
     const grant = this.#codes.get(code);
@@ -398,7 +420,8 @@ export class MastodonStandIn {
   #revoke(request: IncomingMessage, params: Params) {
     const app = this.#client(request, params);
     const token = this.#tokens.get(params.string('token'));
-    if (token && token.clientId !== app.clientId) throw new Answer(403, { error: 'unauthorized_client', error_description: 'You are not authorized to revoke this token' });
+    if (token && token.clientId !== app.clientId)
+      throw new Answer(403, { error: 'unauthorized_client', error_description: 'You are not authorized to revoke this token' });
     if (token) token.revoked = true;
     return { status: 200, body: {} };
   }
@@ -451,7 +474,11 @@ export class MastodonStandIn {
       configuration: {
         urls: { streaming: this.url.replace(/^http/, 'ws') },
         accounts: { max_featured_tags: 10, max_pinned_statuses: 5 },
-        statuses: { max_characters: limits.maxCharacters, max_media_attachments: limits.maxMediaAttachments, characters_reserved_per_url: limits.charactersReservedPerUrl },
+        statuses: {
+          max_characters: limits.maxCharacters,
+          max_media_attachments: limits.maxMediaAttachments,
+          characters_reserved_per_url: limits.charactersReservedPerUrl,
+        },
         media_attachments: {
           supported_mime_types: limits.supportedMimeTypes,
           description_limit: limits.descriptionLimit,
@@ -479,9 +506,19 @@ export class MastodonStandIn {
     const limit = type === 'video' ? this.limits.videoSizeLimit : this.limits.imageSizeLimit;
     if (file.size > limit) throw validationFailed(`File file size must be less than ${Math.floor(limit / 1024 / 1024)} MB`);
     const description = params.string('description') || null;
-    if (description && [...description].length > this.limits.descriptionLimit) throw validationFailed(`Description is too long (maximum is ${this.limits.descriptionLimit} characters)`);
+    if (description && [...description].length > this.limits.descriptionLimit)
+      throw validationFailed(`Description is too long (maximum is ${this.limits.descriptionLimit} characters)`);
     const ready = type === 'image';
-    const media: StoredMedia = { id: randomId(), accountId: account.id, type, mimeType: file.type, size: file.size, description, ready, pollsLeft: this.#options.processingPolls };
+    const media: StoredMedia = {
+      id: randomId(),
+      accountId: account.id,
+      type,
+      mimeType: file.type,
+      size: file.size,
+      description,
+      ready,
+      pollsLeft: this.#options.processingPolls,
+    };
     this.media.set(media.id, media);
     return { status: ready ? 200 : 202, body: this.#mediaJson(media) };
   }

@@ -9,9 +9,30 @@ import { image } from './mediaFiles.ts';
 
 /** The contract's 24 tools. */
 export const toolNames = [
-  'list_social_accounts', 'get_provider_rules', 'list_posts', 'get_post', 'create_post', 'update_post', 'delete_post', 'validate_post',
-  'publish_post', 'schedule_post', 'add_post_to_queue', 'retry_post_target', 'list_queues', 'list_media', 'get_media', 'upload_media',
-  'set_alt_text', 'suggest_alt_text', 'get_analytics', 'get_ai_status', 'write_caption', 'translate_caption', 'suggest_hashtags', 'generate_image',
+  'list_social_accounts',
+  'get_provider_rules',
+  'list_posts',
+  'get_post',
+  'create_post',
+  'update_post',
+  'delete_post',
+  'validate_post',
+  'publish_post',
+  'schedule_post',
+  'add_post_to_queue',
+  'retry_post_target',
+  'list_queues',
+  'list_media',
+  'get_media',
+  'upload_media',
+  'set_alt_text',
+  'suggest_alt_text',
+  'get_analytics',
+  'get_ai_status',
+  'write_caption',
+  'translate_caption',
+  'suggest_hashtags',
+  'generate_image',
 ];
 
 export async function httpClient(baseUrl: string, apiKey: string | null, headers: Record<string, string> = {}): Promise<Client> {
@@ -92,7 +113,9 @@ export async function exerciseEveryTool(client: Client, options: { connectionId:
   expect(draft).toMatchObject({ status: 'DRAFT', content: { caption: body.caption, mediaIds: [inline.id] } });
   expect((await use('create_post', { ...body, idempotencyKey })).post.id).toBe(draft.id);
   expect((await use('get_post', { postId: draft.id })).post.id).toBe(draft.id);
-  expect((await use('update_post', { postId: draft.id, version: draft.version, caption: 'Changed by an agent' })).post.content.caption).toBe('Changed by an agent');
+  expect((await use('update_post', { postId: draft.id, version: draft.version, caption: 'Changed by an agent' })).post.content.caption).toBe(
+    'Changed by an agent',
+  );
   const scheduledAt = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
   expect((await use('schedule_post', { postId: draft.id, scheduledAt, timezone: 'Europe/Berlin' })).post.status).toBe('SCHEDULED');
   expect((await use('publish_post', { postId: draft.id })).post.status).toBe('PUBLISHING');

@@ -19,9 +19,26 @@ export async function video(width: number, height: number, seconds: number): Pro
   const dir = await mkdtemp(join(tmpdir(), 'sps-video-'));
   const path = join(dir, 'clip.mp4');
   await run(mediaTools.ffmpegPath, [
-    '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${width}x${height}:rate=15:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', path,
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${width}x${height}:rate=15:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    '+faststart',
+    path,
   ]);
   return readFile(path);
 }

@@ -38,7 +38,9 @@ export function addonLoadProblem(name: string, addonFile: string): string | null
     // Node's own text for an addon of another version spans lines: "…compiled against a different Node.js version
     // using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 137…".
     const reason = String((error as Error).message).replace(/\s*\n\s*/g, ' ');
-    return `${name} does not load on Node ${process.version}: ${reason}\n` +
-      `It was built for another Node version (or not at all). Rebuild it for this one, in ${projectRoot}:\n  ${rebuildCommand(name)}`;
+    return (
+      `${name} does not load on Node ${process.version}: ${reason}\n` +
+      `It was built for another Node version (or not at all). Rebuild it for this one, in ${projectRoot}:\n  ${rebuildCommand(name)}`
+    );
   }
 }

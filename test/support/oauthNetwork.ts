@@ -90,7 +90,10 @@ export class OAuthNetwork {
     const url = new URL(req.url ?? '/', this.url);
     const body = await new Promise<string>((resolve) => {
       let text = '';
-      req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+      req
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () => resolve(text));
     });
     const form = Object.fromEntries(new URLSearchParams(body));
     this.requests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, form });
@@ -143,7 +146,13 @@ export class OAuthNetwork {
     const accessToken = randomBytes(24).toString('base64url');
     grant.accessTokens.add(accessToken);
     if (grant.scope.split(' ').includes('offline.access')) grant.refreshToken = randomBytes(24).toString('base64url');
-    const answer = { token_type: 'bearer', expires_in: 7200, access_token: accessToken, scope: grant.scope, ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}) };
+    const answer = {
+      token_type: 'bearer',
+      expires_in: 7200,
+      access_token: accessToken,
+      scope: grant.scope,
+      ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
+    };
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer));
   }
 
@@ -171,7 +180,9 @@ export class OAuthNetwork {
       return this.#issue(res, grant);
     }
     if (form.grant_type === 'refresh_token') {
-      const grant = this.#grants.find((candidate) => candidate.refreshToken !== null && candidate.refreshToken === form.refresh_token && !this.revoked.has(candidate.refreshToken));
+      const grant = this.#grants.find(
+        (candidate) => candidate.refreshToken !== null && candidate.refreshToken === form.refresh_token && !this.revoked.has(candidate.refreshToken),
+      );
       if (!grant) return this.#error(res, 400, 'invalid_grant', 'The refresh token is invalid, revoked or was already used');
       return this.#issue(res, grant);
     }
@@ -192,7 +203,9 @@ export class OAuthNetwork {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const grant = this.#grants.find((candidate) => candidate.accessTokens.has(token));
     if (!grant || this.revoked.has(token)) {
-      res.writeHead(401, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }));
+      res
+        .writeHead(401, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }));
       return;
     }
     const fields = (query.get('user.fields') ?? '').split(',');

@@ -15,7 +15,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 
 /** `plainText`: answers prose, ignoring response_format; `noStructuredOutput`: refuses response_format with 400, as older servers do. */
-export type StandInMode = 'ok' | 'plainText' | 'noStructuredOutput' | 'rateLimited' | 'serverError' | 'contentFilter' | 'refusal' | 'contentPolicy' | 'unauthorized' | 'stalledBody';
+export type StandInMode =
+  | 'ok'
+  | 'plainText'
+  | 'noStructuredOutput'
+  | 'rateLimited'
+  | 'serverError'
+  | 'contentFilter'
+  | 'refusal'
+  | 'contentPolicy'
+  | 'unauthorized'
+  | 'stalledBody';
 
 export interface RecordedRequest {
   path: string;
@@ -27,7 +37,9 @@ export interface RecordedRequest {
 export type ChatReply = (request: { schemaName: string | undefined; userText: string; system: string }) => unknown;
 
 const defaultReply: ChatReply = ({ schemaName, userText }) =>
-  schemaName === 'alt_text' ? { altText: 'A small test picture in one colour.' } : { suggestions: [`First: ${userText}`, `Second: ${userText}`, `Third: ${userText}`] };
+  schemaName === 'alt_text'
+    ? { altText: 'A small test picture in one colour.' }
+    : { suggestions: [`First: ${userText}`, `Second: ${userText}`, `Third: ${userText}`] };
 
 export interface OpenAiStandIn {
   /** The base URL to give as AI_BASE_URL (ends in /v1). */
@@ -44,10 +56,18 @@ export interface OpenAiStandIn {
   close(): Promise<void>;
 }
 
-const errors: Record<Exclude<StandInMode, 'ok' | 'plainText' | 'noStructuredOutput' | 'contentFilter' | 'refusal' | 'stalledBody'>, { status: number; type: string; code: string | null; message: string }> = {
+const errors: Record<
+  Exclude<StandInMode, 'ok' | 'plainText' | 'noStructuredOutput' | 'contentFilter' | 'refusal' | 'stalledBody'>,
+  { status: number; type: string; code: string | null; message: string }
+> = {
   rateLimited: { status: 429, type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests. Please try again in 7s.' },
   serverError: { status: 500, type: 'server_error', code: null, message: 'The server had an error while processing your request.' },
-  contentPolicy: { status: 400, type: 'invalid_request_error', code: 'content_policy_violation', message: 'Your request was rejected as a result of our safety system.' },
+  contentPolicy: {
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'content_policy_violation',
+    message: 'Your request was rejected as a result of our safety system.',
+  },
   unauthorized: { status: 401, type: 'invalid_request_error', code: 'invalid_api_key', message: 'Incorrect API key provided.' },
 };
 
@@ -63,7 +83,11 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+  if (Array.isArray(content))
+    return content
+      .filter((part) => part.type === 'text')
+      .map((part) => part.text)
+      .join('\n');
   return '';
 }
 
@@ -98,15 +122,21 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     if (standIn.mode === 'plainText' || standIn.mode === 'noStructuredOutput') {
       // A server without structured output: prose around the answer, or one suggestion per line.
       const suggestions = (answer as { suggestions?: string[] }).suggestions;
-      const content = suggestions ? suggestions.map((text, index) => `${index + 1}. ${text}`).join('\n') : `Here it is:\n${(answer as { altText: string }).altText}`;
+      const content = suggestions
+        ? suggestions.map((text, index) => `${index + 1}. ${text}`).join('\n')
+        : `Here it is:\n${(answer as { altText: string }).altText}`;
       return choice({ content, refusal: null }, 'stop');
     }
     return choice({ content: JSON.stringify(answer), refusal: null }, 'stop');
   }
 
   async function imageGeneration(body: any) {
-    const [width, height] = String(body.size ?? '1024x1024').split('x').map(Number) as [number, number];
-    const png = await sharp({ create: { width, height, channels: 3, background: { r: 20, g: 120, b: 200 } } }).png().toBuffer();
+    const [width, height] = String(body.size ?? '1024x1024')
+      .split('x')
+      .map(Number) as [number, number];
+    const png = await sharp({ create: { width, height, channels: 3, background: { r: 20, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     return { created: Math.floor(Date.now() / 1000), data: [{ b64_json: png.toString('base64') }] };
   }
 
@@ -130,10 +160,13 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       return send(response, failure.status, { error: { message: failure.message, type: failure.type, param: null, code: failure.code } }, headers);
     }
     // A server that answers 200 and then stops sending halfway through the body (a stalled proxy or model server).
-    if (standIn.mode === 'stalledBody') return void response.writeHead(200, { 'content-type': 'application/json' }).write('{"id":"chatcmpl-stalled","choices":[');
+    if (standIn.mode === 'stalledBody')
+      return void response.writeHead(200, { 'content-type': 'application/json' }).write('{"id":"chatcmpl-stalled","choices":[');
     if (request.method === 'POST' && path === '/v1/chat/completions') return send(response, 200, await chatCompletion(body));
     if (request.method === 'POST' && path === '/v1/images/generations') return send(response, 200, await imageGeneration(body));
-    send(response, 404, { error: { message: `Unknown request URL: ${request.method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+    send(response, 404, {
+      error: { message: `Unknown request URL: ${request.method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' },
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

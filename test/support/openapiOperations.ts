@@ -110,7 +110,8 @@ export function fieldPaths(schema: Schema, depth = 3, prefix: string[] = []): st
 }
 
 const admitsString = (schema: Schema): boolean =>
-  [schema.type].flat().includes('string') || [schema.const, ...(schema.enum ?? [])].some((value) => typeof value === 'string') ||
+  [schema.type].flat().includes('string') ||
+  [schema.const, ...(schema.enum ?? [])].some((value) => typeof value === 'string') ||
   [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((branch) => admitsString(branch as Schema));
 
 /** Every path of a body schema whose value may be a string, array items (`content.mediaIds.0`) included. */
@@ -141,6 +142,8 @@ export function withValueAt(value: unknown, path: string[], replacement: unknown
 /** The URL of a call: path and query values are inserted as given, so a test controls their encoding. */
 export function urlOf(baseUrl: string, operation: DocumentedOperation, encodedPath: Record<string, string>, encodedQuery: Record<string, string>): string {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodedPath[name] ?? '');
-  const query = Object.entries(encodedQuery).map(([name, value]) => `${encodeURIComponent(name)}=${value}`).join('&');
+  const query = Object.entries(encodedQuery)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${value}`)
+    .join('&');
   return `${baseUrl}${operation.serverUrl}${path}${query ? `?${query}` : ''}`;
 }

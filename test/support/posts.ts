@@ -2,9 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bearer } from './fixtures.ts';
 
-export interface Api {
-  (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-}
+export type Api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
 
 export function apiFor(baseUrl: string, apiKey: string): Api {
   return async (method, path, body, headers = {}) => {

@@ -82,7 +82,16 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const { child, output } = spawnRecorded(['--import', 'tsx', 'bin/server.ts'], {
     detached: options.detached,
     // A worker process (SPS_ROLE=worker) answers its probes on WORKER_PORT: the same free port.
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), WORKER_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: scratchDataDir(), ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      WORKER_PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATA_DIR: scratchDataDir(),
+      ...env,
+    },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
@@ -90,7 +99,10 @@ export async function startServerProcess(env: Record<string, string>, options: {
   // processes starting at once took over a minute.
   for (let attempt = 0; attempt < 1200; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { url, child, output: () => output.toString(), exited };
     await sleep(100);
   }

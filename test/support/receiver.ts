@@ -78,7 +78,8 @@ export class Receiver {
   async waitFor(count: number, timeoutMs = 15_000): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.received.length < count) {
-      if (Date.now() > deadline) throw new Error(`received ${this.received.length} deliveries, expected ${count}: ${this.received.map((r) => r.envelope.type).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`received ${this.received.length} deliveries, expected ${count}: ${this.received.map((r) => r.envelope.type).join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     return this.received;

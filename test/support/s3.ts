@@ -53,21 +53,36 @@ export function presignedSignature(method: string, url: URL, headers: IncomingHt
     .sort()
     .join('&');
   const signedHeaders = url.searchParams.get('X-Amz-SignedHeaders') ?? '';
-  const canonicalHeaders = signedHeaders.split(';').map((name) => `${name}:${String(headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
+  const canonicalHeaders = signedHeaders
+    .split(';')
+    .map(
+      (name) =>
+        `${name}:${String(headers[name] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
   const payload = url.searchParams.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
   const canonicalRequest = [method, url.pathname, query, canonicalHeaders, signedHeaders, payload].join('\n');
   const [date, region, service] = (url.searchParams.get('X-Amz-Credential') ?? '').split('/').slice(1);
   const scope = [date, region, service, 'aws4_request'].join('/');
   const stringToSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
-  const key = [date ?? '', region ?? '', service ?? '', 'aws4_request'].reduce<Buffer>((hmacKey, part) => createHmac('sha256', hmacKey).update(part).digest(), Buffer.from(`AWS4${secret}`));
+  const key = [date ?? '', region ?? '', service ?? '', 'aws4_request'].reduce<Buffer>(
+    (hmacKey, part) => createHmac('sha256', hmacKey).update(part).digest(),
+    Buffer.from(`AWS4${secret}`),
+  );
   return createHmac('sha256', key).update(stringToSign).digest('hex');
 }
 
 /** Why S3 would refuse a presigned request, or null when it is signed right and in time. */
 function presignedRefusal(req: IncomingMessage, url: URL): { status: number; code: string; message: string } | null {
   const signedAt = Date.parse((url.searchParams.get('X-Amz-Date') ?? '').replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
-  if (!(Date.now() <= signedAt + Number(url.searchParams.get('X-Amz-Expires')) * 1000)) return { status: 403, code: 'AccessDenied', message: 'Request has expired' };
-  if (!url.searchParams.get('X-Amz-Credential')?.startsWith(`${accessKeyId}/`) || url.searchParams.get('X-Amz-Signature') !== presignedSignature(req.method ?? '', url, req.headers)) {
+  if (!(Date.now() <= signedAt + Number(url.searchParams.get('X-Amz-Expires')) * 1000))
+    return { status: 403, code: 'AccessDenied', message: 'Request has expired' };
+  if (
+    !url.searchParams.get('X-Amz-Credential')?.startsWith(`${accessKeyId}/`) ||
+    url.searchParams.get('X-Amz-Signature') !== presignedSignature(req.method ?? '', url, req.headers)
+  ) {
     return { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided.' };
   }
   return null;
@@ -87,7 +102,10 @@ export async function startTestS3(): Promise<TestS3> {
     const dir = join(uploadsDirectory, uploadId);
     const names = await readdir(dir).catch(() => null);
     if (!names) return xmlError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
-    const numbers = names.filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
+    const numbers = names
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => a - b);
     const parts = await Promise.all(
       numbers.map(async (number) => {
         const [size, md5] = await Promise.all([stat(join(dir, String(number))).then((info) => info.size), readFile(join(dir, `${number}.md5`), 'utf8')]);
@@ -95,7 +113,9 @@ export async function startTestS3(): Promise<TestS3> {
       }),
     );
     res.writeHead(200, { 'content-type': 'application/xml' });
-    res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`);
+    res.end(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`,
+    );
   }
 
   const server: Server = createServer((req, res) => {
@@ -125,7 +145,15 @@ export async function startTestS3(): Promise<TestS3> {
     endpoint,
     bucket,
     requests,
-    env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey, S3_FORCE_PATH_STYLE: 'true' },
+    env: {
+      MEDIA_STORAGE: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: accessKeyId,
+      S3_SECRET_ACCESS_KEY: secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+    },
     failWrites(value) {
       failing = value;
     },

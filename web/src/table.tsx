@@ -42,9 +42,5 @@ export function Table<Row>({
 
 /** Terms and their values, in order. */
 export function Facts({ facts }: { facts: { term: string; value: ReactNode }[] }) {
-  return (
-    <dl className="facts">
-      {facts.map(({ term, value }) => [<dt key={`${term}:term`}>{term}</dt>, <dd key={`${term}:value`}>{value}</dd>])}
-    </dl>
-  );
+  return <dl className="facts">{facts.map(({ term, value }) => [<dt key={`${term}:term`}>{term}</dt>, <dd key={`${term}:value`}>{value}</dd>])}</dl>;
 }

@@ -86,7 +86,11 @@ function pdsUrlOf(didDoc: unknown, fallback: string, allowedHosts: ReadonlySet<s
     return pds.serviceEndpoint as string;
   } catch (error) {
     if (!(error instanceof RefusedDestination)) throw error;
-    throw new ProviderError('PROVIDER_REJECTED', `Bluesky: the account's DID document names a PDS that cannot be used. ${error.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
+    throw new ProviderError(
+      'PROVIDER_REJECTED',
+      `Bluesky: the account's DID document names a PDS that cannot be used. ${error.reasonWith('NETWORK_ALLOWED_HOSTS')}`,
+      false,
+    );
   }
 }
 
@@ -122,11 +126,18 @@ export class BlueskyAdapter implements ProviderAdapter {
     const agent = this.#agentFor(service);
     let session: SessionData;
     try {
-      const { data } = await agent.com.atproto.server.createSession({ identifier: credentials.identifier ?? '', password: credentials.appPassword ?? '' }, this.#callOptions());
+      const { data } = await agent.com.atproto.server.createSession(
+        { identifier: credentials.identifier ?? '', password: credentials.appPassword ?? '' },
+        this.#callOptions(),
+      );
       session = data;
       if (!appPasswordScopes.has(claimsOf(data.accessJwt).scope ?? '')) {
         await agent.com.atproto.server.deleteSession(undefined, { headers: { authorization: `Bearer ${data.refreshJwt}` } }).catch(() => {});
-        throw new ProviderError('CREDENTIALS_REJECTED', 'Use an app password (Settings → Privacy and security → App passwords), not the account password.', false);
+        throw new ProviderError(
+          'CREDENTIALS_REJECTED',
+          'Use an app password (Settings → Privacy and security → App passwords), not the account password.',
+          false,
+        );
       }
     } catch (error) {
       if (error instanceof ProviderError) throw error;
@@ -138,7 +149,10 @@ export class BlueskyAdapter implements ProviderAdapter {
     const pdsUrl = pdsUrlOf(session.didDoc, service, this.#allowedHosts);
     const profile = await this.#agentFor(pdsUrl)
       .com.atproto.repo.getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#callOptions())
-      .then(({ data }) => data.value as { displayName?: string }, () => null);
+      .then(
+        ({ data }) => data.value as { displayName?: string },
+        () => null,
+      );
     return {
       identity: { remoteId: session.did, username: session.handle, displayName: profile?.displayName?.trim() || session.handle, avatarUrl: null },
       tokens: tokensOf(session, pdsUrl, service),
@@ -175,7 +189,10 @@ export class BlueskyAdapter implements ProviderAdapter {
       const embed = await this.#embedOf(session, request, text.firstLink);
       if (embed) record.embed = embed;
       try {
-        await session.agent.com.atproto.repo.putRecord({ repo: session.did, collection: postCollection, rkey, record, swapRecord: null }, this.#callOptions(session, request.signal));
+        await session.agent.com.atproto.repo.putRecord(
+          { repo: session.did, collection: postCollection, rkey, record, swapRecord: null },
+          this.#callOptions(session, request.signal),
+        );
       } catch (error) {
         // The record exists: an earlier attempt for this target wrote it.
         if (!isXrpcError(error, 'InvalidSwap')) throw error;
@@ -205,7 +222,10 @@ export class BlueskyAdapter implements ProviderAdapter {
    */
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
     const session = this.#session(account);
-    const counted = await session.agent.app.bsky.feed.getPosts({ uris: [remoteId] }, this.#callOptions(session)).then(({ data }) => data.posts[0] ?? null, () => undefined);
+    const counted = await session.agent.app.bsky.feed.getPosts({ uris: [remoteId] }, this.#callOptions(session)).then(
+      ({ data }) => data.posts[0] ?? null,
+      () => undefined,
+    );
     if (counted) {
       return { likes: counted.likeCount ?? 0, comments: counted.replyCount ?? 0, shares: (counted.repostCount ?? 0) + (counted.quoteCount ?? 0) };
     }

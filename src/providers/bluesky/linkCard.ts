@@ -19,7 +19,7 @@ const maxHtmlBytes = 256 * 1024;
 export async function linkCardFor(url: string, allowedHosts: ReadonlySet<string>, signal: AbortSignal): Promise<LinkCard> {
   const page = await fetchHtml(url, allowedHosts, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])).catch(() => null);
   if (signal.aborted) throw signal.reason;
-  const title = page ? metaContent(page, ['og:title', 'twitter:title']) ?? titleOf(page) : null;
+  const title = page ? (metaContent(page, ['og:title', 'twitter:title']) ?? titleOf(page)) : null;
   const description = page ? metaContent(page, ['og:description', 'twitter:description', 'description']) : null;
   return { uri: url, title: (title ?? url).slice(0, 300), description: (description ?? '').slice(0, 1000) };
 }

@@ -23,7 +23,14 @@ export const blueskyRules: ProviderRules = {
   settings: {
     type: 'object',
     properties: {
-      langs: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }, maxItems: 3, uniqueItems: true, default: [], description: 'Languages of the text (BCP-47), at most 3.' },
+      langs: {
+        type: 'array',
+        items: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' },
+        maxItems: 3,
+        uniqueItems: true,
+        default: [],
+        description: 'Languages of the text (BCP-47), at most 3.',
+      },
       contentLabels: {
         type: 'array',
         items: { enum: ['sexual', 'nudity', 'porn', 'graphic-media'] },
@@ -38,8 +45,8 @@ export const blueskyRules: ProviderRules = {
   notes: [
     'Text length is counted in graphemes.',
     'Images over 1,000,000 bytes (the blob limit older servers keep; newer ones allow 2,000,000) are re-encoded as JPEG to fit, at most 2,000 px on the longest side; images are accepted up to 20 MB for that reason.',
-    'Videos are MP4 only (the video embed accepts video/mp4), uploaded to the account\'s PDS as a blob; sources disagree on video size (50 MB or 100 MB); the stricter 50 MB applies, and a PDS may set a lower upload limit of its own.',
-    'A post with a link and no media gets a link card with the page\'s title and description (its URL alone when the page cannot be read).',
+    "Videos are MP4 only (the video embed accepts video/mp4), uploaded to the account's PDS as a blob; sources disagree on video size (50 MB or 100 MB); the stricter 50 MB applies, and a PDS may set a lower upload limit of its own.",
+    "A post with a link and no media gets a link card with the page's title and description (its URL alone when the page cannot be read).",
     'No minimum video length is documented; 1 second is used.',
   ],
 };

@@ -28,8 +28,5 @@ export const linkedinRules: ProviderRules = {
     additionalProperties: false,
   },
   postingLimits: [],
-  notes: [
-    'A multi-image post needs at least 2 images.',
-    'Images must be under 36,152,320 pixels.',
-  ],
+  notes: ['A multi-image post needs at least 2 images.', 'Images must be under 36,152,320 pixels.'],
 };

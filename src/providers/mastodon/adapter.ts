@@ -76,7 +76,10 @@ export class MastodonAdapter implements ProviderAdapter {
 
   constructor(options: MastodonAdapterOptions) {
     this.#http = options.http;
-    this.#apps = new MastodonApps(options.db, options.secrets, this.#http, { name: options.appName ?? 'Social Publishing Service', website: options.publicBaseUrl });
+    this.#apps = new MastodonApps(options.db, options.secrets, this.#http, {
+      name: options.appName ?? 'Social Publishing Service',
+      website: options.publicBaseUrl,
+    });
     this.#instanceRules = new InstanceRules(this.#http, options.instanceRulesTtlMs ?? 60 * 60_000);
     this.#mediaCheckAfterMs = options.mediaCheckAfterMs ?? 5000;
   }
@@ -86,7 +89,8 @@ export class MastodonAdapter implements ProviderAdapter {
     const instance = instanceOrigin(context.instanceUrl);
     const [app, metadata] = await Promise.all([this.#apps.appFor(instance, context.redirectUri), this.#authorizationServer(instance)]);
     // The instance's word: each endpoint it announces must pass the guard's rule before it is called or shown.
-    const endpoint = (announced: string | undefined, path: string, what: string) => (announced === undefined ? `${instance}${path}` : this.#http.urlFromNetwork(announced, what));
+    const endpoint = (announced: string | undefined, path: string, what: string) =>
+      announced === undefined ? `${instance}${path}` : this.#http.urlFromNetwork(announced, what);
     return {
       client: { clientId: app.clientId, clientSecret: app.clientSecret, redirectUri: context.redirectUri },
       server: {
@@ -117,7 +121,12 @@ export class MastodonAdapter implements ProviderAdapter {
     return [
       {
         // Account ids are unique per instance only; the full address (`name@instance`) is what people know.
-        identity: { remoteId: `${account.id}@${host}`, username: `${account.username}@${host}`, displayName: account.display_name || account.username, avatarUrl: account.avatar ?? null },
+        identity: {
+          remoteId: `${account.id}@${host}`,
+          username: `${account.username}@${host}`,
+          displayName: account.display_name || account.username,
+          avatarUrl: account.avatar ?? null,
+        },
         tokens: { ...tokens, extra: { ...tokens.extra, instanceUrl: instance, clientId: app.clientId } },
       },
     ];
@@ -155,7 +164,14 @@ export class MastodonAdapter implements ProviderAdapter {
     const { mediaIds } = JSON.parse(handle) as ProcessingHandle;
     // 206 while the instance is still processing the file, 200 once it is ready (https://docs.joinmastodon.org/methods/media/#get).
     const states = await Promise.all(
-      mediaIds.map((id) => this.#http.send<MediaAttachment>({ method: 'GET', url: `${session.instance}/api/v1/media/${encodeURIComponent(id)}`, accessToken: session.accessToken, signal: request.signal })),
+      mediaIds.map((id) =>
+        this.#http.send<MediaAttachment>({
+          method: 'GET',
+          url: `${session.instance}/api/v1/media/${encodeURIComponent(id)}`,
+          accessToken: session.accessToken,
+          signal: request.signal,
+        }),
+      ),
     );
     if (states.some((state) => state.status === 206)) return this.#processing(mediaIds);
     return this.#post(session, request, mediaIds);
@@ -168,7 +184,11 @@ export class MastodonAdapter implements ProviderAdapter {
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
     const session = sessionOf(account);
-    const { body } = await this.#http.send<Status>({ method: 'GET', url: `${session.instance}/api/v1/statuses/${encodeURIComponent(remoteId)}`, accessToken: session.accessToken });
+    const { body } = await this.#http.send<Status>({
+      method: 'GET',
+      url: `${session.instance}/api/v1/statuses/${encodeURIComponent(remoteId)}`,
+      accessToken: session.accessToken,
+    });
     return { likes: body.favourites_count, shares: body.reblogs_count, comments: body.replies_count };
   }
 

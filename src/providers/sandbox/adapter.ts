@@ -10,7 +10,15 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.ts';
-import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest, type PublishedItem } from '../adapter.ts';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type ItemMetrics,
+  type ProviderAdapter,
+  type PublishOutcome,
+  type PublishRequest,
+  type PublishedItem,
+} from '../adapter.ts';
 import { sandboxRules } from './rules.ts';
 
 export const sandboxMarkers = {

@@ -23,7 +23,12 @@ export const threadsRules: ProviderRules = {
   settings: {
     type: 'object',
     properties: {
-      replyControl: { type: 'string', enum: ['everyone', 'accounts_you_follow', 'mentioned_only'], default: 'everyone', description: 'Who may reply (reply_control).' },
+      replyControl: {
+        type: 'string',
+        enum: ['everyone', 'accounts_you_follow', 'mentioned_only'],
+        default: 'everyone',
+        description: 'Who may reply (reply_control).',
+      },
     },
     additionalProperties: false,
   },

@@ -46,7 +46,13 @@ export class XConnector implements OAuthConnector {
   }
 
   async identities(tokens: ProviderTokens): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }[]> {
-    const me = await getWithToken<XUser>(this.#fetch, `${this.#settings.apiBaseUrl}/2/users/me?user.fields=profile_image_url`, 'X', tokens.accessToken, this.#timeoutMs);
+    const me = await getWithToken<XUser>(
+      this.#fetch,
+      `${this.#settings.apiBaseUrl}/2/users/me?user.fields=profile_image_url`,
+      'X',
+      tokens.accessToken,
+      this.#timeoutMs,
+    );
     if (!me.data?.id || !me.data.username) throw new ProviderError('PROVIDER_UNAVAILABLE', 'X answered GET /2/users/me without a user', true);
     const { id, name, username, profile_image_url: avatarUrl } = me.data;
     return [{ identity: { remoteId: id, username, displayName: name || username, avatarUrl: avatarUrl ?? null }, tokens }];

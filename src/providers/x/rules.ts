@@ -17,12 +17,25 @@ export const xRules: ProviderRules = {
   ],
   image: { formats: ['jpeg', 'png', 'webp'], maxBytes: 5 * MB, minWidth: null, maxWidth: null, maxPixels: null },
   gif: { formats: ['gif'], maxBytes: 15 * MB, minWidth: null, maxWidth: null, maxPixels: null },
-  video: { formats: ['mp4', 'mov'], maxBytes: 512 * MB, minWidth: null, maxWidth: null, maxPixels: null, minDurationMs: seconds(1), maxDurationMs: minutes(2) + seconds(20) },
+  video: {
+    formats: ['mp4', 'mov'],
+    maxBytes: 512 * MB,
+    minWidth: null,
+    maxWidth: null,
+    maxPixels: null,
+    minDurationMs: seconds(1),
+    maxDurationMs: minutes(2) + seconds(20),
+  },
   altText: { maxLength: 1000 },
   settings: {
     type: 'object',
     properties: {
-      replySettings: { type: 'string', enum: ['everyone', 'following', 'mentionedUsers', 'subscribers', 'verified'], default: 'everyone', description: 'Who may reply (X reply_settings).' },
+      replySettings: {
+        type: 'string',
+        enum: ['everyone', 'following', 'mentionedUsers', 'subscribers', 'verified'],
+        default: 'everyone',
+        description: 'Who may reply (X reply_settings).',
+      },
     },
     additionalProperties: false,
   },

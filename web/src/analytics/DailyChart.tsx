@@ -34,7 +34,10 @@ export function DailyChart({ days, name }: { days: DayFigures[]; name: string })
 
   useEffect(() => {
     const element = box.current!;
-    const data: uPlot.AlignedData = [days.map(({ day }) => Date.parse(`${day}T00:00:00Z`) / 1000), ...metricNames.map((metric) => days.map((day) => day.metrics[metric]))];
+    const data: uPlot.AlignedData = [
+      days.map(({ day }) => Date.parse(`${day}T00:00:00Z`) / 1000),
+      ...metricNames.map((metric) => days.map((day) => day.metrics[metric])),
+    ];
     const chart = new uPlot(
       {
         width: element.clientWidth,

@@ -6,7 +6,15 @@ import { metricNames, type Metrics } from './model.ts';
 export const formatFigure = (value: number) => value.toLocaleString(language);
 export const metricLabel = (metric: string) => t('analytics.metric', { metric });
 
-export function FiguresTable({ caption, keyHeader, rows }: { caption: string; keyHeader: string; rows: { key: string; label: ReactNode; metrics: Metrics }[] }) {
+export function FiguresTable({
+  caption,
+  keyHeader,
+  rows,
+}: {
+  caption: string;
+  keyHeader: string;
+  rows: { key: string; label: ReactNode; metrics: Metrics }[];
+}) {
   if (!rows.length) return <p className="muted">{t('analytics.noRows')}</p>;
   return (
     // Focusable: on a narrow screen the table scrolls sideways, and the keyboard must be able to scroll it.

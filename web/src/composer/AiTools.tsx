@@ -15,7 +15,12 @@ const SuggestCaptions = `
   }`;
 
 type Action = 'REWRITE' | 'TRANSLATE' | 'HASHTAGS';
-interface Suggestions { action: Action; suggestions: string[]; creditsUsed: number; creditsRemaining: number }
+interface Suggestions {
+  action: Action;
+  suggestions: string[];
+  creditsUsed: number;
+  creditsRemaining: number;
+}
 
 /** Languages offered for translation, named in the person's language. */
 const languages = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'da', 'fi', 'cs', 'tr', 'uk', 'ja', 'ko', 'zh', 'ar', 'hi'];
@@ -29,7 +34,10 @@ interface Props {
 }
 
 export function AiTools({ caption, provider, onUseCaption }: Props) {
-  const [{ data }, reloadStatus] = useQuery<{ ai: { available: boolean; credits: { remaining: number; monthly: number } } }>({ query: AiStatusQuery, requestPolicy: 'cache-and-network' });
+  const [{ data }, reloadStatus] = useQuery<{ ai: { available: boolean; credits: { remaining: number; monthly: number } } }>({
+    query: AiStatusQuery,
+    requestPolicy: 'cache-and-network',
+  });
   const [, suggest] = useMutation(SuggestCaptions);
   const [tone, setTone] = useState('');
   const [targetLanguage, setTargetLanguage] = useState(language === 'en' ? 'de' : 'en');

@@ -15,7 +15,8 @@ interface Props {
 }
 
 export function Attachments({ attachments, onChange, error }: Props) {
-  const replace = (file: MediaItem, changed: MediaItem | null) => onChange(attachments.flatMap((other) => (other === file ? (changed ? [changed] : []) : [other])));
+  const replace = (file: MediaItem, changed: MediaItem | null) =>
+    onChange(attachments.flatMap((other) => (other === file ? (changed ? [changed] : []) : [other])));
   return (
     <section className="attachments" aria-labelledby="attachments-title">
       <h2 id="attachments-title">{t('composer.media')}</h2>

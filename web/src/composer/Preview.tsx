@@ -5,7 +5,19 @@ import type { MediaItem } from '../media/MediaPicker.tsx';
 import { captionOf, type PlacementRules, type TargetDraft } from './model.ts';
 import { previewCaption } from './preview.ts';
 
-function TargetPreview({ target, caption, placement, network, attachments }: { target: TargetDraft; caption: string; placement: PlacementRules; network: string; attachments: readonly MediaItem[] }) {
+function TargetPreview({
+  target,
+  caption,
+  placement,
+  network,
+  attachments,
+}: {
+  target: TargetDraft;
+  caption: string;
+  placement: PlacementRules;
+  network: string;
+  attachments: readonly MediaItem[];
+}) {
   const preview = previewCaption(captionOf(target, caption), placement.caption);
   const images = attachments.filter((file) => file.type === 'IMAGE' && file.thumbnailUrl).slice(0, placement.media.max);
   const title = t('composer.previewOf', { account: `@${target.account.username}`, network, placement: placement.name });
@@ -32,7 +44,9 @@ function TargetPreview({ target, caption, placement, network, attachments }: { t
           </>
         )}
       </p>
-      <p className={preview.length > placement.caption.maxLength ? 'preview-length over' : 'preview-length'}>{t('composer.previewLength', { length: preview.length, max: placement.caption.maxLength })}</p>
+      <p className={preview.length > placement.caption.maxLength ? 'preview-length over' : 'preview-length'}>
+        {t('composer.previewLength', { length: preview.length, max: placement.caption.maxLength })}
+      </p>
       {images.length > 0 && (
         <ul className="preview-images">
           {images.map((file) => (
@@ -46,7 +60,13 @@ function TargetPreview({ target, caption, placement, network, attachments }: { t
   );
 }
 
-export function Preview({ targets, caption, attachments, placementOf, networkOf }: {
+export function Preview({
+  targets,
+  caption,
+  attachments,
+  placementOf,
+  networkOf,
+}: {
   targets: readonly TargetDraft[];
   caption: string;
   attachments: readonly MediaItem[];
@@ -59,7 +79,18 @@ export function Preview({ targets, caption, attachments, placementOf, networkOf 
       <h2 id="preview-title">{t('composer.preview')}</h2>
       {targets.map((target) => {
         const placement = placementOf(target);
-        return placement && <TargetPreview key={target.account.id} target={target} caption={caption} placement={placement} network={networkOf(target)} attachments={attachments} />;
+        return (
+          placement && (
+            <TargetPreview
+              key={target.account.id}
+              target={target}
+              caption={caption}
+              placement={placement}
+              network={networkOf(target)}
+              attachments={attachments}
+            />
+          )
+        );
       })}
     </section>
   );

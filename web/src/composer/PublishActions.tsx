@@ -11,7 +11,11 @@ const QueuesQuery = `query ComposerQueues { queues(first: 100) { edges { node { 
 
 export type Submission = { action: 'draft' } | { action: 'publish' } | { action: 'schedule'; at: string } | { action: 'queue'; queueId: string };
 
-interface Queue { id: string; name: string; timezone: string }
+interface Queue {
+  id: string;
+  name: string;
+  timezone: string;
+}
 
 export function PublishActions({ busy, error, onSubmit }: { busy: boolean; error: ApiError | null; onSubmit: (submission: Submission) => void }) {
   const [{ data }] = useQuery<{ queues: { edges: { node: Queue }[] } }>({ query: QueuesQuery, requestPolicy: 'cache-and-network' });

@@ -34,7 +34,9 @@ export function TargetRow({ account, rules, target, index, caption, findings, er
         <input
           type="checkbox"
           checked={target !== undefined}
-          onChange={(event) => onChange(event.target.checked ? { account, placement: rules?.placements[0]?.name ?? 'feed', override: null, settings: {} } : undefined)}
+          onChange={(event) =>
+            onChange(event.target.checked ? { account, placement: rules?.placements[0]?.name ?? 'feed', override: null, settings: {} } : undefined)
+          }
         />
         {account.displayName} (@{account.username}, {network})
       </label>
@@ -56,7 +58,11 @@ export function TargetRow({ account, rules, target, index, caption, findings, er
             </span>
           )}
           <label>
-            <input type="checkbox" checked={target.override !== null} onChange={(event) => onChange({ ...target, override: event.target.checked ? caption : null })} />
+            <input
+              type="checkbox"
+              checked={target.override !== null}
+              onChange={(event) => onChange({ ...target, override: event.target.checked ? caption : null })}
+            />
             {t('composer.ownCaption', { account: `@${account.username}` })}
           </label>
           {target.override !== null && (

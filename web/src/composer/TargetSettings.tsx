@@ -30,7 +30,21 @@ function Messages({ id, messages }: { id: string; messages: string[] }) {
   );
 }
 
-function Setting({ name, schema, required, value, set, messages }: { name: string; schema: SettingSchema; required: boolean; value: unknown; set: (value: unknown) => void; messages: string[] }) {
+function Setting({
+  name,
+  schema,
+  required,
+  value,
+  set,
+  messages,
+}: {
+  name: string;
+  schema: SettingSchema;
+  required: boolean;
+  value: unknown;
+  set: (value: unknown) => void;
+  messages: string[];
+}) {
   const id = useId();
   const label = required ? t('composer.settingRequired', { name: labelOf(name) }) : labelOf(name);
   const described = [schema.description ? `${id}-hint` : '', messages.length ? `${id}-messages` : ''].filter(Boolean).join(' ') || undefined;
@@ -50,7 +64,11 @@ function Setting({ name, schema, required, value, set, messages }: { name: strin
         {hint}
         {choices.map((choice) => (
           <label key={String(choice)}>
-            <input type="checkbox" checked={chosen.includes(choice)} onChange={(event) => set(event.target.checked ? [...chosen, choice] : chosen.filter((other) => other !== choice))} />
+            <input
+              type="checkbox"
+              checked={chosen.includes(choice)}
+              onChange={(event) => set(event.target.checked ? [...chosen, choice] : chosen.filter((other) => other !== choice))}
+            />
             {String(choice)}
           </label>
         ))}
@@ -90,7 +108,14 @@ function Setting({ name, schema, required, value, set, messages }: { name: strin
           aria-invalid={invalid}
           aria-describedby={described}
           placeholder={t('composer.settingList')}
-          onChange={(event) => set(event.target.value.split(',').map((word) => word.trim()).filter(Boolean))}
+          onChange={(event) =>
+            set(
+              event.target.value
+                .split(',')
+                .map((word) => word.trim())
+                .filter(Boolean),
+            )
+          }
         />
       ) : (
         <input
@@ -99,7 +124,9 @@ function Setting({ name, schema, required, value, set, messages }: { name: strin
           value={current === undefined ? '' : String(current)}
           aria-invalid={invalid}
           aria-describedby={described}
-          onChange={(event) => set(event.target.value !== '' && (schema.type === 'integer' || schema.type === 'number') ? Number(event.target.value) : event.target.value)}
+          onChange={(event) =>
+            set(event.target.value !== '' && (schema.type === 'integer' || schema.type === 'number') ? Number(event.target.value) : event.target.value)
+          }
         />
       )}
       {hint}

@@ -3,7 +3,13 @@
 import type { ApiError } from '../api/auth.ts';
 import type { CaptionCounting } from '../../../src/posts/captionLength.ts';
 
-export interface Account { id: string; displayName: string; username: string; provider: string; status: string }
+export interface Account {
+  id: string;
+  displayName: string;
+  username: string;
+  provider: string;
+  status: string;
+}
 
 /** A JSON Schema of one setting, as the networks publish them (GET /providers `settings`). */
 export interface SettingSchema {
@@ -14,14 +20,23 @@ export interface SettingSchema {
   format?: string;
   items?: { type?: string; enum?: unknown[] };
 }
-export interface SettingsSchema { properties?: Record<string, SettingSchema>; required?: string[] }
+export interface SettingsSchema {
+  properties?: Record<string, SettingSchema>;
+  required?: string[];
+}
 
 export interface PlacementRules {
   name: string;
   caption: { maxLength: number; required: boolean } & CaptionCounting;
   media: { max: number };
 }
-export interface ProviderRules { provider: string; displayName: string; publishing: boolean; placements: PlacementRules[]; settings: SettingsSchema }
+export interface ProviderRules {
+  provider: string;
+  displayName: string;
+  publishing: boolean;
+  placements: PlacementRules[];
+  settings: SettingsSchema;
+}
 
 /** One account the post goes to: its placement, its own caption when it has one, and the network's settings set here. */
 export interface TargetDraft {
@@ -31,7 +46,11 @@ export interface TargetDraft {
   settings: Record<string, unknown>;
 }
 
-export interface Finding { code: string; field: string; message: string }
+export interface Finding {
+  code: string;
+  field: string;
+  message: string;
+}
 
 /** `targets` as createPost and validatePost take them: settings and override only where the person set them. */
 export function targetInputs(targets: readonly TargetDraft[]) {

@@ -2,7 +2,10 @@
 // shortened where the network shortens them, and cut where the network's limit ends.
 import { linkPattern, unitsOf, type CaptionCounting } from '../../../src/posts/captionLength.ts';
 
-export interface PreviewPiece { text: string; href?: string }
+export interface PreviewPiece {
+  text: string;
+  href?: string;
+}
 export interface CaptionPreview {
   /** What fits the limit, links as the network shows them. */
   shown: PreviewPiece[];
@@ -23,7 +26,11 @@ export function previewCaption(caption: string, rules: CaptionCounting & { maxLe
   for (const match of caption.matchAll(linkPattern)) {
     pieces.push(...unitsOf(caption.slice(from, match.index), rules.countedIn).map((unit) => ({ text: unit, length: 1 })));
     const url = match[0];
-    pieces.push(rules.charactersPerUrl === null ? { text: url, length: unitsOf(url, rules.countedIn).length, href: url } : { text: shortened(url, rules.charactersPerUrl), length: rules.charactersPerUrl, href: url });
+    pieces.push(
+      rules.charactersPerUrl === null
+        ? { text: url, length: unitsOf(url, rules.countedIn).length, href: url }
+        : { text: shortened(url, rules.charactersPerUrl), length: rules.charactersPerUrl, href: url },
+    );
     from = match.index + url.length;
   }
   pieces.push(...unitsOf(caption.slice(from), rules.countedIn).map((unit) => ({ text: unit, length: 1 })));

@@ -18,4 +18,3 @@ export interface MediaItem {
   error: { code: string; message: string } | null;
   createdAt: string;
 }
-

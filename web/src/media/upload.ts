@@ -40,12 +40,7 @@ const pollIntervalMs = 500;
  * Uploads `file` and resolves with the media file once it is ready. Refusals reject with the API's `ApiError`
  * (its localized message and details), a file the service could not process with the reason it gives.
  */
-export async function uploadMedia(
-  client: Client,
-  file: File,
-  onProgress: (progress: UploadProgress) => void,
-  signal?: AbortSignal,
-): Promise<MediaItem> {
+export async function uploadMedia(client: Client, file: File, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<MediaItem> {
   const report = (phase: UploadPhase, sentBytes: number) => onProgress({ phase, sentBytes, totalBytes: file.size });
   const contentType = file.type || 'application/octet-stream';
   const { startUpload } = dataOf(
@@ -118,9 +113,13 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -23,8 +23,22 @@ const AddAccount = `
 const StartConnection = `mutation StartConnection($provider: String!, $instanceUrl: String) { startAccountConnection(provider: $provider, instanceUrl: $instanceUrl) { authorizationUrl } }`;
 const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
 
-interface Account { id: string; provider: string; displayName: string; username: string; status: string; needsReconnect: boolean; connectedAt: string }
-interface ProviderInfo { provider: string; displayName: string; publishing: boolean; configured: boolean; connection: string | null }
+interface Account {
+  id: string;
+  provider: string;
+  displayName: string;
+  username: string;
+  status: string;
+  needsReconnect: boolean;
+  connectedAt: string;
+}
+interface ProviderInfo {
+  provider: string;
+  displayName: string;
+  publishing: boolean;
+  configured: boolean;
+  connection: string | null;
+}
 
 /** OAuth networks where the person names their own server (Mastodon's instance), sent as `instanceUrl`. */
 const ownServerNetworks = new Set(['mastodon']);
@@ -42,7 +56,10 @@ function Details({ error }: { error: ApiError | null }) {
 }
 
 export function Accounts() {
-  const [{ data }, reload] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderInfo[] }>({ query: AccountsQuery, requestPolicy: 'cache-and-network' });
+  const [{ data }, reload] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderInfo[] }>({
+    query: AccountsQuery,
+    requestPolicy: 'cache-and-network',
+  });
   const [, addAccount] = useMutation(AddAccount);
   const [, startConnection] = useMutation(StartConnection);
   const [, disconnect] = useMutation(Disconnect);
@@ -149,7 +166,13 @@ export function Accounts() {
           >
             <h3 id={`connect-${provider.provider}`}>{provider.displayName}</h3>
             <ErrorBanner error={errorOf(provider.provider)} />
-            <Field label={t('accounts.instanceUrl')} name="instanceUrl" type="url" placeholder="https://mastodon.social" error={detailFor(errorOf(provider.provider), 'instanceUrl')} />
+            <Field
+              label={t('accounts.instanceUrl')}
+              name="instanceUrl"
+              type="url"
+              placeholder="https://mastodon.social"
+              error={detailFor(errorOf(provider.provider), 'instanceUrl')}
+            />
             <button type="submit">{t('accounts.connectOAuth', { network: provider.displayName })}</button>
           </form>
         ))}

@@ -32,7 +32,17 @@ function everyDay(from: string, to: string, rows: Row[]): DayFigures[] {
   return days;
 }
 
-function CsvButton({ workspaceId, period, groupBy, onError }: { workspaceId: string; period: Period; groupBy: Grouping; onError: (error: ApiError | null) => void }) {
+function CsvButton({
+  workspaceId,
+  period,
+  groupBy,
+  onError,
+}: {
+  workspaceId: string;
+  period: Period;
+  groupBy: Grouping;
+  onError: (error: ApiError | null) => void;
+}) {
   return (
     <button
       type="button"

@@ -15,7 +15,15 @@ const CreateKey = `
   }`;
 const RevokeKey = `mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }`;
 
-interface ApiKey { id: string; name: string | null; prefix: string; scopes: string[]; createdAt: string; expiresAt: string | null; revokedAt: string | null }
+interface ApiKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
 const presets = ['PUBLISHING', 'READ_ONLY'] as const;
 const scopeName = (scope: string) => scope.toLowerCase().replace('_', ':');
 

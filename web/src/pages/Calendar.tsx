@@ -29,9 +29,21 @@ const DayQuery = `
   }`;
 const SchedulePost = `mutation Reschedule($id: ID!, $scheduledAt: DateTime!, $timezone: String!) { schedulePost(id: $id, scheduledAt: $scheduledAt, timezone: $timezone) { id status scheduledAt } }`;
 
-interface CalendarPost { id: string; status: string; scheduledAt: string | null; publishedAt: string | null; createdAt: string; content: { caption: string | null } }
-interface PostsPage { edges: { node: CalendarPost }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }
-interface Rescheduled { schedulePost: Pick<CalendarPost, 'id' | 'status' | 'scheduledAt'> }
+interface CalendarPost {
+  id: string;
+  status: string;
+  scheduledAt: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+  content: { caption: string | null };
+}
+interface PostsPage {
+  edges: { node: CalendarPost }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+interface Rescheduled {
+  schedulePost: Pick<CalendarPost, 'id' | 'status' | 'scheduledAt'>;
+}
 type View = 'month' | 'week';
 
 /** A drag starts after 4 px, so a click on the handle stays a click. One object, so the sensors are made once. */
@@ -68,7 +80,9 @@ async function loadPosts(client: Client, days: Temporal.PlainDate[]): Promise<Ca
   const restOfDay = async (from: string, to: string, page: PostsPage): Promise<CalendarPost[]> => {
     const found = page.edges.map((edge) => edge.node);
     while (page.pageInfo.hasNextPage) {
-      page = unwrap(await client.query<{ posts: PostsPage }>(DayQuery, { from, to, after: page.pageInfo.endCursor }, { requestPolicy: 'network-only' }).toPromise()).posts;
+      page = unwrap(
+        await client.query<{ posts: PostsPage }>(DayQuery, { from, to, after: page.pageInfo.endCursor }, { requestPolicy: 'network-only' }).toPromise(),
+      ).posts;
       found.push(...page.edges.map((edge) => edge.node));
     }
     return found;

@@ -111,7 +111,10 @@ export function Composer() {
         })}
         {unavailable.map((account) => (
           <p key={account.id} className="muted">
-            {t('composer.notPublishing', { account: `${account.displayName} (@${account.username})`, network: rulesOf(account.provider)?.displayName ?? account.provider })}
+            {t('composer.notPublishing', {
+              account: `${account.displayName} (@${account.username})`,
+              network: rulesOf(account.provider)?.displayName ?? account.provider,
+            })}
           </p>
         ))}
         {detailFor(error, 'targets') && <p className="field-error">{detailFor(error, 'targets')}</p>}

@@ -14,7 +14,13 @@ const AddMember = `mutation AddMember($email: String!, $role: Role!, $password: 
 const SetRole = `mutation SetMemberRole($userId: ID!, $role: Role!) { setMemberRole(userId: $userId, role: $role) { userId role } }`;
 const RemoveMember = `mutation RemoveMember($userId: ID!) { removeMember(userId: $userId) { userId } }`;
 
-interface Member { userId: string; email: string; name: string | null; role: string; joinedAt: string }
+interface Member {
+  userId: string;
+  email: string;
+  name: string | null;
+  role: string;
+  joinedAt: string;
+}
 const roles = ['OWNER', 'ADMIN', 'EDITOR', 'VIEWER'] as const;
 
 function RoleOptions() {

@@ -29,7 +29,14 @@ interface Target {
   error: { code: string; message: string } | null;
   account: { id: string; displayName: string; username: string };
 }
-interface Post { id: string; status: string; scheduledAt: string | null; publishedAt: string | null; content: { caption: string | null }; targets: Target[] }
+interface Post {
+  id: string;
+  status: string;
+  scheduledAt: string | null;
+  publishedAt: string | null;
+  content: { caption: string | null };
+  targets: Target[];
+}
 
 export function PostDetail({ id }: { id: string }) {
   const [{ data, error: loadError }, reload] = useQuery<{ post: Post }>({ query: PostQuery, variables: { id }, requestPolicy: 'network-only' });

@@ -9,7 +9,16 @@ import { Table, type Column } from '../table.tsx';
 
 const RequestLogQuery = `query RequestLog { requestLog(first: 100) { edges { node { id createdAt method route status durationMs requestId apiKeyId } } } }`;
 
-interface Entry { id: string; createdAt: string; method: string; route: string; status: number; durationMs: number; requestId: string; apiKeyId: string | null }
+interface Entry {
+  id: string;
+  createdAt: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  apiKeyId: string | null;
+}
 
 export function RequestLog() {
   const [{ data, error }, reload] = useQuery<{ requestLog: { edges: { node: Entry }[] } }>({ query: RequestLogQuery, requestPolicy: 'network-only' });
@@ -39,7 +48,13 @@ export function RequestLog() {
       </div>
       <ErrorBanner error={error ? apiErrorOf(error) : null} />
       {/* Focusable so the keyboard can scroll it when it is wider than the screen. */}
-      <Table tabIndex={0} aria-labelledby="log-title" columns={columns} rows={data?.requestLog.edges.map((edge) => edge.node) ?? []} keyOf={(entry) => entry.id} />
+      <Table
+        tabIndex={0}
+        aria-labelledby="log-title"
+        columns={columns}
+        rows={data?.requestLog.edges.map((edge) => edge.node) ?? []}
+        keyOf={(entry) => entry.id}
+      />
     </section>
   );
 }

@@ -21,9 +21,28 @@ const TestWebhook = `mutation TestWebhook($id: ID!) { testWebhook(id: $id) }`;
 const DeleteWebhook = `mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }`;
 const Replay = `mutation ReplayDelivery($endpointId: ID!, $deliveryId: ID!) { replayWebhookDelivery(endpointId: $endpointId, deliveryId: $deliveryId) { id } }`;
 
-interface Endpoint { id: string; url: string; description: string | null; enabled: boolean; events: string[]; createdAt: string }
-interface Attempt { number: number; attemptedAt: string; statusCode: number | null; durationMs: number; error: string | null }
-interface Delivery { id: string; eventType: string; status: string; attempts: number; attemptLog: Attempt[] }
+interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  enabled: boolean;
+  events: string[];
+  createdAt: string;
+}
+interface Attempt {
+  number: number;
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+interface Delivery {
+  id: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  attemptLog: Attempt[];
+}
 
 const eventName = (kind: string) => kind.toLowerCase().replace('_', '.');
 
@@ -116,7 +135,9 @@ export function Webhooks() {
         <Field label={t('webhooks.description')} name="description" error={detailFor(error, 'description')} />
         <button type="submit">{t('webhooks.addButton')}</button>
       </form>
-      {secret && <ShownOnce notice={t('webhooks.secretOnce')} label={t('webhooks.secret')} value={secret} testId="webhook-secret" onDone={() => setSecret(null)} />}
+      {secret && (
+        <ShownOnce notice={t('webhooks.secretOnce')} label={t('webhooks.secret')} value={secret} testId="webhook-secret" onDone={() => setSecret(null)} />
+      )}
       <h2>{t('webhooks.list')}</h2>
       <ul className="endpoints">
         {endpoints.map((endpoint) => (

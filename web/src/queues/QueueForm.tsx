@@ -44,7 +44,12 @@ export function QueueForm({
     >
       <h2>{title}</h2>
       <ErrorBanner error={error} />
-      <Field label={t('queues.name')} value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} error={detailFor(error, 'name')} />
+      <Field
+        label={t('queues.name')}
+        value={draft.name}
+        onChange={(event) => setDraft({ ...draft, name: event.target.value })}
+        error={detailFor(error, 'name')}
+      />
       <div className="field">
         <label htmlFor={timeZoneId}>{t('queues.timezone')}</label>
         <select

@@ -16,7 +16,13 @@ const formatTime = (time: string) => Temporal.PlainTime.from(time).toLocaleStrin
 /** The slots in a line, day by day: "Mon 9:00 AM, 5:00 PM · Wed 12:00 PM". */
 export function slotSummary(slots: Slot[]): string {
   return days
-    .map(({ day, short }) => ({ short, times: slots.filter((slot) => slot.day === day).map((slot) => slot.time).sort() }))
+    .map(({ day, short }) => ({
+      short,
+      times: slots
+        .filter((slot) => slot.day === day)
+        .map((slot) => slot.time)
+        .sort(),
+    }))
     .filter(({ times }) => times.length)
     .map(({ short, times }) => `${short} ${times.map(formatTime).join(', ')}`)
     .join(' · ');
@@ -70,7 +76,12 @@ export function SlotEditor({ slots, onChange, error }: { slots: Slot[]; onChange
                 <th scope="row">{formatTime(time)}</th>
                 {days.map(({ day, long }) => (
                   <td key={day}>
-                    <input type="checkbox" checked={has(day, time)} onChange={() => toggle(day, time)} aria-label={t('queues.slot', { day: long, time: formatTime(time) })} />
+                    <input
+                      type="checkbox"
+                      checked={has(day, time)}
+                      onChange={() => toggle(day, time)}
+                      aria-label={t('queues.slot', { day: long, time: formatTime(time) })}
+                    />
                   </td>
                 ))}
                 <td>
