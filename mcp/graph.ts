@@ -32,7 +32,7 @@ export function graphRunner(logger: Logger): GraphRunner {
       const { code, details, http } = error.extensions as { code: string; details?: unknown; http: { status: number } };
       return { refusal: { code, message: error.message, ...(details ? { details } : {}), requestId: context.requestId, status: http.status } };
     };
-    let document;
+    let document: ReturnType<typeof run.parse>;
     try {
       document = run.parse(source);
     } catch (error) {

@@ -16,6 +16,7 @@ export interface GraphTool<Input extends z.ZodRawShape = z.ZodRawShape, Output e
   document: string;
   variables: (args: z.infer<z.ZodObject<Input>>) => Record<string, unknown>;
   /** The structured result, from the operation's data. */
+  // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
   result: (data: Record<string, any>, args: z.infer<z.ZodObject<Input>>) => z.infer<z.ZodObject<Output>>;
   /** One short line for agents that read text only. */
   summary: (result: z.infer<z.ZodObject<Output>>) => string;

@@ -28,8 +28,8 @@ export function verifyJsonText(_req: unknown, _res: unknown, body: Buffer, encod
 /** After a JSON body parser: a lone surrogate (`"\ud800"`) in any string or key is refused naming the field. */
 export function refuseUnstorableText(req: Request, res: Response, next: NextFunction): void {
   const details = unstorableText(req.body, 'body');
-  if (details.length) return sendError(res, invalidRequest(details));
-  next();
+  if (details.length) sendError(res, invalidRequest(details));
+  else next();
 }
 
 export function sendError(res: Response, error: AppError): void {

@@ -25,6 +25,6 @@ function queryDetails(query: Record<string, unknown>): ErrorDetail[] {
 
 export function checkRequestTarget(req: Request, res: Response, next: NextFunction): void {
   const details = [...pathDetails(req.path), ...queryDetails(req.query as Record<string, unknown>)];
-  if (details.length) return sendError(res, invalidRequest(details));
-  next();
+  if (details.length) sendError(res, invalidRequest(details));
+  else next();
 }

@@ -91,8 +91,8 @@ const jsonType = 'application/json';
  */
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-  if (!hasBody || req.is(jsonType)) return next();
-  sendError(res, new AppError('INVALID_REQUEST', 'unsupportedMediaType', {}, { status: 415 }));
+  if (!hasBody || req.is(jsonType)) next();
+  else sendError(res, new AppError('INVALID_REQUEST', 'unsupportedMediaType', {}, { status: 415 }));
 }
 
 export async function v1Router(services: Services): Promise<Router> {

@@ -48,9 +48,15 @@ const loadersOf = new WeakMap<GraphContext, Map<LoadMany<unknown>, BatchLoader<u
 export function defineLoader<Value>(loadMany: LoadMany<Value>): (context: GraphContext) => BatchLoader<Value> {
   return (context) => {
     let loaders = loadersOf.get(context);
-    if (!loaders) loadersOf.set(context, (loaders = new Map()));
+    if (!loaders) {
+      loaders = new Map();
+      loadersOf.set(context, loaders);
+    }
     let loader = loaders.get(loadMany as LoadMany<unknown>);
-    if (!loader) loaders.set(loadMany as LoadMany<unknown>, (loader = new BatchLoader(context, loadMany as LoadMany<unknown>)));
+    if (!loader) {
+      loader = new BatchLoader(context, loadMany as LoadMany<unknown>);
+      loaders.set(loadMany as LoadMany<unknown>, loader);
+    }
     return loader as BatchLoader<Value>;
   };
 }

@@ -47,6 +47,7 @@ const toTargets = (targets: z.infer<typeof target>[]) =>
   }));
 
 const post = { post: postShape };
+// biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
 const postResult = (field: string) => (data: Record<string, any>) => ({ post: withNetworkNames(data[field]) });
 const postSummary = ({ post }: { post: z.infer<typeof postShape> }) =>
   `Post ${post.id} is ${post.status} (version ${post.version}, ${post.targets.length} target${post.targets.length === 1 ? '' : 's'}).`;

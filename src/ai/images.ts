@@ -77,7 +77,7 @@ async function failImage(ai: Ai, job: GenerateImageJob, error: AppError): Promis
 
 export async function generateImage(ai: Ai, job: GenerateImageJob): Promise<void> {
   const media = await ai.db.prisma.media.findUnique({ where: { id: job.mediaId } });
-  if (!media || media.status !== 'processing') return releaseCredits(ai.db, job.reservation);
+  if (media?.status !== 'processing') return releaseCredits(ai.db, job.reservation);
   const key = storageKeys.original(media.id);
   // A retry after a crash finds the image already stored, and goes on with processing.
   if ((await ai.storage.size(key)) === null) {

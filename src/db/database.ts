@@ -27,8 +27,12 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   return {
     pool,
     prisma,
-    accessChanged: () => accessListeners.forEach((listener) => listener()),
-    onAccessChanged: (listener) => void accessListeners.push(listener),
+    accessChanged: () => {
+      for (const listener of accessListeners) listener();
+    },
+    onAccessChanged: (listener) => {
+      accessListeners.push(listener);
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});

@@ -64,7 +64,7 @@ async function describe(storage: MediaStorage, id: string, size: number): Promis
 
 export async function processMedia(db: Database, storage: MediaStorage, outbox: Outbox, job: ProcessMediaJob): Promise<void> {
   const media = await db.prisma.media.findUnique({ where: { id: job.mediaId } });
-  if (!media || media.status !== 'processing') return;
+  if (media?.status !== 'processing') return;
   let outcome: { description: FileDescription } | { rejection: MediaRejection };
   try {
     outcome = { description: await describe(storage, media.id, Number(media.size)) };

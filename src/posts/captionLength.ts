@@ -16,6 +16,9 @@ export function unitsOf(text: string, countedIn: CaptionCounting['countedIn']): 
 
 export function captionLength(text: string, rules: CaptionCounting): number {
   let links = 0;
-  const counted = rules.charactersPerUrl === null ? text : text.replace(linkPattern, () => (links++, ''));
+  const counted = rules.charactersPerUrl === null ? text : text.replace(linkPattern, () => {
+          links++;
+          return '';
+        });
   return unitsOf(counted, rules.countedIn).length + links * (rules.charactersPerUrl ?? 0);
 }

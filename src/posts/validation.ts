@@ -125,7 +125,7 @@ function contentViolations(target: TargetContent): RuleViolation[] {
     });
   if (!media.mixedKinds && moving > 0 && moving < count)
     violations.push({ rule: 'media.mixed', field: 'mediaIds', messageKey: 'rule.mixedMedia', params: { placement: placement.name } });
-  target.media.forEach((file, index) => violations.push(...checkFile(rules, placement, file, `mediaIds[${index}]`)));
+  for (const [index, file] of target.media.entries()) violations.push(...checkFile(rules, placement, file, `mediaIds[${index}]`));
   return violations;
 }
 

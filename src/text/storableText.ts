@@ -27,8 +27,9 @@ export function unstorableText(value: unknown, whole: string): ErrorDetail[] {
   for (let next = 0; next < pending.length; next++) {
     const [path, item] = pending[next]!;
     if (typeof item === 'string') report(path || whole, problemOf(item));
-    else if (Array.isArray(item)) item.forEach((child, index) => pending.push([`${path}[${index}]`, child]));
-    else if (item !== null && typeof item === 'object') {
+    else if (Array.isArray(item)) {
+      for (const [index, child] of item.entries()) pending.push([`${path}[${index}]`, child]);
+    } else if (item !== null && typeof item === 'object') {
       for (const [key, child] of Object.entries(item)) {
         const keyProblem = problemOf(key);
         if (keyProblem) report(path || whole, keyProblem);

@@ -80,13 +80,13 @@ const wrongType: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A value of roughly the argument's type, often hostile inside. */
-function valueOf(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
+function arbitraryValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   const nullable = getNullableType(type);
   if (depth > 4) return wrongType;
-  if (isListType(nullable)) return fc.array(valueOf(nullable.ofType as GraphQLInputType, depth + 1), { maxLength: 5 });
+  if (isListType(nullable)) return fc.array(arbitraryValue(nullable.ofType as GraphQLInputType, depth + 1), { maxLength: 5 });
   if (isInputObjectType(nullable)) {
     const fields = Object.values(nullable.getFields());
-    return fc.record(Object.fromEntries(fields.map((field) => [field.name, valueOf(field.type, depth + 1)])), { requiredKeys: [] });
+    return fc.record(Object.fromEntries(fields.map((field) => [field.name, arbitraryValue(field.type, depth + 1)])), { requiredKeys: [] });
   }
   if (isEnumType(nullable)) return fc.constantFrom(...nullable.getValues().map((value) => value.name), 'NOT_A_VALUE');
   if (isScalarType(nullable)) {
@@ -106,7 +106,7 @@ function valueOf(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   return wrongType;
 }
 
-const argumentValue = (argument: GraphQLArgument) => fc.oneof({ weight: 3, arbitrary: valueOf(argument.type) }, { weight: 1, arbitrary: wrongType });
+const argumentValue = (argument: GraphQLArgument) => fc.oneof({ weight: 3, arbitrary: arbitraryValue(argument.type) }, { weight: 1, arbitrary: wrongType });
 
 /** A GraphQL literal for a JSON-like value (strings escaped as JSON, which GraphQL reads the same). */
 function literal(value: unknown): string {

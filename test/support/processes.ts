@@ -61,7 +61,7 @@ function printChildLogs(): void {
 
 beforeEach(({ onTestFailed }) => onTestFailed(printChildLogs));
 // A failing beforeAll fails the file's suite without running a test.
-afterAll(({}, suite) => {
+afterAll((_context, suite) => {
   if (suite.result?.state === 'fail' && !suite.tasks.some((task) => task.result?.state === 'fail')) printChildLogs();
 });
 

@@ -246,6 +246,10 @@ async function bytesOf(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of stream) chunks.push(chunk as Uint8Array);
   const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.length), 0);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
   return bytes;
 }
