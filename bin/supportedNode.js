@@ -7,7 +7,7 @@ import { projectRoot } from '../src/projectRoot.js';
 
 const engines = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).engines;
 
-/** The minimum version from `engines.node`, e.g. "22.19.0". */
+/** The minimum version from `engines.node`, e.g. "22.22.2". */
 export function minimumNodeVersion() {
   const match = /^>=\s*(\d+\.\d+\.\d+)$/.exec(engines?.node ?? '');
   if (!match) throw new Error(`package.json engines.node must read ">=X.Y.Z", not "${engines?.node}"`);

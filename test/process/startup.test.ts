@@ -21,11 +21,11 @@ describe('the Node.js version', () => {
   it("is checked against package.json's engines", () => {
     const engines = JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')).engines.node;
     expect(engines).toBe(`>=${minimumNodeVersion()}`);
-    expect(minimumNodeVersion()).toBe('22.19.0');
-    expect(unsupportedNodeMessage('22.19.0')).toBeNull();
-    expect(unsupportedNodeMessage('22.20.1')).toBeNull();
-    expect(unsupportedNodeMessage('24.0.0')).toBeNull();
-    expect(unsupportedNodeMessage('22.18.9')).toContain('needs Node.js 22.19.0 or newer');
+    expect(minimumNodeVersion()).toBe('22.22.2');
+    expect(unsupportedNodeMessage('22.22.2')).toBeNull();
+    expect(unsupportedNodeMessage('22.23.0')).toBeNull();
+    expect(unsupportedNodeMessage('24.15.0')).toBeNull();
+    expect(unsupportedNodeMessage('22.22.1')).toContain('needs Node.js 22.22.2 or newer');
     expect(unsupportedNodeMessage('20.20.2')).toContain('this is Node.js 20.20.2');
   });
 
