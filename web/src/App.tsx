@@ -73,7 +73,8 @@ export function App({ initialSession }: { initialSession: Session | null }) {
   const path = usePath();
 
   const workspace = session?.workspaces.find((candidate) => candidate.id === workspaceId) ?? session?.workspaces[0];
-  const client = useMemo(() => (workspace ? graphClient(workspace.id) : null), [workspace?.id]);
+  const activeWorkspaceId = workspace?.id;
+  const client = useMemo(() => (activeWorkspaceId ? graphClient(activeWorkspaceId) : null), [activeWorkspaceId]);
 
   useEffect(() => {
     const title = pages.find((page) => page.path === path)?.label;

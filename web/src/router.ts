@@ -2,11 +2,14 @@
 import { useSyncExternalStore } from 'react';
 
 const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+function notifyListeners(): void {
+  for (const listener of listeners) listener();
+}
+window.addEventListener('popstate', notifyListeners);
 
 export function navigate(path: string): void {
   window.history.pushState(null, '', path);
-  listeners.forEach((listener) => listener());
+  notifyListeners();
 }
 
 export function usePath(): string {

@@ -25,9 +25,9 @@ function TargetPreview({
     <article className="preview" aria-label={title}>
       <h3>{title}</h3>
       <p className="caption">
-        {preview.shown.map((piece, index) =>
-          piece.href ? (
-            <a key={index} href={piece.href} title={piece.href} target="_blank" rel="noreferrer">
+        {preview.shown.map((piece) =>
+          piece.link ? (
+            <a key={piece.link.key} href={piece.link.href} title={piece.link.href} target="_blank" rel="noreferrer">
               {piece.text}
             </a>
           ) : (

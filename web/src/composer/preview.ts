@@ -4,7 +4,8 @@ import { linkPattern, unitsOf, type CaptionCounting } from '../../../src/posts/c
 
 export interface PreviewPiece {
   text: string;
-  href?: string;
+  /** A link: its address, and a key that tells it from the caption's other links and stays while the text around it changes. */
+  link?: { href: string; key: string };
 }
 export interface CaptionPreview {
   /** What fits the limit, links as the network shows them. */
@@ -36,13 +37,17 @@ export function previewCaption(caption: string, rules: CaptionCounting & { maxLe
   pieces.push(...unitsOf(caption.slice(from), rules.countedIn).map((unit) => ({ text: unit, length: 1 })));
 
   const shown: PreviewPiece[] = [];
+  const linksShown = new Map<string, number>();
   let length = 0;
   let overflow = '';
   for (const piece of pieces) {
     length += piece.length;
     if (length > rules.maxLength) overflow += piece.href ?? piece.text;
-    else if (piece.href) shown.push({ text: piece.text, href: piece.href });
-    else if (shown.at(-1) && !shown.at(-1)!.href) shown.at(-1)!.text += piece.text;
+    else if (piece.href) {
+      const occurrence = linksShown.get(piece.href) ?? 0;
+      linksShown.set(piece.href, occurrence + 1);
+      shown.push({ text: piece.text, link: { href: piece.href, key: `${occurrence} ${piece.href}` } });
+    } else if (shown.at(-1) && !shown.at(-1)!.link) shown.at(-1)!.text += piece.text;
     else shown.push({ text: piece.text });
   }
   return { shown, overflow, length };

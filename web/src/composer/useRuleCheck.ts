@@ -14,13 +14,15 @@ export function useRuleCheck(content: { caption: string; mediaIds: string[] }, t
   const [findings, setFindings] = useState<Finding[][]>([]);
   const request = JSON.stringify({ content, targets });
 
+  // Keyed by the request's text: `content` and `targets` are new objects on every render.
   useEffect(() => {
-    if (!targets.length) return setFindings([]);
+    const variables = JSON.parse(request) as { targets: readonly object[] };
+    if (!variables.targets.length) return setFindings([]);
     let current = true;
     const timer = setTimeout(async () => {
-      const result = await client.query(ValidatePost, JSON.parse(request), { requestPolicy: 'network-only' }).toPromise();
+      const result = await client.query(ValidatePost, variables, { requestPolicy: 'network-only' }).toPromise();
       const validation = result.data?.validatePost as { targets: { index: number; findings: Finding[] }[] } | undefined;
-      if (validation && current) setFindings(targets.map((_, index) => validation.targets.find((target) => target.index === index)?.findings ?? []));
+      if (validation && current) setFindings(variables.targets.map((_, index) => validation.targets.find((target) => target.index === index)?.findings ?? []));
     }, 300);
     return () => {
       current = false;

@@ -38,10 +38,10 @@ export function MediaPicker({ selected, onPick, types, label }: MediaPickerProps
           onPick(media);
         }}
       />
-      <div className="field" role="search">
+      <search className="field">
         <label htmlFor={`${id}-q`}>{t('media.search')}</label>
         <input id={`${id}-q`} type="search" value={query} onChange={(event) => setQuery(event.target.value)} />
-      </div>
+      </search>
       <MediaPages
         filters={{ q: q || undefined, type, status: 'READY' }}
         show={(item) => !types || (item.type !== null && types.includes(item.type))}

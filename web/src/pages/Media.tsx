@@ -32,7 +32,7 @@ export default function Media() {
     <section aria-labelledby="media-title">
       <h1 id="media-title">{t('media.title')}</h1>
       <UploadControl onUploaded={() => setRefresh((count) => count + 1)} />
-      <div className="media-filters" role="search" aria-label={t('media.filters')}>
+      <search className="media-filters" aria-label={t('media.filters')}>
         <div className="field">
           <label htmlFor="media-q">{t('media.search')}</label>
           <input id="media-q" type="search" value={query} onChange={(event) => setQuery(event.target.value)} />
@@ -59,7 +59,7 @@ export default function Media() {
             ))}
           </select>
         </div>
-      </div>
+      </search>
       <MediaPages filters={{ q: q || undefined, type: type || undefined, status: status || undefined }} refresh={refresh}>
         {(item) => <MediaCard media={item} />}
       </MediaPages>
@@ -104,7 +104,7 @@ function DeleteControl({ media }: { media: MediaItem }) {
     );
   }
   return (
-    <div role="group" aria-labelledby={`${id}-question`}>
+    <fieldset className="confirm" aria-labelledby={`${id}-question`}>
       <p id={`${id}-question`}>{t('media.confirmDelete', { filename: media.filename })}</p>
       <ErrorBanner error={error} />
       <div className="actions">
@@ -122,6 +122,7 @@ function DeleteControl({ media }: { media: MediaItem }) {
         {/* The less harmful choice has the focus; cancelling gives it back to the delete button. */}
         <button
           type="button"
+          // biome-ignore lint/a11y/noAutofocus: this group replaces the delete button the person just pressed, whose focus would otherwise fall back to the page's start
           autoFocus
           onClick={() => {
             setConfirming(false);
@@ -132,6 +133,6 @@ function DeleteControl({ media }: { media: MediaItem }) {
           {t('media.cancel')}
         </button>
       </div>
-    </div>
+    </fieldset>
   );
 }
