@@ -7,7 +7,20 @@ import { postStatuses } from '../../src/posts/states.ts';
 import { imageSizes } from '../../src/ai/provider.ts';
 import { captionLimits, defaultCount } from '../../src/ai/captions.ts';
 import { maxInlineBytes } from '../../src/media/imports.ts';
-import { counted, graphEnum, graphEnumOrNull, graphTool, mediaFields, mediaShape, nextCursor, pageInput, pageOf, pageVariables, reads } from '../tool.ts';
+import {
+  counted,
+  graphEnum,
+  graphEnumOrNull,
+  graphTool,
+  mediaFields,
+  mediaShape,
+  networkName,
+  nextCursor,
+  pageInput,
+  pageOf,
+  pageVariables,
+  reads,
+} from '../tool.ts';
 
 const mediaId = z.string().describe('A media id (upload_media, list_media).');
 const media = { media: mediaShape };
@@ -157,7 +170,10 @@ export const libraryTools = [
       campaign: args.campaign,
       status: args.status?.map(graphEnum),
     }),
-    result: (data) => data.analytics,
+    result: ({ analytics }) =>
+      analytics.groupBy === 'PROVIDER'
+        ? { ...analytics, rows: analytics.rows.map((row: { key: string }) => ({ ...row, key: networkName(row.key) })) }
+        : analytics,
     summary: ({ from, to, totals, rows }) => `${from} to ${to}: ${totals.impressions} impressions, ${totals.likes} likes over ${counted(rows.length, 'row')}.`,
   }),
   graphTool({

@@ -87,6 +87,7 @@ export type AnalyticsResult = {
 
 export type AnalyticsRow = {
   __typename?: 'AnalyticsRow';
+  /** The group: a day (YYYY-MM-DD), a network as its `Provider` value, an account id or a post id. */
   key: Scalars['String']['output'];
   metrics: Metrics;
 };
@@ -310,7 +311,7 @@ export type MutationAddSocialAccountArgs = {
   appPassword?: InputMaybe<Scalars['String']['input']>;
   displayName?: InputMaybe<Scalars['String']['input']>;
   identifier?: InputMaybe<Scalars['String']['input']>;
-  provider: Scalars['String']['input'];
+  provider: Provider;
   service?: InputMaybe<Scalars['String']['input']>;
   username?: InputMaybe<Scalars['String']['input']>;
 };
@@ -441,7 +442,7 @@ export type MutationSetMemberRoleArgs = {
 
 export type MutationStartAccountConnectionArgs = {
   instanceUrl?: InputMaybe<Scalars['String']['input']>;
-  provider: Scalars['String']['input'];
+  provider: Provider;
   redirectUri?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -657,7 +658,7 @@ export type ProviderRules = {
   notes: Array<Scalars['String']['output']>;
   placements: Array<PlacementRules>;
   postingLimits: Array<Scalars['String']['output']>;
-  provider: Scalars['String']['output'];
+  provider: Provider;
   /** Whether this service publishes to the network. When false, its accounts can be neither connected nor a post’s target (PROVIDER_NOT_AVAILABLE). */
   publishing: Scalars['Boolean']['output'];
   /** The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults. */
@@ -974,7 +975,7 @@ export type SocialAccount = {
   /** Passed as `connectionId` when creating a post for this account. */
   id: Scalars['ID']['output'];
   needsReconnect: Scalars['Boolean']['output'];
-  provider: Scalars['String']['output'];
+  provider: Provider;
   /** ACTIVE, NEEDS_RECONNECT (the network no longer accepts its tokens) or REVOKED (disconnected). */
   status: Scalars['String']['output'];
   username: Scalars['String']['output'];

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { Provider } from '../enums.ts';
 import { listProviders, type ProviderEntry } from '../../src/accounts/providers.ts';
 import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, VideoFileRules } from '../../src/providers/rules.ts';
 
@@ -60,7 +61,7 @@ const FileRulesRef = builder.objectRef<FileRules | VideoFileRules>('FileRules').
 const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').implement({
   description: 'A network’s formats, placements and limits, as GET /v1/providers returns them.',
   fields: (t) => ({
-    provider: t.exposeString('provider'),
+    provider: t.expose('provider', { type: Provider }),
     displayName: t.exposeString('displayName'),
     placements: t.expose('placements', { type: [PlacementRulesRef] }),
     image: t.expose('image', { type: FileRulesRef }),

@@ -7,7 +7,7 @@ import type { Queue as QueueRow } from '../../src/db/generated/prisma/client.ts'
 import type { Slot } from '../../src/queues/slots.ts';
 import { PostRef } from './posts.ts';
 import { defineLoader } from '../loaders.ts';
-import { AnalyticsGrouping, PostStatus, Provider, Weekday } from '../enums.ts';
+import { AnalyticsGrouping, enumValueName, PostStatus, Provider, Weekday } from '../enums.ts';
 
 const SlotRef = builder.objectRef<Slot>('Slot').implement({
   fields: (t) => ({ day: t.expose('day', { type: Weekday }), time: t.exposeString('time', { description: 'HH:mm, local to the queue.' }) }),
@@ -47,7 +47,10 @@ const MetricsRef = builder.objectRef<Metrics>('Metrics').implement({
 });
 
 const AnalyticsRow = builder.objectRef<{ key: string; metrics: Metrics }>('AnalyticsRow').implement({
-  fields: (t) => ({ key: t.exposeString('key'), metrics: t.field({ type: MetricsRef, resolve: (row) => row.metrics }) }),
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'The group: a day (YYYY-MM-DD), a network as its `Provider` value, an account id or a post id.' }),
+    metrics: t.field({ type: MetricsRef, resolve: (row) => row.metrics }),
+  }),
 });
 
 const AnalyticsResult = builder.objectRef<Awaited<ReturnType<typeof analytics>>>('AnalyticsResult').implement({
@@ -56,7 +59,11 @@ const AnalyticsResult = builder.objectRef<Awaited<ReturnType<typeof analytics>>>
     to: t.exposeString('to'),
     groupBy: t.expose('groupBy', { type: AnalyticsGrouping }),
     totals: t.field({ type: MetricsRef, resolve: (result) => result.totals }),
-    rows: t.field({ type: [AnalyticsRow], resolve: (result) => result.rows }),
+    rows: t.field({
+      type: [AnalyticsRow],
+      // The domain's key of a network is REST's name; the graph names networks by the Provider enum everywhere.
+      resolve: (result) => (result.groupBy === 'provider' ? result.rows.map((row) => ({ ...row, key: enumValueName(row.key) })) : result.rows),
+    }),
   }),
 });
 

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { Provider } from '../enums.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import { getSocialAccount, listSocialAccounts, socialAccountPosition } from '../../src/accounts/socialAccounts.ts';
 import { addSocialAccount, disconnectSocialAccount, startAccountConnection, type AuthorizationStart } from '../../src/accounts/connect.ts';
@@ -7,7 +8,7 @@ const SocialAccount = builder.prismaObject('SocialAccount', {
   description: 'A connected social account. Its provider tokens are never exposed.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Passed as `connectionId` when creating a post for this account.' }),
-    provider: t.exposeString('provider'),
+    provider: t.expose('provider', { type: Provider }),
     displayName: t.exposeString('displayName'),
     username: t.exposeString('username'),
     status: t.exposeString('status', { description: 'ACTIVE, NEEDS_RECONNECT (the network no longer accepts its tokens) or REVOKED (disconnected).' }),
@@ -53,7 +54,7 @@ builder.mutationFields((t) => ({
   startAccountConnection: t.field({
     type: AuthorizationStartRef,
     description: 'Connects an OAuth network account (owners and admins; keys need accounts:write).',
-    args: { provider: t.arg.string({ required: true }), redirectUri: t.arg.string(), instanceUrl: t.arg.string() },
+    args: { provider: t.arg({ type: Provider, required: true }), redirectUri: t.arg.string(), instanceUrl: t.arg.string() },
     authScopes: { operation: 'startAccountConnection' },
     resolve: (_root, args, context) => startAccountConnection(context.services.db, context.services.connections, context.actor, args),
   }),
@@ -61,7 +62,7 @@ builder.mutationFields((t) => ({
     type: SocialAccount,
     description: 'Connects a Bluesky account with an app password (identifier, appPassword, service) or a sandbox account (username).',
     args: {
-      provider: t.arg.string({ required: true }),
+      provider: t.arg({ type: Provider, required: true }),
       username: t.arg.string(),
       displayName: t.arg.string(),
       identifier: t.arg.string(),

@@ -134,6 +134,7 @@ describe('the analytics page', () => {
         .locator('canvas')
         .count(),
     ).toBeGreaterThan(0);
+    expect(await page.getByRole('table', { name: 'By network' }).getByRole('rowheader').allTextContents()).toEqual(['Sandbox (test network)']);
     expect(await page.getByRole('table', { name: 'By account' }).getByRole('rowheader').allTextContents()).toContain('measured-account (@measured-account)');
     const postLinks = await page
       .getByRole('table', { name: 'By post' })

@@ -413,15 +413,15 @@ describe('GraphQL', () => {
   }
 
   it('connects, starts an authorization and disconnects with the same rules', async () => {
-    const added = await graph('mutation($u: String) { addSocialAccount(provider: "sandbox", username: $u) { id status } }', { u: 'graph-shop' });
+    const added = await graph('mutation($u: String) { addSocialAccount(provider: SANDBOX, username: $u) { id status } }', { u: 'graph-shop' });
     const id = added.data.addSocialAccount.id;
     expect(added.data.addSocialAccount.status).toBe('ACTIVE');
     const started = await graph(
-      'mutation($i: String) { startAccountConnection(provider: "mastodon", instanceUrl: $i, redirectUri: "https://evil.example/") { state } }',
+      'mutation($i: String) { startAccountConnection(provider: MASTODON, instanceUrl: $i, redirectUri: "https://evil.example/") { state } }',
       { i: instance.url },
     );
     expect(started.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST' });
-    const ok = await graph('mutation($i: String) { startAccountConnection(provider: "mastodon", instanceUrl: $i) { authorizationUrl state expiresAt } }', {
+    const ok = await graph('mutation($i: String) { startAccountConnection(provider: MASTODON, instanceUrl: $i) { authorizationUrl state expiresAt } }', {
       i: instance.url,
     });
     expect(new URL(await browser().start(ok.data.startAccountConnection.authorizationUrl)).pathname).toBe('/oauth/authorize');
@@ -433,8 +433,8 @@ describe('GraphQL', () => {
     const providers = await graph('{ providers { provider configured connection } }', {});
     expect(providers.data.providers).toEqual(
       expect.arrayContaining([
-        { provider: 'x', configured: true, connection: 'oauth2' },
-        { provider: 'linkedin', configured: false, connection: null },
+        { provider: 'X', configured: true, connection: 'oauth2' },
+        { provider: 'LINKEDIN', configured: false, connection: null },
       ]),
     );
   });

@@ -45,7 +45,7 @@ describe('GraphQL', () => {
     expect(second.pageInfo.hasNextPage).toBe(false);
     const seen = [...first.edges, ...second.edges].map((edge: { node: { id: string } }) => edge.node.id);
     expect(seen.sort()).toEqual(ids.sort());
-    expect(first.edges[0].node).toMatchObject({ provider: 'sandbox', status: 'ACTIVE', needsReconnect: false });
+    expect(first.edges[0].node).toMatchObject({ provider: 'SANDBOX', status: 'ACTIVE', needsReconnect: false });
 
     const rest = await (
       await fetch(`${service.url}/v1/social-accounts?limit=2&cursor=${first.pageInfo.endCursor}`, { headers: bearer(workspace.ownerKey) })
@@ -72,7 +72,7 @@ describe('GraphQL', () => {
 
   it('serves provider rules like GET /v1/providers', async () => {
     const { body } = await graph(acme.ownerKey, '{ providers { provider placements { name caption { maxLength } } } }');
-    const sandbox = body.data.providers.find((p: { provider: string }) => p.provider === 'sandbox');
+    const sandbox = body.data.providers.find((p: { provider: string }) => p.provider === 'SANDBOX');
     expect(sandbox.placements.map((p: { name: string }) => p.name)).toEqual(['feed', 'reel', 'story']);
     expect(sandbox.placements[0].caption.maxLength).toBe(500);
   });

@@ -1,11 +1,11 @@
 // One form of each thing per interface, for integrators (issue 25 item 6): a network's name lower case in every MCP
-// result as in REST; placement required in MCP as in REST; the dashboard's sign-in also under /v1, where clients
-// generated from the OpenAPI document (one base URL) call it.
+// result as in REST, and the Provider enum in every field and argument of the graph; placement required in MCP as in
+// REST; the dashboard's sign-in also under /v1, where clients generated from the OpenAPI document (one base URL) call it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
-import { addPerson, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { addPerson, bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { call, httpClient, succeed } from '../support/mcp.ts';
 import { openapiDocument } from '../../rest/openapiDocument.ts';
 
@@ -41,6 +41,47 @@ describe('MCP', () => {
     const missing = await call(client, 'create_post', { caption: 'Where?', targets: [{ connectionId }] });
     expect(missing.isError).toBe(true);
     expect(JSON.stringify(missing.content)).toContain('placement');
+  });
+});
+
+describe('GraphQL', () => {
+  interface TypeRef {
+    name: string | null;
+    ofType: TypeRef | null;
+  }
+  interface Typed {
+    name: string;
+    type: TypeRef;
+  }
+  const namedType = (type: TypeRef): string | null => (type.ofType ? namedType(type.ofType) : type.name);
+
+  it('names networks by its Provider enum in every field and argument, as posts’ targets do (AiStatus.provider is the AI vendor)', async () => {
+    const ref = 'type { name ofType { name ofType { name ofType { name } } } }';
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: JSON.stringify({
+        query: `{ __schema { types { name fields { name ${ref} args { name ${ref} } } inputFields { name ${ref} } } } }`,
+      }),
+    });
+    const types: { name: string; fields: (Typed & { args: Typed[] })[] | null; inputFields: Typed[] | null }[] = (await response.json()).data.__schema.types;
+    const typeOf = new Map<string, string | null>();
+    for (const type of types.filter((candidate) => !candidate.name.startsWith('__'))) {
+      for (const field of [...(type.fields ?? []), ...(type.inputFields ?? [])]) {
+        typeOf.set(`${type.name}.${field.name}`, namedType(field.type));
+        for (const arg of 'args' in field ? (field.args as Typed[]) : []) typeOf.set(`${type.name}.${field.name}(${arg.name})`, namedType(arg.type));
+      }
+    }
+    const networks = [...typeOf].filter(([path, type]) => /\bprovider\)?$/.test(path) || type === 'Provider').map(([path]) => path);
+    expect(networks).toEqual(
+      expect.arrayContaining([
+        'SocialAccount.provider',
+        'ProviderRules.provider',
+        'Mutation.addSocialAccount(provider)',
+        'Mutation.startAccountConnection(provider)',
+      ]),
+    );
+    expect(networks.filter((path) => path !== 'AiStatus.provider' && typeOf.get(path) !== 'Provider')).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { bearer, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
+import { enumValueName } from '../../schema/enums.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
@@ -50,7 +51,7 @@ describe('GET /providers', () => {
         .filter((entry: any) => entry.publishing)
         .map((entry: any) => entry.provider)
         .sort(),
-    ).toEqual(published);
+    ).toEqual(published.map(enumValueName));
   });
 });
 

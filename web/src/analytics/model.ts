@@ -1,9 +1,11 @@
 // Analytics as the graph gives them: one period's rows by day, network, account and post, with totals.
+import type { Provider } from '../../../schema/generated/graphql.ts';
 export const metricNames = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'videoViews'] as const;
 export type MetricName = (typeof metricNames)[number];
 export type Metrics = Record<MetricName, number>;
 
 export interface Row {
+  /** A day, a network (the graph's Provider value), an account id or a post id. */
   key: string;
   metrics: Metrics;
 }
@@ -23,7 +25,7 @@ export interface AnalyticsData {
   byAccount: { rows: Row[] };
   byPost: { rows: Row[] };
   socialAccounts: { edges: { node: { id: string; displayName: string; username: string } }[] };
-  providers: { provider: string; displayName: string }[];
+  providers: { provider: Provider; displayName: string }[];
 }
 
 export const AnalyticsQuery = `

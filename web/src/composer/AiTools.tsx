@@ -3,6 +3,7 @@
 // left are shown, and the API's refusal (AI not configured, no credits left, ...) as it gives it.
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
+import type { Provider } from '../../../schema/generated/graphql.ts';
 import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { language, t } from '../i18n.ts';
@@ -29,7 +30,7 @@ const languageNames = new Intl.DisplayNames([language], { type: 'language' });
 interface Props {
   caption: string;
   /** The network the suggestions should fit (the first chosen target's), as the graph's Provider value. */
-  provider: string | undefined;
+  provider: Provider | undefined;
   onUseCaption: (caption: string) => void;
 }
 

@@ -2,12 +2,13 @@
 // findings and error details, sorted to the field they name.
 import type { ApiError } from '../api/auth.ts';
 import type { CaptionCounting } from '../../../src/posts/captionLength.ts';
+import type { Provider } from '../../../schema/generated/graphql.ts';
 
 export interface Account {
   id: string;
   displayName: string;
   username: string;
-  provider: string;
+  provider: Provider;
   status: string;
 }
 
@@ -31,7 +32,7 @@ export interface PlacementRules {
   media: { max: number };
 }
 export interface ProviderRules {
-  provider: string;
+  provider: Provider;
   displayName: string;
   publishing: boolean;
   placements: PlacementRules[];

@@ -9,6 +9,7 @@ import { formatDateTime } from '../time.ts';
 import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
 import { webAddress } from '../webAddress.ts';
+import type { Provider } from '../../../schema/generated/graphql.ts';
 
 const AccountsQuery = `
   query Accounts {
@@ -16,16 +17,16 @@ const AccountsQuery = `
     providers { provider displayName publishing configured connection }
   }`;
 const AddAccount = `
-  mutation AddAccount($provider: String!, $username: String, $identifier: String, $appPassword: String, $service: String) {
+  mutation AddAccount($provider: Provider!, $username: String, $identifier: String, $appPassword: String, $service: String) {
     addSocialAccount(provider: $provider, username: $username, identifier: $identifier, appPassword: $appPassword, service: $service) { id }
   }`;
 // Without a redirectUri the network's callback brings the person back to the dashboard at the service's public address.
-const StartConnection = `mutation StartConnection($provider: String!, $instanceUrl: String) { startAccountConnection(provider: $provider, instanceUrl: $instanceUrl) { authorizationUrl } }`;
+const StartConnection = `mutation StartConnection($provider: Provider!, $instanceUrl: String) { startAccountConnection(provider: $provider, instanceUrl: $instanceUrl) { authorizationUrl } }`;
 const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
 
 interface Account {
   id: string;
-  provider: string;
+  provider: Provider;
   displayName: string;
   username: string;
   status: string;
@@ -33,7 +34,7 @@ interface Account {
   connectedAt: string;
 }
 interface ProviderInfo {
-  provider: string;
+  provider: Provider;
   displayName: string;
   publishing: boolean;
   configured: boolean;
@@ -41,7 +42,7 @@ interface ProviderInfo {
 }
 
 /** OAuth networks where the person names their own server (Mastodon's instance), sent as `instanceUrl`. */
-const ownServerNetworks = new Set(['mastodon']);
+const ownServerNetworks = new Set<Provider>(['MASTODON']);
 
 /** The API's details that name no field of the form they came from (an OAuth button has none). */
 function Details({ error }: { error: ApiError | null }) {
@@ -63,7 +64,8 @@ export function Accounts() {
   const [, addAccount] = useMutation(AddAccount);
   const [, startConnection] = useMutation(StartConnection);
   const [, disconnect] = useMutation(Disconnect);
-  const [error, setError] = useState<{ form: string; error: ApiError } | null>(null);
+  // Where an error shows: a network's form (or its button), or the list.
+  const [error, setError] = useState<{ form: Provider | 'list'; error: ApiError } | null>(null);
   // Only networks published to are offered: an account of another could be connected but never be a post's target.
   const providers = data?.providers.filter((provider) => provider.publishing && provider.configured) ?? [];
   const networkOf = (account: Account) => {
@@ -71,16 +73,16 @@ export function Accounts() {
     if (!network) return account.provider;
     return network.publishing ? network.displayName : t('accounts.networkNotPublishing', { network: network.displayName });
   };
-  const errorOf = (form: string) => (error?.form === form ? error.error : null);
+  const errorOf = (form: Provider | 'list') => (error?.form === form ? error.error : null);
 
-  async function connect(form: string, variables: Record<string, string>) {
+  async function connect(form: Provider, variables: Record<string, string>) {
     const result = await addAccount(variables);
     setError(result.error ? { form, error: apiErrorOf(result.error) } : null);
     if (!result.error) reload({ requestPolicy: 'network-only' });
     return !result.error;
   }
 
-  async function startOAuth(provider: string, instanceUrl?: string) {
+  async function startOAuth(provider: Provider, instanceUrl?: string) {
     const result = await startConnection({ provider, ...(instanceUrl ? { instanceUrl } : {}) });
     if (result.error) return setError({ form: provider, error: apiErrorOf(result.error) });
     const authorizationPage = webAddress((result.data as { startAccountConnection: { authorizationUrl: string } }).startAccountConnection.authorizationUrl);
@@ -88,12 +90,12 @@ export function Accounts() {
     window.location.assign(authorizationPage);
   }
 
-  const submit = (form: string, fields: string[]) => async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (provider: Provider, fields: string[]) => async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const element = event.currentTarget;
     const values = new FormData(element);
     const variables = Object.fromEntries(fields.filter((field) => values.get(field)).map((field) => [field, String(values.get(field))]));
-    if (await connect(form, { provider: form, ...variables })) element.reset();
+    if (await connect(provider, { provider, ...variables })) element.reset();
   };
 
   const columns: Column<Account>[] = [
@@ -135,21 +137,21 @@ export function Accounts() {
       <ErrorBanner error={errorOf('list')} />
 
       <h2>{t('accounts.connect')}</h2>
-      {providers.some((provider) => provider.provider === 'sandbox') && (
-        <form onSubmit={submit('sandbox', ['username'])} aria-labelledby="connect-sandbox">
+      {providers.some((provider) => provider.provider === 'SANDBOX') && (
+        <form onSubmit={submit('SANDBOX', ['username'])} aria-labelledby="connect-sandbox">
           <h3 id="connect-sandbox">{t('accounts.sandbox')}</h3>
-          <ErrorBanner error={errorOf('sandbox')} />
-          <Field label={t('accounts.username')} name="username" error={detailFor(errorOf('sandbox'), 'username')} />
+          <ErrorBanner error={errorOf('SANDBOX')} />
+          <Field label={t('accounts.username')} name="username" error={detailFor(errorOf('SANDBOX'), 'username')} />
           <button type="submit">{t('accounts.connectSandbox')}</button>
         </form>
       )}
-      {providers.some((provider) => provider.provider === 'bluesky' && provider.connection === 'credentials') && (
-        <form onSubmit={submit('bluesky', ['identifier', 'appPassword', 'service'])} aria-labelledby="connect-bluesky">
+      {providers.some((provider) => provider.provider === 'BLUESKY' && provider.connection === 'credentials') && (
+        <form onSubmit={submit('BLUESKY', ['identifier', 'appPassword', 'service'])} aria-labelledby="connect-bluesky">
           <h3 id="connect-bluesky">Bluesky</h3>
-          <ErrorBanner error={errorOf('bluesky')} />
-          <Field label={t('accounts.identifier')} name="identifier" autoComplete="username" error={detailFor(errorOf('bluesky'), 'identifier')} />
-          <Field label={t('accounts.appPassword')} name="appPassword" type="password" autoComplete="off" error={detailFor(errorOf('bluesky'), 'appPassword')} />
-          <Field label={t('accounts.service')} name="service" type="url" placeholder="https://bsky.social" error={detailFor(errorOf('bluesky'), 'service')} />
+          <ErrorBanner error={errorOf('BLUESKY')} />
+          <Field label={t('accounts.identifier')} name="identifier" autoComplete="username" error={detailFor(errorOf('BLUESKY'), 'identifier')} />
+          <Field label={t('accounts.appPassword')} name="appPassword" type="password" autoComplete="off" error={detailFor(errorOf('BLUESKY'), 'appPassword')} />
+          <Field label={t('accounts.service')} name="service" type="url" placeholder="https://bsky.social" error={detailFor(errorOf('BLUESKY'), 'service')} />
           <button type="submit">{t('accounts.connectBluesky')}</button>
         </form>
       )}

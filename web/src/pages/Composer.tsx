@@ -13,6 +13,7 @@ import type { MediaItem } from '../media/MediaPicker.tsx';
 import { AiTools } from '../composer/AiTools.tsx';
 import { Attachments } from '../composer/Attachments.tsx';
 import { targetInputs, type Account, type ProviderRules, type TargetDraft } from '../composer/model.ts';
+import type { Provider } from '../../../schema/generated/graphql.ts';
 import { Preview } from '../composer/Preview.tsx';
 import { PublishActions, type Submission } from '../composer/PublishActions.tsx';
 import { TargetRow } from '../composer/TargetRow.tsx';
@@ -38,7 +39,7 @@ export function Composer() {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const rulesOf = (provider: string) => data?.providers.find((rules) => rules.provider === provider);
+  const rulesOf = (provider: Provider) => data?.providers.find((rules) => rules.provider === provider);
   const active = (data?.socialAccounts.edges ?? []).map((edge) => edge.node).filter((account) => account.status === 'ACTIVE');
   // An account of a network not published to yet (connected before that was refused) is shown, but cannot be picked.
   const accounts = active.filter((account) => rulesOf(account.provider)?.publishing);
@@ -87,7 +88,7 @@ export function Composer() {
         <textarea id="caption" rows={5} value={caption} onChange={(event) => setCaption(event.target.value)} />
         {detailFor(error, 'content.caption') && <p className="field-error">{detailFor(error, 'content.caption')}</p>}
       </div>
-      <AiTools caption={caption} provider={targets[0]?.account.provider.toUpperCase()} onUseCaption={setCaption} />
+      <AiTools caption={caption} provider={targets[0]?.account.provider} onUseCaption={setCaption} />
       <Attachments attachments={attachments} onChange={setAttachments} error={error} />
 
       <fieldset>

@@ -9,6 +9,7 @@ import { formatDateTime } from '../time.ts';
 import { Table, type Column } from '../table.tsx';
 import { ErrorBanner } from '../ui.tsx';
 import { webAddress } from '../webAddress.ts';
+import type { Provider } from '../../../schema/generated/graphql.ts';
 
 const PostQuery = `
   query Post($id: ID!) {
@@ -22,7 +23,7 @@ const RetryPost = `mutation RetryPost($id: ID!, $targetId: ID) { retryPost(id: $
 interface Target {
   id: string;
   status: string;
-  provider: string;
+  provider: Provider;
   placement: string;
   remoteUrl: string | null;
   attempts: number;

@@ -1,4 +1,5 @@
 // Posting queues as the graph gives them, and the documents the queues page sends.
+import type { Provider } from '../../../schema/generated/graphql.ts';
 export const weekdays = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
 export type Weekday = (typeof weekdays)[number];
 
@@ -19,7 +20,7 @@ export interface Queue {
 
 export interface Account {
   id: string;
-  provider: string;
+  provider: Provider;
   displayName: string;
   username: string;
 }
