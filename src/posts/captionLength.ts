@@ -16,7 +16,10 @@ export function unitsOf(text: string, countedIn: CaptionCounting['countedIn']): 
 
 export function captionLength(text: string, rules: CaptionCounting): number {
   let links = 0;
-  const counted = rules.charactersPerUrl === null ? text : text.replace(linkPattern, () => {
+  const counted =
+    rules.charactersPerUrl === null
+      ? text
+      : text.replace(linkPattern, () => {
           links++;
           return '';
         });
