@@ -57,7 +57,8 @@ export async function buildApp(services: Services): Promise<Express> {
   });
   const graphAuthentication = authenticate(services);
   const serveGraph = graph as unknown as RequestHandler;
-  const graphiqlPagePolicy = graphiqlPolicy(graphiqlPage);
+  // Hashed from the page, when a browser first asks for it (graphiqlPage renders on first use).
+  let graphiqlPagePolicy: Promise<string> | undefined;
   app.use(
     graph.graphqlEndpoint,
     (_req: Request, res: Response, next: NextFunction) => {
@@ -68,8 +69,12 @@ export async function buildApp(services: Services): Promise<Express> {
     (req: Request, res: Response, next: NextFunction) => {
       // GraphiQL (a browser GET of the endpoint asking for HTML) loads without credentials; its queries carry them.
       if (req.method === 'GET' && req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html') {
-        res.setHeader('Content-Security-Policy', graphiqlPagePolicy);
-        return serveGraph(req, res, next);
+        graphiqlPagePolicy ??= graphiqlPage().then(graphiqlPolicy);
+        graphiqlPagePolicy.then((policy) => {
+          res.setHeader('Content-Security-Policy', policy);
+          serveGraph(req, res, next);
+        }, next);
+        return;
       }
       graphAuthentication(req, res, next).catch(next);
     },

@@ -2,7 +2,6 @@
 // context only carries it along. Every answer, from a refused transport to a resolver's error, is in the API's
 // error shape (graphqlErrors.ts); requests are bounded by graphql-armor and executionGuard.ts (limits.ts).
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { GraphQLError } from 'graphql';
 import { graphSchema } from './index.ts';
@@ -123,22 +122,32 @@ function apiErrors<ServerContext extends object>(
   };
 }
 
-/** GraphiQL from our own dependencies (no CDN), with a first tab that says how to authenticate. */
-export const graphiqlPage = renderGraphiQL({
-  title: 'Social Publishing Service graph',
-  defaultQuery: [
-    '# Authenticate in the Headers tab below, with an API key:',
-    '#   { "Authorization": "Bearer sps_..." }',
-    '# or, signed in to the dashboard in this browser, with the workspace id:',
-    '#   { "x-workspace-id": "<workspace id>" }',
-    '{',
-    '  viewer { workspaceId role scopes }',
-    '}',
-    '',
-  ].join('\n'),
-  headers: JSON.stringify({ Authorization: 'Bearer <your API key>' }, null, 2),
-  credentials: 'same-origin',
-});
+let graphiql: Promise<string> | undefined;
+
+/**
+ * GraphiQL from our own dependencies (no CDN), with a first tab that says how to authenticate. Rendered when a
+ * browser first opens /graphql: @graphql-yoga/render-graphiql is 9 MB of JavaScript no other request needs.
+ */
+export function graphiqlPage(): Promise<string> {
+  graphiql ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) =>
+    renderGraphiQL({
+      title: 'Social Publishing Service graph',
+      defaultQuery: [
+        '# Authenticate in the Headers tab below, with an API key:',
+        '#   { "Authorization": "Bearer sps_..." }',
+        '# or, signed in to the dashboard in this browser, with the workspace id:',
+        '#   { "x-workspace-id": "<workspace id>" }',
+        '{',
+        '  viewer { workspaceId role scopes }',
+        '}',
+        '',
+      ].join('\n'),
+      headers: JSON.stringify({ Authorization: 'Bearer <your API key>' }, null, 2),
+      credentials: 'same-origin',
+    }),
+  );
+  return graphiql;
+}
 
 export function createGraphHandler<ServerContext extends object>(logger: Logger, contextOf: (serverContext: ServerContext) => GraphContext) {
   return createYoga<ServerContext, GraphContext>({
@@ -151,7 +160,7 @@ export function createGraphHandler<ServerContext extends object>(logger: Logger,
     landingPage: false,
     maxRequestBodySize: graphLimits.maxRequestBytes,
     graphiql: true,
-    renderGraphiQL: () => graphiqlPage,
+    renderGraphiQL: graphiqlPage,
     // yoga's default answers every Origin, with credentials: CORS is the HTTP app's (rest/cors.ts).
     cors: false,
     plugins: [documentLimits(), parserDepthGuard(), storableText(), executionGuard(), apiErrors(logger, contextOf)],

@@ -15,7 +15,6 @@ import { jobsPool, queueNames, startJobs, type PgBoss } from './jobs/boss.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { TargetPublisher, startPublishWorkers } from './posts/publishWorker.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
-import { S3MediaStorage } from './media/s3Storage.ts';
 import { metricsRegistry } from './metrics/collectors.ts';
 import type { Registry } from 'prom-client';
 import { startMediaWorkers } from './media/processing.ts';
@@ -54,6 +53,13 @@ export interface Services {
   metrics: Registry;
 }
 
+async function openMediaStorage(config: Config): Promise<MediaStorage> {
+  if (config.media.storage !== 's3') return new LocalDiskStorage(join(config.dataDir, 'media'));
+  // The AWS SDK and @tus/s3-store are only loaded where MEDIA_STORAGE=s3.
+  const { S3MediaStorage } = await import('./media/s3Storage.ts');
+  return new S3MediaStorage(config.media.s3);
+}
+
 export interface Runtime {
   services: Services;
   stop(): Promise<void>;
@@ -86,7 +92,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       logger.error({ err: error }, 'job runner error'),
     );
     const adapters = createProviderAdapters(db, secrets, config);
-    const storage: MediaStorage = config.media.storage === 's3' ? new S3MediaStorage(config.media.s3) : new LocalDiskStorage(join(config.dataDir, 'media'));
+    const storage = await openMediaStorage(config);
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);
     const webhooks: WebhookSettings = { secrets, allowedHosts: allowedHostsFrom(config.webhookAllowedHosts) };
@@ -98,7 +104,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       settings: { allowedHosts: webhooks.allowedHosts, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
     });
     const connections = connectionSettings(config, secrets, createAccountLinks(config, adapters));
-    const ai = new Ai({ db, outbox, storage, boss, logger, settings: config.ai, provider: createAiProvider(config.ai, logger) });
+    const ai = new Ai({ db, outbox, storage, boss, logger, settings: config.ai, provider: await createAiProvider(config.ai, logger) });
     const tokens = new TokenKeeper({ db, secrets, links: connections.links, outbox, logger, timeoutMs: config.networkTimeoutMs });
     const metrics = metricsRegistry({
       pools: { database: { pool: db.pool, max: config.pools.database }, jobs: { pool: jobsPool(boss), max: config.pools.jobs } },

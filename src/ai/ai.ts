@@ -12,13 +12,16 @@ import type { MediaStorage } from '../media/storage.ts';
 import { planInForce, plans } from '../workspaces/plans.ts';
 import { aiCosts, creditStatus, withCredits, type AiAction } from './credits.ts';
 import { aiNotConfigured } from './failures.ts';
-import { OpenAiProvider } from './openaiProvider.ts';
 import type { AiProvider } from './provider.ts';
 import { SandboxProvider } from './sandboxProvider.ts';
 import { countedAiCall } from '../metrics/registry.ts';
 
-export function createAiProvider(settings: AiSettings, logger: Logger): AiProvider | null {
-  if (settings.provider === 'openai') return new OpenAiProvider(settings, logger);
+export async function createAiProvider(settings: AiSettings, logger: Logger): Promise<AiProvider | null> {
+  if (settings.provider === 'openai') {
+    // The openai client is some 240 modules: loaded only where AI_PROVIDER=openai.
+    const { OpenAiProvider } = await import('./openaiProvider.ts');
+    return new OpenAiProvider(settings, logger);
+  }
   if (settings.provider === 'sandbox') return new SandboxProvider();
   return null;
 }

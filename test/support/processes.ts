@@ -61,7 +61,8 @@ function printChildLogs(): void {
 
 beforeEach(({ onTestFailed }) => onTestFailed(printChildLogs));
 // A failing beforeAll fails the file's suite without running a test.
-afterAll((_context, suite) => {
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads fixtures from the first argument and requires a destructuring pattern there.
+afterAll(({}, suite) => {
   if (suite.result?.state === 'fail' && !suite.tasks.some((task) => task.result?.state === 'fail')) printChildLogs();
 });
 

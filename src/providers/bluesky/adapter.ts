@@ -6,7 +6,7 @@
 //   (write only if absent), so an attempt can never create a second record, and `findPublished` is one lookup.
 // - Embeds: up to 4 images with alt text and aspect ratio (re-encoded under the blob limit when needed), or one
 //   video uploaded as a blob to the PDS, or else a link card for the first link.
-import { Agent, type AppBskyFeedPost } from '@atproto/api';
+import type { Agent, AppBskyFeedPost } from '@atproto/api';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import {
@@ -25,11 +25,12 @@ import {
 import { networkFetch } from '../http.ts';
 import { RefusedDestination, webUrl } from '../../outbound/guard.ts';
 import { blueskyRules } from './rules.ts';
-import { isXrpcError, mapErrors, providerErrorOf } from './errors.ts';
+import { mapErrors, providerErrorOf, xrpcErrorName } from './errors.ts';
 import { prepareImage } from './images.ts';
 import { linkCardFor } from './linkCard.ts';
 import { recordKeyFor } from './recordKey.ts';
 import { richTextOf } from './richText.ts';
+import { atproto } from './sdk.ts';
 
 export const defaultBlueskyService = 'https://bsky.social';
 const postCollection = 'app.bsky.feed.post';
@@ -123,7 +124,7 @@ export class BlueskyAdapter implements ProviderAdapter {
   /** `{identifier, appPassword, service?}`: the handle (or e-mail) and an app password, at `service` (default bsky.social). */
   async #connect(credentials: Record<string, string>): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }> {
     const service = credentials.service || defaultBlueskyService;
-    const agent = this.#agentFor(service);
+    const agent = await this.#agentFor(service);
     let session: SessionData;
     try {
       const { data } = await agent.com.atproto.server.createSession(
@@ -141,18 +142,17 @@ export class BlueskyAdapter implements ProviderAdapter {
       }
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      if (isXrpcError(error, 'AuthenticationRequired') || isXrpcError(error, 'AuthFactorTokenRequired') || isXrpcError(error, 'InvalidRequest')) {
+      if (['AuthenticationRequired', 'AuthFactorTokenRequired', 'InvalidRequest'].includes(await xrpcErrorName(error))) {
         throw new ProviderError('CREDENTIALS_REJECTED', (error as Error).message || 'Bluesky refused the identifier or app password.', false);
       }
-      throw providerErrorOf(error);
+      throw await providerErrorOf(error);
     }
     const pdsUrl = pdsUrlOf(session.didDoc, service, this.#allowedHosts);
-    const profile = await this.#agentFor(pdsUrl)
-      .com.atproto.repo.getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#callOptions())
-      .then(
-        ({ data }) => data.value as { displayName?: string },
-        () => null,
-      );
+    const pds = await this.#agentFor(pdsUrl);
+    const profile = await pds.com.atproto.repo.getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#callOptions()).then(
+      ({ data }) => data.value as { displayName?: string },
+      () => null,
+    );
     return {
       identity: { remoteId: session.did, username: session.handle, displayName: profile?.displayName?.trim() || session.handle, avatarUrl: null },
       tokens: tokensOf(session, pdsUrl, service),
@@ -161,19 +161,19 @@ export class BlueskyAdapter implements ProviderAdapter {
 
   /** com.atproto.server.refreshSession at the service that made the session (the entryway for bsky.social). */
   async refresh(account: ConnectedAccount): Promise<ProviderTokens> {
-    const session = this.#session(account, 'refresh');
+    const session = await this.#session(account, 'refresh');
     const { data } = await mapErrors(() => session.agent.com.atproto.server.refreshSession(undefined, this.#callOptions(session)));
     return tokensOf(data, account.tokens?.extra?.pdsUrl ?? pdsUrlOf(data.didDoc, session.service, this.#allowedHosts), session.service);
   }
 
   /** Ends the session at the PDS (best effort), which also invalidates its refresh token. */
   async revoke(account: ConnectedAccount): Promise<void> {
-    const session = this.#session(account, 'refresh');
+    const session = await this.#session(account, 'refresh');
     await mapErrors(() => session.agent.com.atproto.server.deleteSession(undefined, this.#callOptions(session)));
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
-    const session = this.#session(request.account);
+    const session = await this.#session(request.account);
     const rkey = recordKeyFor(request.idempotencyKey);
     return mapErrors(async () => {
       const text = await richTextOf(request.caption, session.agent);
@@ -195,21 +195,21 @@ export class BlueskyAdapter implements ProviderAdapter {
         );
       } catch (error) {
         // The record exists: an earlier attempt for this target wrote it.
-        if (!isXrpcError(error, 'InvalidSwap')) throw error;
+        if ((await xrpcErrorName(error)) !== 'InvalidSwap') throw error;
       }
       return { status: 'published', item: this.#item(request.account, session.did, rkey) };
     });
   }
 
   async findPublished(request: PublishRequest): Promise<PublishedItem | null> {
-    const session = this.#session(request.account);
+    const session = await this.#session(request.account);
     const rkey = recordKeyFor(request.idempotencyKey);
     return mapErrors(async () => {
       try {
         await session.agent.com.atproto.repo.getRecord({ repo: session.did, collection: postCollection, rkey }, this.#callOptions(session, request.signal));
         return this.#item(request.account, session.did, rkey);
       } catch (error) {
-        if (isXrpcError(error, 'RecordNotFound')) return null;
+        if ((await xrpcErrorName(error)) === 'RecordNotFound') return null;
         throw error;
       }
     });
@@ -221,7 +221,7 @@ export class BlueskyAdapter implements ProviderAdapter {
    * only confirm that the post still exists: the counts are then zero.
    */
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const session = this.#session(account);
+    const session = await this.#session(account);
     const counted = await session.agent.app.bsky.feed.getPosts({ uris: [remoteId] }, this.#callOptions(session)).then(
       ({ data }) => data.posts[0] ?? null,
       () => undefined,
@@ -234,25 +234,25 @@ export class BlueskyAdapter implements ProviderAdapter {
     return { likes: 0, comments: 0, shares: 0 };
   }
 
-  #agentFor(service: string): Agent {
+  async #agentFor(service: string): Promise<Agent> {
     let agent = this.#agents.get(service);
     if (!agent) {
       if (this.#agents.size >= 1000) this.#agents.clear();
-      agent = new Agent({ service, fetch: this.#fetch });
+      agent = new (await atproto()).Agent({ service, fetch: this.#fetch });
       this.#agents.set(service, agent);
     }
     return agent;
   }
 
   /** The account's session: the access JWT at its PDS, or the refresh JWT at the service that made the session. */
-  #session(account: ConnectedAccount, token: 'access' | 'refresh' = 'access'): Session {
+  async #session(account: ConnectedAccount, token: 'access' | 'refresh' = 'access'): Promise<Session> {
     const tokens = account.tokens;
     const did = tokens?.extra?.did;
     const pdsUrl = tokens?.extra?.pdsUrl;
     const jwt = token === 'access' ? tokens?.accessToken : tokens?.refreshToken;
     if (!tokens || !did || !pdsUrl || !jwt) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The Bluesky account has no session; connect it again.', false);
     const service = token === 'access' ? pdsUrl : (tokens.extra?.service ?? pdsUrl);
-    return { agent: this.#agentFor(service), did, service, authorization: `Bearer ${jwt}` };
+    return { agent: await this.#agentFor(service), did, service, authorization: `Bearer ${jwt}` };
   }
 
   /** The session's JWT (when the call needs one), the job's signal (when there is one) and this call's timeout. */

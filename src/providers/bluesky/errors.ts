@@ -3,9 +3,9 @@
 //   429                               RATE_LIMITED_BY_PROVIDER, retried after `RateLimit-Reset` (Unix seconds)
 //   5xx, no answer                    PROVIDER_UNAVAILABLE, transient
 //   other 4xx                         PROVIDER_REJECTED with the PDS's reason
-import { XRPCError } from '@atproto/api';
 import { ProviderError } from '../adapter.ts';
 import { refusalOf } from '../http.ts';
+import { atproto } from './sdk.ts';
 
 const tokenErrors = new Set(['ExpiredToken', 'InvalidToken']);
 
@@ -15,10 +15,10 @@ function resetDelayMs(headers: Record<string, string | undefined> | undefined, n
 }
 
 /** The ProviderError for a failed call; errors that are not XRPC errors (an abort, a bug) are returned as they are. */
-export function providerErrorOf(error: unknown): unknown {
+export async function providerErrorOf(error: unknown): Promise<unknown> {
   const refusal = refusalOf(error);
   if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `Bluesky: ${refusal.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
-  if (error instanceof ProviderError || !(error instanceof XRPCError)) return error;
+  if (error instanceof ProviderError || !(error instanceof (await atproto()).XRPCError)) return error;
   const reason = error.message && error.message !== error.error ? error.message : `Bluesky answered ${error.error || error.status}.`;
   if (tokenErrors.has(error.error) || error.status === 401) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
   if (error.status === 429) return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: resetDelayMs(error.headers) });
@@ -33,10 +33,11 @@ export async function mapErrors<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw providerErrorOf(error);
+    throw await providerErrorOf(error);
   }
 }
 
-export function isXrpcError(error: unknown, name: string): boolean {
-  return error instanceof XRPCError && error.error === name;
+/** The XRPC error's name (`error`), or '' for any other error. */
+export async function xrpcErrorName(error: unknown): Promise<string> {
+  return error instanceof (await atproto()).XRPCError ? error.error : '';
 }

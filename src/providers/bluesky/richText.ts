@@ -1,7 +1,8 @@
 // Facets (links, mentions, hashtags) with UTF-8 byte offsets, as @atproto/api's RichText finds them. Mentions
 // are resolved to DIDs by the account's own PDS (com.atproto.identity.resolveHandle), which needs no AppView;
 // a handle that does not resolve stays plain text, as in Bluesky's app.
-import { AppBskyRichtextFacet, RichText, type Agent } from '@atproto/api';
+import type { Agent, AppBskyRichtextFacet } from '@atproto/api';
+import { atproto } from './sdk.ts';
 
 export interface PostText {
   text: string;
@@ -11,11 +12,12 @@ export interface PostText {
 }
 
 export async function richTextOf(caption: string, agent: Agent): Promise<PostText> {
-  const rich = new RichText({ text: caption });
+  const sdk = await atproto();
+  const rich = new sdk.RichText({ text: caption });
   await rich.detectFacets(agent);
   const facets = (rich.facets ?? [])
-    .map((facet) => ({ ...facet, features: facet.features.filter((feature) => !(AppBskyRichtextFacet.isMention(feature) && !feature.did)) }))
+    .map((facet) => ({ ...facet, features: facet.features.filter((feature) => !(sdk.AppBskyRichtextFacet.isMention(feature) && !feature.did)) }))
     .filter((facet) => facet.features.length > 0);
-  const firstLink = facets.flatMap((facet) => facet.features).find(AppBskyRichtextFacet.isLink)?.uri ?? null;
+  const firstLink = facets.flatMap((facet) => facet.features).find(sdk.AppBskyRichtextFacet.isLink)?.uri ?? null;
   return { text: rich.text, facets, firstLink };
 }
