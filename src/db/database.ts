@@ -21,7 +21,9 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
   // An idle client losing its server (e.g. a restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // A transaction waits up to 10 s for a connection (Prisma's default is 2 s): under a burst the pool queues requests
+  // rather than refusing them with 503; the statement timeout inside a transaction stays Prisma's 5 s.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 10_000 } });
   retryInteractiveTransactions(prisma);
   const accessListeners: (() => void)[] = [];
   return {

@@ -5,6 +5,7 @@
 // endpoint, and no job is left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from '../support/database.ts';
 import { runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
@@ -46,7 +47,18 @@ async function onAnyApi<T>(call: (server: ServerProcess) => Promise<T>): Promise
     inFlight.set(server, inFlight.get(server)! - 1);
   }
 }
-const api: Api = (...args) => onAnyApi((server) => apiFor(server.url, apiKey)(...args));
+/**
+ * Calls as a well-behaved client does: every write carries an Idempotency-Key, and a 503 (a passing database failure,
+ * documented with Retry-After) is sent again after that wait with the same key, which the 503 released.
+ */
+const api: Api = async (method, path, body, headers = {}) => {
+  const keyed = method === 'GET' ? headers : { 'Idempotency-Key': randomUUID(), ...headers };
+  for (let attempt = 1; ; attempt++) {
+    const answer = await onAnyApi((server) => apiFor(server.url, apiKey)(method, path, body, keyed));
+    if (answer.status !== 503 || attempt === 5) return answer;
+    await sleep(1000); // the Retry-After a passing database failure answers with
+  }
+};
 
 /** Runs `work` for 0..count-1, `concurrency` at a time. */
 async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>) {
