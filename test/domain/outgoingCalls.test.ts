@@ -39,8 +39,12 @@ describe('outgoing calls', () => {
   });
 
   it('give the atproto client our fetch wherever one is made', () => {
-    const agents = files.filter(({ code }) => /from '@atproto\/api'/.test(code) && /new Agent\s*\(/.test(code));
-    expect(agents.length).toBeGreaterThan(0);
-    expect(agents.filter(({ code }) => !/new Agent\s*\(\s*\{[^}]*\bfetch\b/.test(code)).map(({ name }) => name)).toEqual([]);
+    // `new Agent({...})`, or `new (await atproto()).Agent({...})` where the SDK is loaded when first needed.
+    const atprotoFiles = files.filter(({ code }) => /from '@atproto\/api'|import\('@atproto\/api'\)/.test(code));
+    const made = atprotoFiles.flatMap(({ name, code }) =>
+      [...code.matchAll(/new\s[^;]*?\bAgent\s*\(([^)]*)\)/g)].map((match) => ({ name, options: match[1]! })),
+    );
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.filter(({ options }) => !/\bfetch\b/.test(options)).map(({ name }) => name)).toEqual([]);
   });
 });
