@@ -33,6 +33,7 @@ import {
   IncompleteError,
   StorageUnavailableError,
   TooLargeError,
+  type ByteRange,
   type DirectUpload,
   type MediaStorage,
   type PresignedRequest,
@@ -245,10 +246,10 @@ export class S3MediaStorage implements MediaStorage {
     }
   }
 
-  read(key: string): Readable {
+  read(key: string, range?: ByteRange): Readable {
     const out = new PassThrough();
     this.client
-      .send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+      .send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end - 1}` } : {}) }))
       .then((object) => pipeline(object.Body as Readable, out))
       .catch((error: Error) => out.destroy(error));
     return out;

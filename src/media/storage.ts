@@ -46,6 +46,12 @@ export interface PresignedRequest {
 /** The whole file in one request, or (past the store's single-request limit) in parts of `partBytes`, the last one shorter. */
 export type DirectUpload = { whole: PresignedRequest } | { partBytes: number; parts: (PresignedRequest & { partNumber: number; bytes: number })[] };
 
+/** Bytes `start` up to, not including, `end`. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface MediaStorage {
   /**
    * Streams `source` to `key` (never holding it whole in memory) and keeps it only when it is exactly `bytes`
@@ -53,7 +59,8 @@ export interface MediaStorage {
    * stored is never replaced.
    */
   write(key: string, source: Readable, bytes: number): Promise<void>;
-  read(key: string): Readable;
+  /** The file, or the bytes `range.start` up to (not including) `range.end`. */
+  read(key: string, range?: ByteRange): Readable;
   /** The first `bytes` of the file (fewer when it is shorter): enough to tell its type without reading it all. */
   readStart(key: string, bytes: number): Promise<Buffer>;
   size(key: string): Promise<number | null>;
@@ -130,8 +137,8 @@ export class LocalDiskStorage implements MediaStorage {
     }
   }
 
-  read(key: string): Readable {
-    return createReadStream(this.pathOf(key));
+  read(key: string, range?: ByteRange): Readable {
+    return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end - 1 } : {});
   }
 
   async readStart(key: string, bytes: number): Promise<Buffer> {

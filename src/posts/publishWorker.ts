@@ -1,8 +1,12 @@
 // The jobs that publish targets, a batch at a time. A target reaches its network at most once: the attempt is
-// committed (status `publishing`, attempts + 1) before the network is called, and any later attempt first asks
-// the network whether the earlier one got through (`findPublished`, keyed by the target id) before posting
-// again. Claiming is one set-based statement per batch; each outcome is recorded the moment the network answers
+// committed (status `publishing`, attempts + 1) before the network is called, every attempt gets the checkpoint
+// the earlier ones saved (src/providers/kit/steps.ts: what they finished at the network is not done again), and
+// where the adapter looks up earlier attempts (`findPublished`) it is asked before posting again. Claiming is one set-based statement per batch; each outcome is recorded the moment the network answers
 // (outcomes that finish together share a transaction), so a slow network never holds back the others.
+//
+// A publish is charged to its network's quotas when claimed (src/providers/kit/quotas.ts); one that would exceed a
+// quota waits for the quota's next window (`waitingUntil`, `waitingReason` on the target), as one the network
+// rate-limited waits for the reset the network gave.
 //
 // A network that accepts a post and processes it later answers `processing`: the target stays `publishing` with
 // the network's handle, no worker waits, and a status-check job asks the network again after the delay it gave.
@@ -38,6 +42,8 @@ import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
+import { chargeQuotas } from '../providers/kit/quotas.ts';
+import type { CheckpointState } from '../providers/kit/steps.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import { BatchedWrites } from './batchedWrites.ts';
 import { publishDelaySeconds } from '../metrics/registry.ts';
@@ -99,6 +105,7 @@ interface ClaimedTarget {
   caption: string;
   settings: Record<string, unknown>;
   media: Media[];
+  checkpoint: CheckpointState | null;
   attempts: number;
   /** An earlier attempt started and may have reached the network. */
   attemptedBefore: boolean;
@@ -113,6 +120,8 @@ type Outcome =
   /** `at`: when the network answered (outcomes are recorded a little later, together). */
   | { target: ClaimedTarget; kind: 'published'; item: RecordedItem; at: Date }
   | { target: ClaimedTarget; kind: 'processing'; handle: string; checkAfter: Date }
+  /** Not attempted: a quota of the network is used up until `until`. */
+  | { target: ClaimedTarget; kind: 'waiting'; until: Date; reason: string }
   /** `job`: pg-boss retries the job with backoff; `later`: a new job at `retryAt`; `never`: the target fails. */
   | { target: ClaimedTarget; kind: 'failed'; failure: Failure; retry: 'job' | 'later' | 'never'; retryAt?: Date };
 
@@ -124,6 +133,8 @@ interface ClaimRow {
   override_caption: string | null;
   settings: Record<string, unknown>;
   processing_handle: string | null;
+  checkpoint: CheckpointState | null;
+  quota_charged: boolean;
   connection_id: string;
   post_id: string;
   workspace_id: string;
@@ -156,6 +167,7 @@ function logOutcome(logger: Logger, outcome: Outcome): void {
   const fields = { workspaceId: target.workspaceId, postId: target.postId, targetId: target.targetId, provider: target.provider, attempt: target.attempts };
   if (outcome.kind === 'published') logger.info({ ...fields, remoteId: outcome.item.remoteId }, 'target published');
   else if (outcome.kind === 'processing') logger.info({ ...fields, checkAfter: outcome.checkAfter }, 'target waiting for the network');
+  else if (outcome.kind === 'waiting') logger.info({ ...fields, until: outcome.until, reason: outcome.reason }, 'target waiting for a quota');
   else {
     const failure = { ...fields, code: outcome.failure.code, reason: outcome.failure.message, retry: outcome.retry };
     if (outcome.retry === 'never') logger.error(failure, 'target failed');
@@ -234,7 +246,7 @@ export class TargetPublisher {
     return withPoolTransaction(this.#deps.db.pool, async (client) => {
       const { rows } = await client.query<ClaimRow>(
         `SELECT t.id AS target_id, t.status AS target_status, t.attempts, t.placement, t.override_caption, t.settings, t.processing_handle,
-                t.connection_id, p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids,
+                t.checkpoint, t.quota_charged, t.connection_id, p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids,
                 a.provider, a.status AS account_status, a.rules AS account_rules, a.username, a.remote_id, a.encrypted_tokens
          FROM post_target t JOIN post p ON p.id = t.post_id JOIN social_account a ON a.id = t.connection_id
          WHERE t.id = ANY($1::uuid[]) ORDER BY p.id, t.id FOR UPDATE OF p, t`,
@@ -276,17 +288,32 @@ export class TargetPublisher {
           caption: row.override_caption ?? row.caption,
           settings: row.settings,
           media: row.media_ids.flatMap((id) => mediaById.get(id) ?? []),
+          checkpoint: row.checkpoint,
           attempts: row.attempts + (mode === 'publish' ? 1 : 0),
           attemptedBefore: row.attempts > 0,
         };
         const refusal = mode === 'publish' ? this.#refusalOf(row, target) : null;
+        const wait = mode === 'publish' && !refusal && !row.quota_charged ? await this.#quotaWait(client, row) : null;
         if (refusal) refused.push(failed(target, refusal));
+        else if (wait) refused.push({ target: { ...target, attempts: row.attempts }, kind: 'waiting', ...wait });
         else claimed.push(target);
       }
       const attempted = claimed.filter((target) => target.mode === 'publish').map((target) => target.targetId);
-      if (attempted.length) await client.query(`UPDATE post_target SET status = 'publishing', attempts = attempts + 1 WHERE id = ANY($1::uuid[])`, [attempted]);
+      if (attempted.length) {
+        await client.query(
+          `UPDATE post_target SET status = 'publishing', attempts = attempts + 1, quota_charged = true, waiting_until = NULL, waiting_reason = NULL
+           WHERE id = ANY($1::uuid[])`,
+          [attempted],
+        );
+      }
       return { claimed, refused };
     });
+  }
+
+  /** Charges the publish to its network's quotas; when one is used up, until when the target waits. */
+  #quotaWait(client: pg.PoolClient, row: ClaimRow) {
+    const quotas = this.#deps.adapters.get(row.provider)?.quotas ?? [];
+    return chargeQuotas(client, row.provider, quotas, row.connection_id);
   }
 
   /** The rules are checked again when the time comes: an account may have been disconnected since scheduling. */
@@ -338,6 +365,13 @@ export class TargetPublisher {
       }),
       settings: target.settings,
       idempotencyKey: target.targetId,
+      checkpoint: {
+        saved: target.checkpoint ?? undefined,
+        // Committed at once, outside any batch: the next call to the network may be the last thing this process does.
+        save: async (state) => {
+          await this.#deps.db.pool.query('UPDATE post_target SET checkpoint = $2 WHERE id = $1', [target.targetId, JSON.stringify(state)]);
+        },
+      },
       signal: target.job.signal,
     };
   }
@@ -368,10 +402,10 @@ export class TargetPublisher {
   async #call(adapter: ProviderAdapter, target: ClaimedTarget, request: PublishRequest): Promise<Outcome> {
     let outcome: PublishOutcome;
     if (target.mode === 'check') {
-      if (!adapter.checkStatus) throw new Error(`${target.provider} answered "processing" but cannot check a status`);
-      outcome = await adapter.checkStatus(request, (target.job.data as CheckTargetJob).handle);
+      const { handle } = target.job.data as CheckTargetJob;
+      outcome = adapter.checkStatus ? await adapter.checkStatus(request, handle) : await adapter.publish(request);
     } else {
-      const earlier = target.attemptedBefore ? await adapter.findPublished(request) : null;
+      const earlier = target.attemptedBefore && adapter.findPublished ? await adapter.findPublished(request) : null;
       outcome = earlier ? { status: 'published', item: earlier } : await adapter.publish(request);
     }
     if (outcome.status === 'published') return { target, kind: 'published', item: this.#recorded(outcome.item), at: new Date() };
@@ -435,12 +469,13 @@ export class TargetPublisher {
       const published = outcomes.filter((outcome) => outcome.kind === 'published');
       const processing = outcomes.filter((outcome) => outcome.kind === 'processing');
       const failures = outcomes.filter((outcome) => outcome.kind === 'failed');
+      const waiting = outcomes.filter((outcome) => outcome.kind === 'waiting');
       const final = failures.filter((outcome) => outcome.retry === 'never');
       const events: NewEvent[] = [];
       if (published.length) {
         const { rows: delays } = await client.query<{ delay_seconds: number | null }>(
           `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = u.published_at,
-                  processing_handle = NULL, error_code = NULL, error_message = NULL
+                  processing_handle = NULL, error_code = NULL, error_message = NULL, waiting_until = NULL, waiting_reason = NULL
            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[]) AS u(id, remote_id, remote_url, published_at), post p
            WHERE t.id = u.id AND p.id = t.post_id
            RETURNING extract(epoch FROM u.published_at - p.scheduled_at)::float8 AS delay_seconds`,
@@ -456,7 +491,7 @@ export class TargetPublisher {
       }
       if (processing.length) {
         await client.query(
-          `UPDATE post_target t SET processing_handle = u.handle, error_code = NULL, error_message = NULL
+          `UPDATE post_target t SET processing_handle = u.handle, error_code = NULL, error_message = NULL, waiting_until = NULL, waiting_reason = NULL
            FROM unnest($1::uuid[], $2::text[]) AS u(id, handle) WHERE t.id = u.id`,
           [processing.map((o) => o.target.targetId), processing.map((o) => o.handle)],
         );
@@ -467,16 +502,19 @@ export class TargetPublisher {
         );
       }
       if (failures.length) {
-        // A failure that will be retried keeps the target `publishing`, with the reason visible meanwhile.
+        // A failure that will be retried keeps the target `publishing`, with the reason visible meanwhile, and when
+        // the network said when to come back, that time as `waiting_until`.
         await client.query(
           `UPDATE post_target t SET status = CASE WHEN u.final THEN 'failed' ELSE t.status END, error_code = u.code, error_message = u.message,
-                  processing_handle = CASE WHEN u.final THEN NULL ELSE t.processing_handle END
-           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bool[]) AS u(id, code, message, final) WHERE t.id = u.id`,
+                  processing_handle = CASE WHEN u.final THEN NULL ELSE t.processing_handle END,
+                  waiting_until = u.retry_at, waiting_reason = CASE WHEN u.retry_at IS NULL THEN NULL ELSE u.message END
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bool[], $5::timestamptz[]) AS u(id, code, message, final, retry_at) WHERE t.id = u.id`,
           [
             failures.map((o) => o.target.targetId),
             failures.map((o) => o.failure.code),
             failures.map((o) => o.failure.message),
             failures.map((o) => o.retry === 'never'),
+            failures.map((o) => (o.retry === 'later' ? o.retryAt! : null)),
           ],
         );
         for (const { target, failure } of final) events.push(targetEvent(target, 'target.failed', { error: failure }));
@@ -488,6 +526,18 @@ export class TargetPublisher {
             later.map((o) => ({ data: o.target.job.data, startAfter: o.retryAt! })),
           );
         }
+      }
+      if (waiting.length) {
+        await client.query(
+          `UPDATE post_target t SET waiting_until = u.until, waiting_reason = u.reason
+           FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS u(id, until, reason) WHERE t.id = u.id`,
+          [waiting.map((o) => o.target.targetId), waiting.map((o) => o.until), waiting.map((o) => o.reason)],
+        );
+        await this.#enqueue(
+          client,
+          queueNames.publishTarget,
+          waiting.map((o) => ({ data: o.target.job.data, startAfter: o.until })),
+        );
       }
       events.push(...(await this.#settle(client, postIds)));
       await this.#deps.outbox.recordAll(viaClient(client), events);

@@ -14,6 +14,10 @@ import { canonicalTimeZone, instantDetails } from '../time.ts';
 import { assertTransition } from './states.ts';
 import { checkPostTarget, lockPost, withMedia, withTargets, type PostDetail } from './posts.ts';
 import { violationDetails } from './validation.ts';
+import { Prisma } from '../db/generated/prisma/client.ts';
+
+/** A target about to be attempted again: no error, no wait, its quotas not yet charged. */
+const freshAttempt = { status: 'pending', errorCode: null, errorMessage: null, quotaCharged: false, waitingUntil: null, waitingReason: null };
 
 /**
  * Re-checks the targets (all, or those given) against their networks' rules; 422 PROVIDER_VALIDATION_FAILED when any
@@ -31,7 +35,7 @@ export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: 
     assertTransition(post.status, 'publish');
     assertPublishable(post);
     const runId = randomUUID();
-    await tx.postTarget.updateMany({ where: { postId: id }, data: { status: 'pending', errorCode: null, errorMessage: null } });
+    await tx.postTarget.updateMany({ where: { postId: id }, data: { ...freshAttempt, checkpoint: Prisma.DbNull } });
     await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
     await enqueueRun(
       tx,
@@ -121,7 +125,8 @@ export async function retryPost(db: Database, boss: PgBoss, actor: Actor, id: st
     assertPublishable(post, chosen);
     const runId = randomUUID();
     const ids = chosen.map((target) => target.id);
-    await tx.postTarget.updateMany({ where: { id: { in: ids } }, data: { status: 'pending', errorCode: null, errorMessage: null } });
+    // A retry keeps the checkpoint: it resumes where the failed attempt stopped (a thread at its first part not posted).
+    await tx.postTarget.updateMany({ where: { id: { in: ids } }, data: freshAttempt });
     await tx.post.update({ where: { id }, data: { status: 'publishing', publishRunId: runId, version: { increment: 1 } } });
     await enqueueRun(tx, boss, post.id, ids, runId);
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));

@@ -1,16 +1,23 @@
 // What every network integration implements, designed for all ten networks: OAuth 2.0 networks (X, LinkedIn,
 // Meta's three, TikTok, YouTube, Pinterest, Mastodon), credential networks (Bluesky app passwords) and the
-// built-in sandbox.
+// built-in sandbox. The shared machinery they are built from is in kit/: publishing as checkpointed steps
+// (steps.ts), uploads by byte range and streamed bodies (upload.ts), OAuth profiles (oauthLink.ts), quotas as data
+// (quotas.ts), and HTTP with retries and each network's classifier of error answers (http.ts).
 //
 // Publishing never posts a target twice: the worker commits the attempt before calling `publish`, records
-// `remoteId` the moment the network confirms, and before any re-attempt asks `findPublished` whether an earlier
-// attempt reached the network after all. Where the network takes an idempotency key, it gets the target id
-// (`idempotencyKey`).
+// `remoteId` the moment the network confirms, and gives every attempt the checkpoint the earlier ones saved. Each
+// adapter declares how it avoids a duplicate (`duplicates`): the network's idempotency key (the target id), a
+// deterministic id, or a look-up at the network of a step an earlier attempt started (`findPublished`, or a step's
+// `ifInterrupted`).
 //
-// Networks that finish asynchronously (Meta's containers, YouTube's processing, TikTok's status polling,
+// Networks that finish asynchronously (Meta's containers, YouTube's processing, TikTok's status polling, X's and
 // Mastodon's media processing) answer `publish` with `{ status: 'processing', handle }`: the target stays
-// `publishing` without holding a worker, and a status-check job calls `checkStatus(handle)` later.
+// `publishing` without holding a worker, and a status-check job later calls `checkStatus(handle)`, or `publish`
+// again (it resumes from its checkpoint) where the adapter has no `checkStatus`.
 import type { Readable } from 'node:stream';
+import type { ByteRange } from '../media/storage.ts';
+import type { Quota } from './kit/quotas.ts';
+import type { Checkpoint } from './kit/steps.ts';
 import type { ProviderRules } from './rules.ts';
 import { shownReason } from './shownReason.ts';
 
@@ -60,6 +67,15 @@ export interface OAuthServer {
   fetch: typeof fetch;
   /** Extra query parameters the network's authorization URL needs. */
   authorizationParams?: Record<string, string>;
+  /**
+   * How the app authenticates at the token endpoint: HTTP Basic (RFC 6749 2.3.1's default, X), the secret in the
+   * form (`post`: LinkedIn, Meta, TikTok), or not at all (a public client). Default: basic with a secret, else none.
+   */
+  clientAuthentication?: 'basic' | 'post' | 'none';
+  /** The client id's parameter name where the network renames it (TikTok's `client_key`); default `client_id`. */
+  clientIdParameter?: string;
+  /** How the scopes are joined in the authorization URL (RFC 6749: a space; Meta and TikTok: a comma). */
+  scopeSeparator?: string;
 }
 
 /** Where an authorization happens: the network's base URLs, or the person's instance (Mastodon). */
@@ -105,8 +121,8 @@ export interface PublishMedia {
   altText: string | null;
   /** A signed URL of this service, for networks that fetch media themselves (Meta, Pinterest, TikTok pull). */
   url: string;
-  /** The file's bytes, for networks that take uploads (Bluesky blobs, Mastodon media, X chunks, YouTube). */
-  open(): Promise<Readable>;
+  /** The file's bytes, or a range of them, for networks that take uploads (Bluesky blobs, Mastodon media, X segments, YouTube). */
+  open(range?: ByteRange): Promise<Readable>;
 }
 
 export interface PublishRequest {
@@ -118,6 +134,8 @@ export interface PublishRequest {
   settings: Record<string, unknown>;
   /** Stable per target; networks that support idempotency keys receive it, the others use it to find earlier attempts. */
   idempotencyKey: string;
+  /** What earlier attempts did at the network (kit/steps.ts wraps it). */
+  checkpoint: Checkpoint;
   signal: AbortSignal;
 }
 
@@ -174,8 +192,14 @@ export interface ItemMetrics {
   videoViews?: number;
 }
 
+/** How an adapter keeps a re-attempt from posting twice (see the top of this file). */
+export type DuplicateGuard = 'idempotency-key' | 'deterministic-id' | 'look-up' | 'none';
+
 export interface ProviderAdapter {
   readonly provider: string;
+  readonly duplicates: DuplicateGuard;
+  /** Charged before each publish; a publish that would exceed one waits for its window (kit/quotas.ts). */
+  readonly quotas?: readonly Quota[];
   /** The network's rules, `settings` schema included (served by GET /providers). */
   readonly rules: ProviderRules;
   readonly connector: Connector;
@@ -191,7 +215,7 @@ export interface ProviderAdapter {
   publish(request: PublishRequest): Promise<PublishOutcome>;
   /** For `processing` outcomes: where the network's processing stands now. */
   checkStatus?(request: PublishRequest, handle: string): Promise<PublishOutcome>;
-  /** The item an earlier attempt with this idempotency key created, if it reached the network. */
-  findPublished(request: PublishRequest): Promise<PublishedItem | null>;
+  /** The item an earlier attempt created, if it reached the network: asked before a re-attempt where `duplicates` is `look-up`. */
+  findPublished?(request: PublishRequest): Promise<PublishedItem | null>;
   metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics>;
 }

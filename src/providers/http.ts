@@ -7,6 +7,7 @@
 //   other 3xx and 4xx   PROVIDER_REJECTED, permanent, with the network's own reason (API calls never follow redirects)
 //   5xx, no answer      PROVIDER_UNAVAILABLE, transient (after the retries)
 // Nothing here logs, and no error carries a request header, so access tokens never leave the call.
+import type { Readable } from 'node:stream';
 import { Agent, fetch as undiciFetch, interceptors, request, type Dispatcher } from 'undici';
 import { guardedConnector, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import { ProviderError } from './adapter.ts';
@@ -18,6 +19,12 @@ export interface NetworkHttpOptions {
   network: string;
   /** The network's own reason in an error answer (`body` is parsed JSON where the answer was JSON, else text). */
   reasonOf: (body: unknown, status: number) => string | undefined;
+  /**
+   * The network's own meaning of an error answer, where it differs from the usual one below (Meta's HTTP 400 with
+   * code 190 for a refused token, its throttling codes; X's duplicate-content 403): a ProviderError, or undefined
+   * for the usual mapping. `reason` is the network's reason, as `reasonOf` read it.
+   */
+  classify?: (answer: { status: number; headers: ResponseHeaders; body: unknown; reason: string }) => ProviderError | undefined;
   /** For one call, all its attempts included. */
   timeoutMs?: number;
   /** Re-sends after a transient failure, and the wait before the first one (doubling after each). */
@@ -35,7 +42,11 @@ export type NetworkRequestBody =
   | { json: unknown }
   /** multipart/form-data; its parts must be in memory (strings, Blobs) so that a retry can send them again. */
   | { multipart: FormData }
-  | { form: Record<string, string> };
+  | { form: Record<string, string> }
+  /** Raw bytes (an upload segment), in memory so that a retry can send them again. */
+  | { bytes: Buffer; contentType: string }
+  /** Streamed from storage (src/providers/kit/upload.ts), never whole in memory: sent once, never re-sent. */
+  | { stream: () => Promise<Readable>; length: number; contentType: string };
 
 export interface NetworkRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -80,7 +91,8 @@ const everyMethod: Dispatcher.HttpMethod[] = ['GET', 'HEAD', 'OPTIONS', 'PUT', '
 export class NetworkHttp {
   /** For clients that take a `fetch` (oauth4webapi): the same guard as `send`. */
   readonly fetch: typeof fetch;
-  readonly #options: Required<Omit<NetworkHttpOptions, 'userAgent' | 'allowedHosts'>> & { userAgent: string };
+  readonly #options: Required<Omit<NetworkHttpOptions, 'userAgent' | 'allowedHosts' | 'classify'>> &
+    Pick<NetworkHttpOptions, 'classify'> & { userAgent: string };
   readonly #dispatcher: Dispatcher;
   readonly #allowedHosts: ReadonlySet<string> | undefined;
 
@@ -108,11 +120,13 @@ export class NetworkHttp {
     const { network, timeoutMs } = this.#options;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-    const { body, contentType } = await encodeBody(call.body);
+    const { body, contentType, length } = await encodeBody(call.body);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent, ...call.headers };
     if (contentType) headers['content-type'] = contentType;
+    if (length !== undefined) headers['content-length'] = String(length);
     if (call.accessToken) headers.authorization = `Bearer ${call.accessToken}`;
-    const resendable = call.idempotent ?? !(call.method === 'POST' || call.method === 'PATCH');
+    const streamed = call.body !== undefined && 'stream' in call.body;
+    const resendable = !streamed && (call.idempotent ?? !(call.method === 'POST' || call.method === 'PATCH'));
     let answer: Awaited<ReturnType<typeof request>>;
     try {
       answer = await request(call.url, {
@@ -162,8 +176,10 @@ export class NetworkHttp {
   }
 
   #failure(status: number, headers: ResponseHeaders, body: unknown): ProviderError {
-    const { network, reasonOf } = this.#options;
+    const { network, reasonOf, classify } = this.#options;
     const reason = reasonOf(body, status) ?? `${network} answered HTTP ${status}.`;
+    const classified = classify?.({ status, headers, body, reason });
+    if (classified) return classified;
     if (status === 429) return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: retryAfterMs(headers) });
     if (status === 401) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
     if (status >= 500) return new ProviderError('PROVIDER_UNAVAILABLE', reason, true, { retryAfterMs: retryAfterMs(headers) });
@@ -191,8 +207,12 @@ export function networkFetch(allowedHosts?: ReadonlySet<string>): typeof fetch {
     undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
 }
 
-async function encodeBody(body: NetworkRequestBody | undefined): Promise<{ body: string | Buffer | undefined; contentType?: string }> {
+async function encodeBody(
+  body: NetworkRequestBody | undefined,
+): Promise<{ body: string | Buffer | Readable | undefined; contentType?: string; length?: number }> {
   if (!body) return { body: undefined };
+  if ('bytes' in body) return { body: body.bytes, contentType: body.contentType };
+  if ('stream' in body) return { body: await body.stream(), contentType: body.contentType, length: body.length };
   if ('json' in body) return { body: JSON.stringify(body.json), contentType: 'application/json' };
   if ('form' in body) return { body: new URLSearchParams(body.form).toString(), contentType: 'application/x-www-form-urlencoded' };
   // The standard encoder (boundary included), into one buffer that every attempt can send again.

@@ -25,13 +25,18 @@ function authorizationServer(server: OAuthServer): oauth.AuthorizationServer {
   };
 }
 
-function clientAuthentication(client: OAuthClient): oauth.ClientAuth {
+function clientAuthentication(client: OAuthClient, server: OAuthServer): oauth.ClientAuth {
   // RFC 6749 2.3.1: servers must support HTTP Basic for clients with a password; public clients send only their id.
-  return client.clientSecret ? oauth.ClientSecretBasic(client.clientSecret) : oauth.None();
+  const method = server.clientAuthentication ?? (client.clientSecret ? 'basic' : 'none');
+  if (method === 'none' || !client.clientSecret) return oauth.None();
+  return method === 'post' ? oauth.ClientSecretPost(client.clientSecret) : oauth.ClientSecretBasic(client.clientSecret);
 }
 
-function requestOptions(server: OAuthServer, endpoint: string, timeoutMs: number) {
+function requestOptions(app: OAuthApp, endpoint: string, timeoutMs: number) {
+  const { server, client } = app;
+  const renamedClientId = server.clientIdParameter ? { [server.clientIdParameter]: client.clientId } : undefined;
   return {
+    ...(renamedClientId ? { additionalParameters: renamedClientId } : {}),
     signal: AbortSignal.timeout(timeoutMs),
     // Plain http only where the operator pointed a network at it (a local stand-in, an allowed private host).
     [oauth.allowInsecureRequests]: new URL(endpoint).protocol === 'http:',
@@ -46,9 +51,9 @@ export async function authorizationRequest(app: OAuthApp, state: string): Promis
   const codeVerifier = app.server.pkce ? oauth.generateRandomCodeVerifier() : null;
   const parameters: Record<string, string> = {
     response_type: 'code',
-    client_id: app.client.clientId,
+    [app.server.clientIdParameter ?? 'client_id']: app.client.clientId,
     redirect_uri: app.client.redirectUri,
-    scope: app.server.scopes.join(' '),
+    scope: app.server.scopes.join(app.server.scopeSeparator ?? ' '),
     state,
     ...app.server.authorizationParams,
   };
@@ -118,11 +123,11 @@ export async function exchangeCode(
     const response = await oauth.authorizationCodeGrantRequest(
       server,
       client,
-      clientAuthentication(app.client),
+      clientAuthentication(app.client, app.server),
       parameters,
       app.client.redirectUri,
       codeVerifier ?? oauth.nopkce,
-      requestOptions(app.server, app.server.tokenEndpoint, timeoutMs),
+      requestOptions(app, app.server.tokenEndpoint, timeoutMs),
     );
     return tokensOf(await oauth.processAuthorizationCodeResponse(server, client, response));
   } catch (error) {
@@ -140,9 +145,9 @@ export async function refreshTokens(app: OAuthApp, provider: string, tokens: Pro
     const response = await oauth.refreshTokenGrantRequest(
       server,
       client,
-      clientAuthentication(app.client),
+      clientAuthentication(app.client, app.server),
       tokens.refreshToken,
-      requestOptions(app.server, app.server.tokenEndpoint, timeoutMs),
+      requestOptions(app, app.server.tokenEndpoint, timeoutMs),
     );
     return tokensOf(await oauth.processRefreshTokenResponse(server, client, response), tokens);
   } catch (error) {
@@ -160,9 +165,10 @@ export async function revokeTokens(app: OAuthApp, provider: string, tokens: Prov
   if (tokens.refreshToken) revocations.unshift(['refresh_token', tokens.refreshToken]);
   try {
     for (const [hint, token] of revocations) {
-      const response = await oauth.revocationRequest(server, client, clientAuthentication(app.client), token, {
-        ...requestOptions(app.server, endpoint, timeoutMs),
-        additionalParameters: { token_type_hint: hint },
+      const options = requestOptions(app, endpoint, timeoutMs);
+      const response = await oauth.revocationRequest(server, client, clientAuthentication(app.client, app.server), token, {
+        ...options,
+        additionalParameters: { ...options.additionalParameters, token_type_hint: hint },
       });
       await oauth.processRevocationResponse(response);
     }

@@ -31,13 +31,31 @@ interface AdapterDependencies {
   allowedHosts: ReadonlySet<string>;
 }
 
-/** The networks this service publishes to, each with how its adapter is made: a network missing here does not publish. */
-const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependencies) => ProviderAdapter>> = {
+/** What an OAuth network at fixed hosts is made from: the operator's app there and where the network sends people back. */
+export interface OAuthAdapterDependencies extends AdapterDependencies {
+  app: GivenApp;
+  redirectUri: string;
+}
+
+/**
+ * The networks this service publishes to, each with how its adapter is made: a network missing here does not
+ * publish. An OAuth network at fixed hosts has an adapter only where the operator gave its app (`oauth`).
+ */
+const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependencies) => ProviderAdapter | null>> = {
   sandbox: ({ db, config }) => new SandboxAdapter(db, config.publicBaseUrl),
   bluesky: ({ config, allowedHosts }) => new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs }),
   mastodon: ({ db, secrets, config, allowedHosts }) =>
     new MastodonAdapter({ db, secrets, publicBaseUrl: config.publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) }),
 };
+
+/** An OAuth network's adapter, made only where `<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET` are set. */
+export function oauth(network: string, adapterFor: (dependencies: OAuthAdapterDependencies) => ProviderAdapter) {
+  return (dependencies: AdapterDependencies) => {
+    const app = dependencies.config.networks[network];
+    if (!isGivenApp(app)) return null;
+    return adapterFor({ ...dependencies, app, redirectUri: callbackUrl(dependencies.config.publicBaseUrl, network) });
+  };
+}
 
 /** Whether posts can be published to the network here, so whether its accounts may connect and be targets. */
 export function publishes(network: string): boolean {
@@ -46,7 +64,12 @@ export function publishes(network: string): boolean {
 
 export function createProviderAdapters(db: Database, secrets: SecretBox, config: Config): ProviderAdapters {
   const dependencies: AdapterDependencies = { db, secrets, config, allowedHosts: allowedHostsFrom(config.networkAllowedHosts) };
-  return new Map(Object.entries(publishingAdapters).map(([network, adapterFor]) => [network, adapterFor(dependencies)]));
+  return new Map(
+    Object.entries(publishingAdapters).flatMap(([network, adapterFor]) => {
+      const adapter = adapterFor(dependencies);
+      return adapter ? [[network, adapter] as const] : [];
+    }),
+  );
 }
 
 /**

@@ -15,6 +15,7 @@ import { image, video } from '../support/mediaFiles.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { keptCheckpoint } from '../support/checkpoints.ts';
 
 let pds: TestPds;
 let alice: PdsAccount;
@@ -66,7 +67,17 @@ function mediaFile(bytes: Buffer, fields: Partial<PublishMedia> & Pick<PublishMe
 }
 
 function requestFor(caption: string, extra: Partial<PublishRequest> = {}): PublishRequest {
-  return { account, placement: 'feed', caption, media: [], settings: {}, idempotencyKey: randomUUID(), signal: new AbortController().signal, ...extra };
+  return {
+    account,
+    placement: 'feed',
+    caption,
+    media: [],
+    settings: {},
+    idempotencyKey: randomUUID(),
+    checkpoint: keptCheckpoint(),
+    signal: new AbortController().signal,
+    ...extra,
+  };
 }
 
 async function recordOf(remoteId: string) {

@@ -13,6 +13,7 @@ import { mastodonRules } from '../../src/providers/mastodon/rules.ts';
 import { freePort } from '../../src/net.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { idempotencyWindowMs, MastodonStandIn } from '../support/mastodon.ts';
+import { keptCheckpoint } from '../support/checkpoints.ts';
 
 const redirectUri = 'https://publisher.example/oauth/callback/mastodon';
 let db: Database;
@@ -68,6 +69,7 @@ function publishRequest(account: ConnectedAccount, overrides: Partial<PublishReq
     media: [],
     settings: {},
     idempotencyKey: crypto.randomUUID(),
+    checkpoint: keptCheckpoint(),
     signal: new AbortController().signal,
     ...overrides,
   };
@@ -222,19 +224,22 @@ describe('publishing to Mastodon', () => {
     expect(instance.statuses.get(remoteId)).toMatchObject({ visibility: 'public', spoilerText: '' });
   });
 
-  it('waits for media the instance is still processing, then posts', async () => {
+  it('waits for media the instance is still processing, then resumes and posts without uploading again', async () => {
     const request = publishRequest(accountWith(instance.issueToken()), { media: [video()] });
     const outcome = await adapter.publish(request);
     expect(outcome).toMatchObject({ status: 'processing', checkAfterMs: 1000 });
-    const handle = outcome.status === 'processing' ? outcome.handle : '';
     const posted = instance.statuses.size;
-    // The first look finds it still processing (206); the next finds it ready and posts.
-    expect(await adapter.checkStatus(request, handle)).toMatchObject({ status: 'processing', handle });
+    const uploads = instance.media.size;
+    // The status check resumes the publish from its checkpoint: the first look finds the file still processing
+    // (206); the next finds it ready and posts. Nothing is uploaded again.
+    expect(await adapter.publish(request)).toMatchObject({ status: 'processing' });
     expect(instance.statuses.size).toBe(posted);
-    const done = await adapter.checkStatus(request, handle);
+    const done = await adapter.publish(request);
     expect(done).toMatchObject({ status: 'published' });
+    expect(instance.media.size).toBe(uploads);
     const remoteId = done.status === 'published' ? done.item.remoteId : '';
-    expect(instance.statuses.get(remoteId)!.mediaIds).toEqual(JSON.parse(handle).mediaIds);
+    const uploaded = request.checkpoint.saved?.done['media:0'] as { id: string };
+    expect(instance.statuses.get(remoteId)!.mediaIds).toEqual([uploaded.id]);
   });
 
   it('creates one status however often an attempt is repeated with the same key', async () => {
@@ -245,7 +250,7 @@ describe('publishing to Mastodon', () => {
     const again = await adapter.publish(request);
     expect(again).toEqual(first);
     expect(instance.statusesOf().length).toBe(before + 1);
-    expect(await adapter.findPublished()).toBeNull();
+    expect(adapter.duplicates).toBe('idempotency-key');
   });
 
   it("is protected by the key only within Mastodon's 1-hour window (the documented limit)", async () => {

@@ -4,9 +4,10 @@
 //   service's token lifecycle, which stores what it returns (refresh tokens rotate).
 // - A target's post is written with a record key derived from the target id (recordKey.ts) and `swapRecord: null`
 //   (write only if absent), so an attempt can never create a second record, and `findPublished` is one lookup.
+//   Each uploaded blob is a step of the checkpoint (kit/steps.ts): a re-attempt does not upload it again.
 // - Embeds: up to 4 images with alt text and aspect ratio (re-encoded under the blob limit when needed), or one
 //   video uploaded as a blob to the PDS, or else a link card for the first link.
-import type { Agent, AppBskyFeedPost } from '@atproto/api';
+import type { Agent, AppBskyFeedPost, BlobRef } from '@atproto/api';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import {
@@ -31,6 +32,7 @@ import { linkCardFor } from './linkCard.ts';
 import { recordKeyFor } from './recordKey.ts';
 import { richTextOf } from './richText.ts';
 import { atproto } from './sdk.ts';
+import { Steps } from '../kit/steps.ts';
 
 export const defaultBlueskyService = 'https://bsky.social';
 const postCollection = 'app.bsky.feed.post';
@@ -105,6 +107,7 @@ interface Session {
 
 export class BlueskyAdapter implements ProviderAdapter {
   readonly provider = 'bluesky';
+  readonly duplicates = 'deterministic-id';
   readonly rules = blueskyRules;
   readonly connector: CredentialConnector;
   readonly #allowedHosts: ReadonlySet<string>;
@@ -271,24 +274,39 @@ export class BlueskyAdapter implements ProviderAdapter {
 
   async #embedOf(session: Session, request: PublishRequest, firstLink: string | null): Promise<AppBskyFeedPost.Record['embed']> {
     const { media, signal } = request;
+    const steps = new Steps(request.checkpoint);
+    const { jsonToLex, lexToJson } = await atproto();
+    /** Uploads the blob once across attempts; the checkpoint keeps its reference as JSON. */
+    const blobOnce = async <Extra>(name: string, upload: () => Promise<{ blob: BlobRef; extra: Extra }>) => {
+      const saved = await steps.once(name, async () => {
+        const { blob, extra } = await upload();
+        return { blob: lexToJson(blob), extra };
+      });
+      return { blob: jsonToLex(saved.blob) as BlobRef, extra: saved.extra as Extra };
+    };
     const upload = (encoding: string) => ({ ...this.#callOptions(session, signal, Math.max(this.#timeoutMs, uploadTimeoutMs)), encoding });
     const video = media.find((file) => file.kind === 'video');
     if (video) {
-      const bytes = await bytesOf(video);
-      const { data } = await session.agent.com.atproto.repo.uploadBlob(bytes, upload('video/mp4'));
+      const { blob } = await blobOnce('video', async () => {
+        const { data } = await session.agent.com.atproto.repo.uploadBlob(await bytesOf(video), upload('video/mp4'));
+        return { blob: data.blob, extra: null };
+      });
       return {
         $type: 'app.bsky.embed.video',
-        video: data.blob,
+        video: blob,
         ...(video.altText ? { alt: video.altText } : {}),
         ...(video.width && video.height ? { aspectRatio: { width: video.width, height: video.height } } : {}),
       };
     }
     if (media.length) {
       const images = [];
-      for (const file of media) {
-        const image = await prepareImage(await bytesOf(file), file.mimeType);
-        const { data } = await session.agent.com.atproto.repo.uploadBlob(image.bytes, upload(image.mimeType));
-        images.push({ image: data.blob, alt: file.altText ?? '', aspectRatio: image.aspectRatio });
+      for (const [index, file] of media.entries()) {
+        const { blob, extra: aspectRatio } = await blobOnce(`image:${index}`, async () => {
+          const image = await prepareImage(await bytesOf(file), file.mimeType);
+          const { data } = await session.agent.com.atproto.repo.uploadBlob(image.bytes, upload(image.mimeType));
+          return { blob: data.blob, extra: image.aspectRatio };
+        });
+        images.push({ image: blob, alt: file.altText ?? '', aspectRatio });
       }
       return { $type: 'app.bsky.embed.images', images };
     }

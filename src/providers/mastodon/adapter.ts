@@ -3,15 +3,15 @@
 //   connect   app per instance (apps.ts), OAuth 2.0 authorization code with PKCE where the instance offers it
 //             (4.3+, announced in /.well-known/oauth-authorization-server), identity from verify_credentials
 //   rules     the instance's limits from /api/v2/instance (instanceRules.ts)
-//   publish   media through POST /api/v2/media (alt text as `description`); large files answer 202 and are
-//             processed in the background: the target then waits (`processing`) and checkStatus polls
-//             GET /api/v1/media/:id until every file is ready, then posts. POST /api/v1/statuses carries
-//             `Idempotency-Key` = the target id.
+//   publish   media through POST /api/v2/media (alt text as `description`), streamed from storage, each upload a
+//             step of the checkpoint (a re-attempt uploads nothing twice); large files answer 202 and are
+//             processed in the background: the target then waits (`processing`), and the status check resumes
+//             the publish, asking GET /api/v1/media/:id until every file is ready, then posts.
+//             POST /api/v1/statuses carries `Idempotency-Key` = the target id.
 //   no duplicates  Mastodon keeps idempotency keys for 1 hour: a re-attempt within that hour gets the status the
 //             first attempt created, whatever happened to our side meanwhile. Mastodon offers no lookup by key, so
-//             findPublished cannot see past that hour (see README "Mastodon").
+//             nothing can see past that hour (see docs/networks/mastodon.md).
 //   tokens    Mastodon's access tokens do not expire and have no refresh token; revoked ones answer 401.
-import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secretBox.ts';
 import { invalidRequest } from '../../errors/appError.ts';
@@ -26,8 +26,9 @@ import {
   type PublishMedia,
   type PublishOutcome,
   type PublishRequest,
-  type PublishedItem,
 } from '../adapter.ts';
+import { Steps } from '../kit/steps.ts';
+import { multipartFileBody } from '../kit/upload.ts';
 import type { ProviderRules } from '../rules.ts';
 import type { NetworkHttp } from '../http.ts';
 import { instanceOrigin, type Account, type AuthorizationServerMetadata, type MediaAttachment, type Status } from './api.ts';
@@ -55,13 +56,15 @@ interface Session {
   accessToken: string;
 }
 
-/** What a `processing` outcome hands to checkStatus: the uploaded media, in the post's order. */
-interface ProcessingHandle {
-  mediaIds: string[];
+/** An uploaded file as the checkpoint keeps it: ready once the instance has processed it. */
+interface UploadedMedia {
+  id: string;
+  ready: boolean;
 }
 
 export class MastodonAdapter implements ProviderAdapter {
   readonly provider = 'mastodon';
+  readonly duplicates = 'idempotency-key';
   readonly rules = mastodonRules;
   readonly connector: OAuthConnector = {
     method: 'oauth2',
@@ -153,33 +156,24 @@ export class MastodonAdapter implements ProviderAdapter {
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const session = sessionOf(request.account);
-    const uploaded = await Promise.all(request.media.map((media) => this.#upload(session, media, request.signal)));
-    const mediaIds = uploaded.map((attachment) => attachment.id);
-    if (uploaded.some((attachment) => attachment.processing)) return this.#processing(mediaIds);
-    return this.#post(session, request, mediaIds);
-  }
-
-  async checkStatus(request: PublishRequest, handle: string): Promise<PublishOutcome> {
-    const session = sessionOf(request.account);
-    const { mediaIds } = JSON.parse(handle) as ProcessingHandle;
-    // 206 while the instance is still processing the file, 200 once it is ready (https://docs.joinmastodon.org/methods/media/#get).
-    const states = await Promise.all(
-      mediaIds.map((id) =>
-        this.#http.send<MediaAttachment>({
-          method: 'GET',
-          url: `${session.instance}/api/v1/media/${encodeURIComponent(id)}`,
-          accessToken: session.accessToken,
-          signal: request.signal,
-        }),
-      ),
+    const steps = new Steps(request.checkpoint);
+    const uploaded: UploadedMedia[] = [];
+    for (const [index, media] of request.media.entries()) {
+      // A file an earlier attempt left processing at the instance is asked about; one it has finished is not.
+      const step = `media:${index}`;
+      const earlier = steps.result<UploadedMedia>(step);
+      uploaded.push(
+        earlier && !earlier.ready
+          ? await steps.record(step, await this.#state(session, earlier.id, request.signal))
+          : await steps.once(step, () => this.#upload(session, media, request.signal)),
+      );
+    }
+    if (uploaded.some((upload) => !upload.ready)) return { status: 'processing', handle: 'media', checkAfterMs: this.#mediaCheckAfterMs };
+    return this.#post(
+      session,
+      request,
+      uploaded.map((upload) => upload.id),
     );
-    if (states.some((state) => state.status === 206)) return this.#processing(mediaIds);
-    return this.#post(session, request, mediaIds);
-  }
-
-  /** Within Mastodon's 1-hour idempotency window a re-attempt's POST returns the earlier status itself; nothing to look up. */
-  async findPublished(): Promise<PublishedItem | null> {
-    return null;
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
@@ -192,24 +186,28 @@ export class MastodonAdapter implements ProviderAdapter {
     return { likes: body.favourites_count, shares: body.reblogs_count, comments: body.replies_count };
   }
 
-  #processing(mediaIds: string[]): PublishOutcome {
-    const handle: ProcessingHandle = { mediaIds };
-    return { status: 'processing', handle: JSON.stringify(handle), checkAfterMs: this.#mediaCheckAfterMs };
+  /** 206 while the instance is still processing the file, 200 once it is ready (https://docs.joinmastodon.org/methods/media/#get). */
+  async #state(session: Session, id: string, signal: AbortSignal): Promise<UploadedMedia> {
+    const { status } = await this.#http.send<MediaAttachment>({
+      method: 'GET',
+      url: `${session.instance}/api/v1/media/${encodeURIComponent(id)}`,
+      accessToken: session.accessToken,
+      signal,
+    });
+    return { id, ready: status !== 206 };
   }
 
-  async #upload(session: Session, media: PublishMedia, signal: AbortSignal): Promise<{ id: string; processing: boolean }> {
-    const form = new FormData();
-    form.set('file', new File([await bytesOf(await media.open())], `${media.id}`, { type: media.mimeType }));
-    if (media.altText) form.set('description', media.altText);
-    // Not re-sent on failure: a second upload would leave an unused copy at the instance (it removes those after a day).
+  async #upload(session: Session, media: PublishMedia, signal: AbortSignal): Promise<UploadedMedia> {
+    // Streamed, so sent once: a failed upload is sent again by the next attempt (an unused copy left at the instance
+    // is removed by it after a day).
     const { status, body } = await this.#http.send<MediaAttachment>({
       method: 'POST',
       url: `${session.instance}/api/v2/media`,
       accessToken: session.accessToken,
-      body: { multipart: form },
+      body: multipartFileBody(media.altText ? { description: media.altText } : {}, { field: 'file', filename: media.id, media }),
       signal,
     });
-    return { id: idOf(body, 'media attachment'), processing: status === 202 };
+    return { id: idOf(body, 'media attachment'), ready: status !== 202 };
   }
 
   async #post(session: Session, request: PublishRequest, mediaIds: string[]): Promise<PublishOutcome> {
@@ -239,17 +237,4 @@ function sessionOf(account: ConnectedAccount): Session {
 function idOf(body: { id?: unknown }, what: string): string {
   if (typeof body === 'object' && body !== null && typeof body.id === 'string') return body.id;
   throw new ProviderError('PROVIDER_UNAVAILABLE', `Mastodon answered without the ${what}'s id.`, true);
-}
-
-/** The file in memory: a multipart upload that may be sent again needs its bytes at hand. */
-async function bytesOf(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Uint8Array);
-  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
 }

@@ -34,6 +34,7 @@ export const sandboxDelayMs = 1000;
 
 export class SandboxAdapter implements ProviderAdapter {
   readonly provider = 'sandbox';
+  readonly duplicates = 'look-up';
   readonly rules = sandboxRules;
   readonly connector = { method: 'local' } as const;
   readonly #db: Database;
