@@ -42,6 +42,18 @@ export interface RecordedRequest {
   form: Record<string, string>;
 }
 
+/**
+ * Where another network's OAuth part differs from X's (LinkedIn: https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow):
+ * its paths, client authentication in the form (`post`, RFC 6749 2.3.1's alternative), and refresh tokens given
+ * with every grant and kept across refreshes (LinkedIn's programmatic refresh tokens) rather than for
+ * `offline.access` and rotated (X).
+ */
+export interface OAuthNetworkOptions {
+  paths?: { authorize: string; token: string; revoke: string };
+  clientAuthentication?: 'basic' | 'post';
+  refreshTokens?: 'offline.access' | 'kept';
+}
+
 export class OAuthNetwork {
   readonly clientId = `client-${randomBytes(6).toString('hex')}`;
   readonly clientSecret = randomBytes(16).toString('base64url');
@@ -58,10 +70,17 @@ export class OAuthNetwork {
   readonly #redirectUris: string[];
   readonly #server: Server;
   readonly #hanging = new Set<ServerResponse>();
+  readonly #options: Required<OAuthNetworkOptions>;
   url = '';
 
-  constructor(redirectUris: string[]) {
+  constructor(redirectUris: string[], options: OAuthNetworkOptions = {}) {
     this.#redirectUris = redirectUris;
+    this.#options = {
+      paths: { authorize: '/i/oauth2/authorize', token: '/2/oauth2/token', revoke: '/2/oauth2/revoke' },
+      clientAuthentication: 'basic',
+      refreshTokens: 'offline.access',
+      ...options,
+    };
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
         res.writeHead(500).end(String(error));
@@ -86,6 +105,11 @@ export class OAuthNetwork {
     return this.#grants.some((grant) => grant.accessTokens.has(accessToken)) && !this.revoked.has(accessToken);
   }
 
+  /** Who authorized the grant an access token opens, while it does. */
+  userOf(accessToken: string): NetworkUser | undefined {
+    return this.accepts(accessToken) ? this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.user : undefined;
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const body = await new Promise<string>((resolve) => {
@@ -98,9 +122,10 @@ export class OAuthNetwork {
     const form = Object.fromEntries(new URLSearchParams(body));
     this.requests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, form });
     const route = `${req.method} ${url.pathname}`;
-    if (route === 'GET /i/oauth2/authorize') return this.#authorize(url.searchParams, res);
-    if (route === 'POST /2/oauth2/token') return this.#token(req, form, res);
-    if (route === 'POST /2/oauth2/revoke') return this.#revoke(req, form, res);
+    const { paths } = this.#options;
+    if (route === `GET ${paths.authorize}`) return this.#authorize(url.searchParams, res);
+    if (route === `POST ${paths.token}`) return this.#token(req, form, res);
+    if (route === `POST ${paths.revoke}`) return this.#revoke(req, form, res);
     if (route === 'GET /2/users/me') return this.#me(req, url.searchParams, res);
     res.writeHead(404).end();
   }
@@ -129,8 +154,9 @@ export class OAuthNetwork {
     res.writeHead(302, { location: back.href }).end();
   }
 
-  /** RFC 6749 2.3.1: HTTP Basic with the client id and secret each application/x-www-form-urlencoded. */
-  #clientAuthenticated(req: IncomingMessage): boolean {
+  /** RFC 6749 2.3.1: HTTP Basic with the client id and secret each application/x-www-form-urlencoded, or both in the form. */
+  #clientAuthenticated(req: IncomingMessage, form: Record<string, string>): boolean {
+    if (this.#options.clientAuthentication === 'post') return form.client_id === this.clientId && form.client_secret === this.clientSecret;
     const encoded = /^Basic ([A-Za-z0-9+/=]+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!encoded) return false;
     const [id, secret] = Buffer.from(encoded, 'base64').toString('utf8').split(':');
@@ -145,7 +171,8 @@ export class OAuthNetwork {
   #issue(res: ServerResponse, grant: Grant): void {
     const accessToken = randomBytes(24).toString('base64url');
     grant.accessTokens.add(accessToken);
-    if (grant.scope.split(' ').includes('offline.access')) grant.refreshToken = randomBytes(24).toString('base64url');
+    if (this.#options.refreshTokens === 'kept') grant.refreshToken ??= randomBytes(24).toString('base64url');
+    else if (grant.scope.split(' ').includes('offline.access')) grant.refreshToken = randomBytes(24).toString('base64url');
     const answer = {
       token_type: 'bearer',
       expires_in: 7200,
@@ -162,7 +189,7 @@ export class OAuthNetwork {
       return;
     }
     if (this.tokenEndpoint === 'failing') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('over capacity');
-    if (!this.#clientAuthenticated(req)) return this.#error(res, 401, 'invalid_client', 'Client authentication failed');
+    if (!this.#clientAuthenticated(req, form)) return this.#error(res, 401, 'invalid_client', 'Client authentication failed');
     if (form.grant_type === 'authorization_code') {
       const issued = this.#codes.get(form.code ?? '');
       if (!issued || issued.used) return this.#error(res, 400, 'invalid_grant', 'The authorization code is invalid or was already used');
@@ -191,7 +218,7 @@ export class OAuthNetwork {
 
   /** RFC 7009 2.2: 200 whether or not the token was valid; a refresh token takes its grant's access tokens along. */
   #revoke(req: IncomingMessage, form: Record<string, string>, res: ServerResponse): void {
-    if (!this.#clientAuthenticated(req)) return this.#error(res, 401, 'invalid_client', 'Client authentication failed');
+    if (!this.#clientAuthenticated(req, form)) return this.#error(res, 401, 'invalid_client', 'Client authentication failed');
     const token = form.token ?? '';
     this.revoked.add(token);
     const grant = this.#grants.find((candidate) => candidate.refreshToken === token);
