@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { S3Settings } from './media/s3Storage.ts';
 import { networks } from './providers/networks.ts';
+import { defaultLinkedInVersion } from './providers/linkedin/version.ts';
 
 export const processRoles = ['all', 'api', 'worker'] as const;
 export type ProcessRole = (typeof processRoles)[number];
@@ -59,6 +60,12 @@ export interface Config {
   corsAllowedOrigins: string[];
   /** How long one call to a network may take while connecting, refreshing or revoking. */
   networkTimeoutMs: number;
+  /** LINKEDIN_VERSION: the `LinkedIn-Version` (YYYYMM) of LinkedIn's versioned API to ask for. */
+  linkedinVersion: string;
+  /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API tier allows (Basic: 100). */
+  xPostsPerDay: number;
+  /** SANDBOX_QUOTA `<posts>/<seconds>`: a quota per account for the sandbox network, to try waiting targets; none by default. */
+  sandboxQuota: { posts: number; seconds: number } | null;
   ai: AiSettings;
 }
 
@@ -115,6 +122,12 @@ function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): 
   const values = raw.split(',').map((part) => Number(part.trim()));
   if (values.some((value) => !Number.isFinite(value) || value < 0)) throw new Error(`${name} must be comma-separated seconds, got "${raw}"`);
   return values;
+}
+
+function yearMonth(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  if (!/^\d{4}(0[1-9]|1[0-2])$/.test(raw)) throw new Error(`${name} must be a year and month as YYYYMM, got "${raw}"`);
+  return raw;
 }
 
 function baseUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -242,8 +255,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redirectAllowedOrigins: originList(env, 'REDIRECT_ALLOWED_ORIGINS'),
     corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
+    linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
+    xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
+    sandboxQuota: sandboxQuota(env.SANDBOX_QUOTA),
     ai: aiSettings(env),
   };
+}
+
+function sandboxQuota(value: string | undefined): Config['sandboxQuota'] {
+  if (!value) return null;
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`SANDBOX_QUOTA must be <posts>/<seconds>, e.g. 10/60, got "${value}"`);
+  return { posts: Number(match[1]), seconds: Number(match[2]) };
 }
 
 function mcpAllowedHosts(value: string | undefined, publicBaseUrl: string): string[] {

@@ -111,7 +111,7 @@ export type CaptionRules = {
   __typename?: 'CaptionRules';
   /** Networks that shorten links count each link as this many characters; null: as written. */
   charactersPerUrl?: Maybe<Scalars['Int']['output']>;
-  /** characters or graphemes */
+  /** characters, graphemes, or weighted (X's count: links 23, CJK and emoji 2) */
   countedIn: Scalars['String']['output'];
   maxHashtags?: Maybe<Scalars['Int']['output']>;
   maxLength: Scalars['Int']['output'];
@@ -621,6 +621,10 @@ export type PostTarget = {
   status: TargetStatus;
   /** The content checked against the network’s rules as they stand now. */
   validation: TargetValidation;
+  /** Why the target waits (which quota or rate limit). */
+  waitingReason?: Maybe<Scalars['String']['output']>;
+  /** When a waiting target goes out: a quota of the network is used up, or the network asked to be called again then. */
+  waitingUntil?: Maybe<Scalars['DateTime']['output']>;
 };
 
 export type PostValidation = {

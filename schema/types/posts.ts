@@ -83,6 +83,17 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
     error: t.field({ type: TargetError, nullable: true, resolve: ({ target }) => storedError(target) }),
     attempts: t.int({ resolve: ({ target }) => target.attempts }),
     publishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ target }) => target.publishedAt }),
+    waitingUntil: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a waiting target goes out: a quota of the network is used up, or the network asked to be called again then.',
+      resolve: ({ target }) => target.waitingUntil,
+    }),
+    waitingReason: t.string({
+      nullable: true,
+      description: 'Why the target waits (which quota or rate limit).',
+      resolve: ({ target }) => target.waitingReason,
+    }),
     validation: t.field({
       type: TargetValidation,
       description: 'The content checked against the network’s rules as they stand now.',

@@ -32,6 +32,8 @@ function presentTarget(post: PostWithTargets | PostDetail, target: Target, langu
     error: storedError(target),
     attempts: target.attempts,
     publishedAt: target.publishedAt?.toISOString() ?? null,
+    waitingUntil: target.waitingUntil?.toISOString() ?? null,
+    waitingReason: target.waitingReason,
     ...('media' in post ? { validation: validationOf(post, target, language) } : {}),
   };
 }

@@ -4,25 +4,19 @@ import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { ProviderAdapter } from './adapter.ts';
 import { BlueskyAdapter } from './bluesky/adapter.ts';
+import { createLinkedInAdapter } from './linkedin/adapter.ts';
 import { MastodonAdapter } from './mastodon/adapter.ts';
 import { mastodonHttp } from './mastodon/api.ts';
 import { callbackUrl } from './oauth2.ts';
 import { SandboxAdapter } from './sandbox/adapter.ts';
-import { xAccountLink } from './x/connector.ts';
+import { createXAdapter } from './x/adapter.ts';
 import { allowedHostsFrom } from '../outbound/guard.ts';
 
 export type ProviderAdapters = ReadonlyMap<string, ProviderAdapter>;
 
-/**
- * How one network's accounts are connected, kept fresh and let go. Every adapter is one; a network whose
- * publishing is not built yet can offer just this (X), so the accounts of it connected earlier are still refreshed
- * and revoked, while no new ones connect until it publishes (see `publishes`).
- */
+/** How one network's accounts are connected, kept fresh and let go: every adapter is one. */
 export type AccountLink = Pick<ProviderAdapter, 'provider' | 'connector' | 'refresh' | 'revoke' | 'rulesFor'>;
 export type AccountLinks = ReadonlyMap<string, AccountLink>;
-
-/** The networks with an app of the operator's whose accounts connected earlier are kept while publishing there is not built yet. */
-const connectOnlyLinks: Readonly<Record<string, (app: GivenApp, redirectUri: string, timeoutMs: number) => AccountLink>> = { x: xAccountLink };
 
 interface AdapterDependencies {
   db: Database;
@@ -42,14 +36,16 @@ export interface OAuthAdapterDependencies extends AdapterDependencies {
  * publish. An OAuth network at fixed hosts has an adapter only where the operator gave its app (`oauth`).
  */
 const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependencies) => ProviderAdapter | null>> = {
-  sandbox: ({ db, config }) => new SandboxAdapter(db, config.publicBaseUrl),
+  sandbox: ({ db, config }) => new SandboxAdapter(db, config.publicBaseUrl, config.sandboxQuota),
   bluesky: ({ config, allowedHosts }) => new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs }),
   mastodon: ({ db, secrets, config, allowedHosts }) =>
     new MastodonAdapter({ db, secrets, publicBaseUrl: config.publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) }),
+  x: oauth('x', (deps) => createXAdapter(deps)),
+  linkedin: oauth('linkedin', createLinkedInAdapter),
 };
 
 /** An OAuth network's adapter, made only where `<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET` are set. */
-export function oauth(network: string, adapterFor: (dependencies: OAuthAdapterDependencies) => ProviderAdapter) {
+function oauth(network: string, adapterFor: (dependencies: OAuthAdapterDependencies) => ProviderAdapter) {
   return (dependencies: AdapterDependencies) => {
     const app = dependencies.config.networks[network];
     if (!isGivenApp(app)) return null;
@@ -72,18 +68,7 @@ export function createProviderAdapters(db: Database, secrets: SecretBox, config:
   );
 }
 
-/**
- * The networks accounts can be connected to here: those with an adapter, and the OAuth networks whose app
- * credentials (`<NETWORK>_CLIENT_ID`, `<NETWORK>_CLIENT_SECRET`) the operator has set. A network missing here is
- * not configured.
- */
-export function createAccountLinks(config: Config, adapters: ProviderAdapters): AccountLinks {
-  const links = new Map<string, AccountLink>(adapters);
-  for (const [network, app] of Object.entries(config.networks)) {
-    const connectOnly = connectOnlyLinks[network];
-    if (connectOnly && isGivenApp(app) && !links.has(network)) {
-      links.set(network, connectOnly(app, callbackUrl(config.publicBaseUrl, network), config.networkTimeoutMs));
-    }
-  }
-  return links;
+/** The networks accounts can be connected to here: those with an adapter (an OAuth network's only where its app is given). */
+export function createAccountLinks(adapters: ProviderAdapters): AccountLinks {
+  return adapters;
 }

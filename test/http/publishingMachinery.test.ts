@@ -62,9 +62,12 @@ describe('a network’s rate limit', () => {
     }
     expect(waiting).toMatchObject({ status: 'publishing', error: { code: 'RATE_LIMITED_BY_PROVIDER' } });
     expect(waiting.error.message).toContain('rate limit');
+    // The wait is the network's reset, shown as such.
+    expect(Date.parse(waiting.waitingUntil)).toBeGreaterThanOrEqual(started + sandboxDelayMs);
+    expect(waiting.waitingReason).toBe(waiting.error.message);
 
     const published = await waitForPost(api, id, ['published', 'failed']);
-    expect(published.targets[0]).toMatchObject({ status: 'published', attempts: 2, error: null });
+    expect(published.targets[0]).toMatchObject({ status: 'published', attempts: 2, error: null, waitingUntil: null, waitingReason: null });
     expect(Date.now() - started).toBeGreaterThanOrEqual(sandboxDelayMs);
     expect(await itemsOf(published.targets[0].id)).toBe(1);
   });

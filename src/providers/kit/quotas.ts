@@ -32,20 +32,20 @@ export async function chargeQuotas(client: pg.ClientBase, network: string, quota
   if (!quotas.length) return null;
   await client.query('SAVEPOINT quota_charge');
   for (const quota of quotas) {
-    const { rows } = await client.query<{ window_end: Date }>(
-      `WITH w AS (SELECT to_timestamp(floor(extract(epoch FROM now()) / $4) * $4) AS start)
+    const { rows } = await client.query<{ window_start: Date }>(
+      `WITH w AS (SELECT to_timestamp(floor(extract(epoch FROM now()) / $4::int) * $4::int) AS start)
        INSERT INTO network_quota_usage AS u (network, quota, scope, window_start, used)
-       SELECT $1, $2, $3, w.start, $5 FROM w WHERE $5 <= $6
-       ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = u.used + EXCLUDED.used WHERE u.used + EXCLUDED.used <= $6
-       RETURNING u.window_start + make_interval(secs => $4) AS window_end`,
+       SELECT $1, $2, $3, w.start, $5::int FROM w WHERE $5::int <= $6::int
+       ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = u.used + EXCLUDED.used WHERE u.used + EXCLUDED.used <= $6::int
+       RETURNING u.window_start`,
       [network, quota.name, quota.scope === 'app' ? 'app' : accountId, quota.windowSeconds, quota.costPerPublish, quota.limit],
     );
     if (!rows.length) {
       await client.query('ROLLBACK TO SAVEPOINT quota_charge');
-      const { rows: window } = await client.query<{ end: Date }>('SELECT to_timestamp((floor(extract(epoch FROM now()) / $1) + 1) * $1) AS end', [
+      const { rows: window } = await client.query<{ end: Date }>('SELECT to_timestamp((floor(extract(epoch FROM now()) / $1::int) + 1) * $1::int) AS end', [
         quota.windowSeconds,
       ]);
-      return { until: window[0]!.end, reason: `The ${quota.name} quota is used up until the next window.` };
+      return { until: window[0]!.end, reason: `Quota used up: ${quota.name}; the target goes out when its next window opens.` };
     }
   }
   await client.query('RELEASE SAVEPOINT quota_charge');

@@ -7,6 +7,7 @@
 //   [sandbox:processing] the network accepts the post and processes it for a second (like Meta's containers or
 //                        YouTube's processing): the target waits for a status check
 //   [sandbox:rate-limited] the first attempt is refused by a rate limit that resets a second later
+import type { Quota } from '../kit/quotas.ts';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.ts';
@@ -37,12 +38,24 @@ export class SandboxAdapter implements ProviderAdapter {
   readonly duplicates = 'look-up';
   readonly rules = sandboxRules;
   readonly connector = { method: 'local' } as const;
+  readonly quotas: readonly Quota[];
   readonly #db: Database;
   readonly #publicBaseUrl: string;
 
-  constructor(db: Database, publicBaseUrl: string) {
+  constructor(db: Database, publicBaseUrl: string, quota: { posts: number; seconds: number } | null = null) {
     this.#db = db;
     this.#publicBaseUrl = publicBaseUrl;
+    this.quotas = quota
+      ? [
+          {
+            name: `${quota.posts} posts per ${quota.seconds} s per account (SANDBOX_QUOTA)`,
+            scope: 'account',
+            windowSeconds: quota.seconds,
+            limit: quota.posts,
+            costPerPublish: 1,
+          },
+        ]
+      : [];
   }
 
   #item(id: string): PublishedItem {

@@ -15,7 +15,7 @@ const PostQuery = `
   query Post($id: ID!) {
     post(id: $id) {
       id status scheduledAt timezone publishedAt content { caption }
-      targets { id status provider placement remoteUrl attempts error { code message } account { id displayName username } }
+      targets { id status provider placement remoteUrl attempts waitingUntil waitingReason error { code message } account { id displayName username } }
     }
   }`;
 const RetryPost = `mutation RetryPost($id: ID!, $targetId: ID) { retryPost(id: $id, targetId: $targetId) { id status } }`;
@@ -27,6 +27,8 @@ interface Target {
   placement: string;
   remoteUrl: string | null;
   attempts: number;
+  waitingUntil: string | null;
+  waitingReason: string | null;
   error: { code: string; message: string } | null;
   account: { id: string; displayName: string; username: string };
 }
@@ -73,6 +75,11 @@ export function PostDetail({ id }: { id: string }) {
             <a href={webAddress(target.remoteUrl)!} target="_blank" rel="noreferrer">
               {t('post.openPublished', { account: target.account.displayName })}
             </a>
+          )}
+          {target.waitingUntil && (
+            <p data-testid="target-waiting">
+              {t('post.waitingUntil', { time: formatDateTime(target.waitingUntil) })} {target.waitingReason}
+            </p>
           )}
           {target.error && <p className="field-error">{target.error.message}</p>}
           {target.status === 'FAILED' && (

@@ -1,0 +1,105 @@
+// A network's quotas (src/providers/kit/quotas.ts): charged in PostgreSQL by every process, all of a network's
+// quotas or none, and a target past one waits for the next window (waitingUntil, waitingReason in REST and GraphQL)
+// instead of failing. The sandbox's quota (SANDBOX_QUOTA) shows it end to end.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { randomUUID } from 'node:crypto';
+import type { TestService } from '../support/service.ts';
+import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
+import { bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { waitForPost, type Api } from '../support/posts.ts';
+import { chargeQuotas, type Quota } from '../../src/providers/kit/quotas.ts';
+import { withPoolTransaction } from '../../src/db/database.ts';
+
+let service: TestService;
+let acme: TestWorkspace;
+let api: Api;
+
+beforeAll(async () => {
+  ({ service, acme, api } = await serviceWithWorkspace({ SANDBOX_QUOTA: '1/3' }));
+});
+afterAll(() => service.stop());
+
+const quota = (fields: Partial<Quota>): Quota => ({ name: 'test', scope: 'account', windowSeconds: 3600, limit: 2, costPerPublish: 1, ...fields });
+const charge = (network: string, quotas: Quota[], accountId: string) =>
+  withPoolTransaction(service.services.db.pool, (client) => chargeQuotas(client, network, quotas, accountId));
+
+describe('charging quotas', () => {
+  it('charges until the limit, then answers when the window ends', async () => {
+    const network = `net-${randomUUID()}`;
+    const hourly = quota({});
+    expect(await charge(network, [hourly], 'a')).toBeNull();
+    expect(await charge(network, [hourly], 'a')).toBeNull();
+    const wait = await charge(network, [hourly], 'a');
+    expect(wait!.until.getTime() % 3_600_000).toBe(0);
+    expect(wait!.until.getTime()).toBeGreaterThan(Date.now());
+    expect(wait!.until.getTime() - Date.now()).toBeLessThanOrEqual(3_600_000);
+    expect(wait!.reason).toContain('test');
+    // Per account: another account has its own count; a per-app quota counts every account.
+    expect(await charge(network, [hourly], 'b')).toBeNull();
+  });
+
+  it('charges every quota of a network or none', async () => {
+    const network = `net-${randomUUID()}`;
+    const perAccount = quota({ name: 'posts', limit: 5 });
+    const perApp = quota({ name: 'units', scope: 'app', limit: 1600 * 2, costPerPublish: 1600 });
+    expect(await charge(network, [perAccount, perApp], 'a')).toBeNull();
+    expect(await charge(network, [perAccount, perApp], 'b')).toBeNull();
+    expect(await charge(network, [perAccount, perApp], 'c')).toMatchObject({ reason: expect.stringContaining('units') });
+    const { rows } = await service.services.db.pool.query('SELECT quota, scope, used FROM network_quota_usage WHERE network = $1 ORDER BY quota, scope', [
+      network,
+    ]);
+    // The refused third publish left the per-account count of `c` untouched.
+    expect(rows).toEqual([
+      { quota: 'posts', scope: 'a', used: 1 },
+      { quota: 'posts', scope: 'b', used: 1 },
+      { quota: 'units', scope: 'app', used: 3200 },
+    ]);
+  });
+
+  it('never lets processes charging at once exceed the limit', async () => {
+    const network = `net-${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 12 }, () => charge(network, [quota({ limit: 5 })], 'a')));
+    expect(results.filter((result) => result === null)).toHaveLength(5);
+  });
+});
+
+describe('a target past its network’s quota', () => {
+  it('waits for the next window, showing when and why in REST and GraphQL, then publishes once', async () => {
+    const account = await connectSandbox(service.services, acme.workspaceId);
+    const ids: string[] = [];
+    for (const caption of ['First in the window', 'Second in the window']) {
+      const created = await api('POST', '/posts', { content: { caption }, targets: [{ connectionId: account, placement: 'feed' }] });
+      expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+      ids.push(created.body.data.id);
+    }
+    // The quota is 1 post per 3 s: one of the two goes out now, the other waits for the next window.
+    let waiting: { postId: string; target: any } | null = null;
+    for (let i = 0; i < 100 && !waiting; i++) {
+      for (const id of ids) {
+        const { body } = await api('GET', `/posts/${id}`);
+        if (body.data.targets[0].waitingUntil) waiting = { postId: id, target: body.data.targets[0] };
+      }
+      if (!waiting) await sleep(20);
+    }
+    expect(waiting, 'a target waiting').not.toBeNull();
+    expect(waiting!.target).toMatchObject({ status: expect.stringMatching(/pending|publishing/), attempts: 0, error: null });
+    expect(waiting!.target.waitingReason).toContain('SANDBOX_QUOTA');
+    expect(Date.parse(waiting!.target.waitingUntil) % 3000).toBe(0);
+
+    const graph = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(acme.ownerKey) },
+      body: JSON.stringify({ query: 'query ($id: ID!) { post(id: $id) { targets { waitingUntil waitingReason } } }', variables: { id: waiting!.postId } }),
+    }).then((response) => response.json());
+    expect(graph.data.post.targets[0]).toEqual({ waitingUntil: waiting!.target.waitingUntil, waitingReason: waiting!.target.waitingReason });
+
+    for (const id of ids) {
+      const post = await waitForPost(api, id, ['published', 'failed'], 15_000);
+      expect(post.targets[0]).toMatchObject({ status: 'published', attempts: 1, waitingUntil: null, waitingReason: null });
+      expect(await service.services.db.prisma.sandboxItem.count({ where: { idempotencyKey: post.targets[0].id } })).toBe(1);
+    }
+    const publishedAt = await Promise.all(ids.map(async (id) => Date.parse((await api('GET', `/posts/${id}`)).body.data.targets[0].publishedAt)));
+    expect(Math.max(...publishedAt)).toBeGreaterThanOrEqual(Date.parse(waiting!.target.waitingUntil));
+  });
+});
