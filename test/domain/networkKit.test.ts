@@ -1,0 +1,123 @@
+// The networks kit's rules (src/providers/kit/): a publish in steps resumes where an attempt stopped, an
+// interrupted step is looked up before it is sent again, and uploads go segment by segment from byte ranges.
+import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { Steps } from '../../src/providers/kit/steps.ts';
+import { multipartFileBody, segmentRanges, uploadSegments } from '../../src/providers/kit/upload.ts';
+import type { PublishMedia } from '../../src/providers/adapter.ts';
+import { keptCheckpoint } from '../support/checkpoints.ts';
+
+function mediaOf(bytes: Buffer): PublishMedia & { reads: { start: number; end: number }[] } {
+  const reads: { start: number; end: number }[] = [];
+  return {
+    id: 'm1',
+    kind: 'video',
+    mimeType: 'video/mp4',
+    size: bytes.length,
+    width: null,
+    height: null,
+    durationMs: null,
+    altText: null,
+    url: '',
+    reads,
+    open: async (range) => {
+      const { start, end } = range ?? { start: 0, end: bytes.length };
+      reads.push({ start, end });
+      return Readable.from([bytes.subarray(start, end)]);
+    },
+  };
+}
+
+describe('steps', () => {
+  it('runs a finished step once across attempts, and saves before and after each call', async () => {
+    const checkpoint = keptCheckpoint();
+    let calls = 0;
+    const first = new Steps(checkpoint);
+    expect(await first.once('init', async () => ({ id: `upload-${++calls}` }))).toEqual({ id: 'upload-1' });
+    expect(checkpoint.saves).toEqual([{ done: {}, started: 'init' }, { done: { init: { id: 'upload-1' } } }]);
+
+    const retried = new Steps(keptCheckpoint(checkpoint.saved));
+    expect(await retried.once('init', async () => ({ id: `upload-${++calls}` }))).toEqual({ id: 'upload-1' });
+    expect(calls).toBe(1);
+    expect(retried.result('init')).toEqual({ id: 'upload-1' });
+  });
+
+  it('looks an interrupted step up at the network before sending it again', async () => {
+    // The attempt stopped after marking "post" started: the network may or may not have the post.
+    const interrupted = { done: { media: ['m-1'] }, started: 'post' };
+    let posted = 0;
+    const found = new Steps(keptCheckpoint(interrupted));
+    expect(await found.once('post', async () => ++posted, { ifInterrupted: async () => 41 })).toBe(41);
+    expect(posted).toBe(0);
+
+    const notFound = new Steps(keptCheckpoint(interrupted));
+    expect(await notFound.once('post', async () => ++posted, { ifInterrupted: async () => null })).toBe(1);
+    expect(posted).toBe(1);
+  });
+
+  it('sends an interrupted step again where nothing can be looked up (idempotent calls)', async () => {
+    let sent = 0;
+    const steps = new Steps(keptCheckpoint({ done: {}, started: 'append:0' }));
+    await steps.once('append:0', async () => ++sent);
+    expect(sent).toBe(1);
+  });
+
+  it('counts a step without a result as done', async () => {
+    const checkpoint = keptCheckpoint();
+    await new Steps(checkpoint).once('finalize', async () => undefined);
+    let again = false;
+    await new Steps(keptCheckpoint(checkpoint.saved)).once('finalize', async () => {
+      again = true;
+    });
+    expect(again).toBe(false);
+  });
+});
+
+describe('uploads in segments', () => {
+  it('cuts a file in segments, the last one shorter', () => {
+    expect(segmentRanges(12, 5)).toEqual([
+      { index: 0, start: 0, end: 5 },
+      { index: 1, start: 5, end: 10 },
+      { index: 2, start: 10, end: 12 },
+    ]);
+    expect(segmentRanges(0, 5)).toEqual([{ index: 0, start: 0, end: 0 }]);
+  });
+
+  it('reads each segment by its byte range, and resumes at the first segment the network did not confirm', async () => {
+    const bytes = Buffer.from('abcdefghijkl');
+    const checkpoint = keptCheckpoint();
+    const media = mediaOf(bytes);
+    const received: string[] = [];
+    let failAt = 2;
+    const send = async ({ index, bytes }: { index: number; bytes: Buffer }) => {
+      if (index === failAt) throw new Error('connection dropped');
+      received.push(bytes.toString());
+      return `etag-${index}`;
+    };
+    await expect(uploadSegments(new Steps(checkpoint), 'part', media, 5, send)).rejects.toThrow('connection dropped');
+    expect(received).toEqual(['abcde', 'fghij']);
+
+    failAt = -1;
+    const resumed = mediaOf(bytes);
+    const etags = await uploadSegments(new Steps(keptCheckpoint(checkpoint.saved)), 'part', resumed, 5, send);
+    expect(etags).toEqual(['etag-0', 'etag-1', 'etag-2']);
+    expect(received).toEqual(['abcde', 'fghij', 'kl']);
+    // Only the missing segment was read again.
+    expect(resumed.reads).toEqual([{ start: 10, end: 12 }]);
+  });
+});
+
+describe('a streamed multipart body', () => {
+  it('is the form the standard encoder would send, with its length known beforehand', async () => {
+    const media = mediaOf(Buffer.from('file bytes'));
+    const body = multipartFileBody({ description: 'A red "square"' }, { field: 'file', filename: 'm1', media });
+    if (!('stream' in body)) throw new Error('a streamed body');
+    const sent = Buffer.concat(await (await body.stream()).toArray());
+    expect(sent.length).toBe(body.length);
+    const form = await new Response(sent, { headers: { 'content-type': body.contentType } }).formData();
+    expect(form.get('description')).toBe('A red "square"');
+    const file = form.get('file') as File;
+    expect(file.type).toBe('video/mp4');
+    expect(await file.text()).toBe('file bytes');
+  });
+});
