@@ -6,6 +6,10 @@ import { Steps } from '../../src/providers/kit/steps.ts';
 import { multipartFileBody, segmentRanges, uploadSegments } from '../../src/providers/kit/upload.ts';
 import type { PublishMedia } from '../../src/providers/adapter.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { NetworkHttp } from '../../src/providers/http.ts';
+import { uploadResumable } from '../../src/providers/kit/resumable.ts';
+import { startResumableSessions } from '../support/resumableSessions.ts';
 
 function mediaOf(bytes: Buffer): PublishMedia & { reads: { start: number; end: number }[] } {
   const reads: { start: number; end: number }[] = [];
@@ -119,5 +123,61 @@ describe('a streamed multipart body', () => {
     const file = form.get('file') as File;
     expect(file.type).toBe('video/mp4');
     expect(await file.text()).toBe('file bytes');
+  });
+});
+
+describe('a resumable upload (YouTube’s protocol)', () => {
+  const chunk = 256 * 1024;
+  const http = new NetworkHttp({ network: 'Test', reasonOf: () => undefined, retries: 0 });
+
+  it('sends the file in chunks and answers the created resource', async () => {
+    const sessions = await startResumableSessions();
+    try {
+      const bytes = randomBytes(chunk * 2 + 1000);
+      const sessionUrl = sessions.open();
+      const created = await uploadResumable<{ sha256: string }>({ http, sessionUrl, media: mediaOf(bytes), chunkBytes: chunk });
+      expect(created.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(sessions.sessionOf(sessionUrl).chunks).toBe(3);
+    } finally {
+      await sessions.close();
+    }
+  });
+
+  it('after a break, asks the session where it stands and sends only what it lacks', async () => {
+    const sessions = await startResumableSessions();
+    try {
+      const bytes = randomBytes(chunk * 3);
+      const sessionUrl = sessions.open();
+      const media = mediaOf(bytes);
+      sessions.breakNextChunkAfter(100_000);
+      const created = await uploadResumable<{ sha256: string }>({ http, sessionUrl, media, chunkBytes: chunk });
+      expect(created.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      // The second read starts where the session's bytes ended, not at the broken chunk's start.
+      expect(media.reads.map((read) => read.start)).toEqual([0, 100_000, 100_000 + chunk, 100_000 + 2 * chunk]);
+    } finally {
+      await sessions.close();
+    }
+  });
+
+  it('resumes a session an earlier attempt left half-sent', async () => {
+    const sessions = await startResumableSessions();
+    try {
+      const bytes = randomBytes(chunk * 2);
+      const sessionUrl = sessions.open();
+      // The earlier attempt sent the first chunk, then its worker was killed.
+      const killed = mediaOf(bytes);
+      const open = killed.open;
+      killed.open = async (range) => {
+        if (killed.reads.length) throw new Error('worker killed');
+        return open(range);
+      };
+      await expect(uploadResumable({ http, sessionUrl, media: killed, chunkBytes: chunk })).rejects.toThrow('worker killed');
+      const media = mediaOf(bytes);
+      const created = await uploadResumable<{ sha256: string }>({ http, sessionUrl, media, chunkBytes: chunk });
+      expect(created.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(media.reads).toEqual([{ start: chunk, end: 2 * chunk }]);
+    } finally {
+      await sessions.close();
+    }
   });
 });
