@@ -37,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'process',
           include: ['test/process/**/*.test.ts'],
-          globalSetup: database,
+          globalSetup: ['test/support/currentBuild.ts', ...database],
           maxWorkers: 2,
           hookTimeout: 180_000,
           sequence: { groupOrder: 2 },

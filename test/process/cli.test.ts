@@ -4,17 +4,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase } from '../support/database.ts';
-import { runNode } from '../support/processes.ts';
-import { requireCurrentBuild } from '../support/compiledOutput.ts';
+import { runCli } from '../support/processes.ts';
 
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  requireCurrentBuild();
   env = { DATABASE_URL: await createTestDatabase(), ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64') };
 });
 
-const sps = (...args: string[]) => runNode(['bin/sps.js', ...args], env);
+const sps = (...args: string[]) => runCli(args, env);
 
 // Each command is a process that starts the runtime (pool, migrations check): seconds each on a busy machine.
 describe('sps', { timeout: 120_000 }, () => {

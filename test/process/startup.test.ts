@@ -32,10 +32,10 @@ describe('the Node.js version', () => {
   // A preload pretends to be Node 22.12, the version that used to crash inside undici at start.
   const oldNode = ['--import', `data:text/javascript,Object.defineProperty(process.versions, 'node', { value: '22.12.0' })`];
   const entryPoints = {
-    server: ['--import', 'tsx', 'bin/server.ts'],
-    'CLI (npm run cli)': ['--import', 'tsx', 'bin/cli.ts', 'setup', '--workspace', 'Old', '--email', 'old@acme.test'],
+    'server (npm start)': ['dist/bin/server.js'],
+    'CLI (npm run cli)': ['dist/bin/cli.js', 'setup', '--workspace', 'Old', '--email', 'old@acme.test'],
     'sps bin': ['bin/sps.js', 'setup', '--workspace', 'Old', '--email', 'old@acme.test'],
-    'migrations (npm run db:migrate)': ['--import', 'tsx', 'bin/migrate.ts'],
+    'migrations (npm run db:migrate)': ['dist/bin/migrate.js'],
   };
   for (const [name, args] of Object.entries(entryPoints)) {
     it(`is refused by the ${name} with a clear message before anything else runs`, async () => {
@@ -61,7 +61,7 @@ describe('a port already in use', () => {
   afterAll(() => new Promise<void>((resolve) => occupant.close(() => resolve())));
 
   it('stops the service with a message naming the port and the PORT setting', async () => {
-    const result = await runNode(['--import', 'tsx', 'bin/server.ts'], { ...env, PORT: String(port) });
+    const result = await runNode(['dist/bin/server.js'], { ...env, PORT: String(port) });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`Port ${port} is already in use on 127.0.0.1`);
     expect(result.stderr).toContain(`PORT=${port + 1} npm start`);

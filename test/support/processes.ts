@@ -1,4 +1,6 @@
-// Running the real entry points (bin/server.ts, bin/cli.ts) as child processes, the way an operator does.
+// Running the real entry points as child processes, the way an operator does: compiled, as `npm start` and `sps`
+// run them (dist/, which the process tier's globalSetup test/support/currentBuild.ts brings up to date: starting on
+// plain JavaScript takes a second or more less than through tsx).
 // When a test fails, the logs of every child its file started are printed (the processes' own errors are
 // otherwise invisible: a test sees only the answers).
 import { afterAll, beforeEach } from 'vitest';
@@ -80,7 +82,7 @@ export interface ServerProcess {
 /** `detached`: the server leads a process group of its own, as under a terminal (signal it with `process.kill(-pid)`). */
 export async function startServerProcess(env: Record<string, string>, options: { detached?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const { child, output } = spawnRecorded(['--import', 'tsx', 'bin/server.ts'], {
+  const { child, output } = spawnRecorded(['dist/bin/server.js'], {
     detached: options.detached,
     // A worker process (SPS_ROLE=worker) answers its probes on WORKER_PORT: the same free port.
     env: {
@@ -112,7 +114,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
 }
 
 export function runCli(args: string[], env: Record<string, string>) {
-  return runNode(['--import', 'tsx', 'bin/cli.ts', ...args], env);
+  return runNode(['bin/sps.js', ...args], env);
 }
 
 /** Runs `node <args>` in the project until it exits, with a data folder of its own unless `env` names one. */
