@@ -106,6 +106,23 @@ describe('the dashboard', () => {
     expect(await link.getAttribute('href')).toBe(post.targets[0].remoteUrl);
   });
 
+  it('shows when and why a target waits (a quota used up, a network’s rate limit)', async () => {
+    const account = (await api('GET', '/social-accounts')).body.data.find((entry: { username: string }) => entry.username === 'dashboard-sandbox');
+    const created = await api('POST', '/posts', { content: { caption: 'Waiting for a quota' }, targets: [{ connectionId: account.id, placement: 'feed' }] });
+    // The state the worker leaves a target in when its network's quota is used up (test/http/quotas.test.ts).
+    const until = new Date('2030-01-02T03:04:00.000Z');
+    await service.services.db.prisma.postTarget.updateMany({
+      where: { postId: created.body.data.id },
+      data: { waitingUntil: until, waitingReason: 'Quota used up: 100 posts per day.' },
+    });
+    await page.goto(`${service.url}/posts/${created.body.data.id}`);
+    const waiting = page.getByTestId('target-waiting');
+    await waiting.waitFor();
+    expect(await waiting.textContent()).toContain('Waiting until');
+    expect(await waiting.textContent()).toContain('Quota used up: 100 posts per day.');
+    expect(await waiting.textContent()).toContain('2030');
+  });
+
   it('shows the API’s rule check as the caption grows too long, and refuses to publish it', async () => {
     await openPage('Compose');
     await page.getByRole('checkbox', { name: /\(@dashboard-sandbox,/ }).check();
