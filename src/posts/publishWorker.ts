@@ -360,7 +360,7 @@ export class TargetPublisher {
           altText: view.altText,
           // Networks that fetch media themselves get signed URLs of this service.
           url: view.url ?? '',
-          open: async () => storage.read(storageKeys.original(media.id)),
+          open: async (range) => storage.read(storageKeys.original(media.id), range),
         };
       }),
       settings: target.settings,
