@@ -1,0 +1,185 @@
+// LinkedIn: members and the organization pages they administer (accounts.ts), posting through the versioned Posts
+// API (https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api):
+//   publish   images (Images API) and video (Videos API, parts by byte range, processed before the post: the target
+//             waits, `processing`, and the status check resumes the publish) are uploaded as checkpoint steps
+//             (media.ts); then POST /rest/posts {author, commentary (little text: littleText.ts), visibility,
+//             distribution, lifecycleState, content: media {id, altText} | multiImage {images}}; the post's URN is
+//             the answer's `x-restli-id` header, its page https://www.linkedin.com/feed/update/<urn>/.
+//   no duplicates  LinkedIn takes no idempotency key: a post step an earlier attempt started and did not see
+//             answered is looked up among the author's latest posts (GET /rest/posts?q=author) before posting
+//             again. A member's posts can be read only with r_member_social (granted to few apps): where LinkedIn
+//             refuses the look-up, the target fails rather than risk a second post (docs/networks/linkedin.md).
+//   metrics   an organization's posts: Organization Share Statistics
+//             (https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics);
+//             LinkedIn offers no statistics of a member's posts to this app's scopes, so those read as zeros.
+import type { GivenApp } from '../../config.ts';
+import type { OAuthAdapterDependencies } from '../registry.ts';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type ItemMetrics,
+  type ProviderAdapter,
+  type PublishOutcome,
+  type PublishRequest,
+  type PublishedItem,
+} from '../adapter.ts';
+import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import { Steps } from '../kit/steps.ts';
+import { networkFetch } from '../http.ts';
+import { LinkedInApi, restliUrn } from './api.ts';
+import { linkedinProfile } from './accounts.ts';
+import { littleText } from './littleText.ts';
+import { uploadImage, uploadedVideo, type Session } from './media.ts';
+import { linkedinRules } from './rules.ts';
+
+export interface LinkedInAdapterOptions {
+  app: GivenApp;
+  redirectUri: string;
+  /** LINKEDIN_VERSION */
+  version: string;
+  timeoutMs: number;
+  allowedHosts: ReadonlySet<string>;
+  /** When the worker should look again at a video LinkedIn is processing. */
+  videoCheckAfterMs?: number;
+  retryDelayMs?: number;
+}
+
+interface Post {
+  id?: string;
+  commentary?: string;
+  content?: { media?: { id?: string }; multiImage?: { images?: { id?: string }[] } };
+}
+
+interface ShareStatistics {
+  elements?: { totalShareStatistics?: Record<string, number | undefined> }[];
+}
+
+export class LinkedInAdapter implements ProviderAdapter {
+  readonly provider = 'linkedin';
+  readonly duplicates = 'look-up';
+  readonly rules = linkedinRules;
+  readonly connector: OAuthLink['connector'];
+  readonly refresh: OAuthLink['refresh'];
+  readonly #api: LinkedInApi;
+  readonly #videoCheckAfterMs: number;
+
+  constructor(options: LinkedInAdapterOptions) {
+    this.#api = new LinkedInApi({
+      baseUrl: options.app.apiBaseUrl,
+      version: options.version,
+      timeoutMs: options.timeoutMs,
+      allowedHosts: options.allowedHosts,
+      retryDelayMs: options.retryDelayMs,
+    });
+    // LinkedIn has no revocation endpoint for these tokens, and the member's pages share them: none is revoked.
+    const { connector, refresh } = oauthLink(linkedinProfile(this.#api), options.app, {
+      redirectUri: options.redirectUri,
+      timeoutMs: options.timeoutMs,
+      fetch: networkFetch(),
+    });
+    this.connector = connector;
+    this.refresh = refresh;
+    this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
+  }
+
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const session = this.#session(request.account, request.signal);
+    const steps = new Steps(request.checkpoint);
+    const content: Record<string, unknown> = {};
+    const video = request.media.find((media) => media.kind === 'video');
+    if (video) {
+      const urn = await uploadedVideo(steps, session, video, 'video');
+      if (!urn) return { status: 'processing', handle: 'video', checkAfterMs: this.#videoCheckAfterMs };
+      content.media = { id: urn };
+    } else if (request.media.length) {
+      const images: { id: string; altText?: string }[] = [];
+      for (const [index, media] of request.media.entries()) {
+        const id = await steps.once(`image:${index}`, () => uploadImage(session, media));
+        images.push({ id, ...(media.altText ? { altText: media.altText } : {}) });
+      }
+      if (images.length === 1) content.media = images[0];
+      else content.multiImage = { images };
+    }
+    const { visibility = 'PUBLIC' } = request.settings as { visibility?: string };
+    const post = {
+      author: session.author,
+      commentary: littleText(request.caption),
+      visibility,
+      distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+      lifecycleState: 'PUBLISHED',
+      isReshareDisabledByAuthor: false,
+      ...(Object.keys(content).length ? { content } : {}),
+    };
+    const urn = await steps.once('post', () => this.#post(session, post), { ifInterrupted: () => this.#earlierPost(session, post) });
+    return { status: 'published', item: published(urn) };
+  }
+
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const session = this.#session(account);
+    if (!session.author.startsWith('urn:li:organization:')) return {};
+    const kind = remoteId.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares';
+    const { body } = await this.#api.send<ShareStatistics>({
+      method: 'GET',
+      path: `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${restliUrn(session.author)}&${kind}=List(${restliUrn(remoteId)})`,
+      accessToken: session.accessToken,
+    });
+    const totals = body.elements?.[0]?.totalShareStatistics ?? {};
+    return {
+      impressions: totals.impressionCount,
+      reach: totals.uniqueImpressionsCount,
+      clicks: totals.clickCount,
+      likes: totals.likeCount,
+      comments: totals.commentCount,
+      shares: totals.shareCount,
+    };
+  }
+
+  #session(account: ConnectedAccount, signal?: AbortSignal): Session {
+    if (!account.remoteId?.startsWith('urn:li:'))
+      throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The LinkedIn account has no member or organization URN: connect it again.', false);
+    return { api: this.#api, accessToken: tokensOf(account).accessToken, author: account.remoteId, signal };
+  }
+
+  async #post(session: Session, post: Record<string, unknown>): Promise<string> {
+    const { headers } = await this.#api.send({
+      method: 'POST',
+      path: '/rest/posts',
+      accessToken: session.accessToken,
+      body: { json: post },
+      signal: session.signal,
+    });
+    const urn = headers['x-restli-id'];
+    if (typeof urn !== 'string' || !urn.startsWith('urn:li:'))
+      throw new ProviderError('PROVIDER_UNAVAILABLE', 'LinkedIn took the post without naming it (x-restli-id).', false);
+    return urn;
+  }
+
+  /** The post an interrupted attempt created, among the author's latest: the same commentary and media. */
+  async #earlierPost(session: Session, post: { commentary: string; content?: Post['content'] }): Promise<string | null> {
+    const { body } = await this.#api
+      .send<{ elements?: Post[] }>({
+        method: 'GET',
+        path: `/rest/posts?author=${restliUrn(session.author)}&q=author&count=10&sortBy=LAST_MODIFIED`,
+        accessToken: session.accessToken,
+        signal: session.signal,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ProviderError) || error.code !== 'PROVIDER_REJECTED') throw error;
+        throw new ProviderError(
+          'PROVIDER_REJECTED',
+          `An earlier attempt may have posted, and LinkedIn does not let this app read the author's posts to check (${error.message}). Look at the profile and publish again if the post is not there.`,
+          false,
+        );
+      });
+    const found = (body.elements ?? []).find((candidate) => candidate.commentary === post.commentary && mediaIds(candidate.content) === mediaIds(post.content));
+    return found?.id ?? null;
+  }
+}
+
+const mediaIds = (content: Post['content']) => [content?.media?.id, ...(content?.multiImage?.images ?? []).map((image) => image.id)].filter(Boolean).join(',');
+
+const published = (urn: string): PublishedItem => ({ remoteId: urn, remoteUrl: `https://www.linkedin.com/feed/update/${urn}/` });
+
+export function createLinkedInAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): LinkedInAdapter {
+  return new LinkedInAdapter({ app, redirectUri, version: config.linkedinVersion, timeoutMs: config.networkTimeoutMs, allowedHosts });
+}

@@ -1,0 +1,423 @@
+// A stand-in for LinkedIn, as its reference documents the calls the adapter makes. LinkedIn maintains no official
+// Node client to drive it with, so its answers follow the reference pages:
+//   OAuth 2.0 (the shared OAuth stand-in, test/support/oauthNetwork.ts, with LinkedIn's paths, the client secret in
+//     the form and refresh tokens kept across refreshes)
+//     https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow
+//     https://learn.microsoft.com/linkedin/shared/authentication/programmatic-refresh-tokens
+//   GET /v2/userinfo  https://learn.microsoft.com/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
+//   GET /rest/organizationAcls, /rest/organizations/{id}
+//     https://learn.microsoft.com/linkedin/marketing/community-management/organizations/organization-access-control-by-role
+//     https://learn.microsoft.com/linkedin/marketing/community-management/organizations/organization-lookup-api
+//   Images API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/images-api
+//   Videos API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/videos-api
+//   Posts API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api
+//   little text  https://learn.microsoft.com/linkedin/marketing/community-management/shares/little-text-format
+//   Share statistics  https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics
+//   Versioning  https://learn.microsoft.com/linkedin/marketing/versioning (no LinkedIn-Version: 400 VERSION_MISSING)
+//   Errors, rate limits  https://learn.microsoft.com/linkedin/shared/api-guide/concepts/error-handling,
+//     https://learn.microsoft.com/linkedin/shared/api-guide/concepts/rate-limits (429 without any reset header)
+// Uploaded bytes are counted and hashed, never kept.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OAuthNetwork, type NetworkUser } from './oauthNetwork.ts';
+
+export interface LinkedInOrganization {
+  id: string;
+  localizedName: string;
+  vanityName: string;
+}
+
+export interface StoredPost {
+  id: string;
+  author: string;
+  /** As sent (little text). */
+  commentary: string;
+  /** As LinkedIn shows it: escapes read, and cut at the first reserved character left unescaped. */
+  text: string;
+  visibility: string;
+  content?: { media?: { id: string; altText?: string }; multiImage?: { images: { id: string; altText?: string }[] } };
+}
+
+interface StoredImage {
+  owner: string;
+  bytes: number;
+  sha256: string | null;
+}
+
+export interface VideoPart {
+  firstByte: number;
+  lastByte: number;
+  etag: string;
+  /** PUTs received, and how many of them were answered. */
+  received: number;
+  answered: number;
+}
+
+interface StoredVideo {
+  owner: string;
+  size: number;
+  uploadToken: string;
+  parts: VideoPart[];
+  status: 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE';
+  pollsLeft: number;
+}
+
+export interface LinkedInStandInOptions {
+  redirectUris: string[];
+  /** Bytes per video part (LinkedIn's are 4 MiB). */
+  partBytes?: number;
+  /** GET /rest/videos/{urn} answers PROCESSING this many times after the finalize. */
+  processingPolls?: number;
+  /** How long each video part's PUT waits before answering (to stop a worker mid-upload). */
+  partDelayMs?: number;
+}
+
+const error = (res: ServerResponse, status: number, message: string, extra: Record<string, unknown> = {}) =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ status, message, ...extra }));
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+/** LinkedIn's reading of little text: `\x` is x; a reserved character left unescaped ends what it can read. */
+function readLittleText(commentary: string): string {
+  let text = '';
+  for (let i = 0; i < commentary.length; i++) {
+    const character = commentary[i]!;
+    if (character === '\\') text += commentary[++i] ?? '';
+    else if (character === '#' && (i === 0 || /\s/.test(commentary[i - 1]!)) && /^[\p{L}\p{N}]/u.test(commentary.slice(i + 1))) text += character;
+    else if ('|{}@[]()<>#*_~'.includes(character)) break;
+    else text += character;
+  }
+  return text;
+}
+
+export class LinkedInStandIn {
+  readonly oauth: OAuthNetwork;
+  readonly posts = new Map<string, StoredPost>();
+  readonly images = new Map<string, StoredImage>();
+  readonly videos = new Map<string, StoredVideo>();
+  /** Organizations each member administers, by member id (`sub`). */
+  readonly administers = new Map<string, LinkedInOrganization[]>();
+  readonly requests: { method: string; path: string; version: string | undefined }[] = [];
+  /** The next this many calls to /rest answer 429. */
+  throttleNext = 0;
+  partDelayMs: number;
+  url = '';
+  readonly #server: Server;
+  readonly #options: Required<Omit<LinkedInStandInOptions, 'redirectUris' | 'partDelayMs'>>;
+  readonly #tokensSeen = new Set<string>();
+  #sequence = 7_100_000_000_000_000_000n;
+
+  private constructor(options: LinkedInStandInOptions) {
+    this.oauth = new OAuthNetwork(options.redirectUris, {
+      paths: { authorize: '/oauth/v2/authorization', token: '/oauth/v2/accessToken', revoke: '/oauth/v2/revoke' },
+      clientAuthentication: 'post',
+      refreshTokens: 'kept',
+    });
+    this.#options = { partBytes: options.partBytes ?? 4 * 1024 * 1024, processingPolls: options.processingPolls ?? 1 };
+    this.partDelayMs = options.partDelayMs ?? 0;
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((caught: unknown) => error(res, 500, String(caught)));
+    });
+  }
+
+  static async start(options: LinkedInStandInOptions): Promise<LinkedInStandIn> {
+    const standIn = new LinkedInStandIn(options);
+    await standIn.oauth.start();
+    await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
+    standIn.url = `http://127.0.0.1:${(standIn.#server.address() as AddressInfo).port}`;
+    return standIn;
+  }
+
+  /** LINKEDIN_AUTH_BASE_URL */
+  get authBaseUrl(): string {
+    return `${this.oauth.url}/oauth`;
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await this.oauth.stop();
+  }
+
+  /** The member who authorizes next, and the pages they administer. */
+  signInAs(member: NetworkUser, organizations: LinkedInOrganization[] = []): void {
+    this.oauth.user = member;
+    this.administers.set(member.id, organizations);
+  }
+
+  /** Every access token used so far stops working (LinkedIn's tokens expire after 60 days); refreshed ones work. */
+  expireTokens(): void {
+    for (const token of this.#tokensSeen) this.oauth.revoked.add(token);
+  }
+
+  /** An access token for the member signed in, by the authorization code flow as an app would run it. */
+  async accessToken(redirectUri: string, scope = 'openid profile email w_member_social'): Promise<string> {
+    const authorize = new URL(`${this.authBaseUrl}/v2/authorization`);
+    authorize.search = new URLSearchParams({ response_type: 'code', client_id: this.oauth.clientId, redirect_uri: redirectUri, scope, state: 's' }).toString();
+    const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
+    const answer = await fetch(`${this.authBaseUrl}/v2/accessToken`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        client_id: this.oauth.clientId,
+        client_secret: this.oauth.clientSecret,
+      }),
+    });
+    return ((await answer.json()) as { access_token: string }).access_token;
+  }
+
+  #nextId(): string {
+    this.#sequence += 1n;
+    return String(this.#sequence);
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const version = req.headers['linkedin-version'] as string | undefined;
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, version });
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    this.#tokensSeen.add(token);
+    const member = this.oauth.userOf(token);
+    if (!member) return error(res, 401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' });
+    if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) return this.#upload(req, res, url.pathname);
+    if (url.pathname === '/v2/userinfo' && req.method === 'GET') return this.#userinfo(res, member);
+    if (!url.pathname.startsWith('/rest/')) return error(res, 404, `No route ${url.pathname}`);
+    if (!version) {
+      return error(res, 400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', { code: 'VERSION_MISSING' });
+    }
+    if (!/^\d{6}$/.test(version)) return error(res, 426, `Requested version ${version} is not active`, { code: 'NONEXISTENT_VERSION' });
+    if (req.headers['x-restli-protocol-version'] !== '2.0.0') return error(res, 400, 'Rest.li protocol 2.0.0 is required for this resource');
+    if (this.throttleNext > 0) {
+      this.throttleNext--;
+      return error(res, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.');
+    }
+    const body = req.method === 'POST' ? await jsonOf(req) : undefined;
+    const route = `${req.method} ${url.pathname}`;
+    const action = url.searchParams.get('action');
+    if (route === 'GET /rest/organizationAcls') return this.#acls(res, member, url.searchParams);
+    if (req.method === 'GET' && url.pathname.startsWith('/rest/organizations/')) return this.#organization(res, url.pathname);
+    if (route === 'POST /rest/images' && action === 'initializeUpload') return this.#initializeImage(res, member, body);
+    if (route === 'POST /rest/videos' && action === 'initializeUpload') return this.#initializeVideo(res, member, body);
+    if (route === 'POST /rest/videos' && action === 'finalizeUpload') return this.#finalizeVideo(res, body);
+    if (req.method === 'GET' && url.pathname.startsWith('/rest/videos/'))
+      return this.#video(res, decodeURIComponent(url.pathname.slice('/rest/videos/'.length)));
+    if (route === 'POST /rest/posts') return this.#createPost(res, member, body);
+    if (route === 'GET /rest/posts' && url.searchParams.get('q') === 'author') return this.#postsBy(res, member, url.searchParams);
+    if (route === 'GET /rest/organizationalEntityShareStatistics') return this.#shareStatistics(res, member, url.searchParams);
+    error(res, 404, `No route ${route}`);
+  }
+
+  #userinfo(res: ServerResponse, member: NetworkUser): void {
+    const [given, ...family] = member.name.split(' ');
+    json(res, 200, {
+      sub: member.id,
+      email_verified: true,
+      name: member.name,
+      locale: { country: 'US', language: 'en' },
+      given_name: given,
+      family_name: family.join(' '),
+      email: member.username,
+      ...(member.profileImageUrl ? { picture: member.profileImageUrl } : {}),
+    });
+  }
+
+  #mayAct(member: NetworkUser, urn: unknown): boolean {
+    if (urn === `urn:li:person:${member.id}`) return true;
+    return (this.administers.get(member.id) ?? []).some((organization) => urn === `urn:li:organization:${organization.id}`);
+  }
+
+  #acls(res: ServerResponse, member: NetworkUser, query: URLSearchParams): void {
+    if (query.get('q') !== 'roleAssignee') return error(res, 400, 'Finder requires q=roleAssignee or q=organization');
+    const role = query.get('role');
+    const elements = (role && role !== 'ADMINISTRATOR' ? [] : (this.administers.get(member.id) ?? [])).map((organization) => ({
+      roleAssignee: `urn:li:person:${member.id}`,
+      state: 'APPROVED',
+      role: 'ADMINISTRATOR',
+      organization: `urn:li:organization:${organization.id}`,
+    }));
+    json(res, 200, { paging: { count: 100, start: 0, total: elements.length }, elements });
+  }
+
+  #organization(res: ServerResponse, path: string): void {
+    const id = decodeURIComponent(path.slice('/rest/organizations/'.length));
+    const organization = [...this.administers.values()].flat().find((candidate) => candidate.id === id);
+    if (!organization) return error(res, 404, `Organization ${id} does not exist`);
+    json(res, 200, { id: Number(organization.id), localizedName: organization.localizedName, vanityName: organization.vanityName });
+  }
+
+  #initializeImage(res: ServerResponse, member: NetworkUser, body: any): void {
+    const owner = body?.initializeUploadRequest?.owner;
+    if (!this.#mayAct(member, owner)) return error(res, 403, `Not enough permissions to upload images as ${owner}`, { serviceErrorCode: 100 });
+    const image = `urn:li:image:D4E${this.#nextId()}`;
+    this.images.set(image, { owner, bytes: 0, sha256: null });
+    json(res, 200, {
+      value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/image/${encodeURIComponent(image)}`, image },
+    });
+  }
+
+  #initializeVideo(res: ServerResponse, member: NetworkUser, body: any): void {
+    const request = body?.initializeUploadRequest;
+    if (!this.#mayAct(member, request?.owner))
+      return error(res, 403, `Not enough permissions to upload videos as ${request?.owner}`, { serviceErrorCode: 100 });
+    if (!Number.isInteger(request.fileSizeBytes) || request.fileSizeBytes < 1) return error(res, 422, 'fileSizeBytes is required');
+    const video = `urn:li:video:D5E${this.#nextId()}`;
+    const parts: VideoPart[] = [];
+    for (let first = 0; first < request.fileSizeBytes; first += this.#options.partBytes) {
+      const last = Math.min(request.fileSizeBytes, first + this.#options.partBytes) - 1;
+      parts.push({ firstByte: first, lastByte: last, etag: `/ambry-video/signedId/${randomBytes(8).toString('hex')}`, received: 0, answered: 0 });
+    }
+    const uploadToken = randomBytes(6).toString('hex');
+    this.videos.set(video, {
+      owner: request.owner,
+      size: request.fileSizeBytes,
+      uploadToken,
+      parts,
+      status: 'WAITING_UPLOAD',
+      pollsLeft: this.#options.processingPolls,
+    });
+    json(res, 200, {
+      value: {
+        uploadUrlsExpireAt: Date.now() + 3600_000,
+        video,
+        uploadInstructions: parts.map((part, index) => ({
+          uploadUrl: `${this.url}/upload/video/${encodeURIComponent(video)}/${index}`,
+          firstByte: part.firstByte,
+          lastByte: part.lastByte,
+        })),
+        uploadToken,
+      },
+    });
+  }
+
+  async #upload(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const [, , kind, encoded, index] = path.split('/');
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      hash.update(chunk);
+    }
+    const urn = decodeURIComponent(encoded ?? '');
+    if (kind === 'image') {
+      const image = this.images.get(urn);
+      if (!image) return error(res, 404, 'Unknown upload');
+      Object.assign(image, { bytes, sha256: hash.digest('hex') });
+      return void res.writeHead(201).end();
+    }
+    const part = this.videos.get(urn)?.parts[Number(index)];
+    if (!part) return error(res, 404, 'Unknown upload');
+    part.received++;
+    if (bytes !== part.lastByte - part.firstByte + 1) return error(res, 400, `Part ${index} must be ${part.lastByte - part.firstByte + 1} bytes, got ${bytes}`);
+    if (this.partDelayMs) await sleep(this.partDelayMs);
+    part.answered++;
+    res.writeHead(200, { etag: part.etag }).end();
+  }
+
+  #finalizeVideo(res: ServerResponse, body: any): void {
+    const request = body?.finalizeUploadRequest;
+    const video = this.videos.get(request?.video);
+    if (!video) return error(res, 404, `Video ${request?.video} does not exist`);
+    if (request.uploadToken !== video.uploadToken) return error(res, 400, 'The upload token does not match the video');
+    if (video.status !== 'WAITING_UPLOAD') return error(res, 400, 'The video upload was already finalized');
+    const expected = video.parts.map((part) => part.etag);
+    if (JSON.stringify(request.uploadedPartIds) !== JSON.stringify(expected) || video.parts.some((part) => part.answered === 0)) {
+      return error(res, 400, 'uploadedPartIds do not match the uploaded parts');
+    }
+    video.status = 'PROCESSING';
+    json(res, 200, {});
+  }
+
+  #video(res: ServerResponse, urn: string): void {
+    const video = this.videos.get(urn);
+    if (!video) return error(res, 404, `Video ${urn} does not exist`);
+    if (video.status === 'PROCESSING' && video.pollsLeft-- <= 0) video.status = 'AVAILABLE';
+    json(res, 200, { owner: video.owner, id: urn, status: video.status });
+  }
+
+  #createPost(res: ServerResponse, member: NetworkUser, body: any): void {
+    if (!this.#mayAct(member, body?.author))
+      return error(res, 403, `Not enough permissions to post as ${body?.author}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (typeof body.commentary !== 'string') return error(res, 422, 'ERROR :: /commentary :: field is required but not found and has no default value');
+    const visibilities = body.author.startsWith('urn:li:organization:') ? ['PUBLIC', 'LOGGED_IN'] : ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'];
+    if (!visibilities.includes(body.visibility)) return error(res, 422, `ERROR :: /visibility :: "${body.visibility}" is not an enum symbol for this author`);
+    if (!['MAIN_FEED', 'NONE'].includes(body.distribution?.feedDistribution))
+      return error(res, 422, 'ERROR :: /distribution/feedDistribution :: field is required');
+    if (body.lifecycleState !== 'PUBLISHED') return error(res, 422, `ERROR :: /lifecycleState :: "${body.lifecycleState}" cannot be created through this API`);
+    const refusal = this.#contentRefusal(body.author, body.content);
+    if (refusal) return error(res, 422, refusal);
+    const id = `urn:li:share:${this.#nextId()}`;
+    this.posts.set(id, {
+      id,
+      author: body.author,
+      commentary: body.commentary,
+      text: readLittleText(body.commentary),
+      visibility: body.visibility,
+      content: body.content,
+    });
+    res.writeHead(201, { 'x-restli-id': id, 'x-linkedin-id': id }).end();
+  }
+
+  #contentRefusal(author: string, content: StoredPost['content']): string | null {
+    if (!content) return null;
+    const media = content.media ? [content.media] : (content.multiImage?.images ?? []);
+    if (content.multiImage && (media.length < 2 || media.length > 20)) return 'ERROR :: /content/multiImage/images :: a multi-image post takes 2 to 20 images';
+    for (const { id } of media) {
+      const image = this.images.get(id);
+      const video = this.videos.get(id);
+      if (image && (image.owner !== author || image.sha256 === null)) return `Image ${id} is not uploaded for ${author}`;
+      if (video && (video.owner !== author || video.status !== 'AVAILABLE')) return `Video ${id} is not available: ${video.status}`;
+      if (!image && !video) return `Media ${id} does not exist`;
+    }
+    return null;
+  }
+
+  #postsBy(res: ServerResponse, member: NetworkUser, query: URLSearchParams): void {
+    const author = query.get('author');
+    if (!this.#mayAct(member, author)) return error(res, 403, `Not enough permissions to read the posts of ${author}`, { serviceErrorCode: 100 });
+    const count = Number(query.get('count') ?? 10);
+    const elements = [...this.posts.values()]
+      .filter((post) => post.author === author)
+      .reverse()
+      .slice(0, count);
+    json(res, 200, { paging: { start: 0, count, links: [] }, elements });
+  }
+
+  #shareStatistics(res: ServerResponse, member: NetworkUser, query: URLSearchParams): void {
+    const organization = query.get('organizationalEntity');
+    if (query.get('q') !== 'organizationalEntity' || !organization?.startsWith('urn:li:organization:') || !this.#mayAct(member, organization)) {
+      return error(res, 403, 'Not enough permissions to read the statistics of this organization', { serviceErrorCode: 100 });
+    }
+    const shares = /^List\((.*)\)$/.exec(query.get('shares') ?? query.get('ugcPosts') ?? '')?.[1]?.split(',') ?? [];
+    const elements = shares
+      .filter((urn) => this.posts.get(urn)?.author === organization)
+      .map((urn, index) => ({
+        organizationalEntity: organization,
+        share: urn,
+        totalShareStatistics: {
+          uniqueImpressionsCount: 40 + index,
+          shareCount: 2,
+          engagement: 0.1,
+          clickCount: 5,
+          likeCount: 7,
+          impressionCount: 60,
+          commentCount: 3,
+        },
+      }));
+    json(res, 200, { paging: { count: 10, start: 0, links: [] }, elements });
+  }
+}
+
+async function jsonOf(req: IncomingMessage): Promise<unknown> {
+  let text = '';
+  for await (const chunk of req as AsyncIterable<Buffer>) text += chunk.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
