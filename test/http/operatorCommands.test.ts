@@ -74,20 +74,20 @@ describe('operator commands', () => {
     );
     expect(mastodon.code).toBe(0);
     // A network not published to yet: no account of it is stored, whatever tokens the operator has.
-    const linkedin = await cli(
+    const pinterest = await cli(
       'accounts',
       'connect',
       '--workspace',
       workspaceId,
       '--provider',
-      'linkedin',
+      'pinterest',
       '--username',
       'acme',
       '--access-token',
-      'linkedin-token',
+      'pinterest-token',
     );
-    expect(linkedin.code).toBe(1);
-    expect(linkedin.json.error).toMatchObject({ code: 'PROVIDER_NOT_AVAILABLE', message: 'Publishing to LinkedIn is not available on this installation yet.' });
+    expect(pinterest.code).toBe(1);
+    expect(pinterest.json.error).toMatchObject({ code: 'PROVIDER_NOT_AVAILABLE', message: 'Publishing to Pinterest is not available on this installation yet.' });
     const listed = await (await api(readOnly.json.apiKey)).json();
     expect(listed.data.map((a: { id: string }) => a.id).sort()).toEqual([connected.json.connectionId, mastodon.json.connectionId].sort());
     expect(listed.data.find((a: { id: string }) => a.id === connected.json.connectionId)).toMatchObject({ displayName: 'Acme Sandbox' });
