@@ -88,8 +88,10 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
     const callers = new Callers(db, { rateLimitPerMinute: config.rateLimitPerMinute });
     await callers.listen(server.url);
     const work = options.work ?? config.role !== 'api';
-    const boss = await startJobs(server.url, { superviseIntervalSeconds: config.jobSuperviseSeconds, supervise: work, poolSize: config.pools.jobs }, (error) =>
-      logger.error({ err: error }, 'job runner error'),
+    const boss = await startJobs(
+      server.url,
+      { superviseIntervalSeconds: config.jobSuperviseSeconds, backstopPollMs: config.jobBackstopPollMs, supervise: work, poolSize: config.pools.jobs },
+      (error) => logger.error({ err: error }, 'job runner error'),
     );
     const adapters = createProviderAdapters(db, secrets, config);
     const storage = await openMediaStorage(config);
@@ -103,7 +105,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       logger,
       settings: { allowedHosts: webhooks.allowedHosts, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
     });
-    const connections = connectionSettings(config, secrets, createAccountLinks(config, adapters));
+    const connections = connectionSettings(config, secrets, createAccountLinks(adapters));
     const ai = new Ai({ db, outbox, storage, boss, logger, settings: config.ai, provider: await createAiProvider(config.ai, logger) });
     const tokens = new TokenKeeper({ db, secrets, links: connections.links, outbox, logger, timeoutMs: config.networkTimeoutMs });
     const metrics = metricsRegistry({

@@ -6,7 +6,7 @@ import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, VideoFil
 const CaptionRulesRef = builder.objectRef<CaptionRules>('CaptionRules').implement({
   fields: (t) => ({
     maxLength: t.exposeInt('maxLength'),
-    countedIn: t.exposeString('countedIn', { description: 'characters or graphemes' }),
+    countedIn: t.exposeString('countedIn', { description: "characters, graphemes, or weighted (X's count: links 23, CJK and emoji 2)" }),
     required: t.exposeBoolean('required'),
     maxHashtags: t.exposeInt('maxHashtags', { nullable: true }),
     maxLinks: t.exposeInt('maxLinks', { nullable: true }),

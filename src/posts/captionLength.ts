@@ -1,6 +1,8 @@
 // A caption's length as a network counts it (GET /providers `caption`): code points or graphemes, and each link at a
-// fixed length where the network shortens links (X's t.co, Mastodon). The API's rule check and the dashboard's
+// fixed length where the network shortens links (X's t.co, Mastodon), or X's weighted count, by X's own library
+// (twitter-text: links 23, CJK and emoji 2, most other characters 1). The API's rule check and the dashboard's
 // counter and preview both count with this module, so they cannot disagree.
+import twitterText from 'twitter-text';
 import type { CaptionRules } from '../providers/rules.ts';
 
 export type CaptionCounting = Pick<CaptionRules, 'countedIn' | 'charactersPerUrl'>;
@@ -9,12 +11,13 @@ export const linkPattern = /\bhttps?:\/\/\S+/gi;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** The text's units as the network counts them: code points ("characters") or user-perceived characters ("graphemes"). */
+/** The text's units: code points ("characters", and the pieces of a weighted count) or user-perceived characters ("graphemes"). */
 export function unitsOf(text: string, countedIn: CaptionCounting['countedIn']): string[] {
   return countedIn === 'graphemes' ? Array.from(graphemes.segment(text), (piece) => piece.segment) : [...text];
 }
 
 export function captionLength(text: string, rules: CaptionCounting): number {
+  if (rules.countedIn === 'weighted') return twitterText.parseTweet(text).weightedLength;
   let links = 0;
   const counted =
     rules.charactersPerUrl === null

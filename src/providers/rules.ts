@@ -16,8 +16,8 @@ export const noSettings: SettingsSchema = { type: 'object', properties: {}, addi
 export interface CaptionRules {
   /** Longest caption. */
   maxLength: number;
-  /** How length is counted: Unicode code points ("characters") or user-perceived characters ("graphemes"). */
-  countedIn: 'characters' | 'graphemes';
+  /** How length is counted: Unicode code points ("characters"), user-perceived characters ("graphemes"), or X's weighted count ("weighted"). */
+  countedIn: 'characters' | 'graphemes' | 'weighted';
   required: boolean;
   maxHashtags: number | null;
   maxLinks: number | null;

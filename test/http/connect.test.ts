@@ -2,9 +2,8 @@
 // (authorization, callback, account), single-use states, no duplicates on reconnect, nothing written on failures,
 // disconnecting with revocation at the network, the sandbox through POST /social-accounts, scopes and roles, the
 // providers' `configured` flag, refused redirect targets, and the binding of an authorization to the one browser that
-// opened its start link. X is not published to, so its accounts no longer connect (unpublishedNetworks.test.ts); its
-// connector still refreshes and revokes the tokens of those connected before, tested against a stand-in of an OAuth
-// 2.0 network.
+// opened its start link, and X's tokens refreshed (rotating) and revoked against a stand-in of an OAuth 2.0 network
+// (connecting X and publishing there: xPublish.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { addPerson, bearer, createWorkspace, keyFor, type TestWorkspace } from '../support/fixtures.ts';
@@ -91,7 +90,7 @@ describe('GET /providers', () => {
     const { body } = await api('GET', '/providers');
     const byName = Object.fromEntries(body.data.map((entry: any) => [entry.provider, entry]));
     expect(byName.mastodon).toMatchObject({ configured: true, connection: 'oauth2' });
-    expect(byName.x).toMatchObject({ configured: true, connection: 'oauth2', publishing: false });
+    expect(byName.x).toMatchObject({ configured: true, connection: 'oauth2', publishing: true });
     expect(byName.sandbox).toMatchObject({ configured: true, connection: 'local' });
     expect(byName.linkedin).toMatchObject({ configured: false, connection: null });
   });
@@ -515,15 +514,15 @@ describe('networks at a URL the person names', () => {
   });
 });
 
-describe("X's tokens, of accounts connected before connecting X was refused", () => {
+describe("X's tokens", () => {
   it('refresh with rotation (the old refresh token is then refused: needs reconnecting) and revoke at the network', async () => {
     const x = service.services.connections.links.get('x')!;
-    // Tokens as X's authorization gave them then, through X's connector and the shared code exchange.
+    // Tokens as X's authorization gives them, through X's connector and the shared code exchange.
     const app = await (x.connector as OAuthConnector).prepare({ redirectUri: xCallback });
     const { url, codeVerifier } = await authorizationRequest(app, 'earlier-state');
     const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
     const tokens = await exchangeCode(app, 'X', back.searchParams, codeVerifier, 1000);
-    const account = { id: 'connected-earlier', provider: 'x', username: network.user.username, remoteId: network.user.id, tokens };
+    const account = { id: 'connected', provider: 'x', username: network.user.username, remoteId: network.user.id, tokens };
     expect(account.tokens).toMatchObject({ refreshToken: expect.any(String), scope: expect.stringContaining('offline.access') });
     const refreshed = await x.refresh!(account);
     expect(refreshed.refreshToken).not.toBe(account.tokens!.refreshToken);

@@ -72,6 +72,11 @@ export class OAuthNetwork {
   readonly #hanging = new Set<ServerResponse>();
   readonly #options: Required<OAuthNetworkOptions>;
   url = '';
+  /**
+   * The network's API on the same server (test/support/x.ts): asked first for every request but the OAuth endpoints,
+   * before its body is read; true when it answered.
+   */
+  api: ((req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>) | undefined;
 
   constructor(redirectUris: string[], options: OAuthNetworkOptions = {}) {
     this.#redirectUris = redirectUris;
@@ -110,8 +115,14 @@ export class OAuthNetwork {
     return this.accepts(accessToken) ? this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.user : undefined;
   }
 
+  /** Every access token issued so far expires (401 from then on); refresh tokens stay valid. */
+  expireAccessTokens(): void {
+    for (const grant of this.#grants) for (const token of grant.accessTokens) this.revoked.add(token);
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
+    if (this.api && !Object.values(this.#options.paths).includes(url.pathname) && (await this.api(req, res, url))) return;
     const body = await new Promise<string>((resolve) => {
       let text = '';
       req

@@ -1,6 +1,7 @@
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
-const caption: CaptionRules = { maxLength: 280, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 23 };
+// X's weighted count (src/posts/captionLength.ts, by twitter-text): links 23, CJK and emoji 2.
+const caption: CaptionRules = { maxLength: 280, countedIn: 'weighted', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 23 };
 
 export const xRules: ProviderRules = {
   provider: 'x',
@@ -34,15 +35,15 @@ export const xRules: ProviderRules = {
         type: 'string',
         enum: ['everyone', 'following', 'mentionedUsers', 'subscribers', 'verified'],
         default: 'everyone',
-        description: 'Who may reply (X reply_settings).',
+        description: 'Who may reply (X reply_settings; everyone sends none).',
       },
     },
     additionalProperties: false,
   },
-  postingLimits: [],
+  postingLimits: ['Posts per account per day: X_POSTS_PER_DAY (default 100, the Basic tier); more wait for the next day (UTC).'],
   notes: [
     'Paid accounts may post longer text; the stricter 280 applies here.',
-    'X weights some characters (URLs, CJK) differently; the limit here counts plain characters.',
+    'Text is counted as X counts it: links 23, CJK characters and emoji 2, most others 1.',
     'No minimum video length is documented; 1 second is used.',
   ],
 };

@@ -1,0 +1,136 @@
+// X (API v2), from X's reference:
+//   connect   OAuth 2.0 authorization code with PKCE (mandatory at X), the app a confidential client authenticating
+//             with HTTP Basic; `offline.access` gives a refresh token, rotated on every refresh (the service stores
+//             the new one at once, one refresh per account: src/accounts/tokens.ts)
+//             https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token; identity GET /2/users/me
+//             https://docs.x.com/x-api/users/get-my-user
+//   publish   media through the chunked upload (media.ts), then POST /2/tweets {text, media.media_ids, reply_settings}
+//             https://docs.x.com/x-api/posts/create-post; never while a file is still processing
+//   no duplicates  X takes no idempotency key: a post step an earlier attempt started without recording its result
+//             is looked up among the account's recent posts (GET /2/users/{id}/tweets,
+//             https://docs.x.com/x-api/users/get-posts) before posting again
+//   limits    429 waits until `x-rate-limit-reset` (api.ts); posts per account per day are a quota (X_POSTS_PER_DAY)
+//             https://docs.x.com/x-api/fundamentals/rate-limits; a 403 (duplicate content) is final with X's reason
+//   metrics   GET /2/tweets/{id}?tweet.fields=public_metrics https://docs.x.com/x-api/posts/get-post-by-id
+import type { GivenApp } from '../../config.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, ProviderTokens, PublishOutcome, PublishRequest } from '../adapter.ts';
+import { oauthLink, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
+import type { Quota } from '../kit/quotas.ts';
+import { Steps } from '../kit/steps.ts';
+import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { NetworkHttp } from '../http.ts';
+import { linkPattern } from '../../posts/captionLength.ts';
+import { dataOf, xHttp, type Post, type User } from './api.ts';
+import { uploadMedia, type Session } from './media.ts';
+import { xRules } from './rules.ts';
+
+/** Reading and writing posts, uploading media, reading the profile; `offline.access` for a refresh token. */
+export const xScopes = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'];
+
+/** How far back a look-up for an interrupted post reaches before the attempt started (clocks differ). */
+const lookBackMs = 5 * 60_000;
+
+function xProfile(http: NetworkHttp): OAuthProfile {
+  return {
+    network: 'X',
+    server: (app: GivenApp) => ({
+      authorizationEndpoint: `${app.authBaseUrl}/oauth2/authorize`,
+      tokenEndpoint: `${app.apiBaseUrl}/2/oauth2/token`,
+      revocationEndpoint: `${app.apiBaseUrl}/2/oauth2/revoke`,
+      scopes: xScopes,
+      pkce: true,
+      clientAuthentication: 'basic',
+    }),
+    identities: async (tokens: ProviderTokens, app: GivenApp) => {
+      const { body } = await http.send<{ data?: User }>({
+        method: 'GET',
+        url: `${app.apiBaseUrl}/2/users/me?user.fields=profile_image_url`,
+        accessToken: tokens.accessToken,
+      });
+      const { id, name, username, profile_image_url: avatarUrl } = dataOf(body, 'user');
+      return [{ identity: { remoteId: id, username, displayName: name || username, avatarUrl: avatarUrl ?? null }, tokens }];
+    },
+    refresh: 'standard',
+  };
+}
+
+/** Text as X shows it back (links become t.co links, a media post ends with one): compared without links. */
+const comparable = (text: string) => text.replace(linkPattern, '').replace(/\s+/g, ' ').trim();
+
+export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDependencies): ProviderAdapter {
+  const http = xHttp(config.networkTimeoutMs);
+  const api = app.apiBaseUrl;
+  const quotas: Quota[] = [{ name: 'X posts per day', scope: 'account', windowSeconds: 24 * 3600, limit: config.xPostsPerDay, costPerPublish: 1 }];
+  const sessionOf = (request: PublishRequest): Session => ({ apiBaseUrl: api, accessToken: tokensOf(request.account).accessToken, signal: request.signal });
+  const permalink = (account: ConnectedAccount, id: string) => `https://x.com/${encodeURIComponent(account.username)}/status/${id}`;
+
+  /** The post an interrupted attempt created, if X has it: the account's posts since then, by their text. */
+  async function findPost(request: PublishRequest, session: Session, since: string): Promise<string | null> {
+    const query = new URLSearchParams({ max_results: '20', start_time: new Date(Date.parse(since) - lookBackMs).toISOString() });
+    const { body } = await http.send<{ data?: Post[] }>({
+      method: 'GET',
+      url: `${api}/2/users/${encodeURIComponent(request.account.remoteId ?? '')}/tweets?${query}`,
+      accessToken: session.accessToken,
+      signal: session.signal,
+    });
+    return (body.data ?? []).find((post) => comparable(post.text) === comparable(request.caption))?.id ?? null;
+  }
+
+  async function createPost(request: PublishRequest, session: Session, mediaIds: string[]): Promise<string> {
+    const { replySettings = 'everyone' } = request.settings as { replySettings?: string };
+    const { body } = await http.send<{ data?: Post }>({
+      method: 'POST',
+      url: `${api}/2/tweets`,
+      accessToken: session.accessToken,
+      body: {
+        json: {
+          ...(request.caption ? { text: request.caption } : {}),
+          ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
+          // X knows no `everyone`: leaving reply_settings out is that.
+          ...(replySettings === 'everyone' ? {} : { reply_settings: replySettings }),
+        },
+      },
+      signal: session.signal,
+      idempotent: false,
+    });
+    return dataOf(body, 'post').id;
+  }
+
+  return {
+    provider: 'x',
+    duplicates: 'look-up',
+    quotas,
+    rules: xRules,
+    ...oauthLink(xProfile(http), app, { redirectUri, timeoutMs: config.networkTimeoutMs, fetch: http.fetch }),
+
+    async publish(request: PublishRequest): Promise<PublishOutcome> {
+      const session = sessionOf(request);
+      const steps = new Steps(request.checkpoint);
+      const mediaIds: string[] = [];
+      for (const [index, media] of request.media.entries()) {
+        const state = await uploadMedia(http, session, steps, `media:${index}`, media);
+        if (!state.ready) return { status: 'processing', handle: 'media', checkAfterMs: state.checkAfterMs };
+        mediaIds.push(state.id);
+      }
+      const since = await steps.once('post:since', async () => new Date().toISOString());
+      const id = await steps.once('post', () => createPost(request, session, mediaIds), { ifInterrupted: () => findPost(request, session, since) });
+      return { status: 'published', item: { remoteId: id, remoteUrl: permalink(request.account, id) } };
+    },
+
+    async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+      const { body } = await http.send<{ data?: Post }>({
+        method: 'GET',
+        url: `${api}/2/tweets/${encodeURIComponent(remoteId)}?tweet.fields=public_metrics`,
+        accessToken: tokensOf(account).accessToken,
+      });
+      const metrics = dataOf(body, 'post').public_metrics;
+      if (!metrics) return {};
+      return {
+        likes: metrics.like_count,
+        shares: metrics.retweet_count + metrics.quote_count,
+        comments: metrics.reply_count,
+        impressions: metrics.impression_count,
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// The X stand-in (test/support/x.ts) kept honest: twitter-api-v2, X's maintained client, posts, uploads (chunked, with
+// alt text, a video through STATUS), reads metrics and a timeline against it, and gets X's errors where X gives them.
+import { Agent } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiResponseError, TwitterApi, type TwitterApiv2 } from 'twitter-api-v2';
+import { XStandIn } from '../support/x.ts';
+
+const redirectUri = 'https://sps.example.test/oauth/callback/x';
+let x: XStandIn;
+let client: TwitterApiv2;
+
+beforeAll(async () => {
+  x = await XStandIn.start([redirectUri]);
+  x.videoPolls = 1;
+  const { access_token } = await x.authorize(redirectUri);
+  // twitter-api-v2 speaks https only; a plain http agent lets it reach the local stand-in.
+  // Its prefix is protected: the documented way to reach another host is a subclass or this.
+  client = new TwitterApi(access_token, { httpAgent: new Agent() }).v2;
+  (client as unknown as { setPrefix(prefix: string): void }).setPrefix(`${x.url}/2/`);
+});
+afterAll(() => x.stop());
+
+const failure = async (call: Promise<unknown>) => {
+  const error = await call.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ApiResponseError);
+  return error as ApiResponseError;
+};
+
+describe('the X stand-in, through twitter-api-v2', () => {
+  it('posts text, reads it back with public_metrics and in the timeline, and refuses the same text again with 403', async () => {
+    const me = await client.me();
+    expect(me.data.username).toBe(x.oauth.user.username);
+    const posted = await client.tweet('Hello from the stand-in', { reply_settings: 'following' });
+    expect(posted.data.id).toMatch(/^\d+$/);
+    const read = await client.singleTweet(posted.data.id, { 'tweet.fields': ['public_metrics'] });
+    expect(read.data.public_metrics).toMatchObject({ like_count: 0, retweet_count: 0 });
+    const timeline = await client.userTimeline(me.data.id, { max_results: 5 });
+    expect(timeline.tweets.map((tweet) => tweet.id)).toContain(posted.data.id);
+    const duplicate = await failure(client.tweet('Hello from the stand-in'));
+    expect(duplicate.code).toBe(403);
+    expect(duplicate.data).toMatchObject({ title: 'Forbidden', detail: expect.stringContaining('duplicate content') });
+  });
+
+  it('uploads an image in chunks with alt text, and a video it processes before a post may carry it', async () => {
+    const image = Buffer.alloc(300_000, 7);
+    const imageId = await client.uploadMedia(image, { media_type: 'image/png' }, 100_000);
+    await client.createMediaMetadata(imageId, { alt_text: { text: 'Seven sevens' } });
+    expect(x.media.get(imageId)).toMatchObject({ totalBytes: 300_000, altText: 'Seven sevens', finalized: true });
+    const videoId = await client.uploadMedia(Buffer.alloc(2_500_000, 1), { media_type: 'video/mp4' });
+    expect(x.calls.filter((call) => call.route === 'status' && call.mediaId === videoId)).toHaveLength(1);
+    const posted = await client.tweet('', { media: { media_ids: [videoId] } });
+    expect(x.posts.find((post) => post.id === posted.data.id)?.mediaIds).toEqual([videoId]);
+  });
+
+  it("answers X's errors: invalid requests, segments over 5 MB, media still processing, 429 with its reset, 401", async () => {
+    const tooBig = await failure(client.uploadMedia(Buffer.alloc(6 * 1024 * 1024), { media_type: 'image/png' }, 6 * 1024 * 1024));
+    expect(tooBig.code).toBe(400);
+    expect(tooBig.data).toMatchObject({ title: 'Invalid Request', errors: [expect.objectContaining({ message: expect.any(String) })] });
+    const segments = await failure(client.uploadMedia(Buffer.alloc(5 * 1024 * 1024 + 1), { media_type: 'video/mp4' }, 5 * 1024 * 1024 + 1));
+    expect(segments.data.errors).toEqual([expect.objectContaining({ message: 'The segment is larger than 5 MB.' })]);
+
+    x.videoPolls = 3;
+    const init = await client.post<{ data: { id: string } }>('media/upload/initialize', {
+      media_type: 'video/mp4',
+      total_bytes: 10,
+      media_category: 'tweet_video',
+    });
+    await client.post(`media/upload/${init.data.id}/append`, { segment_index: 0, media: Buffer.alloc(10) }, { forceBodyMode: 'form-data' });
+    const finalized = await client.post<{ data: { processing_info: { state: string } } }>(`media/upload/${init.data.id}/finalize`);
+    expect(finalized.data.processing_info.state).toBe('in_progress');
+    const early = await failure(client.tweet('With a video not ready', { media: { media_ids: [init.data.id] } }));
+    expect(early.data.errors).toEqual([expect.objectContaining({ message: 'Your media IDs are invalid.' })]);
+
+    x.limit('tweet', 60);
+    const limited = await failure(client.tweet('Over the limit'));
+    expect(limited.code).toBe(429);
+    expect(limited.rateLimit?.reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 59);
+    x.limited.clear();
+
+    x.oauth.expireAccessTokens();
+    expect((await failure(client.tweet('Expired'))).code).toBe(401);
+  });
+});

@@ -1,0 +1,424 @@
+// An X API v2 stand-in for tests: the OAuth 2.0 part is test/support/oauthNetwork.ts (X's paths, PKCE, HTTP Basic,
+// rotating refresh tokens, GET /2/users/me); this adds exactly the endpoints the adapter calls, as X's reference
+// documents them, with X's validation and error bodies. test/http/xStandIn.test.ts drives it with twitter-api-v2 (the
+// maintained client) to keep its shapes honest.
+//
+//   POST /2/media/upload/initialize        https://docs.x.com/x-api/media/initialize-media-upload
+//   POST /2/media/upload/:id/append        https://docs.x.com/x-api/media/append-media-upload (multipart, <= 5 MB)
+//   POST /2/media/upload/:id/finalize      https://docs.x.com/x-api/media/finalize-media-upload
+//   GET  /2/media/upload?command=STATUS    https://docs.x.com/x-api/media/get-media-upload-status
+//   POST /2/media/metadata                 https://docs.x.com/x-api/media/create-media-metadata
+//   POST /2/tweets                         https://docs.x.com/x-api/posts/create-post (403 duplicate content; media
+//                                          still processing refused: "Your media IDs are invalid.")
+//   GET  /2/tweets/:id                     https://docs.x.com/x-api/posts/get-post-by-id (public_metrics)
+//   GET  /2/users/:id/tweets               https://docs.x.com/x-api/users/get-posts (newest first, start_time)
+// Errors are problem JSON (https://docs.x.com/x-api/fundamentals/response-codes-and-errors); every answer carries
+// x-rate-limit-limit/-remaining/-reset (https://docs.x.com/x-api/fundamentals/rate-limits). Uploaded bytes are only
+// counted and hashed, never kept.
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import twitterText from 'twitter-text';
+import { OAuthNetwork, type NetworkUser } from './oauthNetwork.ts';
+
+export const segmentLimit = 5 * 1024 * 1024;
+const categoryLimits: Record<string, { bytes: number; types: RegExp }> = {
+  tweet_image: { bytes: 5 * 1024 * 1024, types: /^image\/(jpeg|png|webp|bmp|pjpeg|tiff)$/ },
+  tweet_gif: { bytes: 15 * 1024 * 1024, types: /^image\/gif$/ },
+  tweet_video: { bytes: 512 * 1024 * 1024, types: /^video\/(mp4|quicktime|webm|mp2t)$/ },
+};
+const replySettings = ['following', 'mentionedUsers', 'subscribers', 'verified'];
+
+export interface XMedia {
+  id: string;
+  ownerId: string;
+  mediaType: string;
+  category: string;
+  totalBytes: number;
+  /** Bytes received per segment index (a segment sent again replaces itself). */
+  segments: Map<number, number>;
+  /** sha256 of the segments in order, while they arrive in order. */
+  hash: Hash;
+  nextSegment: number;
+  finalized: boolean;
+  /** STATUS answers `in_progress` this many more times before `succeeded`. */
+  pollsLeft: number;
+  altText: string | null;
+}
+
+export interface XPost {
+  id: string;
+  authorId: string;
+  text: string;
+  mediaIds: string[];
+  replySettings: string | null;
+  createdAt: Date;
+  metrics: { retweet_count: number; reply_count: number; like_count: number; quote_count: number; impression_count: number };
+}
+
+/** A route of the API, as the switches below name it. */
+export type XRoute = 'initialize' | 'append' | 'finalize' | 'status' | 'metadata' | 'tweet' | 'lookup' | 'timeline';
+
+export class XStandIn {
+  readonly oauth: OAuthNetwork;
+  readonly media = new Map<string, XMedia>();
+  readonly posts: XPost[] = [];
+  /** Every API call, in order (OAuth calls are in `oauth.requests`). */
+  readonly calls: { route: XRoute; mediaId?: string; segment?: number }[] = [];
+  /** How many STATUS answers a video's processing takes. */
+  videoPolls = 2;
+  /** Every token is refused (a suspended account): 401 even after a refresh. */
+  refuseTokens = false;
+  /** Routes answering 429 until their reset (Unix seconds). */
+  readonly limited = new Map<XRoute, number>();
+  /** Called when a route has done its work, before it answers: true holds the answer forever (a worker killed meanwhile). */
+  hold: ((route: XRoute, detail: { mediaId?: string; segment?: number }) => boolean) | undefined;
+  readonly #held = new Set<ServerResponse>();
+  #nextId = 1_900_000_000_000_000_000n;
+
+  private constructor(oauth: OAuthNetwork) {
+    this.oauth = oauth;
+    oauth.api = (req, res, url) => this.#handle(req, res, url);
+  }
+
+  static async start(redirectUris: string[]): Promise<XStandIn> {
+    return new XStandIn(await new OAuthNetwork(redirectUris).start());
+  }
+
+  get url(): string {
+    return this.oauth.url;
+  }
+
+  /** The service's settings pointing X at this stand-in. */
+  settings(): Record<string, string> {
+    return { X_CLIENT_ID: this.oauth.clientId, X_CLIENT_SECRET: this.oauth.clientSecret, X_API_BASE_URL: this.url, X_AUTH_BASE_URL: `${this.url}/i` };
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.#held) res.destroy();
+    await this.oauth.stop();
+  }
+
+  /** `route` answers 429 for `seconds` from now. */
+  limit(route: XRoute, seconds: number): void {
+    this.limited.set(route, Math.ceil(Date.now() / 1000) + seconds);
+  }
+
+  /** Tokens for the next user, through the authorization code flow with PKCE as a client would run it. */
+  async authorize(redirectUri: string): Promise<{ access_token: string; refresh_token?: string }> {
+    const verifier = randomBytes(32).toString('base64url');
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.oauth.clientId,
+      redirect_uri: redirectUri,
+      scope: 'tweet.read tweet.write users.read media.write offline.access',
+      state: 'state',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    const back = new URL((await fetch(`${this.url}/i/oauth2/authorize?${query}`, { redirect: 'manual' })).headers.get('location')!);
+    const basic = Buffer.from(`${this.oauth.clientId}:${this.oauth.clientSecret}`).toString('base64');
+    const answer = await fetch(`${this.url}/2/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: verifier }),
+    });
+    return (await answer.json()) as { access_token: string; refresh_token?: string };
+  }
+
+  postsBy(user: NetworkUser): XPost[] {
+    return this.posts.filter((post) => post.authorId === user.id);
+  }
+
+  #id(): string {
+    this.#nextId += 1n;
+    return String(this.#nextId);
+  }
+
+  #send(res: ServerResponse, status: number, body: unknown, route?: XRoute): void {
+    const reset = (route && this.limited.get(route)) || Math.ceil(Date.now() / 1000) + 900;
+    res
+      .writeHead(status, {
+        'content-type': status >= 400 ? 'application/problem+json' : 'application/json',
+        'x-rate-limit-limit': '100',
+        'x-rate-limit-remaining': status === 429 ? '0' : '99',
+        'x-rate-limit-reset': String(reset),
+      })
+      .end(body === undefined ? undefined : JSON.stringify(body));
+  }
+
+  /** Answers X's 400 for a parameter; true (answered), for the router. */
+  #invalid(res: ServerResponse, route: XRoute, parameter: string, value: unknown, message: string): true {
+    this.#send(
+      res,
+      400,
+      {
+        errors: [{ parameters: { [parameter]: [String(value)] }, message }],
+        title: 'Invalid Request',
+        detail: 'One or more parameters to your request was invalid.',
+        type: 'https://api.twitter.com/2/problems/invalid-request',
+      },
+      route,
+    );
+    return true;
+  }
+
+  #problem(res: ServerResponse, route: XRoute, status: number, title: string, detail: string, type = 'about:blank'): true {
+    this.#send(res, status, { title, detail, type, status }, route);
+    return true;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const found = routeOf(req.method ?? 'GET', url);
+    if (!found) return false;
+    const { route, mediaId, userId, postId } = found;
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const user = this.refuseTokens ? undefined : this.oauth.userOf(token);
+    if (!user) {
+      await drain(req);
+      this.#problem(res, route, 401, 'Unauthorized', 'Unauthorized');
+      return true;
+    }
+    const reset = this.limited.get(route);
+    if (reset && reset > Date.now() / 1000) {
+      await drain(req);
+      this.#problem(res, route, 429, 'Too Many Requests', 'Too Many Requests');
+      return true;
+    }
+    if (reset) this.limited.delete(route);
+    const answer = (status: number, body?: unknown, detail: { mediaId?: string; segment?: number } = {}) => {
+      this.calls.push({ route, ...detail });
+      if (this.hold?.(route, detail)) {
+        this.#held.add(res);
+        return;
+      }
+      this.#send(res, status, body, route);
+    };
+    switch (route) {
+      case 'initialize': {
+        const body = await json(req);
+        const limits = categoryLimits[String(body.media_category)];
+        if (!limits) return this.#invalid(res, route, 'media_category', body.media_category, 'media_category is not valid');
+        if (typeof body.media_type !== 'string' || !limits.types.test(body.media_type)) {
+          return this.#invalid(res, route, 'media_type', body.media_type, `media_type is not valid for ${body.media_category}`);
+        }
+        const total = Number(body.total_bytes);
+        if (!Number.isInteger(total) || total < 1) return this.#invalid(res, route, 'total_bytes', body.total_bytes, 'total_bytes is required');
+        if (total > limits.bytes) return this.#invalid(res, route, 'total_bytes', total, `File size exceeds ${limits.bytes} bytes.`);
+        const media: XMedia = {
+          id: this.#id(),
+          ownerId: user.id,
+          mediaType: body.media_type,
+          category: String(body.media_category),
+          totalBytes: total,
+          segments: new Map(),
+          hash: createHash('sha256'),
+          nextSegment: 0,
+          finalized: false,
+          pollsLeft: body.media_category === 'tweet_video' ? this.videoPolls : 0,
+          altText: null,
+        };
+        this.media.set(media.id, media);
+        answer(200, { data: { id: media.id, media_key: `7_${media.id}`, expires_after_secs: 86_400 } }, { mediaId: media.id });
+        return true;
+      }
+      case 'append': {
+        const media = this.#mediaOf(mediaId, user);
+        if (!media) {
+          await drain(req);
+          return this.#invalid(res, route, 'id', mediaId, 'The media id is not valid.');
+        }
+        const form = multipart(await body(req), String(req.headers['content-type']));
+        const index = Number(form.get('segment_index')?.toString('utf8'));
+        const bytes = form.get('media');
+        if (!Number.isInteger(index) || index < 0 || index > 999)
+          return this.#invalid(res, route, 'segment_index', form.get('segment_index'), 'segment_index must be 0-999');
+        if (!bytes) return this.#invalid(res, route, 'media', '', 'media is required');
+        if (bytes.length > segmentLimit) return this.#invalid(res, route, 'media', bytes.length, 'The segment is larger than 5 MB.');
+        if (media.finalized) return this.#invalid(res, route, 'id', mediaId, 'The media upload was already finalized.');
+        if (index === media.nextSegment) {
+          media.hash.update(bytes);
+          media.nextSegment++;
+        }
+        media.segments.set(index, bytes.length);
+        answer(200, { data: { expires_at: Math.floor(Date.now() / 1000) + 86_400 } }, { mediaId, segment: index });
+        return true;
+      }
+      case 'finalize': {
+        await drain(req);
+        const media = this.#mediaOf(mediaId, user);
+        if (!media) return this.#invalid(res, route, 'id', mediaId, 'The media id is not valid.');
+        const received = [...media.segments.values()].reduce((sum, bytes) => sum + bytes, 0);
+        if (received !== media.totalBytes)
+          return this.#invalid(res, route, 'id', mediaId, `Segments do not add up to provided total file size (${received} of ${media.totalBytes}).`);
+        media.finalized = true;
+        answer(
+          200,
+          { data: { id: media.id, media_key: `7_${media.id}`, size: media.totalBytes, expires_after_secs: 86_400, ...processingOf(media) } },
+          { mediaId },
+        );
+        return true;
+      }
+      case 'status': {
+        const media = this.#mediaOf(url.searchParams.get('media_id') ?? undefined, user);
+        if (url.searchParams.get('command') !== 'STATUS')
+          return this.#invalid(res, route, 'command', url.searchParams.get('command'), 'command must be STATUS');
+        if (!media?.finalized) return this.#invalid(res, route, 'media_id', url.searchParams.get('media_id'), 'The media id is not valid.');
+        if (media.pollsLeft > 0) media.pollsLeft--;
+        answer(200, { data: { id: media.id, media_key: `7_${media.id}`, ...processingOf(media) } }, { mediaId: media.id });
+        return true;
+      }
+      case 'metadata': {
+        const body = await json(req);
+        const media = this.#mediaOf(body.id, user);
+        const text = body.metadata?.alt_text?.text;
+        if (!media) return this.#invalid(res, route, 'id', body.id, 'The media id is not valid.');
+        if (typeof text !== 'string' || text.length > 1000)
+          return this.#invalid(res, route, 'metadata.alt_text.text', text, 'alt_text must be at most 1000 characters');
+        media.altText = text;
+        answer(200, { data: { id: media.id, associated_metadata: { alt_text: { text } } } }, { mediaId: media.id });
+        return true;
+      }
+      case 'tweet': {
+        const body = await json(req);
+        const text = typeof body.text === 'string' ? body.text : '';
+        const mediaIds: string[] = body.media?.media_ids ?? [];
+        if (!text && !mediaIds.length) return this.#invalid(res, route, 'text', '', 'text or media is required');
+        if (text && !twitterText.parseTweet(text).valid) return this.#problem(res, route, 400, 'Invalid Request', 'Your Tweet text is too long.');
+        if (body.reply_settings !== undefined && !replySettings.includes(body.reply_settings))
+          return this.#invalid(res, route, 'reply_settings', body.reply_settings, 'reply_settings is not valid');
+        const attached = mediaIds.map((id) => this.#mediaOf(id, user));
+        const ready = (media: XMedia | undefined) => media?.finalized && media.pollsLeft === 0;
+        if (mediaIds.length > 4 || !attached.every(ready)) return this.#invalid(res, route, 'media.media_ids', mediaIds, 'Your media IDs are invalid.');
+        if (text && this.postsBy(user).some((post) => post.text === text)) {
+          return this.#problem(res, route, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+        }
+        const post: XPost = {
+          id: this.#id(),
+          authorId: user.id,
+          text,
+          mediaIds,
+          replySettings: body.reply_settings ?? null,
+          createdAt: new Date(),
+          metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 },
+        };
+        this.posts.push(post);
+        answer(201, { data: { id: post.id, text: shown(post), edit_history_tweet_ids: [post.id] } });
+        return true;
+      }
+      case 'lookup': {
+        const post = this.posts.find((candidate) => candidate.id === postId);
+        const fields = (url.searchParams.get('tweet.fields') ?? '').split(',');
+        const data = post && {
+          id: post.id,
+          text: shown(post),
+          edit_history_tweet_ids: [post.id],
+          ...(fields.includes('public_metrics') ? { public_metrics: post.metrics } : {}),
+        };
+        answer(
+          200,
+          data
+            ? { data }
+            : {
+                errors: [
+                  {
+                    value: postId,
+                    detail: `Could not find tweet with id: [${postId}].`,
+                    title: 'Not Found Error',
+                    resource_type: 'tweet',
+                    parameter: 'id',
+                    resource_id: postId,
+                    type: 'https://api.twitter.com/2/problems/resource-not-found',
+                  },
+                ],
+              },
+        );
+        return true;
+      }
+      case 'timeline': {
+        const since = url.searchParams.get('start_time');
+        const max = Number(url.searchParams.get('max_results') ?? 10);
+        if (!(max >= 5 && max <= 100)) return this.#invalid(res, route, 'max_results', max, 'max_results must be 5-100');
+        const posts = this.posts
+          .filter((post) => post.authorId === userId && (!since || post.createdAt >= new Date(since)))
+          .reverse()
+          .slice(0, max);
+        const data = posts.map((post) => ({ id: post.id, text: shown(post), edit_history_tweet_ids: [post.id] }));
+        answer(200, {
+          ...(data.length ? { data } : {}),
+          meta: { result_count: data.length, ...(data.length ? { newest_id: data[0]!.id, oldest_id: data.at(-1)!.id } : {}) },
+        });
+        return true;
+      }
+    }
+  }
+
+  #mediaOf(id: string | undefined, user: NetworkUser): XMedia | undefined {
+    const media = id ? this.media.get(id) : undefined;
+    return media?.ownerId === user.id ? media : undefined;
+  }
+}
+
+function routeOf(method: string, url: URL): { route: XRoute; mediaId?: string; userId?: string; postId?: string } | undefined {
+  const path = url.pathname;
+  if (method === 'POST' && path === '/2/media/upload/initialize') return { route: 'initialize' };
+  const upload = /^\/2\/media\/upload\/(\d+)\/(append|finalize)$/.exec(path);
+  if (method === 'POST' && upload) return { route: upload[2] as 'append' | 'finalize', mediaId: upload[1] };
+  if (method === 'GET' && path === '/2/media/upload') return { route: 'status' };
+  if (method === 'POST' && path === '/2/media/metadata') return { route: 'metadata' };
+  if (method === 'POST' && path === '/2/tweets') return { route: 'tweet' };
+  const post = /^\/2\/tweets\/(\d+)$/.exec(path);
+  if (method === 'GET' && post) return { route: 'lookup', postId: post[1] };
+  const timeline = /^\/2\/users\/(\d+)\/tweets$/.exec(path);
+  if (method === 'GET' && timeline) return { route: 'timeline', userId: timeline[1] };
+  return undefined;
+}
+
+/** How X shows a post's text back: links as t.co links, and a post with media ends with the media's link. */
+function shown(post: XPost): string {
+  const text = post.text.replace(/\bhttps?:\/\/\S+/g, () => `https://t.co/${post.id.slice(-10)}`);
+  return post.mediaIds.length ? `${text} https://t.co/m${post.id.slice(-9)}`.trim() : text;
+}
+
+function processingOf(media: XMedia): { processing_info?: { state: string; check_after_secs?: number; progress_percent: number } } {
+  if (media.category !== 'tweet_video' && media.category !== 'tweet_gif') return {};
+  return media.pollsLeft > 0
+    ? { processing_info: { state: media.segments.size ? 'in_progress' : 'pending', check_after_secs: 1, progress_percent: 50 } }
+    : { processing_info: { state: 'succeeded', progress_percent: 100 } };
+}
+
+async function drain(req: IncomingMessage): Promise<void> {
+  for await (const _ of req);
+}
+
+async function body(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function json(req: IncomingMessage): Promise<any> {
+  try {
+    return JSON.parse((await body(req)).toString('utf8') || '{}');
+  } catch {
+    return {};
+  }
+}
+
+/** multipart/form-data's parts by name (RFC 7578), with or without a filename, as raw bytes. */
+function multipart(bytes: Buffer, contentType: string): Map<string, Buffer> {
+  const parts = new Map<string, Buffer>();
+  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
+  if (!boundary) return parts;
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = bytes.indexOf(delimiter);
+  while (at !== -1) {
+    const next = bytes.indexOf(delimiter, at + delimiter.length);
+    if (next === -1) break;
+    const part = bytes.subarray(at + delimiter.length + 2, next - 2);
+    const headerEnd = part.indexOf('\r\n\r\n');
+    const name = /name="([^"]*)"/.exec(part.subarray(0, headerEnd).toString('utf8'))?.[1];
+    if (name !== undefined && headerEnd !== -1) parts.set(name, part.subarray(headerEnd + 4));
+    at = next;
+  }
+  return parts;
+}
