@@ -1,36 +1,16 @@
 // The networks kit's rules (src/providers/kit/): a publish in steps resumes where an attempt stopped, an
 // interrupted step is looked up before it is sent again, and uploads go segment by segment from byte ranges.
 import { describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { Steps } from '../../src/providers/kit/steps.ts';
 import { multipartFileBody, segmentRanges, uploadSegments } from '../../src/providers/kit/upload.ts';
-import type { PublishMedia } from '../../src/providers/adapter.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
+import { publishMedia } from '../support/publishMedia.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { NetworkHttp } from '../../src/providers/http.ts';
 import { uploadResumable } from '../../src/providers/kit/resumable.ts';
 import { startResumableSessions } from '../support/resumableSessions.ts';
 
-function mediaOf(bytes: Buffer): PublishMedia & { reads: { start: number; end: number }[] } {
-  const reads: { start: number; end: number }[] = [];
-  return {
-    id: 'm1',
-    kind: 'video',
-    mimeType: 'video/mp4',
-    size: bytes.length,
-    width: null,
-    height: null,
-    durationMs: null,
-    altText: null,
-    url: '',
-    reads,
-    open: async (range) => {
-      const { start, end } = range ?? { start: 0, end: bytes.length };
-      reads.push({ start, end });
-      return Readable.from([bytes.subarray(start, end)]);
-    },
-  };
-}
+const mediaOf = (bytes: Buffer) => publishMedia(bytes, { id: 'm1', kind: 'video', mimeType: 'video/mp4' });
 
 describe('steps', () => {
   it('runs a finished step once across attempts, and saves before and after each call', async () => {

@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { BlueskyAdapter } from '../../src/providers/bluesky/adapter.ts';
-import { ProviderError, type ConnectedAccount, type PublishMedia, type PublishRequest } from '../../src/providers/adapter.ts';
+import { ProviderError, type ConnectedAccount, type PublishRequest } from '../../src/providers/adapter.ts';
 import { checkTarget } from '../../src/posts/validation.ts';
 import { startPds, type PdsAccount, type TestPds } from '../support/pds.ts';
 import { image, video } from '../support/mediaFiles.ts';
@@ -16,6 +15,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
+import { publishMedia } from '../support/publishMedia.ts';
 
 let pds: TestPds;
 let alice: PdsAccount;
@@ -51,20 +51,6 @@ afterAll(async () => {
   await new Promise((resolve) => pages?.close(resolve));
   await pds?.close();
 });
-
-function mediaFile(bytes: Buffer, fields: Partial<PublishMedia> & Pick<PublishMedia, 'kind' | 'mimeType'>): PublishMedia {
-  return {
-    id: randomUUID(),
-    size: bytes.length,
-    width: null,
-    height: null,
-    durationMs: null,
-    altText: null,
-    url: '',
-    open: async () => Readable.from([bytes]),
-    ...fields,
-  };
-}
 
 function requestFor(caption: string, extra: Partial<PublishRequest> = {}): PublishRequest {
   return {
@@ -172,7 +158,7 @@ describe('publishing a post', () => {
     ] as const;
     const media = await Promise.all(
       sizes.map(async ([width, height], index) =>
-        mediaFile(await image('png', width, height), { kind: 'image', mimeType: 'image/png', width, height, altText: `Picture ${index + 1}` }),
+        publishMedia(await image('png', width, height), { kind: 'image', mimeType: 'image/png', width, height, altText: `Picture ${index + 1}` }),
       ),
     );
     const record = await recordOf((await publish(requestFor('Four pictures', { media }))).remoteId);
@@ -187,7 +173,7 @@ describe('publishing a post', () => {
       .png()
       .toBuffer();
     expect(noisy.length).toBeGreaterThan(1_000_000);
-    const media = [mediaFile(noisy, { kind: 'image', mimeType: 'image/png', width: 1200, height: 900, altText: 'Static' })];
+    const media = [publishMedia(noisy, { kind: 'image', mimeType: 'image/png', width: 1200, height: 900, altText: 'Static' })];
     const record = await recordOf((await publish(requestFor('A heavy picture', { media }))).remoteId);
     const [entry] = record.embed.images;
     expect(entry.image.mimeType).toBe('image/jpeg');
@@ -198,7 +184,7 @@ describe('publishing a post', () => {
 
   it('uploads a video to the PDS and embeds it with its alt text and aspect ratio', async () => {
     const clip = await video(320, 240, 1);
-    const media = [mediaFile(clip, { kind: 'video', mimeType: 'video/mp4', width: 320, height: 240, durationMs: 1000, altText: 'A test pattern' })];
+    const media = [publishMedia(clip, { kind: 'video', mimeType: 'video/mp4', width: 320, height: 240, durationMs: 1000, altText: 'A test pattern' })];
     const record = await recordOf((await publish(requestFor('A short clip', { media }))).remoteId);
     expect(record.embed).toMatchObject({
       $type: 'app.bsky.embed.video',
