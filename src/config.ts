@@ -38,6 +38,8 @@ export interface Config {
   publishConcurrency: number;
   /** How often pg-boss looks for jobs whose worker died, seconds. */
   jobSuperviseSeconds: number;
+  /** How often a worker woken by NOTIFY also looks for jobs, for retries coming due (they send none), ms. */
+  jobBackstopPollMs: number;
   /** Largest file one upload may declare. */
   maxUploadBytes: number;
   /** Hosts (names or addresses) webhooks may reach even when private, and over http. */
@@ -243,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     publishConcurrency: integer(env, 'PUBLISH_CONCURRENCY', 4, 1),
     jobSuperviseSeconds: integer(env, 'JOB_SUPERVISE_SECONDS', 10, 1),
+    jobBackstopPollMs: integer(env, 'JOB_BACKSTOP_POLL_MS', 5000, 500),
     maxUploadBytes: integer(env, 'MEDIA_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1),
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,
     mcpAllowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS, env.PUBLIC_BASE_URL ?? `http://localhost:${port}`),

@@ -25,6 +25,8 @@ export interface JobsOptions {
   supervise: boolean;
   /** Connections pg-boss may hold (JOBS_POOL_SIZE). */
   poolSize: number;
+  /** Replaces wokenByNotify's 5 s backstop poll in this process (JOB_BACKSTOP_POLL_MS). */
+  backstopPollMs?: number;
 }
 
 /**
@@ -66,11 +68,22 @@ function carryRequestIds(boss: PgBoss): void {
 
 /**
  * How the workers of queues whose jobs are meant to run at once find them: woken by NOTIFY when a job lands, with a
- * poll every 5 s as the backstop for retries coming due and for a notification lost while the listener reconnected
+ * poll every 5 s (JOB_BACKSTOP_POLL_MS) as the backstop for retries coming due and for a notification lost while the listener reconnected
  * (every 0.5 s without a listener). A 0.5 s backstop kept an idle installation at about 13 % of a core between the
  * server and PostgreSQL: the 16 webhook workers alone asked for jobs 32 times a second.
  */
 export const wokenByNotify = { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5 } as const;
+
+/** Workers started with wokenByNotify poll as their backstop every `ms` instead (at most as often as without a listener). */
+function backstopPollEvery(boss: PgBoss, ms: number): void {
+  const notifyPollingIntervalSeconds = Math.max(ms / 1000, wokenByNotify.pollingIntervalSeconds);
+  const work = boss.work.bind(boss) as (name: string, ...rest: unknown[]) => Promise<string>;
+  boss.work = ((name: string, ...rest: unknown[]) => {
+    const [options, handler] = rest;
+    if (rest.length === 1 || !(options && typeof options === 'object' && 'notifyPollingIntervalSeconds' in options)) return work(name, ...rest);
+    return work(name, { ...options, notifyPollingIntervalSeconds }, handler);
+  }) as PgBoss['work'];
+}
 
 export async function startJobs(connectionString: string, options: JobsOptions, onError: (error: Error) => void): Promise<PgBoss> {
   const boss = new PgBoss({
@@ -84,6 +97,7 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
   });
   boss.on('error', onError);
   carryRequestIds(boss);
+  if (options.backstopPollMs !== undefined) backstopPollEvery(boss, options.backstopPollMs);
   await boss.start();
   const publishing = {
     notify: true,

@@ -20,6 +20,8 @@ beforeAll(
     ({ service, acme, api } = await serviceWithWorkspace({
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
+      // A retry coming due wakes no worker: found at the next backstop poll (5 s by default).
+      JOB_BACKSTOP_POLL_MS: '500',
       WEBHOOK_TIMEOUT_MS: '1500',
     })),
 );
