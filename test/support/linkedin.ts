@@ -314,6 +314,8 @@ export class LinkedInStandIn {
     part.received++;
     if (bytes !== part.lastByte - part.firstByte + 1) return error(res, 400, `Part ${index} must be ${part.lastByte - part.firstByte + 1} bytes, got ${bytes}`);
     if (this.partDelayMs) await sleep(this.partDelayMs);
+    // A client that went away meanwhile (a killed worker) never heard the answer.
+    if (req.socket.destroyed) return;
     part.answered++;
     res.writeHead(200, { etag: part.etag }).end();
   }
