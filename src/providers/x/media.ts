@@ -44,7 +44,8 @@ export async function uploadMedia(http: NetworkHttp, session: Session, steps: St
   await uploadSegments(steps, `${step}:append`, media, segmentBytes, async ({ index, bytes }) => {
     const form = new FormData();
     form.set('segment_index', String(index));
-    form.set('media', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), 'segment');
+    // A segment read from storage is never shared memory: no copy needed.
+    form.set('media', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), 'segment');
     await call('POST', `/2/media/upload/${id}/append`, { multipart: form });
   });
   const finalized = steps.result<ProcessingInfo | null>(`${step}:finalize`) !== undefined;
