@@ -227,6 +227,26 @@ describe('an interrupted post step', () => {
   });
 });
 
+describe('metrics', () => {
+  it("reads a page's post statistics, and none for a member's posts", async () => {
+    const adapter = new LinkedInAdapter({
+      app: { clientId: linkedin.oauth.clientId, clientSecret: linkedin.oauth.clientSecret, apiBaseUrl: linkedin.url, authBaseUrl: linkedin.authBaseUrl },
+      redirectUri: callback,
+      version: '202610',
+      timeoutMs: 5000,
+      allowedHosts: new Set(['127.0.0.1']),
+    });
+    const tokens = { accessToken: await linkedin.accessToken(callback) };
+    const page = { id: 'p', provider: 'linkedin', username: 'acme-robotics', remoteId: `urn:li:organization:${pages[0]!.id}`, tokens };
+    const pagePost = [...linkedin.posts.values()].find((post) => post.author === page.remoteId)!;
+    expect(await adapter.metrics(page, pagePost.id)).toEqual({ impressions: 60, reach: 40, clicks: 5, likes: 7, comments: 3, shares: 2 });
+    const person = { ...page, remoteId: `urn:li:person:${alice.id}` };
+    const calls = linkedin.requests.length;
+    expect(await adapter.metrics(person, [...linkedin.posts.keys()][0]!)).toEqual({});
+    expect(linkedin.requests.length).toBe(calls);
+  });
+});
+
 describe('little text', () => {
   it('escapes every reserved character and keeps hashtags', () => {
     expect(littleText('a|b{c}d@e[f]g(h)i<j>k\\l*m_n~o #tag x#y #')).toBe('a\\|b\\{c\\}d\\@e\\[f\\]g\\(h\\)i\\<j\\>k\\\\l\\*m\\_n\\~o #tag x\\#y \\#');
