@@ -22,7 +22,11 @@ afterAll(() => service.stop());
 function bytes(from: number, to: number): Readable {
   const block = (index: number) => {
     const digest = createHash('sha256').update(`block ${index}`).digest();
-    return Buffer.concat(Array.from({ length: MiB / digest.length }, () => digest));
+    // Filled by doubling what is written: concatenating 32,768 copies cost the test half a minute of CPU per run.
+    const filled = Buffer.allocUnsafe(MiB);
+    digest.copy(filled);
+    for (let length = digest.length; length < MiB; length *= 2) filled.copy(filled, length, 0, Math.min(length, MiB - length));
+    return filled;
   };
   async function* chunks() {
     for (let offset = from; offset < to; ) {
