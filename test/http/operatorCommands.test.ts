@@ -87,7 +87,10 @@ describe('operator commands', () => {
       'pinterest-token',
     );
     expect(pinterest.code).toBe(1);
-    expect(pinterest.json.error).toMatchObject({ code: 'PROVIDER_NOT_AVAILABLE', message: 'Publishing to Pinterest is not available on this installation yet.' });
+    expect(pinterest.json.error).toMatchObject({
+      code: 'PROVIDER_NOT_AVAILABLE',
+      message: 'Publishing to Pinterest is not available on this installation yet.',
+    });
     const listed = await (await api(readOnly.json.apiKey)).json();
     expect(listed.data.map((a: { id: string }) => a.id).sort()).toEqual([connected.json.connectionId, mastodon.json.connectionId].sort());
     expect(listed.data.find((a: { id: string }) => a.id === connected.json.connectionId)).toMatchObject({ displayName: 'Acme Sandbox' });
