@@ -6,7 +6,7 @@
 //
 // A publish is charged to its network's quotas when claimed (src/providers/kit/quotas.ts); one that would exceed a
 // quota waits for the quota's next window (`waitingUntil`, `waitingReason` on the target), as one the network
-// rate-limited waits for the reset the network gave.
+// rate-limited waits for the reset the network gave, or where it gave none, for a back-off growing with each attempt.
 //
 // A network that accepts a post and processes it later answers `processing`: the target stays `publishing` with
 // the network's handle, no worker waits, and a status-check job asks the network again after the delay it gave.
@@ -43,6 +43,7 @@ import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
 import { chargeQuotas } from '../providers/kit/quotas.ts';
+import { throttleBackoffMs } from '../providers/kit/backoff.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import { BatchedWrites } from './batchedWrites.ts';
@@ -449,8 +450,10 @@ export class TargetPublisher {
       this.#deps.logger.error({ err: error, targetId: target.targetId }, 'publish attempt failed');
       error = new ProviderError('PROVIDER_UNAVAILABLE', 'The network could not be reached.', true);
     }
-    const { code, message, transient, retryAfterMs } = error as ProviderError;
+    const { code, message, transient } = error as ProviderError;
     const failure = { code, message };
+    const throttledQuietly = code === 'RATE_LIMITED_BY_PROVIDER' && (error as ProviderError).retryAfterMs === undefined;
+    const retryAfterMs = throttledQuietly ? throttleBackoffMs(target.attempts) : (error as ProviderError).retryAfterMs;
     if (!transient) return failed(target, failure);
     if (retryAfterMs !== undefined) {
       return target.attempts < rateLimitedAttemptLimit

@@ -8,6 +8,7 @@ import { publishMedia } from '../support/publishMedia.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { NetworkHttp } from '../../src/providers/http.ts';
 import { uploadResumable } from '../../src/providers/kit/resumable.ts';
+import { throttleBackoffMs } from '../../src/providers/kit/backoff.ts';
 import { startResumableSessions } from '../support/resumableSessions.ts';
 
 const mediaOf = (bytes: Buffer) => publishMedia(bytes, { id: 'm1', kind: 'video', mimeType: 'video/mp4' });
@@ -159,5 +160,15 @@ describe('a resumable upload (YouTube’s protocol)', () => {
     } finally {
       await sessions.close();
     }
+  });
+});
+
+describe('the back-off where a network throttles without saying for how long', () => {
+  it('starts at 30 s and doubles with each attempt up to 15 minutes, with up to half again at random', () => {
+    const lowest = () => 0;
+    const highest = () => 0.999_999;
+    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => throttleBackoffMs(attempt, lowest))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000]);
+    expect(throttleBackoffMs(1, highest)).toBe(44_999);
+    expect(throttleBackoffMs(9, highest)).toBe(900_000);
   });
 });

@@ -3,8 +3,7 @@
 // (https://learn.microsoft.com/linkedin/marketing/versioning), and the upload URLs LinkedIn hands out, which are
 // its word and so go through the SSRF guard. Its error answers are `{message, status, serviceErrorCode}`; it
 // throttles with 429 and no header saying for how long (limits count per day and reset at midnight UTC:
-// https://learn.microsoft.com/linkedin/shared/api-guide/concepts/rate-limits).
-import { ProviderError } from '../adapter.ts';
+// https://learn.microsoft.com/linkedin/shared/api-guide/concepts/rate-limits): the worker then backs off (kit/backoff.ts).
 import { NetworkHttp, type NetworkRequest, type NetworkResponse } from '../http.ts';
 
 export interface LinkedInApiOptions {
@@ -25,19 +24,6 @@ function reasonOf(body: unknown): string | undefined {
   return typeof description === 'string' && description ? `LinkedIn: ${description}` : undefined;
 }
 
-/**
- * The contract's back-off where a network throttles without saying for how long: from 30 s, with jitter so that
- * the accounts it stopped do not all come back at once.
- */
-export function quietThrottleWaitMs(random = Math.random): number {
-  return 30_000 + Math.floor(random() * 30_000);
-}
-
-function classify({ status, reason }: { status: number; reason: string }): ProviderError | undefined {
-  if (status === 429) return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: quietThrottleWaitMs() });
-  return undefined;
-}
-
 export type LinkedInCall = Omit<NetworkRequest, 'url'> & { path: string };
 
 export class LinkedInApi {
@@ -47,7 +33,7 @@ export class LinkedInApi {
   readonly #version: string;
 
   constructor(options: LinkedInApiOptions) {
-    const common = { network: 'LinkedIn', reasonOf, classify, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs };
+    const common = { network: 'LinkedIn', reasonOf, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs };
     // The API's host is the operator's setting; upload URLs are LinkedIn's answer.
     this.#api = new NetworkHttp(common);
     this.#uploads = new NetworkHttp({ ...common, allowedHosts: options.allowedHosts });
