@@ -64,6 +64,8 @@ export interface Config {
   networkTimeoutMs: number;
   /** LINKEDIN_VERSION: the `LinkedIn-Version` (YYYYMM) of LinkedIn's versioned API to ask for. */
   linkedinVersion: string;
+  /** META_GRAPH_API_VERSION: the Graph API version (`v23.0`) Facebook Pages and Instagram are called with, in every path. */
+  metaGraphVersion: string;
   /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API tier allows (Basic: 100). */
   xPostsPerDay: number;
   /** SANDBOX_QUOTA `<posts>/<seconds>`: a quota per account for the sandbox network, to try waiting targets; none by default. */
@@ -259,10 +261,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
     linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
+    metaGraphVersion: graphVersion(env.META_GRAPH_API_VERSION || 'v23.0'),
     xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
     sandboxQuota: sandboxQuota(env.SANDBOX_QUOTA),
     ai: aiSettings(env),
   };
+}
+
+function graphVersion(raw: string): string {
+  if (!/^v\d+\.\d+$/.test(raw)) throw new Error(`META_GRAPH_API_VERSION must be a Graph API version such as v23.0, got "${raw}"`);
+  return raw;
 }
 
 function sandboxQuota(value: string | undefined): Config['sandboxQuota'] {

@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Transaction } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { OAuthAuthorization, SocialAccount } from '../db/generated/prisma/client.ts';
@@ -25,7 +25,7 @@ import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAu
 import { shownReason } from '../providers/shownReason.ts';
 import { allowedHostsFrom, checkDestination, RefusedDestination } from '../outbound/guard.ts';
 import { requireProvider, requirePublishing } from './providers.ts';
-import { localRemoteId, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
+import { localRemoteId, markNeedsReconnect, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
 export const authorizationMinutes = 10;
 
@@ -295,12 +295,12 @@ export async function completeAccountConnection(
     const connector = oauthConnector(link, provider);
     const context: AuthorizationContext = { redirectUri: callbackUrl(settings.publicBaseUrl, provider), instanceUrl: authorization.instanceUrl ?? undefined };
     const codeVerifier = authorization.encryptedCodeVerifier ? settings.secrets.open(authorization.encryptedCodeVerifier) : null;
-    const accounts = await callNetwork(provider, settings.timeoutMs, async () => {
+    const accounts: ReachedAccount[] = await callNetwork(provider, settings.timeoutMs, async () => {
       const app = await connector.prepare(context);
       const tokens = await exchangeCode(app, displayName(provider), callback, codeVerifier, settings.timeoutMs);
       return withAccountRules(link, await connector.identities(tokens, context));
     });
-    const saved = await db.prisma.$transaction((tx) => saveConnectedAccounts(tx, settings.secrets, outbox, authorization.workspaceId, provider, accounts));
+    const saved = await db.prisma.$transaction((tx) => saveReachedAccounts(tx, settings.secrets, outbox, authorization.workspaceId, provider, accounts));
     return { returnTo, connectionIds: saved.map((account) => account.id) };
   } catch (error) {
     if (error instanceof GrantRefused) {
@@ -309,6 +309,37 @@ export async function completeAccountConnection(
     if (error instanceof AppError) throw fail(error.code.toLowerCase(), error);
     throw error;
   }
+}
+
+/**
+ * An account an authorization reached: of the network connected, or of the one it names where one sign-in reaches
+ * two networks (Facebook Login: Pages, and the Instagram accounts linked to them).
+ */
+type ReachedAccount = AccountToSave & { provider?: string };
+
+/**
+ * Saves each reached account under its network. Accounts the same person at the network granted before
+ * (`tokens.extra.grantedBy`) that this authorization no longer reaches (a Page left out) need reconnecting.
+ */
+async function saveReachedAccounts(
+  tx: Transaction,
+  secrets: SecretBox,
+  outbox: Outbox,
+  workspaceId: string,
+  provider: string,
+  accounts: ReachedAccount[],
+): Promise<SocialAccount[]> {
+  const byNetwork = new Map<string, ReachedAccount[]>();
+  for (const account of accounts) byNetwork.set(account.provider ?? provider, [...(byNetwork.get(account.provider ?? provider) ?? []), account]);
+  const saved: SocialAccount[] = [];
+  for (const [network, reached] of byNetwork) saved.push(...(await saveConnectedAccounts(tx, secrets, outbox, workspaceId, network, reached)));
+  const grantors = new Set(accounts.flatMap((account) => account.tokens?.extra?.grantedBy ?? []));
+  if (!grantors.size) return saved;
+  const others = await tx.socialAccount.findMany({ where: { workspaceId, status: 'ACTIVE', id: { notIn: saved.map((account) => account.id) } } });
+  for (const other of others) {
+    if (grantors.has(openTokens(secrets, other)?.extra?.grantedBy ?? '')) await markNeedsReconnect(tx, outbox, other.id);
+  }
+  return saved;
 }
 
 /** The person who started an authorization must still be an owner or admin of its workspace when it completes. */

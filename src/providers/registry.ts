@@ -4,6 +4,8 @@ import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { ProviderAdapter } from './adapter.ts';
 import { BlueskyAdapter } from './bluesky/adapter.ts';
+import { createFacebookAdapter } from './facebook/adapter.ts';
+import { createInstagramAdapter } from './instagram/adapter.ts';
 import { createLinkedInAdapter } from './linkedin/adapter.ts';
 import { MastodonAdapter } from './mastodon/adapter.ts';
 import { mastodonHttp } from './mastodon/api.ts';
@@ -42,6 +44,9 @@ const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependen
     new MastodonAdapter({ db, secrets, publicBaseUrl: config.publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) }),
   x: oauth('x', (deps) => createXAdapter(deps)),
   linkedin: oauth('linkedin', createLinkedInAdapter),
+  facebook: oauth('facebook', createFacebookAdapter),
+  // Instagram API with Facebook Login: a product of the same Facebook app, so Facebook's settings make it.
+  instagram: oauth('facebook', createInstagramAdapter),
 };
 
 /** An OAuth network's adapter, made only where `<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET` are set. */

@@ -1,0 +1,96 @@
+// Facebook Pages through the Pages API, connected by Facebook Login (../meta/login.ts), posting with each Page's token:
+//   Page feed  https://developers.facebook.com/docs/graph-api/reference/page/feed (message, link, attached_media)
+//   Page photos  https://developers.facebook.com/docs/graph-api/reference/page/photos (url fetched by Meta,
+//     alt_text_custom, published=false for the photos of a several-photo post)
+//   Page videos  https://developers.facebook.com/docs/video-api/guides/publishing (file_url fetched by Meta;
+//     GET /{video-id}?fields=status until `video_status` is ready)
+//   Page post insights  https://developers.facebook.com/docs/graph-api/reference/insights
+// Meta fetches every file itself from the signed PublishMedia.url. No duplicates: Meta takes no idempotency key, so
+// a post step an earlier attempt started without seeing its answer is looked up among the Page's latest posts
+// (same message) before it is sent again; unpublished photos sent twice stay invisible.
+import type { OAuthAdapterDependencies } from '../registry.ts';
+import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest } from '../adapter.ts';
+import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import { Steps } from '../kit/steps.ts';
+import { insightValues, recentItemWith, type Graph } from '../meta/graph.ts';
+import { metaParts } from '../meta/login.ts';
+import { facebookRules } from './rules.ts';
+
+const firstUrl = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
+/** Video permalinks come as paths of www.facebook.com. */
+const absolute = (permalink: string | undefined) => (permalink?.startsWith('/') ? `https://www.facebook.com${permalink}` : (permalink ?? ''));
+
+export class FacebookAdapter implements ProviderAdapter {
+  readonly provider = 'facebook';
+  readonly duplicates = 'look-up';
+  readonly rules = facebookRules;
+  readonly connector: OAuthLink['connector'];
+  readonly revoke: OAuthLink['revoke'];
+  readonly #graph: Graph;
+  readonly #checkAfterMs: number;
+
+  constructor(graph: Graph, link: OAuthLink, options: { videoCheckAfterMs?: number } = {}) {
+    this.#graph = graph;
+    this.connector = link.connector;
+    this.revoke = link.revoke;
+    this.#checkAfterMs = options.videoCheckAfterMs ?? 10_000;
+  }
+
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const { account, caption, media, signal } = request;
+    const page = account.remoteId;
+    const token = tokensOf(account).accessToken;
+    if (!page) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The Facebook account has no Page id: connect it again.', false);
+    if (request.placement !== 'feed')
+      throw new ProviderError('PROVIDER_REJECTED', `Facebook ${request.placement}s are not published by this service yet.`, false);
+    const steps = new Steps(request.checkpoint);
+    const post = (path: string, params: Record<string, string | undefined>) => async () =>
+      this.#graph.post<{ id: string; post_id?: string }>(`/${page}${path}`, token, params, signal);
+    const earlier = (edge: string, field: string) => async (): Promise<{ id: string; post_id?: string } | null> => {
+      const id = await recentItemWith(this.#graph, `/${page}/${edge}`, token, field, caption, signal);
+      return id ? { id } : null;
+    };
+    const video = media.find((item) => item.kind === 'video');
+    let postId: string;
+    if (video) {
+      const { id } = await steps.once('video', post('/videos', { file_url: video.url, description: caption }), {
+        ifInterrupted: earlier('videos', 'description'),
+      });
+      const { status } = await this.#graph.get<{ status?: { video_status?: string } }>(`/${id}`, token, { fields: 'status' }, signal);
+      if (status?.video_status === 'error') throw new ProviderError('PROVIDER_REJECTED', 'Facebook could not process the video.', false);
+      if (status?.video_status !== 'ready') return { status: 'processing', handle: 'video', checkAfterMs: this.#checkAfterMs };
+      postId = id;
+    } else if (media.length === 1) {
+      const only = media[0]!;
+      const photo = await steps.once('post', post('/photos', { url: only.url, message: caption, alt_text_custom: only.altText ?? undefined }), {
+        ifInterrupted: earlier('feed', 'message'),
+      });
+      postId = photo.post_id ?? photo.id;
+    } else {
+      const attached: Record<string, string> = {};
+      for (const [index, item] of media.entries()) {
+        const photo = await steps.once(`photo:${index}`, post('/photos', { url: item.url, published: 'false', alt_text_custom: item.altText ?? undefined }));
+        attached[`attached_media[${index}]`] = JSON.stringify({ media_fbid: photo.id });
+      }
+      const link = media.length ? undefined : firstUrl(caption);
+      postId = (await steps.once('post', post('/feed', { message: caption, link, ...attached }), { ifInterrupted: earlier('feed', 'message') })).id;
+    }
+    const permalink = await steps.once('permalink', async () =>
+      absolute((await this.#graph.get<{ permalink_url?: string }>(`/${postId}`, token, { fields: 'permalink_url' }, signal)).permalink_url),
+    );
+    return { status: 'published', item: { remoteId: postId, remoteUrl: permalink } };
+  }
+
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const body = await this.#graph.get<Parameters<typeof insightValues>[0]>(`/${remoteId}/insights`, tokensOf(account).accessToken, {
+      metric: 'post_impressions,post_impressions_unique,post_clicks,post_reactions_like_total',
+    });
+    const values = insightValues(body);
+    return { impressions: values.post_impressions, reach: values.post_impressions_unique, clicks: values.post_clicks, likes: values.post_reactions_like_total };
+  }
+}
+
+export function createFacebookAdapter(deps: OAuthAdapterDependencies): FacebookAdapter {
+  const { graph, link } = metaParts(deps, 'Facebook');
+  return new FacebookAdapter(graph, link);
+}

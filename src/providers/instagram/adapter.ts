@@ -1,0 +1,127 @@
+// Instagram professional accounts through the Instagram API with Facebook Login (graph.facebook.com), connected by
+// the Facebook Login of their Page (../meta/login.ts) and called with the Page's token:
+//   Content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
+//   IG User media  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
+//     (image_url (JPEG only) + alt_text, media_type REELS + video_url + share_to_feed, STORIES, carousels of 2–10
+//     `is_carousel_item` children then CAROUSEL + children; Meta fetches each URL itself: the signed PublishMedia.url)
+//   IG User media_publish  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media_publish
+//   IG Media  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media (permalink)
+//   IG Media insights  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/insights
+//   content_publishing_limit  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit
+//     (100 API-published posts per 24 hours: kept as a quota, so a target waits rather than fails)
+// Containers are polled until FINISHED and never published before (../meta/containers.ts). No duplicates: the publish
+// step is sent once per container; an interrupted one is looked up (the container PUBLISHED, then the account's
+// newest media with the same caption).
+import type { OAuthAdapterDependencies } from '../registry.ts';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type ItemMetrics,
+  type ProviderAdapter,
+  type PublishMedia,
+  type PublishOutcome,
+  type PublishRequest,
+} from '../adapter.ts';
+import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import type { Quota } from '../kit/quotas.ts';
+import { Steps } from '../kit/steps.ts';
+import { finishedContainer, finishedContainers, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
+import { insightValues, recentItemWith, type Graph } from '../meta/graph.ts';
+import { metaParts } from '../meta/login.ts';
+import { instagramRules } from './rules.ts';
+
+export const instagramQuotas: readonly Quota[] = [
+  { name: 'Instagram: 100 API-published posts per 24 hours', scope: 'account', windowSeconds: 86_400, limit: 100, costPerPublish: 1 },
+];
+
+type Params = Record<string, string | undefined>;
+
+export class InstagramAdapter implements ProviderAdapter {
+  readonly provider = 'instagram';
+  readonly duplicates = 'look-up';
+  readonly quotas = instagramQuotas;
+  readonly rules = instagramRules;
+  readonly connector: OAuthLink['connector'];
+  readonly revoke: OAuthLink['revoke'];
+  readonly #graph: Graph;
+  readonly #checkAfterMs: number;
+
+  constructor(graph: Graph, link: OAuthLink, options: { containerCheckAfterMs?: number } = {}) {
+    this.#graph = graph;
+    this.connector = link.connector;
+    this.revoke = link.revoke;
+    this.#checkAfterMs = options.containerCheckAfterMs ?? 5_000;
+  }
+
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const { account, caption, media, signal } = request;
+    const user = account.remoteId;
+    const token = tokensOf(account).accessToken;
+    if (!user || !media.length) throw new ProviderError('PROVIDER_REJECTED', 'Instagram cannot post a caption without an image or a video.', false);
+    const steps = new Steps(request.checkpoint);
+    const flow: ContainerFlow = {
+      network: 'Instagram',
+      statusOf: async (id) => {
+        const body = await this.#graph.get<{ status_code?: ContainerStatus; status?: string }>(`/${id}`, token, { fields: 'status_code,status' }, signal);
+        return { status: body.status_code ?? 'IN_PROGRESS', reason: body.status };
+      },
+    };
+    const create = (params: Params) => async () => (await this.#graph.post<{ id: string }>(`/${user}/media`, token, params, signal)).id;
+    const shareToFeed = String((request.settings as { shareToFeed?: boolean }).shareToFeed ?? true);
+    let container: string | null;
+    if (media.length > 1) {
+      const children = await finishedContainers(
+        steps,
+        flow,
+        media.map((item, index) => ({ name: `item:${index}`, create: create({ is_carousel_item: 'true', ...itemParams(item) }) })),
+      );
+      container = children && (await finishedContainer(steps, flow, 'container', create({ media_type: 'CAROUSEL', children: children.join(','), caption })));
+    } else {
+      const only = media[0]!;
+      const params: Params =
+        request.placement === 'story'
+          ? { ...itemParams(only), media_type: 'STORIES' }
+          : only.kind === 'video'
+            ? // Feed videos are published as reels (media_type VIDEO is no longer taken for the feed).
+              { media_type: 'REELS', video_url: only.url, share_to_feed: shareToFeed, caption }
+            : { ...itemParams(only), caption };
+      container = await finishedContainer(steps, flow, 'container', create(params));
+    }
+    if (!container) return { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
+    const mediaId = await steps.once(
+      'publish',
+      async () => (await this.#graph.post<{ id: string }>(`/${user}/media_publish`, token, { creation_id: container }, signal)).id,
+      { ifInterrupted: () => this.#published(flow, container, user, token, caption, signal) },
+    );
+    const permalink = await steps.once(
+      'permalink',
+      async () => (await this.#graph.get<{ permalink?: string }>(`/${mediaId}`, token, { fields: 'permalink' }, signal)).permalink ?? '',
+    );
+    return { status: 'published', item: { remoteId: mediaId, remoteUrl: permalink } };
+  }
+
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const body = await this.#graph.get<Parameters<typeof insightValues>[0]>(`/${remoteId}/insights`, tokensOf(account).accessToken, {
+      metric: 'reach,likes,comments,shares,saved,views',
+    });
+    const values = insightValues(body);
+    return { reach: values.reach, likes: values.likes, comments: values.comments, shares: values.shares, saves: values.saved, videoViews: values.views };
+  }
+
+  /** The media an interrupted publish created: only once its container says PUBLISHED (else publishing again is safe). */
+  async #published(flow: ContainerFlow, container: string, user: string, token: string, caption: string, signal: AbortSignal): Promise<string | null> {
+    if ((await flow.statusOf(container)).status !== 'PUBLISHED') return null;
+    const found = await recentItemWith(this.#graph, `/${user}/media`, token, 'caption', caption, signal);
+    if (!found) throw new ProviderError('PROVIDER_REJECTED', 'Instagram published the post but it is not among the latest media of the account.', false);
+    return found;
+  }
+}
+
+/** An image (JPEG, with its alt text) or a video item of a container. */
+const itemParams = (item: PublishMedia): Params =>
+  item.kind === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: item.url, alt_text: item.altText ?? undefined };
+
+export function createInstagramAdapter(deps: OAuthAdapterDependencies): InstagramAdapter {
+  const { graph, link } = metaParts(deps, 'Instagram');
+  return new InstagramAdapter(graph, link);
+}

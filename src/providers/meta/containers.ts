@@ -1,0 +1,48 @@
+// Meta's container publishing, shared by Instagram and Threads: create a container per item (Meta fetches the
+// media from the signed URL), wait until each is FINISHED, then publish the one container of the post, once.
+//   IG Container  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container
+//     (`status_code`: IN_PROGRESS, FINISHED, ERROR with the reason in `status`, EXPIRED after 24 h, PUBLISHED)
+//   Content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
+//     (publishing a container before FINISHED is refused: error 9007 / 2207027)
+//   Threads posts  https://developers.facebook.com/docs/threads/posts (the same three steps at graph.threads.net)
+// Every call is a checkpoint step: a container an earlier attempt created is polled, not created again, and the
+// publish step is sent at most once per container (an interrupted one is looked up). Where a container is still
+// IN_PROGRESS the publish answers `processing`; the worker's status check calls `publish` again, which resumes here.
+import { ProviderError } from '../adapter.ts';
+import type { Steps } from '../kit/steps.ts';
+
+export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
+
+export interface ContainerFlow {
+  network: string;
+  /** Where a container stands, and Meta's reason when it failed. */
+  statusOf: (containerId: string) => Promise<{ status: ContainerStatus; reason?: string }>;
+}
+
+/**
+ * The container of step `name`, created once by `create`: its id once Meta has FINISHED processing it, null while it
+ * is IN_PROGRESS. ERROR and EXPIRED are Meta's refusal (its reason, permanent).
+ */
+export async function finishedContainer(steps: Steps, flow: ContainerFlow, name: string, create: () => Promise<string>): Promise<string | null> {
+  const id = await steps.once(name, create);
+  if (steps.result(`${name}:finished`)) return id;
+  const { status, reason } = await flow.statusOf(id);
+  if (status === 'IN_PROGRESS') return null;
+  if (status === 'FINISHED' || status === 'PUBLISHED') {
+    await steps.record(`${name}:finished`, true);
+    return id;
+  }
+  throw new ProviderError('PROVIDER_REJECTED', `${flow.network} could not process the media (${status}${reason ? `: ${reason}` : ''}).`, false);
+}
+
+/** Every container of `items` finished (null while any is in progress), all created before any is polled. */
+export async function finishedContainers(
+  steps: Steps,
+  flow: ContainerFlow,
+  items: { name: string; create: () => Promise<string> }[],
+): Promise<string[] | null> {
+  for (const item of items) await steps.once(item.name, item.create);
+  const ids: (string | null)[] = [];
+  for (const item of items) ids.push(await finishedContainer(steps, flow, item.name, item.create));
+  return ids.every((id) => id !== null) ? (ids as string[]) : null;
+}

@@ -1,0 +1,155 @@
+// Meta's Graph API as Facebook Pages, Instagram and Threads reach it: `<base>/<version>/<path>`, parameters as a
+// form (POST) or a query (GET), the token as a Bearer header, and every error answer classified once:
+//   Handling Errors  https://developers.facebook.com/docs/graph-api/guides/error-handling
+//     `{error: {message, type, code, error_subcode, error_user_msg, fbtrace_id}}`; code 190 (and 102) is a dead
+//     token whatever the HTTP status (usually 400).
+//   Rate Limits  https://developers.facebook.com/docs/graph-api/overview/rate-limiting/
+//     throttling is an error code (4, 17, 32, 613, 80001–80014), never HTTP 429; `X-Business-Use-Case-Usage`
+//     (and `X-App-Usage`) carry `estimated_time_to_regain_access` in minutes.
+import { ProviderError } from '../adapter.ts';
+import { NetworkHttp, type NetworkResponse, type ResponseHeaders } from '../http.ts';
+
+export interface GraphError {
+  message?: string;
+  type?: string;
+  code?: number;
+  error_subcode?: number;
+  error_user_msg?: string;
+  fbtrace_id?: string;
+}
+
+const graphErrorOf = (body: unknown): GraphError | undefined =>
+  typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'object' ? (body as { error: GraphError }).error : undefined;
+
+function reasonOf(body: unknown): string | undefined {
+  const error = graphErrorOf(body);
+  if (!error) return typeof body === 'string' && body ? `Meta: ${body.slice(0, 300)}` : undefined;
+  const text = error.error_user_msg || error.message;
+  return text ? `Meta: ${text}${error.code === undefined ? '' : ` (#${error.code}${error.error_subcode ? `/${error.error_subcode}` : ''})`}` : undefined;
+}
+
+const throttlingCodes = new Set([4, 17, 32, 613]);
+const isThrottling = (code: number) => throttlingCodes.has(code) || (code >= 80001 && code <= 80014);
+/** Where Meta throttles without saying for how long: a minute, as its usage windows are counted in minutes. */
+const defaultThrottleWaitMs = 60_000;
+
+/** The longest `estimated_time_to_regain_access` (minutes) in the usage headers, in ms. */
+export function regainAccessMs(headers: ResponseHeaders): number | undefined {
+  const minutes: number[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'estimated_time_to_regain_access' && typeof inner === 'number') minutes.push(inner);
+        else visit(inner);
+      }
+    }
+  };
+  for (const name of ['x-business-use-case-usage', 'x-app-usage', 'x-ad-account-usage']) {
+    const raw = headers[name];
+    for (const text of Array.isArray(raw) ? raw : raw ? [raw] : []) {
+      try {
+        visit(JSON.parse(text));
+      } catch {
+        // A header that is not JSON says nothing about waiting.
+      }
+    }
+  }
+  return minutes.length ? Math.max(...minutes) * 60_000 : undefined;
+}
+
+function classify({ headers, body, reason }: { headers: ResponseHeaders; body: unknown; reason: string }): ProviderError | undefined {
+  const error = graphErrorOf(body);
+  if (error?.code === undefined) return undefined;
+  if (error.code === 190 || error.code === 102) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
+  if (isThrottling(error.code)) {
+    const wait = regainAccessMs(headers);
+    return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: wait && wait > 0 ? wait : defaultThrottleWaitMs });
+  }
+  // Everything else Meta says with a code (media not fetchable, wrong format, missing permission) is its refusal of
+  // this call, with its own message: PROVIDER_REJECTED, the usual mapping of a 4xx.
+  return undefined;
+}
+
+export interface GraphOptions {
+  /** FACEBOOK_API_BASE_URL (graph.facebook.com), or graph.threads.net for Threads. */
+  baseUrl: string;
+  /** META_GRAPH_API_VERSION, `v23.0`. */
+  version: string;
+  network: string;
+  timeoutMs: number;
+  retryDelayMs?: number;
+}
+
+export interface GraphCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** After the version: `/me/accounts`, `/<page-id>/feed`. */
+  path: string;
+  accessToken?: string;
+  /** Query parameters of a GET, the form of a POST. */
+  params?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+}
+
+export class Graph {
+  readonly #http: NetworkHttp;
+  readonly #base: string;
+
+  constructor(options: GraphOptions) {
+    this.#http = new NetworkHttp({ network: options.network, reasonOf, classify, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs });
+    this.#base = `${options.baseUrl}/${options.version}`;
+  }
+
+  get fetch(): typeof fetch {
+    return this.#http.fetch;
+  }
+
+  async send<T>(call: GraphCall): Promise<T> {
+    const params = Object.fromEntries(Object.entries(call.params ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const url = new URL(`${this.#base}${call.path}`);
+    if (call.method !== 'POST') for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    const answer: NetworkResponse<T> = await this.#http.send<T>({
+      method: call.method,
+      url,
+      accessToken: call.accessToken,
+      signal: call.signal,
+      ...(call.method === 'POST' ? { body: { form: params } } : {}),
+    });
+    return answer.body;
+  }
+
+  get<T>(path: string, accessToken: string | undefined, params?: GraphCall['params'], signal?: AbortSignal): Promise<T> {
+    return this.send<T>({ method: 'GET', path, accessToken, params, signal });
+  }
+
+  post<T>(path: string, accessToken: string, params: GraphCall['params'], signal?: AbortSignal): Promise<T> {
+    return this.send<T>({ method: 'POST', path, accessToken, params, signal });
+  }
+}
+
+/** Insights answers `{data: [{name, values: [{value}]}]}`: each metric's latest value by name. */
+export function insightValues(body: { data?: { name?: string; values?: { value?: unknown }[]; total_value?: { value?: unknown } }[] }): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const metric of body.data ?? []) {
+    const value = metric.total_value?.value ?? metric.values?.at(-1)?.value;
+    if (metric.name && typeof value === 'number') values[metric.name] = value;
+  }
+  return values;
+}
+
+/**
+ * The id of the newest of an edge's latest items (a Page's feed, an IG user's media) whose `field` is `value`: where an
+ * interrupted attempt's item is looked for before it is sent again (Meta takes no idempotency key).
+ */
+export async function recentItemWith(
+  graph: Graph,
+  path: string,
+  accessToken: string,
+  field: string,
+  value: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const body = await graph.get<{ data?: Record<string, unknown>[] }>(path, accessToken, { fields: `id,${field}`, limit: '10' }, signal);
+  const found = (body.data ?? []).find((item) => (item[field] ?? '') === value);
+  return typeof found?.id === 'string' ? found.id : null;
+}

@@ -1,0 +1,253 @@
+// Facebook Pages and Instagram end to end against the Meta stand-in (test/support/meta.ts): one Facebook Login
+// connecting Pages and the Instagram account linked to one, publishing every media kind with permalinks (media
+// fetched by the stand-in from the service's signed URLs), containers never published before FINISHED, waiting at
+// the Instagram quota and at Meta's throttling, Pages no longer granted, and a dead token.
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.ts';
+import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { image, video } from '../support/mediaFiles.ts';
+import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { MetaStandIn, type MetaPage } from '../support/meta.ts';
+import { openTokens } from '../../src/accounts/socialAccounts.ts';
+
+const publicBaseUrl = 'https://publisher.example';
+const alice = { id: '10158', name: 'Alice Moreau' };
+const bakery: MetaPage = {
+  id: '1101',
+  name: 'Moreau Bakery',
+  username: 'moreaubakery',
+  instagram: { id: '17841401', username: 'moreau.bakery', name: 'Moreau Bakery' },
+};
+const cafe: MetaPage = { id: '1102', name: 'Moreau Café', username: 'moreaucafe' };
+const shop: MetaPage = { id: '1103', name: 'Moreau Shop', username: 'moreaushop' };
+
+let meta: MetaStandIn;
+let service: TestService;
+let workspace: TestWorkspace;
+let api: Api;
+/** Connection ids by remote id. */
+const accounts = new Map<string, string>();
+
+beforeAll(async () => {
+  meta = await MetaStandIn.start({
+    redirectUris: ['facebook', 'instagram'].map((network) => `${publicBaseUrl}/oauth/callback/${network}`),
+    processingReads: 1,
+  });
+  meta.signInAs(alice, [bakery, cafe, shop]);
+  service = await startTestService({
+    PUBLIC_BASE_URL: publicBaseUrl,
+    FACEBOOK_CLIENT_ID: meta.clientId,
+    FACEBOOK_CLIENT_SECRET: meta.clientSecret,
+    FACEBOOK_API_BASE_URL: meta.url,
+    FACEBOOK_AUTH_BASE_URL: meta.url,
+  });
+  meta.mediaOrigin = { from: publicBaseUrl, to: service.url };
+  workspace = await createWorkspace(service.services);
+  api = apiFor(service.url, workspace.ownerKey);
+}, 60_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await meta?.stop();
+});
+
+async function connect(provider: 'facebook' | 'instagram'): Promise<{ ids: string[]; authorization: URL }> {
+  const started = await api('POST', '/social-accounts/connect', { provider });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const person = new OAuthBrowser(service.url, publicBaseUrl);
+  const authorization = await person.start(started.body.data.authorizationUrl);
+  const atMeta = await fetch(authorization, { redirect: 'manual' });
+  const back = await person.callback(atMeta.headers.get('location')!);
+  expect(back.status).toBe(302);
+  return { ids: back.location!.searchParams.getAll('connectionId'), authorization };
+}
+
+async function uploadMedia(bytes: Buffer, filename: string, contentType: string, altText?: string): Promise<string> {
+  const started = await api('POST', '/media/uploads', { filename, contentType, size: bytes.length });
+  const { id, uploadUrl, method, headers } = started.body.data;
+  await fetch(uploadUrl.replace(publicBaseUrl, service.url), { method, headers, body: new Uint8Array(bytes) });
+  await api('POST', `/media/uploads/${id}/complete`);
+  for (let i = 0; i < 300 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
+  if (altText) expect((await api('PUT', `/media/${id}/alt-text`, { altText })).status).toBe(200);
+  return id;
+}
+
+async function create(remoteId: string, caption: string, mediaIds: string[] = [], placement = 'feed') {
+  const created = await api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId: accounts.get(remoteId), placement }] });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+  return created.body.data.id as string;
+}
+
+async function publish(remoteId: string, caption: string, mediaIds: string[] = [], placement = 'feed') {
+  return (await waitForPost(api, await create(remoteId, caption, mediaIds, placement), ['published', 'failed'], 60_000)).targets[0];
+}
+
+async function targetWhen(postId: string, ready: (target: any) => boolean) {
+  let target: any;
+  for (let i = 0; i < 200 && !ready(target); i++, await sleep(100)) target = (await api('GET', `/posts/${postId}`)).body.data.targets[0];
+  return target;
+}
+
+describe('connecting Facebook Pages and Instagram', () => {
+  it('connects each granted Page and the Instagram account linked to one from one Facebook Login, with long-lived Page tokens', async () => {
+    const { ids, authorization } = await connect('facebook');
+    expect(authorization.origin + authorization.pathname).toBe(`${meta.url}/v23.0/dialog/oauth`);
+    expect(authorization.searchParams.get('scope')).toContain('pages_manage_posts,read_insights');
+    expect(authorization.searchParams.get('scope')).toContain('instagram_content_publish');
+    // The secret as a parameter, then the long-lived exchange at once.
+    const exchange = meta.requests.find((request) => request.path === '/oauth/access_token' && request.method === 'POST')!;
+    expect(exchange.params).toMatchObject({
+      client_id: meta.clientId,
+      client_secret: meta.clientSecret,
+      redirect_uri: `${publicBaseUrl}/oauth/callback/facebook`,
+    });
+    expect(exchange.authorization).toBeUndefined();
+    expect(meta.requests.some((request) => request.path === '/oauth/access_token' && request.params.grant_type === 'fb_exchange_token')).toBe(true);
+
+    const connected = await Promise.all(ids.map(async (id) => (await api('GET', `/social-accounts/${id}`)).body.data));
+    expect(connected.map(({ provider, username, displayName, status }) => ({ provider, username, displayName, status }))).toEqual([
+      { provider: 'facebook', username: 'moreaubakery', displayName: 'Moreau Bakery', status: 'ACTIVE' },
+      { provider: 'facebook', username: 'moreaucafe', displayName: 'Moreau Café', status: 'ACTIVE' },
+      { provider: 'facebook', username: 'moreaushop', displayName: 'Moreau Shop', status: 'ACTIVE' },
+      { provider: 'instagram', username: 'moreau.bakery', displayName: 'Moreau Bakery', status: 'ACTIVE' },
+    ]);
+    for (const [index, remoteId] of [bakery.id, cafe.id, shop.id, bakery.instagram!.id].entries()) accounts.set(remoteId, ids[index]!);
+    // The short-lived user token ends within hours: the Page tokens kept were read with the long-lived one.
+    meta.expireShortLivedTokens();
+  });
+});
+
+describe('publishing to a Facebook Page', () => {
+  it('posts text with its link, one photo with alt text, several photos as one post and a video, each once, with permalinks', async () => {
+    const [one, two, clip] = await Promise.all([
+      uploadMedia(await image('jpeg', 800, 600), 'one.jpg', 'image/jpeg', 'A sourdough loaf'),
+      uploadMedia(await image('png', 640, 640), 'two.png', 'image/png', 'Croissants on a tray'),
+      uploadMedia(await video(320, 240, 1), 'clip.mp4', 'video/mp4'),
+    ]);
+    const [text, photo, photos, film] = await Promise.all([
+      publish(bakery.id, 'Open on Sunday: https://moreau.example/hours'),
+      publish(bakery.id, 'Fresh bread', [one]),
+      publish(bakery.id, 'This morning', [one, two]),
+      publish(bakery.id, 'How we bake', [clip]),
+    ]);
+    for (const target of [text, photo, photos, film]) expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', attempts: 1 });
+    expect(meta.posts.get(text.remoteId)).toMatchObject({ message: 'Open on Sunday: https://moreau.example/hours', link: 'https://moreau.example/hours' });
+    expect(text.remoteUrl).toBe(`https://www.facebook.com/${bakery.id}/posts/${text.remoteId.split('_')[1]}`);
+    const single = meta.posts.get(photo.remoteId)!;
+    expect(meta.photos.get(single.photo!)).toMatchObject({ published: true, altText: 'A sourdough loaf', media: { contentType: 'image/jpeg' } });
+    const album = meta.posts.get(photos.remoteId)!;
+    expect(album.message).toBe('This morning');
+    expect(album.attachedMedia.map((id) => meta.photos.get(id)!.altText)).toEqual(['A sourdough loaf', 'Croissants on a tray']);
+    expect(meta.videos.get(film.remoteId)).toMatchObject({ description: 'How we bake' });
+    expect(film.remoteUrl).toBe(`https://www.facebook.com/${bakery.id}/videos/${film.remoteId}/`);
+    // Each target once at Meta: four posts, one video.
+    expect([...meta.posts.values()].filter((post) => post.page === bakery.id)).toHaveLength(3);
+    expect(meta.videos.size).toBe(1);
+  });
+
+  it('reads a Page post’s insights into metrics', async () => {
+    const [post] = [...meta.posts.values()];
+    const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [accounts.get(bakery.id)]);
+    const tokens = openTokens(service.services.secrets, { encryptedTokens: rows[0].encrypted_tokens });
+    const adapter = service.services.adapters.get('facebook')!;
+    const account = { id: accounts.get(bakery.id)!, provider: 'facebook', username: 'moreaubakery', remoteId: bakery.id, tokens };
+    expect(await adapter.metrics(account, post!.id)).toEqual({ impressions: 250, reach: 180, clicks: 12, likes: 9 });
+  });
+});
+
+describe('publishing to Instagram', () => {
+  it('publishes an image with alt text, a carousel, a reel and a story through containers polled until FINISHED, with permalinks', async () => {
+    const [photo, second, square, reel] = await Promise.all([
+      uploadMedia(await image('jpeg', 1080, 1080), 'photo.jpg', 'image/jpeg', 'A baguette'),
+      uploadMedia(await image('jpeg', 1080, 1080), 'second.jpg', 'image/jpeg'),
+      uploadMedia(await video(360, 360, 4), 'square.mp4', 'video/mp4'),
+      uploadMedia(await video(360, 640, 4), 'reel.mp4', 'video/mp4'),
+    ]);
+    const ig = bakery.instagram!.id;
+    const [single, carousel, reelPost, story] = await Promise.all([
+      publish(ig, 'Our baguette #bread', [photo]),
+      publish(ig, 'The whole morning', [photo, second, square]),
+      publish(ig, 'Kneading', [reel], 'reel'),
+      publish(ig, '', [second], 'story'),
+    ]);
+    for (const target of [single, carousel, reelPost, story]) {
+      expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', attempts: 1 });
+      expect(target.remoteUrl).toBe(meta.igMedia.get(target.remoteId)!.permalink);
+    }
+    const containerOf = (target: { remoteId: string }) => meta.containers.get(meta.igMedia.get(target.remoteId)!.container)!;
+    expect(containerOf(single).params).toMatchObject({ caption: 'Our baguette #bread', alt_text: 'A baguette' });
+    expect(containerOf(single).media).toMatchObject({ contentType: 'image/jpeg' });
+    const children = containerOf(carousel)
+      .params.children!.split(',')
+      .map((id) => meta.containers.get(id)!.params);
+    expect(containerOf(carousel).params).toMatchObject({ media_type: 'CAROUSEL', caption: 'The whole morning' });
+    expect(children.map((child) => child.media_type ?? 'IMAGE')).toEqual(['IMAGE', 'IMAGE', 'VIDEO']);
+    expect(containerOf(reelPost).params).toMatchObject({ media_type: 'REELS', share_to_feed: 'true', caption: 'Kneading' });
+    expect(containerOf(story).params).toMatchObject({ media_type: 'STORIES' });
+    // Each container was read IN_PROGRESS, and nothing was published before it was FINISHED.
+    for (const container of meta.containers.values()) expect(container.reads).toBeGreaterThan(1);
+    expect(meta.earlyPublishes).toBe(0);
+    expect(meta.igMedia.size).toBe(4);
+  }, 60_000);
+
+  it('refuses a PNG and a caption alone before publishing', async () => {
+    const png = await uploadMedia(await image('png', 1080, 1080), 'photo.png', 'image/png');
+    const connectionId = accounts.get(bakery.instagram!.id);
+    const refused = await api('POST', '/posts', { content: { caption: 'PNG', mediaIds: [png] }, targets: [{ connectionId, placement: 'feed' }] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toContainEqual(expect.objectContaining({ field: 'targets[0].mediaIds[0]', code: 'media.format' }));
+    const alone = await api('POST', '/posts', { content: { caption: 'Just words' }, targets: [{ connectionId, placement: 'feed' }] });
+    expect(alone.status).toBe(422);
+    expect(alone.body.error.details).toContainEqual(expect.objectContaining({ field: 'targets[0].mediaIds' }));
+  });
+
+  it('waits, rather than fails, when the account has used its 100 posts of the day', async () => {
+    const db = new pg.Client({ connectionString: service.databaseUrl });
+    await db.connect();
+    const accountId = accounts.get(bakery.instagram!.id);
+    // The four posts above were charged to the account's day; it then publishes 96 more elsewhere.
+    const usage = await db.query('SELECT used FROM network_quota_usage WHERE network = $1 AND scope = $2', ['instagram', accountId]);
+    expect(usage.rows).toEqual([{ used: 4 }]);
+    await db.query('UPDATE network_quota_usage SET used = 100 WHERE network = $1 AND scope = $2', ['instagram', accountId]);
+    const photo = await uploadMedia(await image('jpeg', 1080, 1080), 'late.jpg', 'image/jpeg');
+    const published = meta.igMedia.size;
+    const target = await targetWhen(await create(bakery.instagram!.id, 'One too many', [photo]), (candidate) => Boolean(candidate?.waitingUntil));
+    expect(target).toMatchObject({ status: expect.not.stringMatching(/failed|published/), waitingReason: expect.stringContaining('100 API-published posts') });
+    expect(Date.parse(target.waitingUntil) % 86_400_000).toBe(0);
+    expect(meta.igMedia.size).toBe(published);
+    await db.query('DELETE FROM network_quota_usage WHERE scope = $1', [accountId]);
+    await db.end();
+  });
+});
+
+describe('Meta refusing', () => {
+  it('waits as long as Meta’s usage header says when it throttles (code 80001, no 429)', async () => {
+    meta.throttle = { code: 80001, minutes: 3, calls: 1 };
+    const asked = Date.now();
+    const target = await targetWhen(await create(cafe.id, 'Throttled'), (candidate) => Boolean(candidate?.waitingUntil));
+    expect(target).toMatchObject({ error: { code: 'RATE_LIMITED_BY_PROVIDER' } });
+    expect(Date.parse(target.waitingUntil) - asked).toBeGreaterThanOrEqual(180_000 - 1_000);
+    expect(Date.parse(target.waitingUntil) - asked).toBeLessThan(185_000);
+  });
+
+  it('marks the Pages left out of a new authorization as needing reconnection, and keeps the others', async () => {
+    meta.signInAs(alice, [bakery, cafe]);
+    const { ids } = await connect('instagram');
+    expect(ids).toEqual([accounts.get(bakery.id), accounts.get(cafe.id), accounts.get(bakery.instagram!.id)]);
+    const left = (await api('GET', `/social-accounts/${accounts.get(shop.id)}`)).body.data;
+    expect(left).toMatchObject({ status: 'NEEDS_RECONNECT', needsReconnect: true });
+    expect((await api('GET', `/social-accounts/${accounts.get(cafe.id)}`)).body.data.status).toBe('ACTIVE');
+  });
+
+  it('needs the account reconnected when Meta refuses its token (code 190 in an HTTP 400)', async () => {
+    meta.expireAllTokens();
+    const target = await publish(bakery.id, 'After a password change');
+    expect(target).toMatchObject({ status: 'failed', error: { code: 'ACCOUNT_NEEDS_RECONNECT' } });
+    expect(target.error.message).toContain('Session has expired');
+    expect((await api('GET', `/social-accounts/${accounts.get(bakery.id)}`)).body.data).toMatchObject({ status: 'NEEDS_RECONNECT' });
+  });
+});

@@ -1,0 +1,451 @@
+// A stand-in for Meta's Graph API (graph.facebook.com: Facebook Login, Pages, Instagram with Facebook Login), as its
+// references document it; graph.threads.net's paths can join `#route` when Threads is built.
+//   Manual login flow  https://developers.facebook.com/documentation/facebook-login/guides/advanced/manual-flow
+//   Long-lived tokens  https://developers.facebook.com/documentation/facebook-login/guides/access-tokens/get-long-lived
+//   Handling Errors  https://developers.facebook.com/docs/graph-api/guides/error-handling
+//     (`{error: {message, type, code, error_subcode, fbtrace_id}}`; 190/463 for an expired token)
+//   Rate Limits  https://developers.facebook.com/docs/graph-api/overview/rate-limiting/ (throttling codes, usage headers)
+//   Page feed, photos, videos  https://developers.facebook.com/docs/graph-api/reference/page/feed, …/page/photos,
+//     https://developers.facebook.com/docs/video-api/guides/publishing
+//   Instagram content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
+//     (containers IN_PROGRESS until polled, publishing one early is 9007/2207027; images JPEG only)
+// Media is FETCHED from the URL given (the service's signed URL; `mediaOrigin` maps PUBLIC_BASE_URL to where the test
+// service listens) and only counted and hashed, never kept.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface MetaPerson {
+  id: string;
+  name: string;
+}
+
+export interface MetaPage {
+  id: string;
+  name: string;
+  username: string;
+  instagram?: { id: string; username: string; name: string };
+}
+
+interface Token {
+  kind: 'short' | 'long' | 'page';
+  person: MetaPerson;
+  pages: MetaPage[];
+  page?: MetaPage;
+  /** A Page token's user token: one read with a short-lived user token dies with it. */
+  from?: string;
+}
+
+export interface FetchedMedia {
+  url: string;
+  bytes: number;
+  sha256: string;
+  contentType: string;
+}
+
+export interface PagePost {
+  id: string;
+  page: string;
+  message?: string;
+  link?: string;
+  attachedMedia: string[];
+  photo?: string;
+}
+
+export interface Photo {
+  id: string;
+  page: string;
+  published: boolean;
+  altText?: string;
+  media: FetchedMedia;
+}
+
+export interface Container {
+  id: string;
+  user: string;
+  params: Record<string, string>;
+  reads: number;
+  status: 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED';
+  media?: FetchedMedia;
+}
+
+export interface IgMedia {
+  id: string;
+  user: string;
+  container: string;
+  caption: string;
+  permalink: string;
+}
+
+export interface MetaStandInOptions {
+  redirectUris: string[];
+  version?: string;
+  /** Status reads a container answers IN_PROGRESS before FINISHED (and a Page video `processing` before ready). */
+  processingReads?: number;
+}
+
+export class MetaStandIn {
+  readonly clientId = String(100_000_000 + Math.floor(Math.random() * 1e8));
+  readonly clientSecret = randomBytes(16).toString('hex');
+  readonly version: string;
+  url = '';
+  /** Who signs in next, and the Pages they grant. */
+  person: MetaPerson = { id: '10158', name: 'Alice Moreau' };
+  pages: MetaPage[] = [];
+  /** Where media URLs under `from` (PUBLIC_BASE_URL) are fetched from (the test service). */
+  mediaOrigin: { from: string; to: string } | undefined;
+  /** The next answers are this throttling error, with `estimated_time_to_regain_access` in the usage header. */
+  throttle: { code: number; minutes: number; calls: number } | undefined;
+  /** media_publish creates the media, then holds its answer this long (a worker killed meanwhile never learns of it). */
+  holdPublishMs = 0;
+  processingReads: number;
+  readonly requests: { method: string; path: string; params: Record<string, string>; authorization?: string }[] = [];
+  readonly posts = new Map<string, PagePost>();
+  readonly photos = new Map<string, Photo>();
+  readonly videos = new Map<string, { id: string; page: string; description?: string; reads: number; media: FetchedMedia }>();
+  readonly containers = new Map<string, Container>();
+  readonly igMedia = new Map<string, IgMedia>();
+  /** media_publish calls refused because their container was not FINISHED. */
+  earlyPublishes = 0;
+  readonly #redirectUris: string[];
+  readonly #codes = new Map<string, { redirectUri: string; scope: string; person: MetaPerson; pages: MetaPage[] }>();
+  readonly #tokens = new Map<string, Token>();
+  readonly #dead = new Set<string>();
+  readonly #server: Server;
+  #sequence = 1000;
+
+  private constructor(options: MetaStandInOptions) {
+    this.#redirectUris = options.redirectUris;
+    this.version = options.version ?? 'v23.0';
+    this.processingReads = options.processingReads ?? 1;
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
+    });
+  }
+
+  static async start(options: MetaStandInOptions): Promise<MetaStandIn> {
+    const standIn = new MetaStandIn(options);
+    await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
+    standIn.url = `http://127.0.0.1:${(standIn.#server.address() as AddressInfo).port}`;
+    return standIn;
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  signInAs(person: MetaPerson, pages: MetaPage[]): void {
+    this.person = person;
+    this.pages = pages;
+  }
+
+  /** Short-lived user tokens end (an hour or two after the login), with the Page tokens read with them. */
+  expireShortLivedTokens(): void {
+    for (const [token, info] of this.#tokens) if (info.kind === 'short' || (info.from && this.#tokens.get(info.from)?.kind === 'short')) this.#dead.add(token);
+  }
+
+  /** Every token is refused from now on (190/463: the person changed their password, or removed the app). */
+  expireAllTokens(): void {
+    for (const token of this.#tokens.keys()) this.#dead.add(token);
+  }
+
+  #id(): string {
+    return String(++this.#sequence) + String(Math.floor(Math.random() * 1e6));
+  }
+
+  #issue(info: Token): string {
+    const token = `EAA${randomBytes(18).toString('base64url')}`;
+    this.#tokens.set(token, info);
+    return token;
+  }
+
+  #json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers }).end(JSON.stringify(body));
+  }
+
+  /** Graph's error answer. */
+  #error(res: ServerResponse, status: number, code: number, message: string, subcode?: number, headers: Record<string, string> = {}): void {
+    const type = code === 190 || code === 100 ? 'OAuthException' : 'GraphMethodException';
+    const error = { message, type, code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: randomBytes(8).toString('base64url') };
+    this.#json(res, status, { error }, headers);
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const params = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body)) };
+    const prefix = `/${this.version}`;
+    if (!url.pathname.startsWith(`${prefix}/`)) return this.#error(res, 400, 2635, `Unknown or missing API version (${this.version} expected)`);
+    const path = url.pathname.slice(prefix.length);
+    this.requests.push({ method: req.method ?? 'GET', path, params, authorization: req.headers.authorization });
+    if (path === '/dialog/oauth' && req.method === 'GET') return this.#dialog(params, res);
+    if (path === '/oauth/access_token') return this.#accessToken(req.method ?? 'GET', params, res);
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? params.access_token ?? '';
+    const info = this.#tokens.get(token);
+    if (!info || this.#dead.has(token)) {
+      return this.#error(res, 400, 190, 'Error validating access token: Session has expired.', 463, {
+        'www-authenticate': 'OAuth "Facebook Platform" "invalid_token" "Error validating access token: Session has expired."',
+      });
+    }
+    if (this.throttle && this.throttle.calls > 0) {
+      this.throttle.calls--;
+      const usage = {
+        [info.page?.id ?? info.person.id]: [
+          { type: 'pages', call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: this.throttle.minutes },
+        ],
+      };
+      return this.#error(res, 400, this.throttle.code, 'User request limit reached', undefined, { 'x-business-use-case-usage': JSON.stringify(usage) });
+    }
+    await this.#route(req.method ?? 'GET', path.split('/').filter(Boolean), params, info, res);
+  }
+
+  #dialog(params: Record<string, string>, res: ServerResponse): void {
+    const redirectUri = params.redirect_uri ?? '';
+    if (params.client_id !== this.clientId || !this.#redirectUris.includes(redirectUri)) {
+      return void res
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end("URL blocked: this redirect URI is not whitelisted in the app's Client OAuth Settings");
+    }
+    const back = new URL(redirectUri);
+    if (params.state) back.searchParams.set('state', params.state);
+    const code = randomBytes(24).toString('base64url');
+    this.#codes.set(code, { redirectUri, scope: params.scope ?? '', person: { ...this.person }, pages: [...this.pages] });
+    back.searchParams.set('code', code);
+    back.hash = '_=_';
+    res.writeHead(302, { location: back.href }).end();
+  }
+
+  #accessToken(method: string, params: Record<string, string>, res: ServerResponse): void {
+    if (params.client_id !== this.clientId || params.client_secret !== this.clientSecret) {
+      return this.#error(res, 400, 1, 'Error validating client secret.');
+    }
+    if (params.grant_type === 'fb_exchange_token') {
+      const short = this.#tokens.get(params.fb_exchange_token ?? '');
+      if (method !== 'GET' || !short || this.#dead.has(params.fb_exchange_token ?? '') || short.kind === 'page') {
+        return this.#error(res, 400, 190, 'Invalid OAuth access token.');
+      }
+      const access_token = this.#issue({ ...short, kind: 'long' });
+      return this.#json(res, 200, { access_token, token_type: 'bearer', expires_in: 5_183_944 });
+    }
+    const issued = this.#codes.get(params.code ?? '');
+    this.#codes.delete(params.code ?? '');
+    if (!issued) return this.#error(res, 400, 100, 'This authorization code has been used.', 36009);
+    if (issued.redirectUri !== params.redirect_uri)
+      return this.#error(res, 400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical.', 36008);
+    const access_token = this.#issue({ kind: 'short', person: issued.person, pages: issued.pages });
+    this.#json(res, 200, { access_token, token_type: 'bearer', expires_in: 5_400 });
+  }
+
+  async #route(method: string, parts: string[], params: Record<string, string>, token: Token, res: ServerResponse): Promise<void> {
+    const [node, edge] = parts;
+    const route = `${method} ${edge ?? ''}`;
+    if (node === 'me' && !edge && method === 'GET') return this.#json(res, 200, { id: token.person.id, name: token.person.name });
+    if (node === 'me' && edge === 'accounts' && method === 'GET') return this.#accounts(params, token, res);
+    const page = this.pages.find((candidate) => candidate.id === node);
+    const igPage = this.pages.find((candidate) => candidate.instagram?.id === node);
+    if (page || igPage) {
+      if (token.kind !== 'page' || token.page?.id !== (page ?? igPage)!.id) {
+        return this.#error(res, 403, 200, 'Requires pages_manage_posts permission to manage the object: a Page access token is required');
+      }
+    }
+    if (page && route === 'POST feed') return this.#feedPost(page, params, res);
+    if (page && route === 'GET feed')
+      return this.#latest(
+        res,
+        [...this.posts.values()].filter((post) => post.page === page.id),
+        (post) => ({ id: post.id, message: post.message }),
+      );
+    if (page && route === 'POST photos') return this.#photo(page, params, res);
+    if (page && route === 'POST videos') return this.#video(page, params, res);
+    if (page && route === 'GET videos')
+      return this.#latest(
+        res,
+        [...this.videos.values()].filter((video) => video.page === page.id),
+        (video) => ({ id: video.id, description: video.description }),
+      );
+    if (igPage && route === 'POST media') return this.#container(igPage.instagram!.id, params, res);
+    if (igPage && route === 'POST media_publish') return this.#publish(igPage.instagram!.id, params, res);
+    if (igPage && route === 'GET media')
+      return this.#latest(
+        res,
+        [...this.igMedia.values()].filter((media) => media.user === node),
+        (media) => ({ id: media.id, caption: media.caption }),
+      );
+    if (node && route === 'GET insights') return this.#insights(node, res);
+    if (node && route === 'GET ') return this.#object(node, res);
+    this.#error(
+      res,
+      400,
+      100,
+      `Unsupported ${method} request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      33,
+    );
+  }
+
+  #accounts(params: Record<string, string>, token: Token, res: ServerResponse): void {
+    if (token.kind === 'page') return this.#error(res, 400, 100, 'Tried accessing nonexisting field (accounts) on node type (Page)');
+    const userToken = [...this.#tokens.entries()].find(([, info]) => info === token)![0];
+    // Two Pages an answer, so that paging is followed.
+    const start = Number(params.after ?? 0);
+    const granted = token.pages.slice(start, start + 2);
+    const data = granted.map((page) => ({
+      id: page.id,
+      name: page.name,
+      username: page.username,
+      tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
+      access_token: this.#issue({ kind: 'page', person: token.person, pages: token.pages, page, from: userToken }),
+      ...(page.instagram ? { instagram_business_account: { id: page.instagram.id, username: page.instagram.username, name: page.instagram.name } } : {}),
+    }));
+    const more = start + 2 < token.pages.length;
+    this.#json(res, 200, {
+      data,
+      paging: {
+        cursors: { before: String(start), after: String(start + 2) },
+        ...(more ? { next: `${this.url}/${this.version}/me/accounts?after=${start + 2}` } : {}),
+      },
+    });
+  }
+
+  #latest<T>(res: ServerResponse, items: T[], view: (item: T) => object): void {
+    this.#json(res, 200, { data: items.reverse().slice(0, 10).map(view) });
+  }
+
+  async #fetch(url: string | undefined): Promise<FetchedMedia | string> {
+    if (!url || !URL.canParse(url)) return 'The media could not be fetched from this URI: the URI is missing or invalid.';
+    const reached = this.mediaOrigin && url.startsWith(this.mediaOrigin.from) ? this.mediaOrigin.to + url.slice(this.mediaOrigin.from.length) : url;
+    const answer = await fetch(reached).catch(() => null);
+    if (!answer?.ok) return `The media could not be fetched from this URI: ${url} (${answer?.status ?? 'no answer'}).`;
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let start = Buffer.alloc(0);
+    for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      if (start.length < 16) start = Buffer.concat([start, Buffer.from(chunk)]).subarray(0, 16);
+    }
+    return {
+      url,
+      bytes,
+      sha256: hash.digest('hex'),
+      contentType: start.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) ? 'image/jpeg' : (answer.headers.get('content-type') ?? ''),
+    };
+  }
+
+  #feedPost(page: MetaPage, params: Record<string, string>, res: ServerResponse): void {
+    const attachedMedia = Object.entries(params)
+      .filter(([name]) => /^attached_media\[\d+\]$/.test(name))
+      .map(([, value]) => (JSON.parse(value) as { media_fbid: string }).media_fbid);
+    if (!params.message && !params.link && !attachedMedia.length)
+      return this.#error(res, 400, 100, 'Invalid parameter: message, link or attached_media is required');
+    for (const id of attachedMedia) {
+      const photo = this.photos.get(id);
+      if (!photo || photo.page !== page.id || photo.published)
+        return this.#error(res, 400, 100, `Invalid parameter: attached_media ${id} is not an unpublished photo of this Page`);
+    }
+    const post: PagePost = { id: `${page.id}_${this.#id()}`, page: page.id, message: params.message, link: params.link, attachedMedia };
+    this.posts.set(post.id, post);
+    this.#json(res, 200, { id: post.id });
+  }
+
+  async #photo(page: MetaPage, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const media = await this.#fetch(params.url);
+    if (typeof media === 'string') return this.#error(res, 400, 324, `Missing or invalid image file. ${media}`);
+    const photo: Photo = { id: this.#id(), page: page.id, published: params.published !== 'false', altText: params.alt_text_custom, media };
+    this.photos.set(photo.id, photo);
+    if (!photo.published) return this.#json(res, 200, { id: photo.id });
+    const post: PagePost = { id: `${page.id}_${photo.id}`, page: page.id, message: params.message ?? params.caption, attachedMedia: [], photo: photo.id };
+    this.posts.set(post.id, post);
+    this.#json(res, 200, { id: photo.id, post_id: post.id });
+  }
+
+  async #video(page: MetaPage, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const media = await this.#fetch(params.file_url);
+    if (typeof media === 'string') return this.#error(res, 400, 351, `There was a problem with your video file. ${media}`);
+    const id = this.#id();
+    this.videos.set(id, { id, page: page.id, description: params.description, reads: 0, media });
+    this.#json(res, 200, { id });
+  }
+
+  async #container(user: string, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const container: Container = { id: this.#id(), user, params, reads: 0, status: 'IN_PROGRESS' };
+    if (params.media_type === 'CAROUSEL') {
+      const children = (params.children ?? '').split(',').filter(Boolean);
+      if (children.length < 2 || children.length > 10) return this.#error(res, 400, 100, 'Invalid parameter: a carousel has 2 to 10 children', 2207004);
+      for (const child of children) {
+        const item = this.containers.get(child);
+        if (item?.params.is_carousel_item !== 'true' || item.status !== 'FINISHED')
+          return this.#error(res, 400, 100, `Invalid parameter: child ${child} is not a finished carousel item`);
+      }
+    } else {
+      const url = params.image_url ?? params.video_url;
+      if (!url) return this.#error(res, 400, 100, 'The parameter image_url or video_url is required.', 2207053);
+      const media = await this.#fetch(url);
+      if (typeof media === 'string') return this.#error(res, 400, 9004, media, 2207052);
+      if (params.image_url && media.contentType !== 'image/jpeg') {
+        return this.#error(res, 400, 9004, 'Only photo or video can be accepted as media type: the image is not a JPEG.', 2207005);
+      }
+      container.media = media;
+    }
+    this.containers.set(container.id, container);
+    this.#json(res, 200, { id: container.id });
+  }
+
+  async #publish(user: string, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const container = this.containers.get(params.creation_id ?? '');
+    if (!container || container.user !== user) return this.#error(res, 400, 100, 'Invalid parameter: creation_id');
+    if (container.status !== 'FINISHED') {
+      this.earlyPublishes++;
+      return this.#error(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment', 2207027);
+    }
+    container.status = 'PUBLISHED';
+    const id = this.#id();
+    this.igMedia.set(id, {
+      id,
+      user,
+      container: container.id,
+      caption: container.params.caption ?? '',
+      permalink: `https://www.instagram.com/p/${id.slice(-11)}/`,
+    });
+    if (this.holdPublishMs) await sleep(this.holdPublishMs);
+    this.#json(res, 200, { id });
+  }
+
+  #object(id: string, res: ServerResponse): void {
+    const container = this.containers.get(id);
+    if (container) {
+      if (container.status === 'IN_PROGRESS' && ++container.reads > this.processingReads) container.status = 'FINISHED';
+      return this.#json(res, 200, {
+        id,
+        status_code: container.status,
+        status: container.status === 'IN_PROGRESS' ? 'In Progress' : 'Finished: Media has been uploaded and it is ready to be published.',
+      });
+    }
+    const media = this.igMedia.get(id);
+    if (media) return this.#json(res, 200, { id, permalink: media.permalink });
+    const post = this.posts.get(id);
+    if (post) return this.#json(res, 200, { id, permalink_url: `https://www.facebook.com/${post.page}/posts/${id.split('_')[1]}` });
+    const video = this.videos.get(id);
+    if (video) {
+      const ready = ++video.reads > this.processingReads;
+      return this.#json(res, 200, { id, status: { video_status: ready ? 'ready' : 'processing' }, permalink_url: `/${video.page}/videos/${id}/` });
+    }
+    this.#error(res, 400, 100, `Object with ID '${id}' does not exist`, 33);
+  }
+
+  #insights(id: string, res: ServerResponse): void {
+    const metric = (name: string, value: number) => ({ name, period: 'lifetime', values: [{ value }] });
+    if (this.igMedia.has(id))
+      return this.#json(res, 200, {
+        data: [metric('reach', 120), metric('likes', 14), metric('comments', 3), metric('shares', 2), metric('saved', 5), metric('views', 300)],
+      });
+    if (this.posts.has(id) || this.videos.has(id)) {
+      return this.#json(res, 200, {
+        data: [metric('post_impressions', 250), metric('post_impressions_unique', 180), metric('post_clicks', 12), metric('post_reactions_like_total', 9)],
+      });
+    }
+    this.#error(res, 400, 100, `Object with ID '${id}' does not exist`, 33);
+  }
+}
