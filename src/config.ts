@@ -68,6 +68,8 @@ export interface Config {
   metaGraphVersion: string;
   /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API tier allows (Basic: 100). */
   xPostsPerDay: number;
+  /** `YOUTUBE_DAILY_QUOTA_UNITS`: the YouTube Data API units the operator's Google Cloud project has a day (10,000 unless raised). */
+  youtubeDailyQuotaUnits: number;
   /** SANDBOX_QUOTA `<posts>/<seconds>`: a quota per account for the sandbox network, to try waiting targets; none by default. */
   sandboxQuota: { posts: number; seconds: number } | null;
   ai: AiSettings;
@@ -98,6 +100,8 @@ export interface NetworkSettings {
   apiBaseUrl: string;
   /** `<NETWORK>_AUTH_BASE_URL`: where the person signs in and authorizes the app. */
   authBaseUrl: string;
+  /** `<NETWORK>_TOKEN_BASE_URL`, for a network whose token endpoints are on a third host (YouTube's). */
+  tokenBaseUrl?: string;
 }
 
 /** A network's app with both its client id and secret set: the network is configured. */
@@ -149,6 +153,7 @@ function networkSettings(env: NodeJS.ProcessEnv): Config['networks'] {
       clientSecret: env[`${prefix}_CLIENT_SECRET`] || undefined,
       apiBaseUrl: baseUrl(env, `${prefix}_API_BASE_URL`, app.apiBaseUrl),
       authBaseUrl: baseUrl(env, `${prefix}_AUTH_BASE_URL`, app.authBaseUrl),
+      ...(app.tokenBaseUrl ? { tokenBaseUrl: baseUrl(env, `${prefix}_TOKEN_BASE_URL`, app.tokenBaseUrl) } : {}),
     };
     return [[name, settings] as const];
   });
@@ -263,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
     metaGraphVersion: graphVersion(env.META_GRAPH_API_VERSION || 'v23.0'),
     xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
+    youtubeDailyQuotaUnits: integer(env, 'YOUTUBE_DAILY_QUOTA_UNITS', 10_000, 1),
     sandboxQuota: sandboxQuota(env.SANDBOX_QUOTA),
     ai: aiSettings(env),
   };

@@ -43,6 +43,7 @@ import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
 import { chargeQuotas } from '../providers/kit/quotas.ts';
+import { mediaSettings, type WithSettingsMedia } from '../providers/kit/settingsMedia.ts';
 import { throttleBackoffMs } from '../providers/kit/backoff.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
@@ -106,6 +107,8 @@ interface ClaimedTarget {
   caption: string;
   settings: Record<string, unknown>;
   media: Media[];
+  /** The ready files of the workspace the target's settings name (a thumbnail), by setting. */
+  settingsMedia: Record<string, Media>;
   checkpoint: CheckpointState | null;
   attempts: number;
   /** An earlier attempt started and may have reached the network. */
@@ -264,7 +267,7 @@ export class TargetPublisher {
           (mode === 'publish' ? row.processing_handle === null : row.processing_handle === handle)
         );
       });
-      const mediaIds = [...new Set(live.flatMap((row) => row.media_ids))];
+      const mediaIds = [...new Set(live.flatMap((row) => [...row.media_ids, ...mediaSettings(row.settings).map(([, id]) => id)]))];
       const mediaRows = mediaIds.length ? await this.#deps.db.prisma.media.findMany({ where: { id: { in: mediaIds } } }) : [];
       const mediaById = new Map(mediaRows.map((media) => [media.id, media]));
       // When a scheduled post's time comes, its first job moves it to publishing.
@@ -289,6 +292,12 @@ export class TargetPublisher {
           caption: row.override_caption ?? row.caption,
           settings: row.settings,
           media: row.media_ids.flatMap((id) => mediaById.get(id) ?? []),
+          settingsMedia: Object.fromEntries(
+            mediaSettings(row.settings).flatMap(([setting, id]) => {
+              const media = mediaById.get(id);
+              return media?.workspaceId === row.workspace_id && media.status === 'ready' ? [[setting, media]] : [];
+            }),
+          ),
           checkpoint: row.checkpoint,
           attempts: row.attempts + (mode === 'publish' ? 1 : 0),
           attemptedBefore: row.attempts > 0,
@@ -335,6 +344,9 @@ export class TargetPublisher {
     });
     const missing = target.media.length !== row.media_ids.length || target.media.some((media) => media.status !== 'ready');
     if (missing) violations.push({ rule: 'media.ready', field: 'mediaIds', messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
+    for (const [setting] of mediaSettings(row.settings).filter(([setting]) => !target.settingsMedia[setting])) {
+      violations.push({ rule: 'media.ready', field: `settings.${setting}`, messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
+    }
     if (!violations.length) return null;
     return {
       code: 'PROVIDER_VALIDATION_FAILED',
@@ -342,29 +354,14 @@ export class TargetPublisher {
     };
   }
 
-  #request(target: ClaimedTarget, tokens: ProviderTokens | null): PublishRequest {
-    const { signer, publicBaseUrl, storage } = this.#deps;
+  #request(target: ClaimedTarget, tokens: ProviderTokens | null): PublishRequest & WithSettingsMedia {
     return {
       account: { id: target.connectionId, provider: target.provider, username: target.username, remoteId: target.remoteId, tokens },
       placement: target.placement,
       caption: target.caption,
-      media: target.media.map((media): PublishMedia => {
-        const view = presentMedia(media, signer, publicBaseUrl);
-        return {
-          id: media.id,
-          kind: (view.type ?? 'image') as PublishMedia['kind'],
-          mimeType: view.mimeType ?? 'application/octet-stream',
-          size: view.size,
-          width: view.width,
-          height: view.height,
-          durationMs: view.durationMs,
-          altText: view.altText,
-          // Networks that fetch media themselves get signed URLs of this service.
-          url: view.url ?? '',
-          open: async (range) => storage.read(storageKeys.original(media.id), range),
-        };
-      }),
+      media: target.media.map((media) => this.#publishMedia(media)),
       settings: target.settings,
+      settingsMedia: Object.fromEntries(Object.entries(target.settingsMedia).map(([setting, media]) => [setting, this.#publishMedia(media)])),
       idempotencyKey: target.targetId,
       checkpoint: {
         saved: target.checkpoint ?? undefined,
@@ -374,6 +371,24 @@ export class TargetPublisher {
         },
       },
       signal: target.job.signal,
+    };
+  }
+
+  #publishMedia(media: Media): PublishMedia {
+    const { signer, publicBaseUrl, storage } = this.#deps;
+    const view = presentMedia(media, signer, publicBaseUrl);
+    return {
+      id: media.id,
+      kind: (view.type ?? 'image') as PublishMedia['kind'],
+      mimeType: view.mimeType ?? 'application/octet-stream',
+      size: view.size,
+      width: view.width,
+      height: view.height,
+      durationMs: view.durationMs,
+      altText: view.altText,
+      // Networks that fetch media themselves get signed URLs of this service.
+      url: view.url ?? '',
+      open: async (range) => storage.read(storageKeys.original(media.id), range),
     };
   }
 

@@ -25,6 +25,8 @@ export interface NetworkApp {
   apiBaseUrl: string;
   /** Where the person signs in and authorizes the app. */
   authBaseUrl: string;
+  /** Where the token and revocation endpoints are when on neither of those hosts (Google's): `<settingsPrefix>_TOKEN_BASE_URL`. */
+  tokenBaseUrl?: string;
 }
 
 export interface Network {
@@ -47,7 +49,12 @@ export const networks: readonly Network[] = [
   network(instagramRules, { settingsPrefix: 'INSTAGRAM', apiBaseUrl: 'https://graph.facebook.com', authBaseUrl: 'https://www.facebook.com' }),
   network(threadsRules, { settingsPrefix: 'THREADS', apiBaseUrl: 'https://graph.threads.net', authBaseUrl: 'https://threads.net' }),
   network(tiktokRules, { settingsPrefix: 'TIKTOK', apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' }),
-  network(youtubeRules, { settingsPrefix: 'YOUTUBE', apiBaseUrl: 'https://www.googleapis.com', authBaseUrl: 'https://accounts.google.com' }),
+  network(youtubeRules, {
+    settingsPrefix: 'YOUTUBE',
+    apiBaseUrl: 'https://www.googleapis.com',
+    authBaseUrl: 'https://accounts.google.com',
+    tokenBaseUrl: 'https://oauth2.googleapis.com',
+  }),
   network(pinterestRules, { settingsPrefix: 'PINTEREST', apiBaseUrl: 'https://api.pinterest.com', authBaseUrl: 'https://www.pinterest.com' }),
   network(sandboxRules),
 ];

@@ -12,6 +12,7 @@ import { mastodonHttp } from './mastodon/api.ts';
 import { callbackUrl } from './oauth2.ts';
 import { SandboxAdapter } from './sandbox/adapter.ts';
 import { createXAdapter } from './x/adapter.ts';
+import { createYouTubeAdapter } from './youtube/adapter.ts';
 import { allowedHostsFrom } from '../outbound/guard.ts';
 
 export type ProviderAdapters = ReadonlyMap<string, ProviderAdapter>;
@@ -47,6 +48,7 @@ const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependen
   facebook: oauth('facebook', createFacebookAdapter),
   // Instagram API with Facebook Login: a product of the same Facebook app, so Facebook's settings make it.
   instagram: oauth('facebook', createInstagramAdapter),
+  youtube: oauth('youtube', createYouTubeAdapter),
 };
 
 /** An OAuth network's adapter, made only where `<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET` are set. */

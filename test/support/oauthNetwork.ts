@@ -26,6 +26,8 @@ interface IssuedCode {
   scope: string;
   user: NetworkUser;
   used: boolean;
+  /** Google's `access_type=offline` was asked for. */
+  offline: boolean;
 }
 
 interface Grant {
@@ -33,6 +35,7 @@ interface Grant {
   scope: string;
   accessTokens: Set<string>;
   refreshToken: string | null;
+  offline: boolean;
 }
 
 export interface RecordedRequest {
@@ -46,12 +49,13 @@ export interface RecordedRequest {
  * Where another network's OAuth part differs from X's (LinkedIn: https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow):
  * its paths, client authentication in the form (`post`, RFC 6749 2.3.1's alternative), and refresh tokens given
  * with every grant and kept across refreshes (LinkedIn's programmatic refresh tokens) rather than for
- * `offline.access` and rotated (X).
+ * `offline.access` and rotated (X), or given for Google's `access_type=offline` and kept, a refresh answering none
+ * (https://developers.google.com/identity/protocols/oauth2/web-server).
  */
 export interface OAuthNetworkOptions {
   paths?: { authorize: string; token: string; revoke: string };
   clientAuthentication?: 'basic' | 'post';
-  refreshTokens?: 'offline.access' | 'kept';
+  refreshTokens?: 'offline.access' | 'kept' | 'access_type=offline';
 }
 
 export class OAuthNetwork {
@@ -115,6 +119,11 @@ export class OAuthNetwork {
     return this.accepts(accessToken) ? this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.user : undefined;
   }
 
+  /** The scopes granted with an access token, while it opens the API. */
+  scopeOf(accessToken: string): string[] {
+    return this.accepts(accessToken) ? (this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.scope.split(' ') ?? []) : [];
+  }
+
   /** Every access token issued so far expires (401 from then on); refresh tokens stay valid. */
   expireAccessTokens(): void {
     for (const grant of this.#grants) for (const token of grant.accessTokens) this.revoked.add(token);
@@ -159,7 +168,8 @@ export class OAuthNetwork {
       back.searchParams.set('error_description', 'The user denied the request');
     } else {
       const code = randomBytes(24).toString('base64url');
-      this.#codes.set(code, { clientId: this.clientId, redirectUri, challenge, scope: query.get('scope') ?? '', user: { ...this.user }, used: false });
+      const offline = query.get('access_type') === 'offline';
+      this.#codes.set(code, { clientId: this.clientId, redirectUri, challenge, scope: query.get('scope') ?? '', user: { ...this.user }, used: false, offline });
       back.searchParams.set('code', code);
     }
     res.writeHead(302, { location: back.href }).end();
@@ -179,17 +189,19 @@ export class OAuthNetwork {
     res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error, error_description: description }));
   }
 
-  #issue(res: ServerResponse, grant: Grant): void {
+  #issue(res: ServerResponse, grant: Grant, refreshed = false): void {
     const accessToken = randomBytes(24).toString('base64url');
     grant.accessTokens.add(accessToken);
-    if (this.#options.refreshTokens === 'kept') grant.refreshToken ??= randomBytes(24).toString('base64url');
+    const mode = this.#options.refreshTokens;
+    if (mode === 'kept') grant.refreshToken ??= randomBytes(24).toString('base64url');
+    else if (mode === 'access_type=offline') grant.refreshToken ??= grant.offline ? randomBytes(24).toString('base64url') : null;
     else if (grant.scope.split(' ').includes('offline.access')) grant.refreshToken = randomBytes(24).toString('base64url');
     const answer = {
       token_type: 'bearer',
       expires_in: 7200,
       access_token: accessToken,
       scope: grant.scope,
-      ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
+      ...(grant.refreshToken && !(refreshed && mode === 'access_type=offline') ? { refresh_token: grant.refreshToken } : {}),
     };
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer));
   }
@@ -213,7 +225,7 @@ export class OAuthNetwork {
           return this.#error(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge');
         }
       }
-      const grant: Grant = { user: issued.user, scope: issued.scope, accessTokens: new Set(), refreshToken: null };
+      const grant: Grant = { user: issued.user, scope: issued.scope, accessTokens: new Set(), refreshToken: null, offline: issued.offline };
       this.#grants.push(grant);
       return this.#issue(res, grant);
     }
@@ -222,7 +234,7 @@ export class OAuthNetwork {
         (candidate) => candidate.refreshToken !== null && candidate.refreshToken === form.refresh_token && !this.revoked.has(candidate.refreshToken),
       );
       if (!grant) return this.#error(res, 400, 'invalid_grant', 'The refresh token is invalid, revoked or was already used');
-      return this.#issue(res, grant);
+      return this.#issue(res, grant, true);
     }
     this.#error(res, 400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
   }

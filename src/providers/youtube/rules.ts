@@ -50,6 +50,12 @@ export const youtubeRules: ProviderRules = {
         description: 'At most 500 characters in total.',
       },
       madeForKids: { type: 'boolean', default: false, description: 'Required by YouTube (COPPA): whether the video is made for children.' },
+      categoryId: { type: 'string', pattern: '^[0-9]+$', description: "YouTube's video category (e.g. 22, People & Blogs); YouTube chooses when absent." },
+      thumbnailMediaId: {
+        type: 'string',
+        format: 'uuid',
+        description: "A ready image of the media library (JPEG or PNG, at most 2 MB) set as the video's thumbnail.",
+      },
     },
     additionalProperties: false,
   },

@@ -1,0 +1,208 @@
+// YouTube: a channel (channel.ts) publishing videos and Shorts through the YouTube Data API v3.
+//   publish   videos.insert as a resumable upload (https://developers.google.com/youtube/v3/docs/videos/insert,
+//             https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol): POST
+//             /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status with the video resource
+//             (snippet: title, description, tags, categoryId; status: privacyStatus, selfDeclaredMadeForKids) and
+//             X-Upload-Content-Length/-Type opens a session (its URL in `Location`), kept as a step; the bytes go
+//             there in chunks (kit/resumable.ts). A thumbnail (setting `thumbnailMediaId`) is then set with
+//             thumbnails.set (https://developers.google.com/youtube/v3/docs/thumbnails/set). The video is published
+//             once processed (https://developers.google.com/youtube/v3/docs/videos#status.uploadStatus): until then the
+//             target waits (`processing`) and the status check resumes the publish, which asks again (videos.list).
+//             A Short is a vertical video of up to 3 minutes (the `short` placement's rules): YouTube has no flag
+//             for it, only its own page, https://www.youtube.com/shorts/<id>.
+//   no duplicates  (`look-up`) a video comes to exist only when its upload session has every byte, and each
+//             target has one session, saved before the first byte is sent: a re-attempt or a worker killed mid-upload
+//             asks that session where it stands (`Content-Range: bytes */TOTAL`) and sends only what it lacks, or
+//             reads the finished video from it. A session opened but not saved never gets a byte, so never a video.
+//   quota     the project's 10,000 units a day (YOUTUBE_DAILY_QUOTA_UNITS), of which an upload costs 1,600
+//             (https://developers.google.com/youtube/v3/determine_quota_cost), as a kit quota per app: an upload
+//             past the day's units waits for the next day. The thumbnail (50) and the status reads (1 each) are
+//             left out of the count; Google's own quotaExceeded waits until its reset (api.ts).
+//   metrics   videos.list part=statistics (https://developers.google.com/youtube/v3/docs/videos/list).
+import type { GivenApp } from '../../config.ts';
+import type { OAuthAdapterDependencies } from '../registry.ts';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type ItemMetrics,
+  type ProviderAdapter,
+  type PublishMedia,
+  type PublishOutcome,
+  type PublishRequest,
+} from '../adapter.ts';
+import { networkFetch } from '../http.ts';
+import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import type { Quota } from '../kit/quotas.ts';
+import { uploadResumable } from '../kit/resumable.ts';
+import { mediaOfSetting } from '../kit/settingsMedia.ts';
+import { Steps } from '../kit/steps.ts';
+import { fileBody } from '../kit/upload.ts';
+import { YouTubeApi } from './api.ts';
+import { youtubeProfile } from './channel.ts';
+import { youtubeRules } from './rules.ts';
+
+export interface YouTubeAdapterOptions {
+  app: GivenApp;
+  redirectUri: string;
+  timeoutMs: number;
+  allowedHosts: ReadonlySet<string>;
+  /** YOUTUBE_DAILY_QUOTA_UNITS */
+  dailyQuotaUnits: number;
+  /** When the worker should look again at a video YouTube is processing. */
+  processingCheckAfterMs?: number;
+  /** Bytes per chunk of the resumable upload (a multiple of 256 KiB). */
+  chunkBytes?: number;
+  retryDelayMs?: number;
+}
+
+interface YouTubeSettings {
+  title?: string;
+  privacy: string;
+  tags: string[];
+  madeForKids: boolean;
+  categoryId?: string;
+}
+
+interface VideoState {
+  status?: { uploadStatus?: string; failureReason?: string; rejectionReason?: string };
+  processingDetails?: { processingStatus?: string };
+}
+
+/** Units of the YouTube Data API one upload costs. */
+const uploadUnits = 1600;
+
+export class YouTubeAdapter implements ProviderAdapter {
+  readonly provider = 'youtube';
+  readonly duplicates = 'look-up';
+  readonly rules = youtubeRules;
+  readonly quotas: readonly Quota[];
+  readonly connector: OAuthLink['connector'];
+  readonly refresh: OAuthLink['refresh'];
+  readonly revoke: OAuthLink['revoke'];
+  readonly #api: YouTubeApi;
+  readonly #processingCheckAfterMs: number;
+  readonly #chunkBytes: number | undefined;
+
+  constructor(options: YouTubeAdapterOptions) {
+    this.#api = new YouTubeApi({
+      baseUrl: options.app.apiBaseUrl,
+      timeoutMs: options.timeoutMs,
+      allowedHosts: options.allowedHosts,
+      retryDelayMs: options.retryDelayMs,
+    });
+    const link = oauthLink(youtubeProfile(this.#api), options.app, { redirectUri: options.redirectUri, timeoutMs: options.timeoutMs, fetch: networkFetch() });
+    this.connector = link.connector;
+    this.refresh = link.refresh;
+    this.revoke = link.revoke;
+    this.quotas = [
+      { name: 'YouTube Data API units per day', scope: 'app', windowSeconds: 24 * 3600, limit: options.dailyQuotaUnits, costPerPublish: uploadUnits },
+    ];
+    this.#processingCheckAfterMs = options.processingCheckAfterMs ?? 5000;
+    this.#chunkBytes = options.chunkBytes;
+  }
+
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const { accessToken } = tokensOf(request.account);
+    const { signal } = request;
+    const video = request.media.find((media) => media.kind === 'video');
+    if (!video) throw new ProviderError('PROVIDER_REJECTED', 'A YouTube post needs a video.', false);
+    const thumbnail = mediaOfSetting(request, 'thumbnailMediaId', 'image');
+    const steps = new Steps(request.checkpoint);
+    // Re-sent where an attempt stopped before saving it: a session that never got a byte makes no video.
+    const sessionUrl = await steps.once('session', () => this.#openSession(request, video, accessToken));
+    const id = await steps.once('upload', async () => {
+      const uploaded = await uploadResumable<{ id?: string }>({
+        http: this.#api.uploads,
+        sessionUrl,
+        media: video,
+        accessToken,
+        signal,
+        chunkBytes: this.#chunkBytes,
+      });
+      if (!uploaded.id) throw new ProviderError('PROVIDER_UNAVAILABLE', 'YouTube took the video without naming it.', true);
+      return uploaded.id;
+    });
+    // Setting it again replaces it: a re-sent step does no harm.
+    if (thumbnail) await steps.once('thumbnail', () => this.#setThumbnail(id, thumbnail, accessToken, signal));
+    if (!steps.result('processed')) {
+      if (!(await this.#processed(id, accessToken, signal))) return { status: 'processing', handle: id, checkAfterMs: this.#processingCheckAfterMs };
+      await steps.record('processed', true);
+    }
+    const page = request.placement === 'short' ? `https://www.youtube.com/shorts/${id}` : `https://www.youtube.com/watch?v=${id}`;
+    return { status: 'published', item: { remoteId: id, remoteUrl: page } };
+  }
+
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const { body } = await this.#api.send<{ items?: { statistics?: Record<string, string | undefined> }[] }>({
+      method: 'GET',
+      path: `/youtube/v3/videos?part=statistics&id=${encodeURIComponent(remoteId)}`,
+      accessToken: tokensOf(account).accessToken,
+    });
+    const statistics = body.items?.[0]?.statistics ?? {};
+    const count = (name: string) => (statistics[name] === undefined ? undefined : Number(statistics[name]));
+    return { videoViews: count('viewCount'), likes: count('likeCount'), comments: count('commentCount') };
+  }
+
+  async #openSession(request: PublishRequest, video: PublishMedia, accessToken: string): Promise<string> {
+    const settings = request.settings as unknown as YouTubeSettings;
+    const resource = {
+      snippet: {
+        title: settings.title ?? titleOf(request.caption),
+        description: request.caption,
+        tags: settings.tags,
+        ...(settings.categoryId ? { categoryId: settings.categoryId } : {}),
+      },
+      status: { privacyStatus: settings.privacy, selfDeclaredMadeForKids: settings.madeForKids },
+    };
+    const { headers } = await this.#api.send({
+      method: 'POST',
+      path: '/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status',
+      accessToken,
+      headers: { 'x-upload-content-length': String(video.size), 'x-upload-content-type': video.mimeType },
+      body: { json: resource },
+      signal: request.signal,
+    });
+    return this.#api.sessionUrl(headers.location);
+  }
+
+  async #setThumbnail(videoId: string, image: PublishMedia, accessToken: string, signal: AbortSignal): Promise<void> {
+    await this.#api.send({
+      method: 'POST',
+      path: `/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(videoId)}&uploadType=media`,
+      accessToken,
+      body: fileBody(image),
+      signal,
+    });
+  }
+
+  /** Whether YouTube has processed the video; a refusal when it failed or rejected it. */
+  async #processed(videoId: string, accessToken: string, signal: AbortSignal): Promise<boolean> {
+    const { body } = await this.#api.send<{ items?: VideoState[] }>({
+      method: 'GET',
+      path: `/youtube/v3/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}`,
+      accessToken,
+      signal,
+    });
+    const state = body.items?.[0];
+    if (!state) throw new ProviderError('PROVIDER_REJECTED', 'YouTube: the uploaded video is gone (deleted at YouTube).', false);
+    const { uploadStatus, failureReason, rejectionReason } = state.status ?? {};
+    if (uploadStatus === 'failed' || uploadStatus === 'rejected' || uploadStatus === 'deleted')
+      throw new ProviderError(
+        'PROVIDER_REJECTED',
+        `YouTube did not take the video (${uploadStatus}: ${failureReason ?? rejectionReason ?? 'no reason given'}).`,
+        false,
+      );
+    return uploadStatus === 'processed' || state.processingDetails?.processingStatus === 'succeeded';
+  }
+}
+
+/** The caption's first line, at most 100 characters: YouTube's longest title. */
+function titleOf(caption: string): string {
+  const title = [...(caption.split('\n')[0] ?? '').trim()].slice(0, 100).join('').trim();
+  if (!title) throw new ProviderError('PROVIDER_REJECTED', 'YouTube needs a title: set `title` or start the caption with one.', false);
+  return title;
+}
+
+export function createYouTubeAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): YouTubeAdapter {
+  return new YouTubeAdapter({ app, redirectUri, timeoutMs: config.networkTimeoutMs, allowedHosts, dailyQuotaUnits: config.youtubeDailyQuotaUnits });
+}

@@ -1,0 +1,80 @@
+// The YouTube Data API v3 as every YouTube call reaches it: JSON under YOUTUBE_API_BASE_URL, and the upload session
+// URLs Google hands out (`Location`), which are its word and so go through the SSRF guard. Google's error answer is
+// `{error: {code, message, errors: [{message, domain, reason}]}}` (https://developers.google.com/youtube/v3/docs/errors);
+// what its reasons mean here:
+//   403 quotaExceeded                   the project's daily units are spent: waits until Google resets them, at
+//                                       midnight Pacific time (https://developers.google.com/youtube/v3/getting-started#quota)
+//   403 rateLimitExceeded, userRateLimitExceeded, and 429
+//                                       throttled, without saying for how long: the worker backs off (kit/backoff.ts)
+//   401                                 the access token is refused (the usual mapping: refreshed once)
+//   other 4xx                           refused, with Google's `error.message`
+import { Temporal } from 'temporal-polyfill';
+import { ProviderError } from '../adapter.ts';
+import { NetworkHttp, type NetworkRequest, type NetworkResponse } from '../http.ts';
+
+export interface YouTubeApiOptions {
+  /** YOUTUBE_API_BASE_URL */
+  baseUrl: string;
+  timeoutMs: number;
+  /** NETWORK_ALLOWED_HOSTS: upload session URLs are Google's word and may name only public hosts, or these. */
+  allowedHosts: ReadonlySet<string>;
+  retryDelayMs?: number;
+}
+
+interface GoogleError {
+  error?: { code?: number; message?: string; errors?: { reason?: string; message?: string }[] } | string;
+  error_description?: string;
+}
+
+const throttlingReasons = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
+
+function reasonOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return typeof body === 'string' && body ? `YouTube: ${body.slice(0, 300)}` : undefined;
+  const { error, error_description: description } = body as GoogleError;
+  const message = typeof error === 'object' ? error.message : description;
+  return message ? `YouTube: ${message}` : undefined;
+}
+
+function classify({ status, body, reason }: { status: number; body: unknown; reason: string }): ProviderError | undefined {
+  const error = (body as GoogleError | null)?.error;
+  const reasons = typeof error === 'object' ? (error.errors ?? []).map((entry) => entry.reason) : [];
+  if (status === 403 && reasons.includes('quotaExceeded'))
+    return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: untilQuotaReset(Temporal.Now.instant()) });
+  if (status === 403 && reasons.some((entry) => entry !== undefined && throttlingReasons.has(entry)))
+    return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true);
+  return undefined;
+}
+
+/** Milliseconds from `now` until the next midnight in Los Angeles, when Google resets the day's quota. */
+export function untilQuotaReset(now: Temporal.Instant): number {
+  const pacific = now.toZonedDateTimeISO('America/Los_Angeles');
+  const midnight = pacific.toPlainDate().add({ days: 1 }).toZonedDateTime({ timeZone: 'America/Los_Angeles' });
+  return midnight.toInstant().epochMilliseconds - now.epochMilliseconds;
+}
+
+export type YouTubeCall = Omit<NetworkRequest, 'url'> & { path: string };
+
+export class YouTubeApi {
+  /** Calls to the upload sessions Google named. */
+  readonly uploads: NetworkHttp;
+  readonly #api: NetworkHttp;
+  readonly #baseUrl: string;
+
+  constructor(options: YouTubeApiOptions) {
+    const common = { network: 'YouTube', reasonOf, classify, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs };
+    this.#api = new NetworkHttp(common);
+    this.uploads = new NetworkHttp({ ...common, allowedHosts: options.allowedHosts });
+    this.#baseUrl = options.baseUrl;
+  }
+
+  /** A call at `path` (/youtube/v3/…, /upload/youtube/v3/…). */
+  send<T>(call: YouTubeCall): Promise<NetworkResponse<T>> {
+    const { path, ...rest } = call;
+    return this.#api.send<T>({ ...rest, url: `${this.#baseUrl}${path}` });
+  }
+
+  /** An upload session URL Google answered with, once it passes the SSRF guard. */
+  sessionUrl(location: unknown): string {
+    return this.uploads.urlFromNetwork(Array.isArray(location) ? location[0] : location, 'upload session URL');
+  }
+}

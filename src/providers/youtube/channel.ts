@@ -1,0 +1,67 @@
+// Connecting YouTube: Google's OAuth 2.0 for web server apps, one channel per authorization.
+//   Using OAuth 2.0 for Web Server Applications  https://developers.google.com/identity/protocols/oauth2/web-server
+//     (<auth>/o/oauth2/v2/auth with PKCE S256; `access_type=offline` for a refresh token, `prompt=consent` for one
+//     every time, also when the person consented before; the token and revocation endpoints on a third host,
+//     YOUTUBE_TOKEN_BASE_URL: /token with the secret in the form, /revoke; a refresh answers no new refresh token,
+//     so the old one is kept; people may untick scopes on the consent screen, so the granted `scope` is read)
+//   channels.list  https://developers.google.com/youtube/v3/docs/channels/list
+//     (GET /youtube/v3/channels?part=snippet&mine=true: `id` UC…, `snippet.title`, `snippet.customUrl` the @handle;
+//     no items for a Google account without a channel)
+import type { GivenApp } from '../../config.ts';
+import { ProviderError, type RemoteIdentity } from '../adapter.ts';
+import type { OAuthProfile } from '../kit/oauthLink.ts';
+import type { YouTubeApi } from './api.ts';
+
+const scope = (name: string) => `https://www.googleapis.com/auth/${name}`;
+/** Uploading videos and setting their thumbnails; reading the channel and its videos (upload alone cannot). */
+export const youtubeScopes = [scope('youtube.upload'), scope('youtube.readonly')];
+
+interface Channels {
+  items?: { id?: string; snippet?: { title?: string; customUrl?: string; thumbnails?: { default?: { url?: string } } } }[];
+}
+
+export function youtubeProfile(api: YouTubeApi): OAuthProfile {
+  return {
+    network: 'YouTube',
+    server: (app: GivenApp) => {
+      const tokenBaseUrl = app.tokenBaseUrl ?? 'https://oauth2.googleapis.com';
+      return {
+        authorizationEndpoint: `${app.authBaseUrl}/o/oauth2/v2/auth`,
+        tokenEndpoint: `${tokenBaseUrl}/token`,
+        revocationEndpoint: `${tokenBaseUrl}/revoke`,
+        scopes: youtubeScopes,
+        pkce: true,
+        clientAuthentication: 'post',
+        authorizationParams: { access_type: 'offline', prompt: 'consent' },
+      };
+    },
+    identities: async (tokens) => {
+      const granted = tokens.scope?.split(' ') ?? youtubeScopes;
+      const missing = youtubeScopes.filter((name) => !granted.includes(name));
+      if (missing.length)
+        throw new ProviderError(
+          'PROVIDER_REJECTED',
+          `YouTube: the permission to ${missing.map(permissionOf).join(' and ')} was not granted: connect again and allow it.`,
+          false,
+        );
+      const { body } = await api.send<Channels>({ method: 'GET', path: '/youtube/v3/channels?part=snippet&mine=true', accessToken: tokens.accessToken });
+      return [{ identity: channelOf(body), tokens }];
+    },
+    refresh: 'standard',
+  };
+}
+
+const permissionOf = (name: string) => (name.endsWith('youtube.upload') ? 'upload videos' : 'see the channel');
+
+function channelOf(body: Channels): RemoteIdentity {
+  const channel = body.items?.[0];
+  if (!channel?.id)
+    throw new ProviderError('PROVIDER_REJECTED', 'YouTube: this Google account has no YouTube channel. Create one at YouTube, then connect again.', false);
+  const title = channel.snippet?.title || channel.id;
+  return {
+    remoteId: channel.id,
+    username: channel.snippet?.customUrl || channel.id,
+    displayName: title,
+    avatarUrl: channel.snippet?.thumbnails?.default?.url ?? null,
+  };
+}

@@ -1,0 +1,345 @@
+// A stand-in for YouTube, as Google's references document the calls the adapter makes (and that Google's own Node
+// client, @googleapis/youtube, makes for the same methods: test/http/youtubeClient.test.ts):
+//   Google OAuth 2.0 for web server apps (the shared OAuth stand-in, test/support/oauthNetwork.ts, with Google's
+//     paths, the secret in the form, a refresh token for `access_type=offline`, none again on refresh)
+//     https://developers.google.com/identity/protocols/oauth2/web-server
+//   channels.list  https://developers.google.com/youtube/v3/docs/channels/list (part required; mine=true; a token
+//     without youtube.readonly/youtube/youtube.force-ssl is 403 insufficientPermissions)
+//   videos.insert, resumable  https://developers.google.com/youtube/v3/docs/videos/insert,
+//     https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol (X-Upload-Content-Length and
+//     -Type, the resource as JSON, the session in `Location`; PUT chunks with Content-Range in multiples of 256 KiB
+//     but the last, 308 with Range, `bytes */TOTAL` asks where it stands; 200 with the video after the last byte)
+//   videos resource  https://developers.google.com/youtube/v3/docs/videos (title required, <= 100 characters, no
+//     < or >; description <= 5,000 bytes; privacyStatus; uploadStatus uploaded -> processed,
+//     processingDetails.processingStatus processing -> succeeded)
+//   videos.list  https://developers.google.com/youtube/v3/docs/videos/list (statistics as strings)
+//   thumbnails.set  https://developers.google.com/youtube/v3/docs/thumbnails/set (image/jpeg, image/png or
+//     application/octet-stream, at most 2 MB; 404 videoNotFound)
+//   errors  https://developers.google.com/youtube/v3/docs/errors: `{error: {code, message, errors: [{message,
+//     domain, reason}], status}}`; 401 authError with WWW-Authenticate; 403 quotaExceeded; 403 rateLimitExceeded.
+// Uploaded bytes are counted and hashed, never kept.
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OAuthNetwork, type NetworkUser } from './oauthNetwork.ts';
+
+export interface Channel {
+  id: string;
+  title: string;
+  customUrl: string;
+}
+
+export interface UploadSession {
+  channelId: string;
+  resource: { snippet: Record<string, unknown>; status: Record<string, unknown> };
+  total: number;
+  contentType: string;
+  /** Bytes the session holds; every byte received is counted, so a byte sent twice shows in `bytesReceived`. */
+  received: number;
+  bytesReceived: number;
+  hash: Hash;
+  videoId: string | null;
+}
+
+export interface StoredVideo {
+  id: string;
+  channelId: string;
+  snippet: { title: string; description: string; tags?: string[]; categoryId?: string };
+  status: { privacyStatus: string; selfDeclaredMadeForKids?: boolean };
+  sha256: string;
+  size: number;
+  pollsLeft: number;
+  thumbnail: { sha256: string; contentType: string } | null;
+  statistics: { viewCount: string; likeCount: string; commentCount: string };
+}
+
+export interface YouTubeStandInOptions {
+  redirectUris: string[];
+  /** videos.list answers `processing` this many times after the upload. */
+  processingPolls?: number;
+  /** How long each chunk's answer waits after its bytes arrived (to stop a worker mid-upload). */
+  chunkDelayMs?: number;
+}
+
+const scopes = (name: string) => `https://www.googleapis.com/auth/${name}`;
+const readScopes = ['youtube.readonly', 'youtube', 'youtube.force-ssl'].map(scopes);
+const uploadScopes = ['youtube.upload', 'youtube', 'youtube.force-ssl'].map(scopes);
+const chunkUnit = 256 * 1024;
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  void res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers }).end(JSON.stringify(body));
+
+/** Google's error answer. */
+export function googleError(res: ServerResponse, code: number, reason: string, message: string, extra: Record<string, string> = {}): void {
+  const statuses: Record<number, string> = {
+    400: 'INVALID_ARGUMENT',
+    401: 'UNAUTHENTICATED',
+    403: 'PERMISSION_DENIED',
+    404: 'NOT_FOUND',
+    429: 'RESOURCE_EXHAUSTED',
+  };
+  const status = statuses[code];
+  const domain = reason === 'quotaExceeded' ? 'youtube.quota' : reason === 'authError' ? 'global' : 'youtube.api';
+  json(res, code, { error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) } }, extra);
+}
+
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export class YouTubeStandIn {
+  readonly oauth: OAuthNetwork;
+  /** The channel of each Google account, by its user id (none: the account has no channel). */
+  readonly channels = new Map<string, Channel>();
+  readonly sessions = new Map<string, UploadSession>();
+  readonly videos = new Map<string, StoredVideo>();
+  readonly requests: { method: string; path: string }[] = [];
+  /** Every call answers 403 quotaExceeded while set. */
+  quotaExceeded = false;
+  /** The next this many calls answer 403 rateLimitExceeded. */
+  rateLimitNext = 0;
+  chunkDelayMs: number;
+  /** The upload stops being read once a session holds this many bytes, until its connection closes (a worker killed mid-upload). */
+  stallAtByte: number | null = null;
+  url = '';
+  readonly #server: Server;
+  readonly #processingPolls: number;
+
+  private constructor(options: YouTubeStandInOptions) {
+    this.oauth = new OAuthNetwork(options.redirectUris, {
+      paths: { authorize: '/o/oauth2/v2/auth', token: '/token', revoke: '/revoke' },
+      clientAuthentication: 'post',
+      refreshTokens: 'access_type=offline',
+    });
+    this.#processingPolls = options.processingPolls ?? 1;
+    this.chunkDelayMs = options.chunkDelayMs ?? 0;
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((caught: unknown) => googleError(res, 500, 'backendError', String(caught)));
+    });
+  }
+
+  static async start(options: YouTubeStandInOptions): Promise<YouTubeStandIn> {
+    const standIn = new YouTubeStandIn(options);
+    await standIn.oauth.start();
+    await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
+    standIn.url = `http://127.0.0.1:${(standIn.#server.address() as AddressInfo).port}`;
+    return standIn;
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await this.oauth.stop();
+  }
+
+  /** The Google account that authorizes next, and its channel. */
+  signInAs(user: NetworkUser, channel: Channel | null): void {
+    this.oauth.user = user;
+    if (channel) this.channels.set(user.id, channel);
+    else this.channels.delete(user.id);
+  }
+
+  /** An access token for the account signed in, by the authorization code flow as an app would run it. */
+  async accessToken(redirectUri: string, scope = [...uploadScopes.slice(0, 1), ...readScopes.slice(0, 1)].join(' ')): Promise<string> {
+    const authorize = new URL(`${this.oauth.url}/o/oauth2/v2/auth`);
+    authorize.search = new URLSearchParams({ response_type: 'code', client_id: this.oauth.clientId, redirect_uri: redirectUri, scope, state: 's' }).toString();
+    const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
+    const answer = await fetch(`${this.oauth.url}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        client_id: this.oauth.clientId,
+        client_secret: this.oauth.clientSecret,
+      }),
+    });
+    return ((await answer.json()) as { access_token: string }).access_token;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search });
+    const uploadId = url.searchParams.get('upload_id');
+    // A session URL is the credential of its upload (Google asks no token for it).
+    if (req.method === 'PUT' && url.pathname === '/upload/youtube/v3/videos' && uploadId) return this.#chunk(req, res, uploadId);
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const user = this.oauth.userOf(token);
+    if (!user) {
+      return googleError(
+        res,
+        401,
+        'authError',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+        {
+          'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"',
+        },
+      );
+    }
+    if (this.quotaExceeded) {
+      return googleError(
+        res,
+        403,
+        'quotaExceeded',
+        'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+      );
+    }
+    if (this.rateLimitNext > 0) {
+      this.rateLimitNext--;
+      return googleError(res, 403, 'rateLimitExceeded', 'The request cannot be completed because you have exceeded your quota.');
+    }
+    const granted = this.oauth.scopeOf(token);
+    const allowed = (needed: string[]) => needed.some((scope) => granted.includes(scope));
+    const channel = this.channels.get(user.id);
+    const route = `${req.method} ${url.pathname}`;
+    if (route === 'GET /youtube/v3/channels') {
+      if (!allowed(readScopes)) return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+      return this.#channels(res, url.searchParams, channel);
+    }
+    if (route === 'GET /youtube/v3/videos') return this.#videosList(res, url.searchParams);
+    if (route === 'POST /upload/youtube/v3/videos' || route === 'POST /upload/youtube/v3/thumbnails/set') {
+      if (!allowed(uploadScopes)) return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+      if (!channel) return googleError(res, 401, 'youtubeSignupRequired', 'Unauthorized');
+      if (url.pathname.endsWith('/thumbnails/set')) return this.#setThumbnail(req, res, url.searchParams, channel);
+      return this.#startUpload(req, res, url.searchParams, channel);
+    }
+    googleError(res, 404, 'notFound', `No route ${route}`);
+  }
+
+  #channels(res: ServerResponse, query: URLSearchParams, channel: Channel | undefined): void {
+    if (!query.get('part')) return googleError(res, 400, 'required', 'Required parameter: part');
+    if (query.get('mine') !== 'true') return googleError(res, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: mine, id, forHandle');
+    const parts = query.get('part')!.split(',');
+    const items = channel
+      ? [
+          {
+            kind: 'youtube#channel',
+            etag: 'etag',
+            id: channel.id,
+            ...(parts.includes('snippet')
+              ? { snippet: { title: channel.title, description: '', customUrl: channel.customUrl, publishedAt: '2020-01-01T00:00:00Z' } }
+              : {}),
+          },
+        ]
+      : [];
+    json(res, 200, { kind: 'youtube#channelListResponse', etag: 'etag', pageInfo: { totalResults: items.length, resultsPerPage: 5 }, items });
+  }
+
+  async #startUpload(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, channel: Channel): Promise<void> {
+    const raw = (await bodyOf(req)).toString('utf8');
+    if (query.get('uploadType') !== 'resumable') return googleError(res, 400, 'badRequest', 'This stand-in takes resumable uploads only.');
+    const parts = (query.get('part') ?? '').split(',');
+    if (!parts.includes('snippet') || !parts.includes('status')) return googleError(res, 400, 'required', 'Required parameter: part');
+    const total = Number(req.headers['x-upload-content-length']);
+    const contentType = String(req.headers['x-upload-content-type'] ?? '');
+    if (!Number.isInteger(total) || total <= 0) return googleError(res, 400, 'badContent', 'X-Upload-Content-Length is missing or invalid.');
+    if (!/^video\/|^application\/octet-stream$/.test(contentType)) return googleError(res, 400, 'badContent', `Media type '${contentType}' is not supported.`);
+    if (!/^application\/json\b/.test(String(req.headers['content-type']))) return googleError(res, 400, 'parseError', 'The request body is not JSON.');
+    const resource = JSON.parse(raw) as UploadSession['resource'];
+    const title = resource.snippet?.title;
+    if (typeof title !== 'string' || !title.trim())
+      return googleError(res, 400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.');
+    if ([...title].length > 100 || /[<>]/.test(title)) return googleError(res, 400, 'invalidTitle', 'The request metadata specifies an invalid video title.');
+    if (Buffer.byteLength(String(resource.snippet.description ?? '')) > 5000)
+      return googleError(res, 400, 'invalidDescription', 'The request metadata specifies an invalid video description.');
+    if (!['public', 'unlisted', 'private'].includes(String(resource.status?.privacyStatus)))
+      return googleError(res, 400, 'invalidVideoMetadata', 'The request metadata is invalid.');
+    const id = randomBytes(12).toString('base64url');
+    this.sessions.set(id, { channelId: channel.id, resource, total, contentType, received: 0, bytesReceived: 0, hash: createHash('sha256'), videoId: null });
+    res
+      .writeHead(200, { location: `${this.url}/upload/youtube/v3/videos?uploadType=resumable&part=${parts.join(',')}&upload_id=${id}`, 'content-length': '0' })
+      .end();
+  }
+
+  async #chunk(req: IncomingMessage, res: ServerResponse, uploadId: string): Promise<void> {
+    const session = this.sessions.get(uploadId);
+    if (!session) return void req.resume().on('end', () => googleError(res, 404, 'notFound', 'No such upload session.'));
+    const range = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+)$/.exec(String(req.headers['content-range'] ?? ''));
+    const answer = () => {
+      if (session.videoId) return json(res, 200, this.#resource(this.videos.get(session.videoId)!, ['snippet', 'status']));
+      res.writeHead(308, session.received ? { range: `bytes=0-${session.received - 1}`, 'content-length': '0' } : { 'content-length': '0' }).end();
+    };
+    if (!range || Number(range[3]) !== session.total) return void req.resume().on('end', () => googleError(res, 400, 'badContent', 'Invalid Content-Range.'));
+    if (range[1] === undefined) return void req.resume().on('end', answer);
+    const start = Number(range[1]);
+    const end = Number(range[2]) + 1;
+    const last = end === session.total;
+    if (start !== session.received || (!last && (end - start) % chunkUnit !== 0)) {
+      return void req.resume().on('end', () => googleError(res, 400, 'badContent', 'The chunk does not continue the upload or is not a multiple of 256 KiB.'));
+    }
+    // Kept as it arrives, as Google keeps what it received of a broken chunk.
+    for await (const data of req) {
+      const stall = this.stallAtByte;
+      const taken =
+        stall !== null && session.received + (data as Buffer).length >= stall ? (data as Buffer).subarray(0, stall - session.received) : (data as Buffer);
+      session.hash.update(taken);
+      session.received += taken.length;
+      session.bytesReceived += taken.length;
+      if (taken !== data) {
+        this.stallAtByte = null;
+        req.pause();
+        return new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+      }
+    }
+    if (session.received === session.total && !session.videoId) this.#createVideo(session);
+    if (this.chunkDelayMs) await sleep(this.chunkDelayMs);
+    answer();
+  }
+
+  #createVideo(session: UploadSession): void {
+    const id = randomBytes(8).toString('base64url').slice(0, 11);
+    const { snippet, status } = session.resource;
+    this.videos.set(id, {
+      id,
+      channelId: session.channelId,
+      snippet: snippet as StoredVideo['snippet'],
+      status: status as StoredVideo['status'],
+      sha256: session.hash.digest('hex'),
+      size: session.total,
+      pollsLeft: this.#processingPolls,
+      thumbnail: null,
+      statistics: { viewCount: '1532', likeCount: '87', commentCount: '9' },
+    });
+    session.videoId = id;
+  }
+
+  #resource(video: StoredVideo, parts: string[]): Record<string, unknown> {
+    const processing = video.pollsLeft > 0;
+    return {
+      kind: 'youtube#video',
+      etag: 'etag',
+      id: video.id,
+      ...(parts.includes('snippet') ? { snippet: { ...video.snippet, channelId: video.channelId } } : {}),
+      ...(parts.includes('status') ? { status: { ...video.status, uploadStatus: processing ? 'uploaded' : 'processed' } } : {}),
+      ...(parts.includes('processingDetails') ? { processingDetails: { processingStatus: processing ? 'processing' : 'succeeded' } } : {}),
+      ...(parts.includes('statistics') ? { statistics: { ...video.statistics, favoriteCount: '0' } } : {}),
+    };
+  }
+
+  #videosList(res: ServerResponse, query: URLSearchParams): void {
+    const parts = (query.get('part') ?? '').split(',').filter(Boolean);
+    if (!parts.length) return googleError(res, 400, 'required', 'Required parameter: part');
+    const ids = (query.get('id') ?? '').split(',').filter(Boolean);
+    const videos = ids.flatMap((id) => this.videos.get(id) ?? []);
+    const items = videos.map((video) => this.#resource(video, parts));
+    // A status read is what moves processing on.
+    if (parts.includes('status') || parts.includes('processingDetails')) for (const video of videos) video.pollsLeft = Math.max(0, video.pollsLeft - 1);
+    json(res, 200, { kind: 'youtube#videoListResponse', etag: 'etag', pageInfo: { totalResults: items.length, resultsPerPage: items.length }, items });
+  }
+
+  async #setThumbnail(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, channel: Channel): Promise<void> {
+    const bytes = await bodyOf(req);
+    const video = this.videos.get(query.get('videoId') ?? '');
+    if (!video || video.channelId !== channel.id) return googleError(res, 404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
+    const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!;
+    if (!['image/jpeg', 'image/png', 'application/octet-stream'].includes(contentType))
+      return googleError(res, 400, 'invalidImage', 'The provided image content is invalid.');
+    if (bytes.length > 2 * 1024 * 1024) return googleError(res, 413, 'mediaBodyTooBig', 'The image is larger than 2 MB.');
+    video.thumbnail = { sha256: createHash('sha256').update(bytes).digest('hex'), contentType };
+    const url = `https://i.ytimg.com/vi/${video.id}/default.jpg`;
+    json(res, 200, { kind: 'youtube#thumbnailSetResponse', etag: 'etag', items: [{ default: { url, width: 120, height: 90 } }] });
+  }
+}
