@@ -335,7 +335,9 @@ async function saveReachedAccounts(
   for (const [network, reached] of byNetwork) saved.push(...(await saveConnectedAccounts(tx, secrets, outbox, workspaceId, network, reached)));
   const grantors = new Set(accounts.flatMap((account) => account.tokens?.extra?.grantedBy ?? []));
   if (!grantors.size) return saved;
-  const others = await tx.socialAccount.findMany({ where: { workspaceId, status: 'ACTIVE', id: { notIn: saved.map((account) => account.id) } } });
+  const others = await tx.socialAccount.findMany({
+    where: { workspaceId, status: 'ACTIVE', provider: { in: [...byNetwork.keys()] }, id: { notIn: saved.map((account) => account.id) } },
+  });
   for (const other of others) {
     if (grantors.has(openTokens(secrets, other)?.extra?.grantedBy ?? '')) await markNeedsReconnect(tx, outbox, other.id);
   }

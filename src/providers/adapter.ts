@@ -85,6 +85,13 @@ export interface AuthorizationContext {
   instanceUrl?: string;
 }
 
+export interface ReachedIdentity {
+  identity: RemoteIdentity;
+  tokens: ProviderTokens;
+  /** The account's network where it is not the one connected. */
+  provider?: string;
+}
+
 /** Networks connected through OAuth 2.0 authorization code (+ PKCE). The flow itself is shared (src/accounts/). */
 export interface OAuthConnector {
   readonly method: 'oauth2';
@@ -92,8 +99,12 @@ export interface OAuthConnector {
   readonly instanceRequired?: boolean;
   /** The app and endpoints to use; Mastodon registers (and keeps) an app per instance here. */
   prepare(context: AuthorizationContext): Promise<{ client: OAuthClient; server: OAuthServer }>;
-  /** Who the tokens belong to; several accounts where one authorization reaches several (Facebook pages). */
-  identities(tokens: ProviderTokens, context: AuthorizationContext): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }[]>;
+  /**
+   * Who the tokens belong to; several accounts where one authorization reaches several (Facebook pages, LinkedIn
+   * organizations), each of another network where it names one (Facebook Login reaches Instagram accounts too).
+   * The place for what a network does right after the code exchange (Meta's long-lived token).
+   */
+  identities(tokens: ProviderTokens, context: AuthorizationContext): Promise<ReachedIdentity[]>;
 }
 
 /** Networks connected with credentials the person gives us (Bluesky: identifier + app password + PDS). */

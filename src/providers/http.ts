@@ -239,7 +239,8 @@ const headerOf = (headers: ResponseHeaders, name: string): string | undefined =>
 /**
  * How long a network asked us to wait, from whichever header it sends: `Retry-After` (seconds or an HTTP date),
  * `RateLimit` (the IETF structured field, `t=` seconds; or the older `reset=`), `RateLimit-Reset` or
- * `X-RateLimit-Reset` (seconds left, or a time: ISO 8601 at Mastodon, Unix seconds at atproto, X and GitHub).
+ * `X-RateLimit-Reset` or X's `X-Rate-Limit-Reset` (seconds left, or a time: ISO 8601 at Mastodon, Unix seconds at atproto,
+ * X and GitHub).
  */
 export function retryAfterMs(headers: ResponseHeaders, now = Date.now()): number | undefined {
   const untilDate = (text: string) => {
@@ -251,7 +252,8 @@ export function retryAfterMs(headers: ResponseHeaders, now = Date.now()): number
   const structured = headerOf(headers, 'ratelimit');
   const fromStructured = structured && /(?:^|[;,\s])(?:t|reset)=(\d+)/.exec(structured)?.[1];
   if (fromStructured) return Number(fromStructured) * 1000;
-  const reset = headerOf(headers, 'ratelimit-reset')?.trim() || headerOf(headers, 'x-ratelimit-reset')?.trim();
+  const reset =
+    headerOf(headers, 'ratelimit-reset')?.trim() || headerOf(headers, 'x-ratelimit-reset')?.trim() || headerOf(headers, 'x-rate-limit-reset')?.trim();
   if (!reset) return undefined;
   if (!/^\d+(\.\d+)?$/.test(reset)) return untilDate(reset);
   // Seconds left, or a Unix time (atproto's RateLimit-Reset, X's and GitHub's X-RateLimit-Reset) in s or ms.

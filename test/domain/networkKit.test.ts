@@ -19,7 +19,11 @@ describe('steps', () => {
     let calls = 0;
     const first = new Steps(checkpoint);
     expect(await first.once('init', async () => ({ id: `upload-${++calls}` }))).toEqual({ id: 'upload-1' });
-    expect(checkpoint.saves).toEqual([{ done: {}, started: 'init' }, { done: { init: { id: 'upload-1' } } }]);
+    expect(checkpoint.saves).toMatchObject([
+      { done: {}, started: 'init' },
+      { done: { init: { id: 'upload-1' } }, at: { init: expect.any(Number) } },
+    ]);
+    expect(checkpoint.saves[1]!.started).toBeUndefined();
 
     const retried = new Steps(keptCheckpoint(checkpoint.saved));
     expect(await retried.once('init', async () => ({ id: `upload-${++calls}` }))).toEqual({ id: 'upload-1' });
@@ -45,6 +49,20 @@ describe('steps', () => {
     const steps = new Steps(keptCheckpoint({ done: {}, started: 'append:0' }));
     await steps.once('append:0', async () => ++sent);
     expect(sent).toBe(1);
+  });
+
+  it('forgets steps whose results expired at the network, so they run again', async () => {
+    const checkpoint = keptCheckpoint();
+    const steps = new Steps(checkpoint);
+    await steps.once('media:0:initialize', async () => 'id-1');
+    await steps.once('media:0:append:0', async () => null);
+    await steps.once('media:1:initialize', async () => 'id-2');
+    expect(steps.recordedAt('media:0:initialize')).toBeGreaterThan(Date.now() - 1000);
+    await steps.forget('media:0');
+    const later = new Steps(keptCheckpoint(checkpoint.saved));
+    expect(await later.once('media:0:initialize', async () => 'id-3')).toBe('id-3');
+    expect(later.result('media:0:append:0')).toBeUndefined();
+    expect(later.result('media:1:initialize')).toBe('id-2');
   });
 
   it('counts a step without a result as done', async () => {

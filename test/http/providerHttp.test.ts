@@ -207,6 +207,8 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs({ 'x-ratelimit-reset': String(now / 1000 + 60) }, now)).toBe(60_000);
     expect(retryAfterMs({ 'x-ratelimit-reset': String(now + 5000) }, now)).toBe(5000);
     expect(retryAfterMs({ 'x-ratelimit-reset': '30' }, now)).toBe(30_000);
+    // X spells it with a second hyphen.
+    expect(retryAfterMs({ 'x-rate-limit-reset': String(now / 1000 + 60) }, now)).toBe(60_000);
   });
 
   it('never answers a negative wait, and nothing without a header', () => {

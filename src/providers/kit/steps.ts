@@ -18,6 +18,8 @@ export interface Checkpoint {
 export interface CheckpointState {
   /** Results of finished steps, by name. */
   done: Record<string, unknown>;
+  /** When each finished step was recorded (ms since the epoch), for results that expire at the network. */
+  at?: Record<string, number>;
   /** The step whose call was sent last and has no result yet. */
   started?: string;
 }
@@ -37,12 +39,32 @@ export class Steps {
   constructor(checkpoint: Checkpoint) {
     this.#checkpoint = checkpoint;
     const saved = checkpoint.saved;
-    this.#state = { done: { ...saved?.done }, started: saved?.started };
+    this.#state = { done: { ...saved?.done }, at: { ...saved?.at }, started: saved?.started };
   }
 
   /** The result of `name` if an attempt finished it. */
   result<T>(name: string): T | undefined {
     return this.#state.done[name] as T | undefined;
+  }
+
+  /** When a finished step was recorded (ms since the epoch). */
+  recordedAt(name: string): number | undefined {
+    return this.#state.at?.[name];
+  }
+
+  /**
+   * Forgets the steps named `prefix` or `prefix:…`, so they run again: for results the network lets expire (X's media
+   * ids after a day), where an attempt comes long after the one that recorded them.
+   */
+  async forget(prefix: string): Promise<void> {
+    const forgotten = (name: string) => name === prefix || name.startsWith(`${prefix}:`);
+    const names = Object.keys(this.#state.done).filter(forgotten);
+    if (!names.length) return;
+    for (const name of names) {
+      delete this.#state.done[name];
+      delete this.#state.at?.[name];
+    }
+    await this.#save(this.#state);
   }
 
   /** Runs `call` once across attempts: a finished step returns its saved result without calling the network. */
@@ -63,12 +85,13 @@ export class Steps {
   async #record<T>(name: string, result: T): Promise<T> {
     // JSON keeps no undefined: a step without a result is recorded as null so that it still counts as done.
     this.#state.done[name] = result === undefined ? null : result;
+    this.#state.at = { ...this.#state.at, [name]: Date.now() };
     this.#state.started = undefined;
     await this.#save(this.#state);
     return result;
   }
 
   async #save(state: CheckpointState): Promise<void> {
-    await this.#checkpoint.save({ done: state.done, ...(state.started ? { started: state.started } : {}) });
+    await this.#checkpoint.save({ done: state.done, at: state.at, ...(state.started ? { started: state.started } : {}) });
   }
 }

@@ -4,7 +4,7 @@
 // has `x-rate-limit-limit/-remaining/-reset` (Unix seconds), and a 429 waits for that reset
 // (https://docs.x.com/x-api/fundamentals/rate-limits).
 import { ProviderError } from '../adapter.ts';
-import { NetworkHttp, type ResponseHeaders } from '../http.ts';
+import { NetworkHttp } from '../http.ts';
 
 export interface XProblem {
   title?: string;
@@ -48,20 +48,11 @@ export function reasonOf(body: unknown): string | undefined {
   return problem.detail ?? problem.title;
 }
 
-/** X's reset header is named `x-rate-limit-reset` (the kit's reader knows `x-ratelimit-reset`): a Unix time in seconds. */
-export function resetWaitMs(headers: ResponseHeaders, now = Date.now()): number | undefined {
-  const raw = headers['x-rate-limit-reset'];
-  const reset = Number(Array.isArray(raw) ? raw[0] : raw);
-  return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now) : undefined;
-}
-
 export function xHttp(timeoutMs: number): NetworkHttp {
   return new NetworkHttp({
     network: 'X',
     reasonOf,
     timeoutMs,
-    classify: ({ status, headers, reason }) =>
-      status === 429 ? new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: resetWaitMs(headers) }) : undefined,
   });
 }
 

@@ -26,7 +26,12 @@ export interface Session {
 
 export type MediaState = { ready: true; id: string } | { ready: false; checkAfterMs: number };
 
+/** X keeps an uploaded media id for a day (`expires_after_secs`); an attempt later than this uploads the file again. */
+const mediaIdLifetimeMs = 23 * 3600_000;
+
 export async function uploadMedia(http: NetworkHttp, session: Session, steps: Steps, step: string, media: PublishMedia): Promise<MediaState> {
+  const initializedAt = steps.recordedAt(`${step}:initialize`);
+  if (initializedAt !== undefined && Date.now() - initializedAt > mediaIdLifetimeMs) await steps.forget(step);
   const finished = steps.result<string>(step);
   if (finished) return { ready: true, id: finished };
   const call = <T>(method: 'GET' | 'POST', path: string, body?: Parameters<NetworkHttp['send']>[0]['body'], idempotent = true) =>
