@@ -6,8 +6,6 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishMedia } from '../../src/providers/adapter.ts';
 import { segmentBytes } from '../../src/providers/x/media.ts';
@@ -15,12 +13,6 @@ import { createXAdapter } from '../../src/providers/x/adapter.ts';
 import type { OAuthAdapterDependencies } from '../../src/providers/registry.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
 import { XStandIn } from '../support/x.ts';
-
-/** V8's full collection, without starting node with --expose-gc. */
-function gc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 const redirectUri = 'https://sps.example.test/oauth/callback/x';
 const size = 512 * 1024 * 1024;
@@ -67,16 +59,13 @@ describe('a 512 MiB video to X', () => {
         return createReadStream(path, { start: range.start, end: range.end - 1 });
       },
     };
-    // What the process keeps, not the garbage V8 has yet to collect: each sample after a full collection. A file held
-    // whole (or a growing share of it) would show as hundreds of MB here.
-    const collect = gc();
-    collect();
+    // The process's resident memory, sampled as it runs (garbage V8 has yet to collect included): a file held whole
+    // would add at least its 512 MiB; segments read one at a time add a few of them, and their garbage.
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => {
-      collect();
       peak = Math.max(peak, process.memoryUsage().rss);
-    }, 100);
+    }, 50);
     try {
       const outcome = await adapter.publish({
         account: { id: 'a', provider: 'x', username: x.oauth.user.username, remoteId: x.oauth.user.id, tokens: { accessToken: access_token } },
@@ -99,6 +88,8 @@ describe('a 512 MiB video to X', () => {
     const zeros = createHash('sha256');
     for (let i = 0; i < size / segmentBytes; i++) zeros.update(Buffer.alloc(segmentBytes));
     expect(uploaded.hash.copy().digest('hex')).toBe(zeros.digest('hex'));
-    expect((peak - before) / 1024 ** 2).toBeLessThan(100);
+    const growthMiB = (peak - before) / 1024 ** 2;
+    console.info(`resident memory grew by ${growthMiB.toFixed(0)} MiB for a ${size / 1024 ** 2} MiB upload`);
+    expect(growthMiB).toBeLessThan(256);
   }, 180_000);
 });
