@@ -56,6 +56,7 @@ describe('the list of networks', () => {
         clientSecret: undefined,
         apiBaseUrl: app!.apiBaseUrl,
         authBaseUrl: app!.authBaseUrl,
+        ...(app!.tokenBaseUrl ? { tokenBaseUrl: app!.tokenBaseUrl } : {}),
       });
       expect(configured[name]).toMatchObject({ clientId: `${app!.settingsPrefix}-id`, apiBaseUrl: `https://api.${app!.settingsPrefix}.test` });
     }

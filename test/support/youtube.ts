@@ -38,6 +38,8 @@ export interface UploadSession {
   /** Bytes the session holds; every byte received is counted, so a byte sent twice shows in `bytesReceived`. */
   received: number;
   bytesReceived: number;
+  /** The Content-Range of each PUT to the session, in order. */
+  contentRanges: string[];
   hash: Hash;
   videoId: string | null;
 }
@@ -83,6 +85,13 @@ export function googleError(res: ServerResponse, code: number, reason: string, m
   const domain = reason === 'quotaExceeded' ? 'youtube.quota' : reason === 'authError' ? 'global' : 'youtube.api';
   json(res, code, { error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) } }, extra);
 }
+
+/** `part`, comma-separated or repeated (Google's client repeats it). */
+const partsOf = (query: URLSearchParams) =>
+  query
+    .getAll('part')
+    .flatMap((part) => part.split(','))
+    .filter(Boolean);
 
 async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -210,9 +219,9 @@ export class YouTubeStandIn {
   }
 
   #channels(res: ServerResponse, query: URLSearchParams, channel: Channel | undefined): void {
-    if (!query.get('part')) return googleError(res, 400, 'required', 'Required parameter: part');
+    const parts = partsOf(query);
+    if (!parts.length) return googleError(res, 400, 'required', 'Required parameter: part');
     if (query.get('mine') !== 'true') return googleError(res, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: mine, id, forHandle');
-    const parts = query.get('part')!.split(',');
     const items = channel
       ? [
           {
@@ -231,7 +240,7 @@ export class YouTubeStandIn {
   async #startUpload(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, channel: Channel): Promise<void> {
     const raw = (await bodyOf(req)).toString('utf8');
     if (query.get('uploadType') !== 'resumable') return googleError(res, 400, 'badRequest', 'This stand-in takes resumable uploads only.');
-    const parts = (query.get('part') ?? '').split(',');
+    const parts = partsOf(query);
     if (!parts.includes('snippet') || !parts.includes('status')) return googleError(res, 400, 'required', 'Required parameter: part');
     const total = Number(req.headers['x-upload-content-length']);
     const contentType = String(req.headers['x-upload-content-type'] ?? '');
@@ -248,7 +257,17 @@ export class YouTubeStandIn {
     if (!['public', 'unlisted', 'private'].includes(String(resource.status?.privacyStatus)))
       return googleError(res, 400, 'invalidVideoMetadata', 'The request metadata is invalid.');
     const id = randomBytes(12).toString('base64url');
-    this.sessions.set(id, { channelId: channel.id, resource, total, contentType, received: 0, bytesReceived: 0, hash: createHash('sha256'), videoId: null });
+    this.sessions.set(id, {
+      channelId: channel.id,
+      resource,
+      total,
+      contentType,
+      received: 0,
+      bytesReceived: 0,
+      contentRanges: [],
+      hash: createHash('sha256'),
+      videoId: null,
+    });
     res
       .writeHead(200, { location: `${this.url}/upload/youtube/v3/videos?uploadType=resumable&part=${parts.join(',')}&upload_id=${id}`, 'content-length': '0' })
       .end();
@@ -257,6 +276,7 @@ export class YouTubeStandIn {
   async #chunk(req: IncomingMessage, res: ServerResponse, uploadId: string): Promise<void> {
     const session = this.sessions.get(uploadId);
     if (!session) return void req.resume().on('end', () => googleError(res, 404, 'notFound', 'No such upload session.'));
+    session.contentRanges.push(String(req.headers['content-range'] ?? ''));
     const range = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+)$/.exec(String(req.headers['content-range'] ?? ''));
     const answer = () => {
       if (session.videoId) return json(res, 200, this.#resource(this.videos.get(session.videoId)!, ['snippet', 'status']));
@@ -320,9 +340,12 @@ export class YouTubeStandIn {
   }
 
   #videosList(res: ServerResponse, query: URLSearchParams): void {
-    const parts = (query.get('part') ?? '').split(',').filter(Boolean);
+    const parts = partsOf(query);
     if (!parts.length) return googleError(res, 400, 'required', 'Required parameter: part');
-    const ids = (query.get('id') ?? '').split(',').filter(Boolean);
+    const ids = query
+      .getAll('id')
+      .flatMap((id) => id.split(','))
+      .filter(Boolean);
     const videos = ids.flatMap((id) => this.videos.get(id) ?? []);
     const items = videos.map((video) => this.#resource(video, parts));
     // A status read is what moves processing on.
