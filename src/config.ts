@@ -68,6 +68,8 @@ export interface Config {
   metaGraphVersion: string;
   /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API tier allows (Basic: 100). */
   xPostsPerDay: number;
+  /** `THREADS_POSTS_PER_DAY`: posts per Threads profile per day (Threads allows 250 API-published posts in 24 hours). */
+  threadsPostsPerDay: number;
   /** `YOUTUBE_DAILY_QUOTA_UNITS`: the YouTube Data API units the operator's Google Cloud project has a day (10,000 unless raised). */
   youtubeDailyQuotaUnits: number;
   /** SANDBOX_QUOTA `<posts>/<seconds>`: a quota per account for the sandbox network, to try waiting targets; none by default. */
@@ -268,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
     metaGraphVersion: graphVersion(env.META_GRAPH_API_VERSION || 'v23.0'),
     xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
+    threadsPostsPerDay: integer(env, 'THREADS_POSTS_PER_DAY', 250, 1),
     youtubeDailyQuotaUnits: integer(env, 'YOUTUBE_DAILY_QUOTA_UNITS', 10_000, 1),
     sandboxQuota: sandboxQuota(env.SANDBOX_QUOTA),
     ai: aiSettings(env),

@@ -1,5 +1,6 @@
-// A stand-in for Meta's Graph API (graph.facebook.com: Facebook Login, Pages, Instagram with Facebook Login), as its
-// references document it; graph.threads.net's paths can join `#route` when Threads is built.
+// A stand-in for Meta's Graph API (graph.facebook.com: Facebook Login, Pages, Instagram with Facebook Login) and the
+// Threads API (graph.threads.net and threads.net's authorization, served under `threadsUrl`), as their references
+// document them.
 //   Manual login flow  https://developers.facebook.com/documentation/facebook-login/guides/advanced/manual-flow
 //   Long-lived tokens  https://developers.facebook.com/documentation/facebook-login/guides/access-tokens/get-long-lived
 //   Handling Errors  https://developers.facebook.com/docs/graph-api/guides/error-handling
@@ -9,6 +10,12 @@
 //     https://developers.facebook.com/docs/video-api/guides/publishing
 //   Instagram content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
 //     (containers IN_PROGRESS until polled, publishing one early is 9007/2207027; images JPEG only)
+//   Threads  https://developers.facebook.com/documentation/threads/get-started/get-access-tokens-and-permissions
+//     (authorize, POST /oauth/access_token → `{access_token, user_id}` without token_type),
+//     https://developers.facebook.com/docs/threads/get-started/long-lived-tokens (th_exchange_token, th_refresh_token
+//     only for unexpired tokens at least 24 hours old), https://developers.facebook.com/docs/threads/posts (containers,
+//     carousels of 2–20, threads_publish), https://developers.facebook.com/docs/threads/troubleshooting (container
+//     `status`, `error_message`), https://developers.facebook.com/docs/threads/insights
 // Media is FETCHED from the URL given (the service's signed URL; `mediaOrigin` maps PUBLIC_BASE_URL to where the test
 // service listens) and only counted and hashed, never kept.
 import { createHash, randomBytes } from 'node:crypto';
@@ -78,6 +85,31 @@ export interface IgMedia {
   permalink: string;
 }
 
+export interface ThreadsProfile {
+  id: string;
+  username: string;
+  name: string;
+}
+
+interface ThreadsToken {
+  kind: 'short' | 'long';
+  profile: ThreadsProfile;
+  /** On the stand-in's Threads clock (`threadsNow`). */
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export interface ThreadsPost {
+  id: string;
+  user: string;
+  container: string;
+  text: string;
+  permalink: string;
+}
+
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+
 export interface MetaStandInOptions {
   redirectUris: string[];
   version?: string;
@@ -106,6 +138,17 @@ export class MetaStandIn {
   readonly videos = new Map<string, { id: string; page: string; description?: string; reads: number; media: FetchedMedia }>();
   readonly containers = new Map<string, Container>();
   readonly igMedia = new Map<string, IgMedia>();
+  /** The Threads app of the same Meta app: its own id and secret. */
+  readonly threadsClientId = String(700_000_000 + Math.floor(Math.random() * 1e8));
+  readonly threadsClientSecret = randomBytes(16).toString('hex');
+  /** Who signs in to Threads next. */
+  threadsProfile: ThreadsProfile = { id: '25910', username: 'alice.moreau', name: 'Alice Moreau' };
+  /** How far the Threads clock is ahead of the real one (tokens age, expire and become refreshable with it). */
+  threadsClockAheadMs = 0;
+  readonly threadsContainers = new Map<string, Container>();
+  readonly threadsPosts = new Map<string, ThreadsPost>();
+  readonly #threadsCodes = new Map<string, { redirectUri: string; profile: ThreadsProfile }>();
+  readonly #threadsTokens = new Map<string, ThreadsToken>();
   /** media_publish calls refused because their container was not FINISHED. */
   earlyPublishes = 0;
   readonly #redirectUris: string[];
@@ -151,6 +194,15 @@ export class MetaStandIn {
     for (const token of this.#tokens.keys()) this.#dead.add(token);
   }
 
+  /** THREADS_API_BASE_URL and THREADS_AUTH_BASE_URL: graph.threads.net and threads.net. */
+  get threadsUrl(): string {
+    return `${this.url}/threads`;
+  }
+
+  get threadsNow(): number {
+    return Date.now() + this.threadsClockAheadMs;
+  }
+
   #id(): string {
     return String(++this.#sequence) + String(Math.floor(Math.random() * 1e6));
   }
@@ -177,6 +229,7 @@ export class MetaStandIn {
     let body = '';
     for await (const chunk of req) body += chunk;
     const params = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body)) };
+    if (url.pathname.startsWith('/threads/')) return this.#threads(req, url.pathname.slice('/threads'.length), params, res);
     const prefix = `/${this.version}`;
     if (!url.pathname.startsWith(`${prefix}/`)) return this.#error(res, 400, 2635, `Unknown or missing API version (${this.version} expected)`);
     const path = url.pathname.slice(prefix.length);
@@ -190,16 +243,17 @@ export class MetaStandIn {
         'www-authenticate': 'OAuth "Facebook Platform" "invalid_token" "Error validating access token: Session has expired."',
       });
     }
-    if (this.throttle && this.throttle.calls > 0) {
-      this.throttle.calls--;
-      const usage = {
-        [info.page?.id ?? info.person.id]: [
-          { type: 'pages', call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: this.throttle.minutes },
-        ],
-      };
-      return this.#error(res, 400, this.throttle.code, 'User request limit reached', undefined, { 'x-business-use-case-usage': JSON.stringify(usage) });
-    }
+    if (this.#throttled(res, info.page?.id ?? info.person.id, 'pages')) return;
     await this.#route(req.method ?? 'GET', path.split('/').filter(Boolean), params, info, res);
+  }
+
+  /** Answers the throttling error (Meta's code, the wait in `X-Business-Use-Case-Usage`) while `throttle` has calls left. */
+  #throttled(res: ServerResponse, id: string, type: string): boolean {
+    if (!this.throttle || this.throttle.calls <= 0) return false;
+    this.throttle.calls--;
+    const usage = { [id]: [{ type, call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: this.throttle.minutes }] };
+    this.#error(res, 400, this.throttle.code, 'User request limit reached', undefined, { 'x-business-use-case-usage': JSON.stringify(usage) });
+    return true;
   }
 
   #dialog(params: Record<string, string>, res: ServerResponse): void {
@@ -330,7 +384,11 @@ export class MetaStandIn {
       url,
       bytes,
       sha256: hash.digest('hex'),
-      contentType: start.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) ? 'image/jpeg' : (answer.headers.get('content-type') ?? ''),
+      contentType: start.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))
+        ? 'image/jpeg'
+        : start.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+          ? 'image/png'
+          : (answer.headers.get('content-type') ?? ''),
     };
   }
 
@@ -447,5 +505,170 @@ export class MetaStandIn {
       });
     }
     this.#error(res, 400, 100, `Object with ID '${id}' does not exist`, 33);
+  }
+
+  // Threads: graph.threads.net (tokens unversioned, the API under /v1.0) and threads.net's authorization window.
+
+  async #threads(req: IncomingMessage, path: string, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    this.requests.push({ method, path: `/threads${path}`, params, authorization: req.headers.authorization });
+    if (path === '/oauth/authorize' && method === 'GET') return this.#threadsAuthorize(params, res);
+    if (path === '/oauth/access_token' && method === 'POST') return this.#threadsCode(params, res);
+    if (path === '/access_token' && method === 'GET') return this.#threadsExchange(params, res);
+    if (path === '/refresh_access_token' && method === 'GET') return this.#threadsRefresh(params, res);
+    if (!path.startsWith('/v1.0/')) return this.#error(res, 400, 100, `Unsupported ${method} request: ${path}`);
+    const info = this.#liveThreadsToken(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? params.access_token);
+    if (!info) return this.#error(res, 400, 190, 'Error validating access token: Session has expired.', 463);
+    const profile = info.profile;
+    if (this.#throttled(res, profile.id, 'threads')) return;
+    const [node = '', edge] = path.slice('/v1.0/'.length).split('/');
+    const route = `${method} ${edge ?? ''}`;
+    if (node === 'me' && route === 'GET ') {
+      const { id, username, name } = profile;
+      return this.#json(res, 200, { id, username, name, threads_profile_picture_url: `https://scontent.cdninstagram.com/v/${id}.jpg` });
+    }
+    if (node === profile.id && route === 'POST threads') return this.#threadsContainer(profile, params, res);
+    if (node === profile.id && route === 'POST threads_publish') return this.#threadsPublish(profile, params, res);
+    if (node === profile.id && route === 'GET threads')
+      return this.#latest(
+        res,
+        [...this.threadsPosts.values()].filter((post) => post.user === profile.id),
+        (post) => ({ id: post.id, text: post.text }),
+      );
+    const post = this.threadsPosts.get(node);
+    if (post?.user === profile.id && route === 'GET insights') return this.#threadsInsights(post, params, res);
+    if (post?.user === profile.id && route === 'GET ') return this.#json(res, 200, { id: post.id, permalink: post.permalink });
+    const container = this.threadsContainers.get(node);
+    if (container?.user === profile.id && route === 'GET ') {
+      if (container.status === 'IN_PROGRESS' && ++container.reads > this.processingReads) container.status = 'FINISHED';
+      return this.#json(res, 200, { id: container.id, status: container.status });
+    }
+    this.#error(res, 400, 100, `Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+  }
+
+  #issueThreads(kind: ThreadsToken['kind'], profile: ThreadsProfile, lifetimeMs: number): string {
+    const token = `TH${randomBytes(24).toString('base64url')}`;
+    this.#threadsTokens.set(token, { kind, profile, issuedAt: this.threadsNow, expiresAt: this.threadsNow + lifetimeMs });
+    return token;
+  }
+
+  #liveThreadsToken(token: string | undefined): ThreadsToken | undefined {
+    const info = this.#threadsTokens.get(token ?? '');
+    return info && info.expiresAt > this.threadsNow ? info : undefined;
+  }
+
+  #threadsAuthorize(params: Record<string, string>, res: ServerResponse): void {
+    const redirectUri = params.redirect_uri ?? '';
+    const scopes = (params.scope ?? '').split(',');
+    if (
+      params.client_id !== this.threadsClientId ||
+      !this.#redirectUris.includes(redirectUri) ||
+      params.response_type !== 'code' ||
+      !scopes.includes('threads_basic')
+    ) {
+      return void res
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('Invalid request: client_id, redirect_uri, response_type=code and threads_basic are required');
+    }
+    const code = randomBytes(24).toString('base64url');
+    this.#threadsCodes.set(code, { redirectUri, profile: { ...this.threadsProfile } });
+    const back = new URL(redirectUri);
+    if (params.state) back.searchParams.set('state', params.state);
+    back.searchParams.set('code', code);
+    back.hash = '_';
+    res.writeHead(302, { location: back.href }).end();
+  }
+
+  /** The code exchange answers in the Authorization Window's own shape, not Graph's: `{access_token, user_id}` (a number). */
+  #threadsCode(params: Record<string, string>, res: ServerResponse): void {
+    const refuse = (code: number, error_message: string) => this.#json(res, 400, { error_type: 'OAuthException', code, error_message });
+    if (params.client_id !== this.threadsClientId || params.client_secret !== this.threadsClientSecret) return refuse(101, 'Error validating client secret.');
+    if (params.grant_type !== 'authorization_code') return refuse(100, 'Unsupported grant_type');
+    const issued = this.#threadsCodes.get(params.code ?? '');
+    this.#threadsCodes.delete(params.code ?? '');
+    if (!issued) return refuse(100, 'This authorization code has been used.');
+    if (issued.redirectUri !== params.redirect_uri) return refuse(100, 'Error validating verification code. Please make sure your redirect_uri is identical.');
+    this.#json(res, 200, { access_token: this.#issueThreads('short', issued.profile, hourMs), user_id: Number(issued.profile.id) });
+  }
+
+  #threadsExchange(params: Record<string, string>, res: ServerResponse): void {
+    if (params.grant_type !== 'th_exchange_token') return this.#error(res, 400, 100, 'Unsupported grant_type');
+    if (params.client_secret !== this.threadsClientSecret) return this.#error(res, 400, 101, 'Error validating client secret.');
+    const short = this.#liveThreadsToken(params.access_token);
+    if (short?.kind !== 'short') return this.#error(res, 400, 190, 'Invalid OAuth access token.');
+    this.#json(res, 200, { access_token: this.#issueThreads('long', short.profile, 60 * dayMs), token_type: 'bearer', expires_in: 5_183_944 });
+  }
+
+  #threadsRefresh(params: Record<string, string>, res: ServerResponse): void {
+    if (params.grant_type !== 'th_refresh_token') return this.#error(res, 400, 100, 'Unsupported grant_type');
+    const current = this.#liveThreadsToken(params.access_token);
+    if (current?.kind !== 'long') return this.#error(res, 400, 190, 'Error validating access token: Session has expired.', 463);
+    if (this.threadsNow - current.issuedAt < dayMs) return this.#error(res, 400, 100, 'A long-lived token can be refreshed once it is at least 24 hours old.');
+    this.#json(res, 200, { access_token: this.#issueThreads('long', current.profile, 60 * dayMs), token_type: 'bearer', expires_in: 5_183_944 });
+  }
+
+  async #threadsContainer(profile: ThreadsProfile, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const refuse = (message: string) => this.#error(res, 400, 100, `Invalid parameter: ${message}`);
+    const type = params.media_type ?? '';
+    const text = params.text ?? '';
+    if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(type)) return refuse('media_type must be TEXT, IMAGE, VIDEO or CAROUSEL');
+    if (type === 'TEXT' && !text) return refuse('text is required for media_type=TEXT');
+    if ([...text].length > 500) return refuse('text is longer than 500 characters');
+    if ((text.match(/https?:\/\/\S+/g) ?? []).length > 5) return refuse('a post may contain at most 5 links');
+    if (
+      params.reply_control &&
+      !['everyone', 'accounts_you_follow', 'mentioned_only', 'parent_post_author_only', 'followers_only'].includes(params.reply_control)
+    )
+      return refuse('reply_control');
+    if (params.alt_text && [...params.alt_text].length > 1000) return refuse('alt_text is longer than 1000 characters');
+    if (params.link_attachment && type !== 'TEXT') return refuse('link_attachment is only available for TEXT posts');
+    if (params.is_carousel_item === 'true' && type !== 'IMAGE' && type !== 'VIDEO') return refuse('a carousel item is an IMAGE or a VIDEO');
+    const container: Container = { id: this.#id(), user: profile.id, params, reads: 0, status: 'IN_PROGRESS' };
+    if (type === 'CAROUSEL') {
+      const children = (params.children ?? '').split(',').filter(Boolean);
+      if (children.length < 2 || children.length > 20) return refuse('a carousel has 2 to 20 children');
+      for (const child of children) {
+        const item = this.threadsContainers.get(child);
+        if (item?.user !== profile.id || item.params.is_carousel_item !== 'true' || item.status !== 'FINISHED')
+          return refuse(`child ${child} is not a finished carousel item`);
+      }
+    }
+    if (type === 'IMAGE' || type === 'VIDEO') {
+      const url = type === 'IMAGE' ? params.image_url : params.video_url;
+      if (!url) return refuse(`${type === 'IMAGE' ? 'image_url' : 'video_url'} is required for media_type=${type}`);
+      const media = await this.#fetch(url);
+      if (typeof media === 'string') return this.#error(res, 400, 100, media);
+      const formats = type === 'IMAGE' ? ['image/jpeg', 'image/png'] : ['video/mp4', 'video/quicktime'];
+      if (!formats.includes(media.contentType)) return this.#error(res, 400, 100, `Unsupported ${type.toLowerCase()} format: ${media.contentType}`);
+      container.media = media;
+    }
+    this.threadsContainers.set(container.id, container);
+    this.#json(res, 200, { id: container.id });
+  }
+
+  async #threadsPublish(profile: ThreadsProfile, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const container = this.threadsContainers.get(params.creation_id ?? '');
+    if (container?.user !== profile.id || container.params.is_carousel_item === 'true' || container.status === 'PUBLISHED')
+      return this.#error(res, 400, 100, 'Invalid parameter: creation_id');
+    if (container.status !== 'FINISHED') {
+      this.earlyPublishes++;
+      return this.#error(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment', 2207027);
+    }
+    container.status = 'PUBLISHED';
+    const id = this.#id();
+    const permalink = `https://www.threads.net/@${profile.username}/post/${Buffer.from(id).toString('base64url')}`;
+    this.threadsPosts.set(id, { id, user: profile.id, container: container.id, text: container.params.text ?? '', permalink });
+    if (this.holdPublishMs) await sleep(this.holdPublishMs);
+    this.#json(res, 200, { id });
+  }
+
+  #threadsInsights(post: ThreadsPost, params: Record<string, string>, res: ServerResponse): void {
+    const values: Record<string, number> = { views: 420, likes: 31, replies: 6, reposts: 4, quotes: 2, shares: 3 };
+    const metrics = (params.metric ?? '').split(',');
+    const unknown = metrics.find((name) => !(name in values));
+    if (unknown !== undefined) return this.#error(res, 400, 100, `Invalid parameter: metric ${unknown}`);
+    this.#json(res, 200, {
+      data: metrics.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], id: `${post.id}/insights/${name}/lifetime` })),
+    });
   }
 }

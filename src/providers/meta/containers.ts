@@ -46,3 +46,36 @@ export async function finishedContainers(
   for (const item of items) ids.push(await finishedContainer(steps, flow, item.name, item.create));
   return ids.every((id) => id !== null) ? (ids as string[]) : null;
 }
+
+/** How a network of Meta's publishes a finished container, finds what an interrupted publish made, and links to it. */
+export interface ContainerPublishing {
+  /** Publishes the container (`media_publish`, `threads_publish`): the published media's id. */
+  publish: () => Promise<string>;
+  /** The newest published media of the account that is this post (same caption or text), if any. */
+  find: () => Promise<string | null>;
+  permalink: (mediaId: string) => Promise<string>;
+}
+
+/**
+ * Publishes the finished `container` once across attempts: a publish step an earlier attempt started without seeing
+ * its answer is looked up (the container PUBLISHED, then the media itself) before it is sent again; then its permalink.
+ */
+export async function publishedContainer(
+  steps: Steps,
+  flow: ContainerFlow,
+  container: string,
+  publishing: ContainerPublishing,
+): Promise<{ remoteId: string; remoteUrl: string }> {
+  const remoteId = await steps.once('publish', publishing.publish, {
+    ifInterrupted: async () => {
+      // Not PUBLISHED: the earlier publish did not happen, and publishing again is safe.
+      if ((await flow.statusOf(container)).status !== 'PUBLISHED') return null;
+      const found = await publishing.find();
+      if (!found)
+        throw new ProviderError('PROVIDER_REJECTED', `${flow.network} published the post but it is not among the latest posts of the account.`, false);
+      return found;
+    },
+  });
+  const remoteUrl = await steps.once('permalink', () => publishing.permalink(remoteId));
+  return { remoteId, remoteUrl };
+}

@@ -74,8 +74,8 @@ function classify({ headers, body, reason }: { headers: ResponseHeaders; body: u
 export interface GraphOptions {
   /** FACEBOOK_API_BASE_URL (graph.facebook.com), or graph.threads.net for Threads. */
   baseUrl: string;
-  /** META_GRAPH_API_VERSION, `v23.0`. */
-  version: string;
+  /** META_GRAPH_API_VERSION, `v23.0`; none for the unversioned paths (Threads' `/access_token`). */
+  version?: string;
   network: string;
   timeoutMs: number;
   retryDelayMs?: number;
@@ -97,7 +97,7 @@ export class Graph {
 
   constructor(options: GraphOptions) {
     this.#http = new NetworkHttp({ network: options.network, reasonOf, classify, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs });
-    this.#base = `${options.baseUrl}/${options.version}`;
+    this.#base = options.version ? `${options.baseUrl}/${options.version}` : options.baseUrl;
   }
 
   get fetch(): typeof fetch {

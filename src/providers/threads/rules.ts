@@ -9,9 +9,9 @@ export const threadsRules: ProviderRules = {
   placements: [
     {
       name: 'feed',
-      description: 'A post: text with one image or video, or a carousel of up to 10 images and videos.',
+      description: 'A post: text with one image or video, or a carousel of up to 20 images and videos.',
       caption,
-      media: { min: 0, max: 10, kinds: ['image', 'video'], maxVideos: 10, mixedKinds: true },
+      media: { min: 0, max: 20, kinds: ['image', 'video'], maxVideos: 20, mixedKinds: true },
       aspectRatio: null,
       video: videoDuration,
     },
@@ -29,12 +29,18 @@ export const threadsRules: ProviderRules = {
         default: 'everyone',
         description: 'Who may reply (reply_control).',
       },
+      linkAttachment: {
+        type: 'string',
+        format: 'uri',
+        maxLength: 2048,
+        description: 'A link shown as a preview card (link_attachment); only on a post without media.',
+      },
     },
     additionalProperties: false,
   },
   postingLimits: ['250 API posts per 24 hours'],
   notes: [
-    'Sources disagree on carousel size (10 or 20); the stricter 10 applies.',
+    "A carousel takes 2 to 20 items (Meta's Threads Posts reference; older third-party sources say 10).",
     'Carousels may mix images and videos.',
     'A post may contain at most 5 links.',
     'No minimum video length is documented; 1 second is used.',
