@@ -33,9 +33,9 @@ beforeAll(async () => {
       AI_IMAGE_MODEL: 'image-model',
       // The Mastodon stand-in listens on 127.0.0.1 over http: the operator allows that host for people's network URLs.
       NETWORK_ALLOWED_HOSTS: '127.0.0.1',
-      // Pinterest's app is set up, but Pinterest is not published to: it is offered nowhere.
-      PINTEREST_CLIENT_ID: 'pinterest-client',
-      PINTEREST_CLIENT_SECRET: 'pinterest-secret',
+      // TikTok's app is set up, but TikTok is not published to: it is offered nowhere.
+      TIKTOK_CLIENT_ID: 'tiktok-client',
+      TIKTOK_CLIENT_SECRET: 'tiktok-secret',
     },
   });
   ({ page, api } = session);
@@ -244,25 +244,25 @@ describe('the composer', () => {
   });
 });
 
-describe('a network not published to (Pinterest, its app set up)', () => {
+describe('a network not published to (TikTok, its app set up)', () => {
   it('is offered neither to connect nor in the composer; an account of it connected earlier is shown as such', async () => {
     await session.service.services.db.prisma.socialAccount.create({
       data: {
         workspaceId: session.workspace.workspaceId,
-        provider: 'pinterest',
-        remoteId: '549755885175',
-        username: 'pinboard',
-        displayName: 'Pin Board',
+        provider: 'tiktok',
+        remoteId: '7312345678901234567',
+        username: 'clipmaker',
+        displayName: 'Clip Maker',
         status: 'ACTIVE',
       },
     });
     await openPage(page, 'Accounts');
     await page.getByRole('button', { name: 'Connect Mastodon' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Connect Pinterest', exact: true }).count()).toBe(0);
-    await page.getByRole('cell', { name: 'Pinterest (publishing not available yet)' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Connect TikTok', exact: true }).count()).toBe(0);
+    await page.getByRole('cell', { name: 'TikTok (publishing not available yet)' }).waitFor();
 
     await openComposer();
-    await page.getByText('Pin Board (@pinboard): publishing to Pinterest is not available on this installation yet').waitFor();
-    expect(await page.getByRole('checkbox', { name: /@pinboard/ }).count()).toBe(0);
+    await page.getByText('Clip Maker (@clipmaker): publishing to TikTok is not available on this installation yet').waitFor();
+    expect(await page.getByRole('checkbox', { name: /@clipmaker/ }).count()).toBe(0);
   });
 });

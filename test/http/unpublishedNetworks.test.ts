@@ -1,6 +1,6 @@
 // Networks this service does not publish to yet are offered nowhere (issue 25 item 1): GET /providers and GraphQL say
 // `publishing: false`; connecting one is 409 PROVIDER_NOT_AVAILABLE even with the operator's app credentials set
-// (Pinterest's here); an account of one stored earlier is refused as a post's target by the dry run, create and change.
+// (TikTok's here); an account of one stored earlier is refused as a post's target by the dry run, create and change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { bearer, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
@@ -12,17 +12,17 @@ import { publishes } from '../../src/providers/registry.ts';
 let service: TestService;
 let acme: TestWorkspace;
 let api: Api;
-/** A Pinterest account connected before connecting Pinterest was refused, straight in the database. */
-let pinterestAccountId: string;
+/** A TikTok account connected before connecting TikTok was refused, straight in the database. */
+let tiktokAccountId: string;
 
 beforeAll(async () => {
-  service = await startTestService({ PINTEREST_CLIENT_ID: 'pinterest-client', PINTEREST_CLIENT_SECRET: 'pinterest-secret' });
+  service = await startTestService({ TIKTOK_CLIENT_ID: 'tiktok-client', TIKTOK_CLIENT_SECRET: 'tiktok-secret' });
   acme = await createWorkspace(service.services);
   api = apiFor(service.url, acme.ownerKey);
   const account = await service.services.db.prisma.socialAccount.create({
-    data: { workspaceId: acme.workspaceId, provider: 'pinterest', remoteId: '549755885175', username: 'pinterest', displayName: 'Pinterest', status: 'ACTIVE' },
+    data: { workspaceId: acme.workspaceId, provider: 'tiktok', remoteId: '7312345678901234567', username: 'tiktok', displayName: 'TikTok', status: 'ACTIVE' },
   });
-  pinterestAccountId = account.id;
+  tiktokAccountId = account.id;
 });
 afterAll(() => service.stop());
 
@@ -41,9 +41,9 @@ describe('GET /providers', () => {
         .filter((provider) => publishing[provider])
         .sort(),
     ).toEqual(published);
-    expect(publishing).toMatchObject({ bluesky: true, mastodon: true, sandbox: true, x: true, pinterest: false, tiktok: false });
+    expect(publishing).toMatchObject({ bluesky: true, mastodon: true, sandbox: true, x: true, tiktok: false });
     // Its app credentials are set, but without an adapter its accounts cannot be connected here.
-    expect(body.data.find((entry: any) => entry.provider === 'pinterest')).toMatchObject({ configured: false, publishing: false, connection: null });
+    expect(body.data.find((entry: any) => entry.provider === 'tiktok')).toMatchObject({ configured: false, publishing: false, connection: null });
   });
 
   it('GraphQL providers says the same', async () => {
@@ -63,19 +63,18 @@ describe('GET /providers', () => {
 });
 
 describe('connecting', () => {
-  it('is 409 PROVIDER_NOT_AVAILABLE for Pinterest with its app credentials set, and for TikTok without, never the settings advice', async () => {
+  it('is 409 PROVIDER_NOT_AVAILABLE for TikTok with its app credentials set, never the settings advice', async () => {
     for (const [path, body] of [
-      ['/social-accounts/connect', { provider: 'pinterest' }],
-      ['/social-accounts', { provider: 'pinterest', username: 'someone' }],
       ['/social-accounts/connect', { provider: 'tiktok' }],
+      ['/social-accounts', { provider: 'tiktok', username: 'someone' }],
     ] as const) {
       const answer = await api('POST', path, body);
       expect(answer.status, `${path} ${body.provider}`).toBe(409);
       expect(answer.body.error.code).toBe('PROVIDER_NOT_AVAILABLE');
       expect(answer.body.error.message).not.toContain('CLIENT_ID');
     }
-    expect((await api('POST', '/social-accounts/connect', { provider: 'pinterest' })).body.error.message).toBe(
-      'Publishing to Pinterest is not available on this installation yet.',
+    expect((await api('POST', '/social-accounts/connect', { provider: 'tiktok' })).body.error.message).toBe(
+      'Publishing to TikTok is not available on this installation yet.',
     );
     expect((await service.services.db.pool.query('SELECT count(*)::int AS n FROM oauth_authorization')).rows[0].n).toBe(0);
   });
@@ -86,7 +85,7 @@ describe('an account of such a network as a target', () => {
     expect.objectContaining({
       field: `targets[${index}].connectionId`,
       code: 'provider.publishing',
-      message: 'Publishing to Pinterest is not available on this installation yet.',
+      message: 'Publishing to TikTok is not available on this installation yet.',
     });
 
   it('is a finding of the dry run, and create refuses it with 422 PROVIDER_VALIDATION_FAILED naming the target', async () => {
@@ -95,12 +94,12 @@ describe('an account of such a network as a target', () => {
       content: { caption: 'Hello' },
       targets: [
         { connectionId: sandbox.body.data.id, placement: 'feed' },
-        { connectionId: pinterestAccountId, placement: 'feed' },
+        { connectionId: tiktokAccountId, placement: 'video' },
       ],
     };
     const dryRun = await api('POST', '/posts/validate', post);
     expect(dryRun.body.data.valid).toBe(false);
-    // Pinterest's own rules (a board, an image) are findings too; the refusal is among them.
+    // TikTok's own rules (a video) are findings too; the refusal is among them.
     expect(dryRun.body.data.targets.map((target: any) => target.findings)).toEqual([[], expect.arrayContaining([refusal(1)])]);
     const created = await api('POST', '/posts', post);
     expect(created.status).toBe(422);
@@ -112,7 +111,7 @@ describe('an account of such a network as a target', () => {
     expect(sandbox.status).toBe(201);
     const draft = await api('POST', '/posts', { content: { caption: 'Hello' }, targets: [{ connectionId: sandbox.body.data.id, placement: 'feed' }] });
     expect(draft.status).toBe(201);
-    const changed = await api('PATCH', `/posts/${draft.body.data.id}`, { version: 1, targets: [{ connectionId: pinterestAccountId, placement: 'feed' }] });
+    const changed = await api('PATCH', `/posts/${draft.body.data.id}`, { version: 1, targets: [{ connectionId: tiktokAccountId, placement: 'video' }] });
     expect(changed.status).toBe(422);
     expect(changed.body.error).toMatchObject({ code: 'PROVIDER_VALIDATION_FAILED', details: expect.arrayContaining([refusal(0)]) });
   });

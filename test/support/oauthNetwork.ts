@@ -55,7 +55,9 @@ export interface RecordedRequest {
 export interface OAuthNetworkOptions {
   paths?: { authorize: string; token: string; revoke: string };
   clientAuthentication?: 'basic' | 'post';
-  refreshTokens?: 'offline.access' | 'kept' | 'access_type=offline';
+  refreshTokens?: 'offline.access' | 'kept' | 'access_type=offline' | 'rotated';
+  /** The token endpoint's error body where it is not RFC 6749 5.2's (Pinterest's `{code, message}`). */
+  errorBody?: (error: string, description: string) => unknown;
 }
 
 export class OAuthNetwork {
@@ -74,7 +76,7 @@ export class OAuthNetwork {
   readonly #redirectUris: string[];
   readonly #server: Server;
   readonly #hanging = new Set<ServerResponse>();
-  readonly #options: Required<OAuthNetworkOptions>;
+  readonly #options: Required<Omit<OAuthNetworkOptions, 'errorBody'>> & Pick<OAuthNetworkOptions, 'errorBody'>;
   url = '';
   /**
    * The network's API on the same server (test/support/x.ts): asked first for every request but the OAuth endpoints,
@@ -186,7 +188,8 @@ export class OAuthNetwork {
   }
 
   #error(res: ServerResponse, status: number, error: string, description: string): void {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error, error_description: description }));
+    const body = this.#options.errorBody?.(error, description) ?? { error, error_description: description };
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
   }
 
   #issue(res: ServerResponse, grant: Grant, refreshed = false): void {
@@ -194,6 +197,7 @@ export class OAuthNetwork {
     grant.accessTokens.add(accessToken);
     const mode = this.#options.refreshTokens;
     if (mode === 'kept') grant.refreshToken ??= randomBytes(24).toString('base64url');
+    else if (mode === 'rotated') grant.refreshToken = randomBytes(24).toString('base64url');
     else if (mode === 'access_type=offline') grant.refreshToken ??= grant.offline ? randomBytes(24).toString('base64url') : null;
     else if (grant.scope.split(' ').includes('offline.access')) grant.refreshToken = randomBytes(24).toString('base64url');
     const answer = {

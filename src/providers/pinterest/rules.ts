@@ -26,6 +26,11 @@ export const pinterestRules: ProviderRules = {
       boardId: { type: 'string', minLength: 1, maxLength: 64, description: 'The board the pin goes to.' },
       title: { type: 'string', maxLength: 100 },
       link: { type: 'string', format: 'uri', maxLength: 2048, description: 'Where the pin leads.' },
+      coverMediaId: {
+        type: 'string',
+        format: 'uuid',
+        description: "A ready image of the media library (JPEG or PNG) as a video pin's cover; without it, a frame of the video.",
+      },
     },
     required: ['boardId'],
     additionalProperties: false,
@@ -35,6 +40,7 @@ export const pinterestRules: ProviderRules = {
     'Pinterest needs a board.',
     'The caption becomes the description (500); the title is limited to 100.',
     'Images in a multi-image pin must be the same size; 2:3 is recommended.',
-    'A video pin needs a cover image.',
+    'A video pin needs a cover: the image coverMediaId names, else a frame one second into the video.',
+    'Several images make a carousel pin (2 to 5).',
   ],
 };

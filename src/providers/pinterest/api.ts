@@ -1,0 +1,87 @@
+// Pinterest's API v5 as every Pinterest call reaches it: JSON under <PINTEREST_API_BASE_URL>/v5 with the account's
+// bearer token, error answers `{code, message}` (https://developers.pinterest.com/docs/api/v5/ "Errors"; 429 is
+// code 8 with no header saying when to come back: the worker backs off, kit/backoff.ts), the token endpoint with
+// HTTP Basic, and the upload URL a media registration hands out (Pinterest's word, so through the SSRF guard).
+import { ProviderError, type ProviderTokens } from '../adapter.ts';
+import { NetworkHttp, type NetworkRequest, type NetworkResponse } from '../http.ts';
+
+export interface PinterestApiOptions {
+  /** PINTEREST_API_BASE_URL */
+  baseUrl: string;
+  timeoutMs: number;
+  /** NETWORK_ALLOWED_HOSTS: the upload URL is Pinterest's word and may name only public hosts, or these. */
+  allowedHosts: ReadonlySet<string>;
+  retryDelayMs?: number;
+}
+
+function reasonOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return typeof body === 'string' && body ? `Pinterest: ${body.slice(0, 300)}` : undefined;
+  const { message } = body as { message?: unknown };
+  return typeof message === 'string' && message ? `Pinterest: ${message}` : undefined;
+}
+
+/** What the token endpoint answers (OauthAccessTokenResponse). */
+interface TokenAnswer {
+  access_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+}
+
+export type PinterestCall = Omit<NetworkRequest, 'url'> & { path: string };
+
+export class PinterestApi {
+  readonly #api: NetworkHttp;
+  readonly #uploads: NetworkHttp;
+  readonly #tokens: NetworkHttp;
+  readonly #baseUrl: string;
+
+  constructor(options: PinterestApiOptions) {
+    const common = { network: 'Pinterest', reasonOf, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs };
+    this.#api = new NetworkHttp(common);
+    this.#uploads = new NetworkHttp({ ...common, allowedHosts: options.allowedHosts });
+    // The token endpoint refuses a grant with `{code, message}`, not RFC 6749's `error`: any refusal but throttling
+    // means the refresh token is dead and the account must be connected again.
+    this.#tokens = new NetworkHttp({
+      ...common,
+      classify: ({ status, reason }) =>
+        status >= 400 && status < 500 && status !== 429 ? new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false) : undefined,
+    });
+    this.#baseUrl = options.baseUrl;
+  }
+
+  /** A call to `<base>/v5<path>`. */
+  send<T>(call: PinterestCall): Promise<NetworkResponse<T>> {
+    const { path, ...rest } = call;
+    return this.#api.send<T>({ ...rest, url: `${this.#baseUrl}/v5${path}` });
+  }
+
+  /** The multipart POST of a file to the upload URL a media registration gave (S3's form upload: 204). */
+  async upload(uploadUrl: unknown, call: Pick<NetworkRequest, 'body' | 'signal'>): Promise<void> {
+    await this.#uploads.send({ ...call, method: 'POST', url: this.#uploads.urlFromNetwork(uploadUrl, 'upload URL') });
+  }
+
+  /**
+   * New tokens for the refresh token (POST /v5/oauth/token, grant_type=refresh_token). `continuous_refresh` asks
+   * apps made before 25 September 2025 for the continuous refresh token later ones always get: each refresh answers
+   * a new one (60 days), which replaces the old.
+   */
+  async refresh(app: { clientId: string; clientSecret: string }, tokens: ProviderTokens): Promise<ProviderTokens> {
+    if (!tokens.refreshToken) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'Pinterest gave no refresh token: connect the account again.', false);
+    const basic = Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString('base64');
+    const { body } = await this.#tokens.send<TokenAnswer>({
+      method: 'POST',
+      url: `${this.#baseUrl}/v5/oauth/token`,
+      headers: { authorization: `Basic ${basic}` },
+      body: { form: { grant_type: 'refresh_token', refresh_token: tokens.refreshToken, continuous_refresh: 'true' } },
+    });
+    if (!body.access_token) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Pinterest answered a refresh without an access token.', true);
+    return {
+      accessToken: body.access_token,
+      refreshToken: body.refresh_token ?? tokens.refreshToken,
+      expiresAt: body.expires_in === undefined ? undefined : new Date(Date.now() + body.expires_in * 1000).toISOString(),
+      scope: body.scope ?? tokens.scope,
+      extra: tokens.extra,
+    };
+  }
+}
