@@ -70,8 +70,14 @@ export interface Config {
   xPostsPerDay: number;
   /** `THREADS_POSTS_PER_DAY`: posts per Threads profile per day (Threads allows 250 API-published posts in 24 hours). */
   threadsPostsPerDay: number;
+  /** `TIKTOK_POSTS_PER_DAY`: posts per TikTok creator per day (TikTok caps API posts a day without publishing the figure). */
+  tiktokPostsPerDay: number;
+  /** `TIKTOK_PULL_FROM_URL`: TikTok fetches videos from the signed URLs (the operator verified the domain at TikTok) instead of our upload. */
+  tiktokPullFromUrl: boolean;
   /** `YOUTUBE_DAILY_QUOTA_UNITS`: the YouTube Data API units the operator's Google Cloud project has a day (10,000 unless raised). */
   youtubeDailyQuotaUnits: number;
+  /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing (each network says its own). */
+  statusCheckMaxMs: number | undefined;
   /** SANDBOX_QUOTA `<posts>/<seconds>`: a quota per account for the sandbox network, to try waiting targets; none by default. */
   sandboxQuota: { posts: number; seconds: number } | null;
   ai: AiSettings;
@@ -271,7 +277,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metaGraphVersion: graphVersion(env.META_GRAPH_API_VERSION || 'v23.0'),
     xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
     threadsPostsPerDay: integer(env, 'THREADS_POSTS_PER_DAY', 250, 1),
+    tiktokPostsPerDay: integer(env, 'TIKTOK_POSTS_PER_DAY', 15, 1),
+    tiktokPullFromUrl: env.TIKTOK_PULL_FROM_URL === 'true',
     youtubeDailyQuotaUnits: integer(env, 'YOUTUBE_DAILY_QUOTA_UNITS', 10_000, 1),
+    statusCheckMaxMs: env.STATUS_CHECK_MAX_MS ? integer(env, 'STATUS_CHECK_MAX_MS', 0, 100) : undefined,
     sandboxQuota: sandboxQuota(env.SANDBOX_QUOTA),
     ai: aiSettings(env),
   };

@@ -145,6 +145,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
         outbox,
         metricReadings,
         networkAllowedHosts: connections.allowedHosts,
+        statusCheckMaxMs: config.statusCheckMaxMs,
       });
       await startPublishWorkers(boss, publisher, config.publishConcurrency);
       await startTokenRefresh(boss, tokens);

@@ -64,6 +64,8 @@ interface Deps {
   metricReadings: MetricReadings;
   /** NETWORK_ALLOWED_HOSTS: hosts a network's permalinks may name over http. */
   networkAllowedHosts: ReadonlySet<string>;
+  /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing. */
+  statusCheckMaxMs?: number;
 }
 
 /** A status check of a target the network is still processing. */
@@ -432,7 +434,8 @@ export class TargetPublisher {
         message: `The network did not finish processing the post within ${processingLimitMs / 3600_000} hours.`,
       });
     }
-    return { target, kind: 'processing', handle: outcome.handle, checkAfter: new Date(Date.now() + outcome.checkAfterMs) };
+    const checkAfterMs = Math.min(outcome.checkAfterMs, this.#deps.statusCheckMaxMs ?? Number.POSITIVE_INFINITY);
+    return { target, kind: 'processing', handle: outcome.handle, checkAfter: new Date(Date.now() + checkAfterMs) };
   }
 
   /** New tokens after the network refused the access token; a refusal of the refresh fails the target for good. */

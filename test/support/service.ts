@@ -23,7 +23,15 @@ export async function startTestService(env: Record<string, string> = {}, databas
   const url = databaseUrl ?? (await createTestDatabase());
   const dataDir = await mkdtemp(join(tmpdir(), 'sps-service-'));
   // Tests poll the API far faster than a person: the rate limit has tests of its own that set it low.
-  const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', REQUEST_LOG_FLUSH_MS: '50', RATE_LIMIT_PER_MINUTE: '100000', ...env });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    REQUEST_LOG_FLUSH_MS: '50',
+    STATUS_CHECK_MAX_MS: '300',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...env,
+  });
   const runtime = await startRuntime(config, createLogger(config.logLevel, log), { migrate: false });
   const app = await buildApp(runtime.services);
   const server: Server = await new Promise((resolve) => {
