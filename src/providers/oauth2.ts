@@ -96,6 +96,15 @@ function providerErrorOf(error: unknown, provider: string): ProviderError {
     if (error.status >= 500) return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} answered ${error.status} (${reason})`, true);
     return new GrantRefused(error.error, reason);
   }
+  // A refusal in the network's own shape rather than RFC 6749's (Pinterest's `{code, message}`, Meta's Graph error):
+  // a 4xx from the token endpoint refuses the grant all the same; 429 and 5xx are the network's trouble.
+  // (The answer is undici's Response, not the global class: read its status without instanceof.)
+  const answered = error instanceof oauth.OperationProcessingError && error.code === oauth.RESPONSE_IS_NOT_CONFORM;
+  const status = answered ? (error.cause as { status?: unknown } | undefined)?.status : undefined;
+  if (typeof status === 'number') {
+    if (status >= 400 && status < 500 && status !== 429) return new GrantRefused('invalid_grant', `${provider} refused the grant (HTTP ${status}).`);
+    return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} answered ${status}.`, true);
+  }
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} did not answer in time`, true);
   }

@@ -6,7 +6,10 @@ import { multipartFileBody, segmentRanges, uploadSegments } from '../../src/prov
 import { keptCheckpoint } from '../support/checkpoints.ts';
 import { publishMedia } from '../support/publishMedia.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { NetworkHttp } from '../../src/providers/http.ts';
+import { NetworkHttp, networkFetch } from '../../src/providers/http.ts';
+import { GrantRefused, refreshTokens } from '../../src/providers/oauth2.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { uploadResumable } from '../../src/providers/kit/resumable.ts';
 import { throttleBackoffMs } from '../../src/providers/kit/backoff.ts';
 import { startResumableSessions } from '../support/resumableSessions.ts';
@@ -188,5 +191,30 @@ describe('the back-off where a network throttles without saying for how long', (
     expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => throttleBackoffMs(attempt, lowest))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000]);
     expect(throttleBackoffMs(1, highest)).toBe(44_999);
     expect(throttleBackoffMs(9, highest)).toBe(900_000);
+  });
+});
+
+describe('a token endpoint that refuses in its own shape rather than RFC 6749’s', () => {
+  it('refuses the grant on a 4xx (the account needs reconnecting), and is the network’s trouble on a 5xx', async () => {
+    let status = 401;
+    const server = createServer((_request, response) => {
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 2, message: 'Authentication failed.' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const app = {
+      client: { clientId: 'id', clientSecret: 'secret', redirectUri: 'https://sps.example/cb' },
+      server: { authorizationEndpoint: `${url}/oauth`, tokenEndpoint: `${url}/token`, scopes: [], pkce: false, fetch: networkFetch() },
+    };
+    try {
+      const refused = await refreshTokens(app, 'Pinterest', { accessToken: 'a', refreshToken: 'r' }, 5000).catch((error) => error);
+      expect(refused).toBeInstanceOf(GrantRefused);
+      expect(refused).toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', transient: false });
+      status = 503;
+      const unavailable = await refreshTokens(app, 'Pinterest', { accessToken: 'a', refreshToken: 'r' }, 5000).catch((error) => error);
+      expect(unavailable).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: true });
+    } finally {
+      server.close();
+    }
   });
 });
