@@ -25,7 +25,7 @@ import {
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
-import { finishedContainer, finishedContainers, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
+import { finishedContainer, finishedContainers, publishedContainer, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
 import { insightValues, recentItemWith, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { instagramRules } from './rules.ts';
@@ -88,16 +88,12 @@ export class InstagramAdapter implements ProviderAdapter {
       container = await finishedContainer(steps, flow, 'container', create(params));
     }
     if (!container) return { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
-    const mediaId = await steps.once(
-      'publish',
-      async () => (await this.#graph.post<{ id: string }>(`/${user}/media_publish`, token, { creation_id: container }, signal)).id,
-      { ifInterrupted: () => this.#published(flow, container, user, token, caption, signal) },
-    );
-    const permalink = await steps.once(
-      'permalink',
-      async () => (await this.#graph.get<{ permalink?: string }>(`/${mediaId}`, token, { fields: 'permalink' }, signal)).permalink ?? '',
-    );
-    return { status: 'published', item: { remoteId: mediaId, remoteUrl: permalink } };
+    const item = await publishedContainer(steps, flow, container, {
+      publish: async () => (await this.#graph.post<{ id: string }>(`/${user}/media_publish`, token, { creation_id: container }, signal)).id,
+      find: () => recentItemWith(this.#graph, `/${user}/media`, token, 'caption', caption, signal),
+      permalink: async (id) => (await this.#graph.get<{ permalink?: string }>(`/${id}`, token, { fields: 'permalink' }, signal)).permalink ?? '',
+    });
+    return { status: 'published', item };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
@@ -106,14 +102,6 @@ export class InstagramAdapter implements ProviderAdapter {
     });
     const values = insightValues(body);
     return { reach: values.reach, likes: values.likes, comments: values.comments, shares: values.shares, saves: values.saved, videoViews: values.views };
-  }
-
-  /** The media an interrupted publish created: only once its container says PUBLISHED (else publishing again is safe). */
-  async #published(flow: ContainerFlow, container: string, user: string, token: string, caption: string, signal: AbortSignal): Promise<string | null> {
-    if ((await flow.statusOf(container)).status !== 'PUBLISHED') return null;
-    const found = await recentItemWith(this.#graph, `/${user}/media`, token, 'caption', caption, signal);
-    if (!found) throw new ProviderError('PROVIDER_REJECTED', 'Instagram published the post but it is not among the latest media of the account.', false);
-    return found;
   }
 }
 
