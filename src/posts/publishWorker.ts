@@ -43,7 +43,7 @@ import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
 import { chargeQuotas } from '../providers/kit/quotas.ts';
-import { mediaSettings, type WithSettingsMedia } from '../providers/kit/settingsMedia.ts';
+import { mediaSettings } from '../providers/kit/settingsMedia.ts';
 import { throttleBackoffMs } from '../providers/kit/backoff.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
@@ -356,7 +356,7 @@ export class TargetPublisher {
     };
   }
 
-  #request(target: ClaimedTarget, tokens: ProviderTokens | null): PublishRequest & WithSettingsMedia {
+  #request(target: ClaimedTarget, tokens: ProviderTokens | null): PublishRequest {
     return {
       account: { id: target.connectionId, provider: target.provider, username: target.username, remoteId: target.remoteId, tokens },
       placement: target.placement,

@@ -143,6 +143,8 @@ export interface PublishRequest {
   media: PublishMedia[];
   /** `targets[].settings`, validated against `rules.settings`, defaults applied. */
   settings: Record<string, unknown>;
+  /** The library files settings name (a setting ending in `MediaId`: YouTube's thumbnail, Pinterest's cover), by setting. */
+  settingsMedia?: Readonly<Record<string, PublishMedia>>;
   /** Stable per target; networks that support idempotency keys receive it, the others use it to find earlier attempts. */
   idempotencyKey: string;
   /** What earlier attempts did at the network (kit/steps.ts wraps it). */
