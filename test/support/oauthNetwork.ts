@@ -58,6 +58,12 @@ export interface OAuthNetworkOptions {
   refreshTokens?: 'offline.access' | 'kept' | 'access_type=offline' | 'rotated';
   /** The token endpoint's error body where it is not RFC 6749 5.2's (Pinterest's `{code, message}`). */
   errorBody?: (error: string, description: string) => unknown;
+  /** The client id's parameter where the network renames it (TikTok's `client_key`), in the authorization URL and the form. */
+  clientIdParameter?: string;
+  /** How granted scopes are joined (TikTok: a comma). */
+  scopeSeparator?: string;
+  /** Fields the token answer adds for the authorizing user (TikTok's `open_id`). */
+  tokenFields?: (user: NetworkUser) => Record<string, unknown>;
 }
 
 export class OAuthNetwork {
@@ -76,7 +82,7 @@ export class OAuthNetwork {
   readonly #redirectUris: string[];
   readonly #server: Server;
   readonly #hanging = new Set<ServerResponse>();
-  readonly #options: Required<Omit<OAuthNetworkOptions, 'errorBody'>> & Pick<OAuthNetworkOptions, 'errorBody'>;
+  readonly #options: Required<Omit<OAuthNetworkOptions, 'errorBody' | 'tokenFields'>> & Pick<OAuthNetworkOptions, 'errorBody' | 'tokenFields'>;
   url = '';
   /**
    * The network's API on the same server (test/support/x.ts): asked first for every request but the OAuth endpoints,
@@ -90,6 +96,8 @@ export class OAuthNetwork {
       paths: { authorize: '/i/oauth2/authorize', token: '/2/oauth2/token', revoke: '/2/oauth2/revoke' },
       clientAuthentication: 'basic',
       refreshTokens: 'offline.access',
+      clientIdParameter: 'client_id',
+      scopeSeparator: ' ',
       ...options,
     };
     this.#server = createServer((req, res) => {
@@ -123,7 +131,7 @@ export class OAuthNetwork {
 
   /** The scopes granted with an access token, while it opens the API. */
   scopeOf(accessToken: string): string[] {
-    return this.accepts(accessToken) ? (this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.scope.split(' ') ?? []) : [];
+    return this.accepts(accessToken) ? (this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.scope.split(this.#options.scopeSeparator) ?? []) : [];
   }
 
   /** Every access token issued so far expires (401 from then on); refresh tokens stay valid. */
@@ -155,7 +163,7 @@ export class OAuthNetwork {
   /** RFC 6749 4.1.1: a bad client or redirect URI is shown to the person, never redirected to. */
   #authorize(query: URLSearchParams, res: ServerResponse): void {
     const redirectUri = query.get('redirect_uri') ?? '';
-    if (query.get('client_id') !== this.clientId || !this.#redirectUris.includes(redirectUri)) {
+    if (query.get(this.#options.clientIdParameter) !== this.clientId || !this.#redirectUris.includes(redirectUri)) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('unknown client or redirect_uri');
       return;
     }
@@ -179,7 +187,7 @@ export class OAuthNetwork {
 
   /** RFC 6749 2.3.1: HTTP Basic with the client id and secret each application/x-www-form-urlencoded, or both in the form. */
   #clientAuthenticated(req: IncomingMessage, form: Record<string, string>): boolean {
-    if (this.#options.clientAuthentication === 'post') return form.client_id === this.clientId && form.client_secret === this.clientSecret;
+    if (this.#options.clientAuthentication === 'post') return form[this.#options.clientIdParameter] === this.clientId && form.client_secret === this.clientSecret;
     const encoded = /^Basic ([A-Za-z0-9+/=]+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!encoded) return false;
     const [id, secret] = Buffer.from(encoded, 'base64').toString('utf8').split(':');
@@ -205,6 +213,7 @@ export class OAuthNetwork {
       expires_in: 7200,
       access_token: accessToken,
       scope: grant.scope,
+      ...this.#options.tokenFields?.(grant.user),
       ...(grant.refreshToken && !(refreshed && mode === 'access_type=offline') ? { refresh_token: grant.refreshToken } : {}),
     };
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer));
