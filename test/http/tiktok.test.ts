@@ -278,7 +278,7 @@ describe('TikTok with TIKTOK_PULL_FROM_URL', () => {
 });
 
 describe('TikTok’s 6 inits a minute', () => {
-  it('spaces seven videos published at once, one each 12 s, so that no sliding minute holds more than six inits and all go out', async () => {
+  it('spaces seven videos published at once so that no sliding minute holds more than six inits, and all go out', async () => {
     const { service, api } = await startService();
     const { connectionId } = await connect(service, api, { id: 'busy-creator', name: 'Bo Busy', username: 'bobusy' });
     const mediaId = await uploadMedia(api, service, await video(320, 240, 3), 'clip.mp4', 'video/mp4');
@@ -294,9 +294,9 @@ describe('TikTok’s 6 inits a minute', () => {
       finals.splice(0, finals.length, ...targets.filter((target) => target.status === 'published' || target.status === 'failed'));
     }
     expect(finals.map((target) => target.status)).toEqual(Array(7).fill('published'));
-    // Each wait ends at a 12-s window; six of the seven waited.
-    expect(waits.size).toBeGreaterThanOrEqual(5);
-    for (const until of waits) expect(Date.parse(until) % 12_000).toBe(0);
+    // Six went out at once; the seventh waited (at 5-s buckets of the minute) until the minute had room.
+    expect(waits.size).toBeGreaterThanOrEqual(1);
+    for (const until of waits) expect(Date.parse(until) % 5_000).toBe(0);
     const inits = tiktok.inits.filter((init) => init.openId === 'busy-creator').map((init) => init.at);
     expect(inits).toHaveLength(7);
     for (const at of inits) expect(inits.filter((other) => other <= at && at - other < 60_000).length).toBeLessThanOrEqual(6);

@@ -1,11 +1,14 @@
-// A network's quotas as data (YouTube's 10,000 units a day with 1,600 per upload, Threads' 250 posts a day, X's posts
-// per day by tier), kept in PostgreSQL so every process charges the same counters. A publish is charged before it
-// starts, to every quota of its network at once or to none; one that would exceed a quota waits for the window
-// that has room instead of failing (the target shows `waitingUntil` and `waitingReason`).
+// A network's quotas as data (YouTube's 10,000 units a day with 1,600 per upload, Threads' 250 posts a day, TikTok's
+// 6 requests a minute, X's posts per day by tier), kept in PostgreSQL so every process charges the same counters.
+// A publish is charged before it starts, to every quota of its network at once or to none; one that would exceed a
+// quota waits instead of failing (the target shows `waitingUntil` and `waitingReason`) and is tried again then.
 //
-// Windows are fixed (aligned to the Unix epoch, so a day's window is a UTC day), not sliding: a network that
-// counts over a moving 24 hours ("250 posts per 24 hours") is kept by the fixed day as well, since no fixed window
-// ever holds more than the limit.
+// Networks count over a moving window ("250 posts in 24 hours"): a fixed window would let twice the limit through
+// across its edge. Use is counted in buckets of a twelfth of the window, and a charge sees every bucket that a
+// moving window ending now can reach (one bucket more than the window, so it may count a little early use, never
+// too little): no moving window at the network ever holds more than the limit. One charge per quota and scope at a
+// time (an advisory lock held to the end of the claiming transaction), so that processes charging at once cannot
+// both take the last unit.
 import type pg from 'pg';
 
 export interface Quota {
@@ -24,35 +27,45 @@ export interface QuotaWait {
   reason: string;
 }
 
+const bucketsPerWindow = 12;
+
+/** The length of a quota's buckets in whole seconds. */
+export const bucketSeconds = (quota: Quota) => Math.max(1, Math.floor(quota.windowSeconds / bucketsPerWindow));
+
 /**
  * Charges one publish by `accountId` to each quota, in the caller's transaction: null when every quota had room
- * (all charged), else when the first full one has room again (nothing charged).
+ * (all charged), else when the first full one is to be asked again, at its next bucket (nothing charged).
  */
 export async function chargeQuotas(client: pg.ClientBase, network: string, quotas: readonly Quota[], accountId: string): Promise<QuotaWait | null> {
   if (!quotas.length) return null;
   await client.query('SAVEPOINT quota_charge');
   for (const quota of quotas) {
-    const { rows } = await client.query<{ window_start: Date }>(
-      `WITH w AS (SELECT to_timestamp(floor(extract(epoch FROM now()) / $4::int) * $4::int) AS start)
-       INSERT INTO network_quota_usage AS u (network, quota, scope, window_start, used)
-       SELECT $1, $2, $3, w.start, $5::int FROM w WHERE $5::int <= $6::int
-       ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = u.used + EXCLUDED.used WHERE u.used + EXCLUDED.used <= $6::int
-       RETURNING u.window_start`,
-      [network, quota.name, quota.scope === 'app' ? 'app' : accountId, quota.windowSeconds, quota.costPerPublish, quota.limit],
+    const scope = quota.scope === 'app' ? 'app' : accountId;
+    const bucket = bucketSeconds(quota);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`quota:${network}:${quota.name}:${scope}`]);
+    const { rows } = await client.query<{ charged: boolean; next_bucket: Date }>(
+      `WITH b AS (SELECT to_timestamp(floor(extract(epoch FROM now()) / $4::int) * $4::int) AS start),
+       seen AS (SELECT coalesce(sum(u.used), 0) AS used FROM network_quota_usage u, b
+                WHERE u.network = $1 AND u.quota = $2 AND u.scope = $3 AND u.window_start >= b.start - make_interval(secs => $5::int)),
+       charged AS (
+         INSERT INTO network_quota_usage AS u (network, quota, scope, window_start, used)
+         SELECT $1, $2, $3, b.start, $6::int FROM b, seen WHERE seen.used + $6::int <= $7::int
+         ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = u.used + EXCLUDED.used
+         RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM charged) AS charged, b.start + make_interval(secs => $4::int) AS next_bucket FROM b`,
+      [network, quota.name, scope, bucket, quota.windowSeconds, quota.costPerPublish, quota.limit],
     );
-    if (!rows.length) {
+    const { charged, next_bucket } = rows[0]!;
+    if (!charged) {
       await client.query('ROLLBACK TO SAVEPOINT quota_charge');
-      const { rows: window } = await client.query<{ end: Date }>('SELECT to_timestamp((floor(extract(epoch FROM now()) / $1::int) + 1) * $1::int) AS end', [
-        quota.windowSeconds,
-      ]);
-      return { until: window[0]!.end, reason: `Quota used up: ${quota.name}; the target goes out when its next window opens.` };
+      return { until: next_bucket, reason: `Quota used up: ${quota.name}; the target goes out when the network's window has room again.` };
     }
   }
   await client.query('RELEASE SAVEPOINT quota_charge');
   return null;
 }
 
-/** Forgets windows that ended long ago (housekeeping): no quota counts over more than a month. */
+/** Forgets buckets long past (housekeeping): no quota counts over more than a month. */
 export async function forgetPastQuotaWindows(db: pg.Pool | pg.ClientBase): Promise<number> {
   const { rowCount } = await db.query(`DELETE FROM network_quota_usage WHERE window_start < now() - interval '32 days'`);
   return rowCount ?? 0;

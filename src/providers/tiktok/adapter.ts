@@ -19,9 +19,9 @@
 //             saved is sent again (a publish whose upload never arrives never posts); a pull init cannot be, as
 //             TikTok fetches the media by itself: the target then fails, saying to look at the profile.
 //   quotas    6 inits a minute per token (the Direct Post reference), counted over a sliding minute
-//             (https://developers.tiktok.com/doc/tiktok-api-v2-rate-limit): as one init per fixed 12 s window, since
-//             6 per fixed minute would let 12 through in a sliding one; and the creator's daily cap of API posts
-//             (TIKTOK_POSTS_PER_DAY, 15 by default: TikTok does not publish it) as kit quotas per account.
+//             (https://developers.tiktok.com/doc/tiktok-api-v2-rate-limit), and the creator's daily cap of API posts
+//             (TIKTOK_POSTS_PER_DAY, 15 by default: TikTok does not publish it), as kit quotas per account (kit
+//             quotas count moving windows).
 //   metrics   the Display API's /v2/video/query/ needs video.list, which this app does not ask for: none read.
 import type { GivenApp } from '../../config.ts';
 import type { OAuthAdapterDependencies } from '../registry.ts';
@@ -88,8 +88,7 @@ export class TikTokAdapter implements ProviderAdapter {
     this.refresh = link.refresh;
     this.revoke = link.revoke;
     this.quotas = [
-      // 6 a minute over a sliding minute: kit quotas count fixed windows, and any 60 s meets at most six 12-s windows.
-      { name: 'TikTok post initializations (6 a minute: one each 12 s)', scope: 'account', windowSeconds: 12, limit: 1, costPerPublish: 1 },
+      { name: 'TikTok post initializations (6 a minute)', scope: 'account', windowSeconds: 60, limit: 6, costPerPublish: 1 },
       { name: 'TikTok posts per day (TIKTOK_POSTS_PER_DAY)', scope: 'account', windowSeconds: 24 * 3600, limit: options.postsPerDay, costPerPublish: 1 },
     ];
     this.#pullFromUrl = options.pullFromUrl;
