@@ -13,6 +13,7 @@ import { callbackUrl } from './oauth2.ts';
 import { createPinterestAdapter } from './pinterest/adapter.ts';
 import { SandboxAdapter } from './sandbox/adapter.ts';
 import { createTikTokAdapter } from './tiktok/adapter.ts';
+import { createThreadsAdapter } from './threads/adapter.ts';
 import { createXAdapter } from './x/adapter.ts';
 import { createYouTubeAdapter } from './youtube/adapter.ts';
 import { allowedHostsFrom } from '../outbound/guard.ts';
@@ -50,6 +51,7 @@ const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependen
   facebook: oauth('facebook', createFacebookAdapter),
   // Instagram API with Facebook Login: a product of the same Facebook app, so Facebook's settings make it.
   instagram: oauth('facebook', createInstagramAdapter),
+  threads: oauth('threads', createThreadsAdapter),
   pinterest: oauth('pinterest', createPinterestAdapter),
   tiktok: oauth('tiktok', createTikTokAdapter),
   youtube: oauth('youtube', createYouTubeAdapter),
