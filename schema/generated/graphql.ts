@@ -529,6 +529,7 @@ export type Person = {
 /** Where on a network a target goes; which placements a network offers: `providers`. Each value is REST's, in upper case with `_` for punctuation. */
 export type Placement =
   | 'FEED'
+  | 'PHOTO'
   | 'PIN'
   | 'REEL'
   | 'SHORT'
@@ -663,7 +664,7 @@ export type ProviderRules = {
   placements: Array<PlacementRules>;
   postingLimits: Array<Scalars['String']['output']>;
   provider: Provider;
-  /** Whether this service publishes to the network. When false, its accounts can be neither connected nor a post’s target (PROVIDER_NOT_AVAILABLE). */
+  /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
   publishing: Scalars['Boolean']['output'];
   /** The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults. */
   settings: Scalars['JSON']['output'];

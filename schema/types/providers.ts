@@ -76,8 +76,7 @@ const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').imple
     postingLimits: t.exposeStringList('postingLimits'),
     notes: t.exposeStringList('notes'),
     publishing: t.exposeBoolean('publishing', {
-      description:
-        'Whether this service publishes to the network. When false, its accounts can be neither connected nor a post’s target (PROVIDER_NOT_AVAILABLE).',
+      description: 'Whether this service publishes to the network: every network it names does (kept for clients that read it).',
     }),
     configured: t.exposeBoolean('configured', { description: 'Whether accounts of this network can be connected on this installation.' }),
     connection: t.exposeString('connection', {

@@ -24,7 +24,7 @@ import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
 import { shownReason } from '../providers/shownReason.ts';
 import { allowedHostsFrom, checkDestination, RefusedDestination } from '../outbound/guard.ts';
-import { requireProvider, requirePublishing } from './providers.ts';
+import { requireProvider } from './providers.ts';
 import { localRemoteId, markNeedsReconnect, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
 export const authorizationMinutes = 10;
@@ -72,11 +72,9 @@ async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): P
 }
 
 /**
- * The network's link; 409 PROVIDER_NOT_AVAILABLE for a network not published to yet (whatever the operator has set),
- * else 409 PROVIDER_NOT_CONFIGURED naming the settings its app needs.
+ * The network's link; 409 PROVIDER_NOT_CONFIGURED, naming the settings its app needs, where the operator has not set it.
  */
 function linkOf(settings: ConnectionSettings, provider: string): AccountLink {
-  requirePublishing(provider);
   const link = settings.links.get(provider);
   if (link) return link;
   const prefix = networkNamed(provider)?.app?.settingsPrefix;

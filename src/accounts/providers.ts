@@ -2,15 +2,14 @@
 // whether accounts of it can be connected on this installation, and how.
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
-import { AppError, invalidRequest } from '../errors/appError.ts';
+import { invalidRequest } from '../errors/appError.ts';
 import type { Connector } from '../providers/adapter.ts';
 import { providerNames, providerRules } from '../providers/catalog.ts';
-import { networkNamed } from '../providers/networks.ts';
 import type { ProviderRules } from '../providers/rules.ts';
 import { publishes, type AccountLinks } from '../providers/registry.ts';
 
 export interface ProviderEntry extends ProviderRules {
-  /** Whether this service publishes to the network; until it does, its accounts can be neither connected nor targets. */
+  /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
   publishing: boolean;
   /** Whether accounts of this network can be connected on this installation (its app credentials are set). */
   configured: boolean;
@@ -33,9 +32,4 @@ export function requireProvider(provider: string): void {
   if (!providerNames.includes(provider)) {
     throw invalidRequest([{ field: 'provider', code: 'enum', messageKey: 'detail.enum', params: { allowed: providerNames.join(', ') } }]);
   }
-}
-
-/** 409 PROVIDER_NOT_AVAILABLE for a network this service does not publish to yet: its accounts are of no use here. */
-export function requirePublishing(provider: string): void {
-  if (!publishes(provider)) throw new AppError('PROVIDER_NOT_AVAILABLE', 'providerNotAvailable', { provider: networkNamed(provider)?.displayName ?? provider });
 }

@@ -8,7 +8,7 @@ import { requirePlan, type Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import { plans } from '../workspaces/plans.ts';
-import { requireProvider, requirePublishing } from './providers.ts';
+import { requireProvider } from './providers.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
 import type { ProviderTokens, RemoteIdentity } from '../providers/adapter.ts';
 import type { Outbox } from '../events/outbox.ts';
@@ -155,7 +155,6 @@ export async function connectSocialAccount(
   input: ConnectAccountInput,
 ): Promise<{ connectionId: string }> {
   requireProvider(input.provider);
-  requirePublishing(input.provider);
   const local = adapters.get(input.provider)?.connector.method === 'local';
   if (!local && !input.tokens) {
     throw invalidRequest([{ field: 'accessToken', code: 'required', messageKey: 'detail.required' }]);

@@ -333,7 +333,7 @@ export class TargetPublisher {
     const accountRefusal = accountRefusals[row.account_status];
     if (accountRefusal) return accountRefusal;
     if (!this.#deps.adapters.has(row.provider)) {
-      return { code: 'PROVIDER_NOT_AVAILABLE', message: `Publishing to ${row.provider} is not available on this installation yet.` };
+      return { code: 'PROVIDER_NOT_AVAILABLE', message: `${row.provider} is no longer configured on this installation (its app's settings were removed).` };
     }
     const violations = checkTarget({
       provider: row.provider,

@@ -2,8 +2,7 @@
 // schedule, queue and publish. Each broken rule names its target and rule.
 import type { ErrorDetail } from '../errors/appError.ts';
 import type { MessageKey } from '../errors/messages.ts';
-import { rulesForAccount, rulesOf } from '../providers/catalog.ts';
-import { publishes } from '../providers/registry.ts';
+import { rulesForAccount } from '../providers/catalog.ts';
 import { checkSettings } from '../providers/settings.ts';
 import type { MediaKind, PlacementRules, ProviderRules } from '../providers/rules.ts';
 import { captionLength, linkPattern } from './captionLength.ts';
@@ -50,24 +49,10 @@ export function checkTargetWithSettings(target: TargetContent): { violations: Ru
   const rules = rulesForAccount({ provider: target.provider, rules: target.accountRules });
   const settings = rules ? checkSettings(rules, target.settings) : { values: target.settings ?? {}, details: [] };
   const violations: RuleViolation[] = [
-    ...networkViolations(target.provider),
     ...contentViolations(target),
     ...settings.details.map((detail) => ({ rule: `settings.${detail.code}`, field: detail.field, messageKey: detail.messageKey, params: detail.params ?? {} })),
   ];
   return { violations, settings: settings.values };
-}
-
-/** An account of a network this service does not publish to yet (connected before that was refused) is no target. */
-function networkViolations(provider: string): RuleViolation[] {
-  if (publishes(provider)) return [];
-  return [
-    {
-      rule: 'provider.publishing',
-      field: 'connectionId',
-      messageKey: 'providerNotAvailable',
-      params: { provider: rulesOf(provider)?.displayName ?? provider },
-    },
-  ];
 }
 
 function contentViolations(target: TargetContent): RuleViolation[] {
