@@ -163,7 +163,7 @@ describe('2 API processes and 2 workers on one database and one bucket', () => {
       postIds.push(created.body.data.id);
       const answer =
         index % 2
-          ? await api('POST', `/posts/${created.body.data.id}/schedule`, { scheduledAt: inSeconds(5), timezone: 'Europe/Berlin' })
+          ? await api('POST', `/posts/${created.body.data.id}/schedule`, { scheduledAt: inSeconds(15), timezone: 'Europe/Berlin' })
           : await api('POST', `/posts/${created.body.data.id}/publish`);
       expect(answer.status, JSON.stringify(answer.body)).toBe(index % 2 ? 200 : 202);
     });

@@ -92,16 +92,15 @@ export interface GraphCall {
 }
 
 export class Graph {
+  /** For clients that take a `fetch` (the OAuth client): the same connections as the Graph calls. */
+  readonly fetch: typeof fetch;
   readonly #http: NetworkHttp;
   readonly #base: string;
 
   constructor(options: GraphOptions) {
     this.#http = new NetworkHttp({ network: options.network, reasonOf, classify, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs });
     this.#base = options.version ? `${options.baseUrl}/${options.version}` : options.baseUrl;
-  }
-
-  get fetch(): typeof fetch {
-    return this.#http.fetch;
+    this.fetch = this.#http.fetch;
   }
 
   async send<T>(call: GraphCall): Promise<T> {

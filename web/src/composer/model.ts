@@ -34,7 +34,6 @@ export interface PlacementRules {
 export interface ProviderRules {
   provider: Provider;
   displayName: string;
-  publishing: boolean;
   placements: PlacementRules[];
   settings: SettingsSchema;
 }

@@ -14,7 +14,7 @@ import type { Provider } from '../../../schema/generated/graphql.ts';
 const AccountsQuery = `
   query Accounts {
     socialAccounts(first: 100) { edges { node { id provider displayName username status needsReconnect connectedAt } } }
-    providers { provider displayName publishing configured connection }
+    providers { provider displayName configured connection }
   }`;
 const AddAccount = `
   mutation AddAccount($provider: Provider!, $username: String, $identifier: String, $appPassword: String, $service: String) {
@@ -36,7 +36,6 @@ interface Account {
 interface ProviderInfo {
   provider: Provider;
   displayName: string;
-  publishing: boolean;
   configured: boolean;
   connection: string | null;
 }
@@ -66,13 +65,9 @@ export function Accounts() {
   const [, disconnect] = useMutation(Disconnect);
   // Where an error shows: a network's form (or its button), or the list.
   const [error, setError] = useState<{ form: Provider | 'list'; error: ApiError } | null>(null);
-  // Only networks published to are offered: an account of another could be connected but never be a post's target.
-  const providers = data?.providers.filter((provider) => provider.publishing && provider.configured) ?? [];
-  const networkOf = (account: Account) => {
-    const network = data?.providers.find((candidate) => candidate.provider === account.provider);
-    if (!network) return account.provider;
-    return network.publishing ? network.displayName : t('accounts.networkNotPublishing', { network: network.displayName });
-  };
+  // Only networks set up here are offered (the operator's app at the network).
+  const providers = data?.providers.filter((provider) => provider.configured) ?? [];
+  const networkOf = (account: Account) => data?.providers.find((candidate) => candidate.provider === account.provider)?.displayName ?? account.provider;
   const errorOf = (form: Provider | 'list') => (error?.form === form ? error.error : null);
 
   async function connect(form: Provider, variables: Record<string, string>) {

@@ -23,7 +23,7 @@ import '../composer/composer.css';
 const ComposerData = `
   query ComposerData {
     socialAccounts(first: 100) { edges { node { id displayName username provider status } } }
-    providers { provider displayName publishing settings placements { name caption { maxLength countedIn charactersPerUrl required } media { max } } }
+    providers { provider displayName settings placements { name caption { maxLength countedIn charactersPerUrl required } media { max } } }
   }`;
 const CreatePost = `mutation CreatePost($content: PostContentInput!, $targets: [TargetInput!]!) { createPost(content: $content, targets: $targets) { id } }`;
 const PublishPost = `mutation PublishPost($id: ID!) { publishPost(id: $id) { id status } }`;
@@ -40,10 +40,7 @@ export function Composer() {
   const [busy, setBusy] = useState(false);
 
   const rulesOf = (provider: Provider) => data?.providers.find((rules) => rules.provider === provider);
-  const active = (data?.socialAccounts.edges ?? []).map((edge) => edge.node).filter((account) => account.status === 'ACTIVE');
-  // An account of a network not published to yet (connected before that was refused) is shown, but cannot be picked.
-  const accounts = active.filter((account) => rulesOf(account.provider)?.publishing);
-  const unavailable = active.filter((account) => !rulesOf(account.provider)?.publishing);
+  const accounts = (data?.socialAccounts.edges ?? []).map((edge) => edge.node).filter((account) => account.status === 'ACTIVE');
   const content = { caption, mediaIds: attachments.map((file) => file.id) };
   const inputs = targetInputs(targets);
   const findings = useRuleCheck(content, inputs);
@@ -93,7 +90,7 @@ export function Composer() {
 
       <fieldset>
         <legend>{t('composer.accounts')}</legend>
-        {data && !active.length && <p>{t('composer.noAccounts')}</p>}
+        {data && !accounts.length && <p>{t('composer.noAccounts')}</p>}
         {accounts.map((account) => {
           const index = targets.findIndex((target) => target.account.id === account.id);
           return (
@@ -110,14 +107,6 @@ export function Composer() {
             />
           );
         })}
-        {unavailable.map((account) => (
-          <p key={account.id} className="muted">
-            {t('composer.notPublishing', {
-              account: `${account.displayName} (@${account.username})`,
-              network: rulesOf(account.provider)?.displayName ?? account.provider,
-            })}
-          </p>
-        ))}
         {detailFor(error, 'targets') && <p className="field-error">{detailFor(error, 'targets')}</p>}
       </fieldset>
 
