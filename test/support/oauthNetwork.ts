@@ -131,7 +131,9 @@ export class OAuthNetwork {
 
   /** The scopes granted with an access token, while it opens the API. */
   scopeOf(accessToken: string): string[] {
-    return this.accepts(accessToken) ? (this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.scope.split(this.#options.scopeSeparator) ?? []) : [];
+    return this.accepts(accessToken)
+      ? (this.#grants.find((grant) => grant.accessTokens.has(accessToken))?.scope.split(this.#options.scopeSeparator) ?? [])
+      : [];
   }
 
   /** Every access token issued so far expires (401 from then on); refresh tokens stay valid. */
@@ -187,7 +189,8 @@ export class OAuthNetwork {
 
   /** RFC 6749 2.3.1: HTTP Basic with the client id and secret each application/x-www-form-urlencoded, or both in the form. */
   #clientAuthenticated(req: IncomingMessage, form: Record<string, string>): boolean {
-    if (this.#options.clientAuthentication === 'post') return form[this.#options.clientIdParameter] === this.clientId && form.client_secret === this.clientSecret;
+    if (this.#options.clientAuthentication === 'post')
+      return form[this.#options.clientIdParameter] === this.clientId && form.client_secret === this.clientSecret;
     const encoded = /^Basic ([A-Za-z0-9+/=]+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!encoded) return false;
     const [id, secret] = Buffer.from(encoded, 'base64').toString('utf8').split(':');
