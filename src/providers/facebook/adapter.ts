@@ -10,9 +10,10 @@
 // (same message) before it is sent again; unpublished photos sent twice stay invisible.
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest } from '../adapter.ts';
+import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
-import { insightValues, recentItemWith, type Graph } from '../meta/graph.ts';
+import { insightsOf, recentItemWith, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { facebookRules } from './rules.ts';
 
@@ -20,19 +21,16 @@ const firstUrl = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
 /** Video permalinks come as paths of www.facebook.com. */
 const absolute = (permalink: string | undefined) => (permalink?.startsWith('/') ? `https://www.facebook.com${permalink}` : (permalink ?? ''));
 
-export class FacebookAdapter implements ProviderAdapter {
+export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'facebook';
   readonly duplicates = 'look-up';
   readonly rules = facebookRules;
-  readonly connector: OAuthLink['connector'];
-  readonly revoke: OAuthLink['revoke'];
   readonly #graph: Graph;
   readonly #checkAfterMs: number;
 
   constructor(graph: Graph, link: OAuthLink, options: { videoCheckAfterMs?: number } = {}) {
+    super(link);
     this.#graph = graph;
-    this.connector = link.connector;
-    this.revoke = link.revoke;
     this.#checkAfterMs = options.videoCheckAfterMs ?? 10_000;
   }
 
@@ -82,10 +80,12 @@ export class FacebookAdapter implements ProviderAdapter {
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const body = await this.#graph.get<Parameters<typeof insightValues>[0]>(`/${remoteId}/insights`, tokensOf(account).accessToken, {
-      metric: 'post_impressions,post_impressions_unique,post_clicks,post_reactions_like_total',
-    });
-    const values = insightValues(body);
+    const values = await insightsOf(
+      this.#graph,
+      remoteId,
+      tokensOf(account).accessToken,
+      'post_impressions,post_impressions_unique,post_clicks,post_reactions_like_total',
+    );
     return { impressions: values.post_impressions, reach: values.post_impressions_unique, clicks: values.post_clicks, likes: values.post_reactions_like_total };
   }
 }

@@ -22,11 +22,12 @@ import {
   type PublishOutcome,
   type PublishRequest,
 } from '../adapter.ts';
+import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { finishedContainer, finishedContainers, publishedContainer, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
-import { insightValues, recentItemWith, type Graph } from '../meta/graph.ts';
+import { insightsOf, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { instagramRules } from './rules.ts';
 
@@ -36,20 +37,17 @@ export const instagramQuotas: readonly Quota[] = [
 
 type Params = Record<string, string | undefined>;
 
-export class InstagramAdapter implements ProviderAdapter {
+export class InstagramAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'instagram';
   readonly duplicates = 'look-up';
   readonly quotas = instagramQuotas;
   readonly rules = instagramRules;
-  readonly connector: OAuthLink['connector'];
-  readonly revoke: OAuthLink['revoke'];
   readonly #graph: Graph;
   readonly #checkAfterMs: number;
 
   constructor(graph: Graph, link: OAuthLink, options: { containerCheckAfterMs?: number } = {}) {
+    super(link);
     this.#graph = graph;
-    this.connector = link.connector;
-    this.revoke = link.revoke;
     this.#checkAfterMs = options.containerCheckAfterMs ?? 5_000;
   }
 
@@ -89,18 +87,20 @@ export class InstagramAdapter implements ProviderAdapter {
     }
     if (!container) return { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
     const item = await publishedContainer(steps, flow, container, {
-      publish: async () => (await this.#graph.post<{ id: string }>(`/${user}/media_publish`, token, { creation_id: container }, signal)).id,
-      find: () => recentItemWith(this.#graph, `/${user}/media`, token, 'caption', caption, signal),
-      permalink: async (id) => (await this.#graph.get<{ permalink?: string }>(`/${id}`, token, { fields: 'permalink' }, signal)).permalink ?? '',
+      graph: this.#graph,
+      user,
+      token,
+      signal,
+      publishEdge: 'media_publish',
+      postsEdge: 'media',
+      textField: 'caption',
+      text: caption,
     });
     return { status: 'published', item };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const body = await this.#graph.get<Parameters<typeof insightValues>[0]>(`/${remoteId}/insights`, tokensOf(account).accessToken, {
-      metric: 'reach,likes,comments,shares,saved,views',
-    });
-    const values = insightValues(body);
+    const values = await insightsOf(this.#graph, remoteId, tokensOf(account).accessToken, 'reach,likes,comments,shares,saved,views');
     return { reach: values.reach, likes: values.likes, comments: values.comments, shares: values.shares, saves: values.saved, videoViews: values.views };
   }
 }

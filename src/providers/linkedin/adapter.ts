@@ -12,7 +12,6 @@
 //   metrics   an organization's posts: Organization Share Statistics
 //             (https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics);
 //             LinkedIn offers no statistics of a member's posts to this app's scopes, so those read as zeros.
-import type { GivenApp } from '../../config.ts';
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import {
   ProviderError,
@@ -23,25 +22,20 @@ import {
   type PublishRequest,
   type PublishedItem,
 } from '../adapter.ts';
-import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
+import { tokensOf } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
-import { networkFetch } from '../http.ts';
 import { LinkedInApi, restliUrn } from './api.ts';
 import { linkedinProfile } from './accounts.ts';
 import { littleText } from './littleText.ts';
 import { uploadImage, uploadedVideo, type Session } from './media.ts';
 import { linkedinRules } from './rules.ts';
 
-export interface LinkedInAdapterOptions {
-  app: GivenApp;
-  redirectUri: string;
+export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
   /** LINKEDIN_VERSION */
   version: string;
-  timeoutMs: number;
-  allowedHosts: ReadonlySet<string>;
   /** When the worker should look again at a video LinkedIn is processing. */
   videoCheckAfterMs?: number;
-  retryDelayMs?: number;
 }
 
 interface Post {
@@ -54,31 +48,18 @@ interface ShareStatistics {
   elements?: { totalShareStatistics?: Record<string, number | undefined> }[];
 }
 
-export class LinkedInAdapter implements ProviderAdapter {
+export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'linkedin';
   readonly duplicates = 'look-up';
   readonly rules = linkedinRules;
-  readonly connector: OAuthLink['connector'];
-  readonly refresh: OAuthLink['refresh'];
   readonly #api: LinkedInApi;
   readonly #videoCheckAfterMs: number;
 
   constructor(options: LinkedInAdapterOptions) {
-    this.#api = new LinkedInApi({
-      baseUrl: options.app.apiBaseUrl,
-      version: options.version,
-      timeoutMs: options.timeoutMs,
-      allowedHosts: options.allowedHosts,
-      retryDelayMs: options.retryDelayMs,
-    });
-    // LinkedIn has no revocation endpoint for these tokens, and the member's pages share them: none is revoked.
-    const { connector, refresh } = oauthLink(linkedinProfile(this.#api), options.app, {
-      redirectUri: options.redirectUri,
-      timeoutMs: options.timeoutMs,
-      fetch: networkFetch(),
-    });
-    this.connector = connector;
-    this.refresh = refresh;
+    const api = new LinkedInApi({ ...apiOptions(options), version: options.version });
+    // LinkedIn has no revocation endpoint for these tokens (its profile names none), and the member's pages share them.
+    super(linkOf(linkedinProfile(api), options));
+    this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
   }
 

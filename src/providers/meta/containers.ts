@@ -10,6 +10,7 @@
 // IN_PROGRESS the publish answers `processing`; the worker's status check calls `publish` again, which resumes here.
 import { ProviderError } from '../adapter.ts';
 import type { Steps } from '../kit/steps.ts';
+import { recentItemWith, type Graph } from './graph.ts';
 
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 
@@ -47,35 +48,45 @@ export async function finishedContainers(
   return ids.every((id) => id !== null) ? (ids as string[]) : null;
 }
 
-/** How a network of Meta's publishes a finished container, finds what an interrupted publish made, and links to it. */
+/** Where a network of Meta's publishes a finished container for an account, and how it finds what a publish made. */
 export interface ContainerPublishing {
-  /** Publishes the container (`media_publish`, `threads_publish`): the published media's id. */
-  publish: () => Promise<string>;
-  /** The newest published media of the account that is this post (same caption or text), if any. */
-  find: () => Promise<string | null>;
-  permalink: (mediaId: string) => Promise<string>;
+  graph: Graph;
+  /** The account (IG user, Threads user) and its token. */
+  user: string;
+  token: string;
+  signal: AbortSignal;
+  /** The account's edge that publishes a container (`media_publish`, `threads_publish`) and the one listing its posts (`media`, `threads`). */
+  publishEdge: string;
+  postsEdge: string;
+  /** The post's text as Meta lists it (`caption`, `text`): an interrupted publish's post is the newest with it. */
+  textField: string;
+  text: string;
 }
 
 /**
  * Publishes the finished `container` once across attempts: a publish step an earlier attempt started without seeing
- * its answer is looked up (the container PUBLISHED, then the media itself) before it is sent again; then its permalink.
+ * its answer is looked up (the container PUBLISHED, then the post itself) before it is sent again; then its permalink.
  */
 export async function publishedContainer(
   steps: Steps,
   flow: ContainerFlow,
   container: string,
-  publishing: ContainerPublishing,
+  { graph, user, token, signal, publishEdge, postsEdge, textField, text }: ContainerPublishing,
 ): Promise<{ remoteId: string; remoteUrl: string }> {
-  const remoteId = await steps.once('publish', publishing.publish, {
+  const publish = async () => (await graph.post<{ id: string }>(`/${user}/${publishEdge}`, token, { creation_id: container }, signal)).id;
+  const remoteId = await steps.once('publish', publish, {
     ifInterrupted: async () => {
       // Not PUBLISHED: the earlier publish did not happen, and publishing again is safe.
       if ((await flow.statusOf(container)).status !== 'PUBLISHED') return null;
-      const found = await publishing.find();
+      const found = await recentItemWith(graph, `/${user}/${postsEdge}`, token, textField, text, signal);
       if (!found)
         throw new ProviderError('PROVIDER_REJECTED', `${flow.network} published the post but it is not among the latest posts of the account.`, false);
       return found;
     },
   });
-  const remoteUrl = await steps.once('permalink', () => publishing.permalink(remoteId));
+  const remoteUrl = await steps.once(
+    'permalink',
+    async () => (await graph.get<{ permalink?: string }>(`/${remoteId}`, token, { fields: 'permalink' }, signal)).permalink ?? '',
+  );
   return { remoteId, remoteUrl };
 }

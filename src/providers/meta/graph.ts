@@ -126,6 +126,11 @@ export class Graph {
   }
 }
 
+/** An item's insights (`GET /{id}/insights?metric=`): each metric's latest value by name. */
+export async function insightsOf(graph: Graph, remoteId: string, accessToken: string, metrics: string): Promise<Record<string, number>> {
+  return insightValues(await graph.get<Parameters<typeof insightValues>[0]>(`/${remoteId}/insights`, accessToken, { metric: metrics }));
+}
+
 /** Insights answers `{data: [{name, values: [{value}]}]}`: each metric's latest value by name. */
 export function insightValues(body: { data?: { name?: string; values?: { value?: unknown }[]; total_value?: { value?: unknown } }[] }): Record<string, number> {
   const values: Record<string, number> = {};

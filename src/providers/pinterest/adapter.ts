@@ -14,7 +14,6 @@
 //     answered is looked up among the board's latest pins (GET /v5/boards/{id}/pins: the same title, description
 //     and link) before creating the pin again. A re-sent registration or upload only leaves an unused upload behind.
 //   Metrics  https://developers.pinterest.com/docs/api/v5/pins-analytics (the last 90 days, Pinterest's limit)
-import type { GivenApp } from '../../config.ts';
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import {
   ProviderError,
@@ -25,23 +24,18 @@ import {
   type PublishOutcome,
   type PublishRequest,
 } from '../adapter.ts';
-import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
+import { tokensOf } from '../kit/oauthLink.ts';
 import { mediaOfSetting } from '../kit/settingsMedia.ts';
 import { Steps } from '../kit/steps.ts';
 import { multipartFileBody } from '../kit/upload.ts';
-import { networkFetch } from '../http.ts';
 import { PinterestApi } from './api.ts';
 import { pinterestProfile } from './accounts.ts';
 import { pinterestRules } from './rules.ts';
 
-export interface PinterestAdapterOptions {
-  app: GivenApp;
-  redirectUri: string;
-  timeoutMs: number;
-  allowedHosts: ReadonlySet<string>;
+export interface PinterestAdapterOptions extends OAuthAdapterOptions {
   /** When the worker should look again at a video Pinterest is processing. */
   videoCheckAfterMs?: number;
-  retryDelayMs?: number;
 }
 
 interface PinSettings {
@@ -68,30 +62,18 @@ type MediaSource = Record<string, unknown>;
 /** The cover Pinterest takes without a `coverMediaId`: the frame a second in (the first is often black; videos are ≥ 4 s). */
 const keyFrameSeconds = 1;
 
-export class PinterestAdapter implements ProviderAdapter {
+export class PinterestAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'pinterest';
   readonly duplicates = 'look-up';
   readonly rules = pinterestRules;
-  readonly connector: OAuthLink['connector'];
-  readonly refresh: OAuthLink['refresh'];
   readonly #api: PinterestApi;
   readonly #videoCheckAfterMs: number;
 
   constructor(options: PinterestAdapterOptions) {
-    this.#api = new PinterestApi({
-      baseUrl: options.app.apiBaseUrl,
-      timeoutMs: options.timeoutMs,
-      allowedHosts: options.allowedHosts,
-      retryDelayMs: options.retryDelayMs,
-    });
-    // Pinterest offers apps no token revocation: disconnecting forgets the tokens here only.
-    const { connector, refresh } = oauthLink(pinterestProfile(this.#api, options.app), options.app, {
-      redirectUri: options.redirectUri,
-      timeoutMs: options.timeoutMs,
-      fetch: networkFetch(),
-    });
-    this.connector = connector;
-    this.refresh = refresh;
+    const api = new PinterestApi(apiOptions(options));
+    // Pinterest offers apps no token revocation (its profile names none): disconnecting forgets the tokens here only.
+    super(linkOf(pinterestProfile(api, options.app), options));
+    this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
   }
 

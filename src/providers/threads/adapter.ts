@@ -21,11 +21,12 @@ import {
   type PublishOutcome,
   type PublishRequest,
 } from '../adapter.ts';
+import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { finishedContainer, finishedContainers, publishedContainer, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
-import { Graph, insightValues, recentItemWith } from '../meta/graph.ts';
+import { Graph, insightsOf } from '../meta/graph.ts';
 import { bearerTokenType, threadsLogin } from './login.ts';
 import { threadsRules } from './rules.ts';
 
@@ -39,22 +40,17 @@ interface ThreadsSettings {
   linkAttachment?: string;
 }
 
-export class ThreadsAdapter implements ProviderAdapter {
+export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'threads';
   readonly duplicates = 'look-up';
   readonly rules = threadsRules;
   readonly quotas: readonly Quota[];
-  readonly connector: OAuthLink['connector'];
-  readonly refresh: OAuthLink['refresh'];
-  readonly revoke: OAuthLink['revoke'];
   readonly #graph: Graph;
   readonly #checkAfterMs: number;
 
   constructor(graph: Graph, link: OAuthLink, options: { postsPerDay: number; containerCheckAfterMs?: number }) {
+    super(link);
     this.#graph = graph;
-    this.connector = link.connector;
-    this.refresh = link.refresh;
-    this.revoke = link.revoke;
     this.quotas = [
       { name: 'Threads: 250 API-published posts per 24 hours', scope: 'account', windowSeconds: 86_400, limit: options.postsPerDay, costPerPublish: 1 },
     ];
@@ -92,18 +88,25 @@ export class ThreadsAdapter implements ProviderAdapter {
     }
     if (!container) return { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
     const item = await publishedContainer(steps, flow, container, {
-      publish: async () => (await this.#graph.post<{ id: string }>(`/${user}/threads_publish`, token, { creation_id: container }, signal)).id,
-      find: () => recentItemWith(this.#graph, `/${user}/threads`, token, 'text', caption, signal),
-      permalink: async (id) => (await this.#graph.get<{ permalink?: string }>(`/${id}`, token, { fields: 'permalink' }, signal)).permalink ?? '',
+      graph: this.#graph,
+      user,
+      token,
+      signal,
+      publishEdge: 'threads_publish',
+      postsEdge: 'threads',
+      textField: 'text',
+      text: caption,
     });
     return { status: 'published', item };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const body = await this.#graph.get<Parameters<typeof insightValues>[0]>(`/${remoteId}/insights`, tokensOf(account).accessToken, {
-      metric: 'views,likes,replies,reposts,quotes',
-    });
-    const { views, likes, replies, reposts, quotes } = insightValues(body);
+    const { views, likes, replies, reposts, quotes } = await insightsOf(
+      this.#graph,
+      remoteId,
+      tokensOf(account).accessToken,
+      'views,likes,replies,reposts,quotes',
+    );
     const shares = reposts === undefined && quotes === undefined ? undefined : (reposts ?? 0) + (quotes ?? 0);
     return { impressions: views, likes, comments: replies, shares };
   }

@@ -23,11 +23,10 @@
 //             (TIKTOK_POSTS_PER_DAY, 15 by default: TikTok does not publish it), as kit quotas per account (kit
 //             quotas count moving windows).
 //   metrics   the Display API's /v2/video/query/ needs video.list, which this app does not ask for: none read.
-import type { GivenApp } from '../../config.ts';
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError, type ItemMetrics, type ProviderAdapter, type PublishMedia, type PublishOutcome, type PublishRequest } from '../adapter.ts';
-import { networkFetch } from '../http.ts';
-import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
+import { tokensOf } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { TikTokApi } from './api.ts';
@@ -36,18 +35,13 @@ import { creatorInfo, interactionsFor, type TikTokSettings } from './creator.ts'
 import { chunkPlan, uploadChunks } from './media.ts';
 import { tiktokRules } from './rules.ts';
 
-export interface TikTokAdapterOptions {
-  app: GivenApp;
-  redirectUri: string;
-  timeoutMs: number;
-  allowedHosts: ReadonlySet<string>;
+export interface TikTokAdapterOptions extends OAuthAdapterOptions {
   /** TIKTOK_POSTS_PER_DAY */
   postsPerDay: number;
   /** TIKTOK_PULL_FROM_URL: TikTok fetches videos from the signed URLs (their domain verified for the app). */
   pullFromUrl: boolean;
   /** When the worker should ask again about a post TikTok is processing (status/fetch allows 30 a minute per token). */
   processingCheckAfterMs?: number;
-  retryDelayMs?: number;
 }
 
 /** What the init step keeps: the publish, where its bytes go, and who may see it (a private post may get no id). */
@@ -64,29 +58,19 @@ interface PublishStatus {
   publicaly_available_post_id?: (string | number)[];
 }
 
-export class TikTokAdapter implements ProviderAdapter {
+export class TikTokAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'tiktok';
   readonly duplicates = 'look-up';
   readonly rules = tiktokRules;
   readonly quotas: readonly Quota[];
-  readonly connector: OAuthLink['connector'];
-  readonly refresh: OAuthLink['refresh'];
-  readonly revoke: OAuthLink['revoke'];
   readonly #api: TikTokApi;
   readonly #pullFromUrl: boolean;
   readonly #processingCheckAfterMs: number;
 
   constructor(options: TikTokAdapterOptions) {
-    this.#api = new TikTokApi({
-      baseUrl: options.app.apiBaseUrl,
-      timeoutMs: options.timeoutMs,
-      allowedHosts: options.allowedHosts,
-      retryDelayMs: options.retryDelayMs,
-    });
-    const link = oauthLink(tiktokProfile(this.#api), options.app, { redirectUri: options.redirectUri, timeoutMs: options.timeoutMs, fetch: networkFetch() });
-    this.connector = link.connector;
-    this.refresh = link.refresh;
-    this.revoke = link.revoke;
+    const api = new TikTokApi(apiOptions(options));
+    super(linkOf(tiktokProfile(api), options));
+    this.#api = api;
     this.quotas = [
       { name: 'TikTok post initializations (6 a minute)', scope: 'account', windowSeconds: 60, limit: 6, costPerPublish: 1 },
       { name: 'TikTok posts per day (TIKTOK_POSTS_PER_DAY)', scope: 'account', windowSeconds: 24 * 3600, limit: options.postsPerDay, costPerPublish: 1 },

@@ -19,7 +19,6 @@
 //             past the day's units waits for the next day. The thumbnail (50) and the status reads (1 each) are
 //             left out of the count; Google's own quotaExceeded waits until its reset (api.ts).
 //   metrics   videos.list part=statistics (https://developers.google.com/youtube/v3/docs/videos/list).
-import type { GivenApp } from '../../config.ts';
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import {
   ProviderError,
@@ -30,8 +29,8 @@ import {
   type PublishOutcome,
   type PublishRequest,
 } from '../adapter.ts';
-import { networkFetch } from '../http.ts';
-import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
+import { tokensOf } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { uploadResumable } from '../kit/resumable.ts';
 import { mediaOfSetting } from '../kit/settingsMedia.ts';
@@ -41,18 +40,13 @@ import { YouTubeApi } from './api.ts';
 import { youtubeProfile } from './channel.ts';
 import { youtubeRules } from './rules.ts';
 
-export interface YouTubeAdapterOptions {
-  app: GivenApp;
-  redirectUri: string;
-  timeoutMs: number;
-  allowedHosts: ReadonlySet<string>;
+export interface YouTubeAdapterOptions extends OAuthAdapterOptions {
   /** YOUTUBE_DAILY_QUOTA_UNITS */
   dailyQuotaUnits: number;
   /** When the worker should look again at a video YouTube is processing. */
   processingCheckAfterMs?: number;
   /** Bytes per chunk of the resumable upload (a multiple of 256 KiB). */
   chunkBytes?: number;
-  retryDelayMs?: number;
 }
 
 interface YouTubeSettings {
@@ -71,29 +65,19 @@ interface VideoState {
 /** Units of the YouTube Data API one upload costs. */
 const uploadUnits = 1600;
 
-export class YouTubeAdapter implements ProviderAdapter {
+export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'youtube';
   readonly duplicates = 'look-up';
   readonly rules = youtubeRules;
   readonly quotas: readonly Quota[];
-  readonly connector: OAuthLink['connector'];
-  readonly refresh: OAuthLink['refresh'];
-  readonly revoke: OAuthLink['revoke'];
   readonly #api: YouTubeApi;
   readonly #processingCheckAfterMs: number;
   readonly #chunkBytes: number | undefined;
 
   constructor(options: YouTubeAdapterOptions) {
-    this.#api = new YouTubeApi({
-      baseUrl: options.app.apiBaseUrl,
-      timeoutMs: options.timeoutMs,
-      allowedHosts: options.allowedHosts,
-      retryDelayMs: options.retryDelayMs,
-    });
-    const link = oauthLink(youtubeProfile(this.#api), options.app, { redirectUri: options.redirectUri, timeoutMs: options.timeoutMs, fetch: networkFetch() });
-    this.connector = link.connector;
-    this.refresh = link.refresh;
-    this.revoke = link.revoke;
+    const api = new YouTubeApi(apiOptions(options));
+    super(linkOf(youtubeProfile(api), options));
+    this.#api = api;
     this.quotas = [
       { name: 'YouTube Data API units per day', scope: 'app', windowSeconds: 24 * 3600, limit: options.dailyQuotaUnits, costPerPublish: uploadUnits },
     ];
