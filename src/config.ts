@@ -72,6 +72,8 @@ export interface Config {
   threadsPostsPerDay: number;
   /** `TIKTOK_POSTS_PER_DAY`: posts per TikTok creator per day (TikTok caps API posts a day without publishing the figure). */
   tiktokPostsPerDay: number;
+  /** `TIKTOK_INITS_PER_MINUTE`: post initializations per creator token a minute (TikTok documents 6; apps granted more raise it). */
+  tiktokInitsPerMinute: number;
   /** `TIKTOK_PULL_FROM_URL`: TikTok fetches videos from the signed URLs (the operator verified the domain at TikTok) instead of our upload. */
   tiktokPullFromUrl: boolean;
   /** `YOUTUBE_DAILY_QUOTA_UNITS`: the YouTube Data API units the operator's Google Cloud project has a day (10,000 unless raised). */
@@ -278,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
     threadsPostsPerDay: integer(env, 'THREADS_POSTS_PER_DAY', 250, 1),
     tiktokPostsPerDay: integer(env, 'TIKTOK_POSTS_PER_DAY', 15, 1),
+    tiktokInitsPerMinute: integer(env, 'TIKTOK_INITS_PER_MINUTE', 6, 1),
     tiktokPullFromUrl: env.TIKTOK_PULL_FROM_URL === 'true',
     youtubeDailyQuotaUnits: integer(env, 'YOUTUBE_DAILY_QUOTA_UNITS', 10_000, 1),
     statusCheckMaxMs: env.STATUS_CHECK_MAX_MS ? integer(env, 'STATUS_CHECK_MAX_MS', 0, 100) : undefined,

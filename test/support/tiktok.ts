@@ -66,8 +66,10 @@ export class TikTokStandIn {
   readonly requests: { method: string; path: string; at: number; token: string }[] = [];
   /** When each init arrived, by access token's creator. */
   readonly inits: { openId: string; at: number }[] = [];
-  /** Inits refused for the 6 a minute, by creator. */
+  /** Inits refused for the limit a minute, by creator. */
   readonly refusedInits: string[] = [];
+  /** Inits a minute per token: TikTok's documented 6, or more for an app TikTok granted more (TIKTOK_INITS_PER_MINUTE). */
+  initsPerMinute = 6;
   /** status/fetch answers PROCESSING this many times once the media is in. */
   processingPolls = 1;
   /** The next this many API calls answer 429 rate_limit_exceeded. */
@@ -229,10 +231,10 @@ export class TikTokStandIn {
     });
   }
 
-  /** 6 inits a minute per token, over a sliding minute; the privacy level among the creator's options. */
+  /** `initsPerMinute` inits a minute per token, over a sliding minute; the privacy level among the creator's options. */
   #initRefused(res: ServerResponse, openId: string, postInfo: Record<string, unknown> | undefined): boolean {
     const now = Date.now();
-    if (this.inits.filter((init) => init.openId === openId && now - init.at < 60_000).length >= 6) {
+    if (this.inits.filter((init) => init.openId === openId && now - init.at < 60_000).length >= this.initsPerMinute) {
       this.refusedInits.push(openId);
       this.#error(res, 429, 'rate_limit_exceeded', 'API rate limit was exceeded, please try again later.');
       return true;

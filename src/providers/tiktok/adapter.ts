@@ -36,6 +36,8 @@ import { chunkPlan, uploadChunks } from './media.ts';
 import { tiktokRules } from './rules.ts';
 
 export interface TikTokAdapterOptions extends OAuthAdapterOptions {
+  /** TIKTOK_INITS_PER_MINUTE */
+  initsPerMinute: number;
   /** TIKTOK_POSTS_PER_DAY */
   postsPerDay: number;
   /** TIKTOK_PULL_FROM_URL: TikTok fetches videos from the signed URLs (their domain verified for the app). */
@@ -72,7 +74,13 @@ export class TikTokAdapter extends OAuthAdapter implements ProviderAdapter {
     super(linkOf(tiktokProfile(api), options));
     this.#api = api;
     this.quotas = [
-      { name: 'TikTok post initializations (6 a minute)', scope: 'account', windowSeconds: 60, limit: 6, costPerPublish: 1 },
+      {
+        name: 'TikTok post initializations a minute (TIKTOK_INITS_PER_MINUTE)',
+        scope: 'account',
+        windowSeconds: 60,
+        limit: options.initsPerMinute,
+        costPerPublish: 1,
+      },
       { name: 'TikTok posts per day (TIKTOK_POSTS_PER_DAY)', scope: 'account', windowSeconds: 24 * 3600, limit: options.postsPerDay, costPerPublish: 1 },
     ];
     this.#pullFromUrl = options.pullFromUrl;
@@ -173,6 +181,7 @@ export function createTikTokAdapter({ app, redirectUri, config, allowedHosts }: 
     redirectUri,
     timeoutMs: config.networkTimeoutMs,
     allowedHosts,
+    initsPerMinute: config.tiktokInitsPerMinute,
     postsPerDay: config.tiktokPostsPerDay,
     pullFromUrl: config.tiktokPullFromUrl,
   });
