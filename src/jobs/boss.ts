@@ -74,14 +74,19 @@ function carryRequestIds(boss: PgBoss): void {
  */
 export const wokenByNotify = { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5 } as const;
 
-/** Workers started with wokenByNotify poll as their backstop every `ms` instead (at most as often as without a listener). */
+/**
+ * Workers started with wokenByNotify's backstop poll it every `ms` instead (at most as often as without a listener).
+ * Workers that chose their own (the publish workers' 0.5 s, which take scheduled jobs a moment before they are due)
+ * keep it.
+ */
 function backstopPollEvery(boss: PgBoss, ms: number): void {
   const notifyPollingIntervalSeconds = Math.max(ms / 1000, wokenByNotify.pollingIntervalSeconds);
   const work = boss.work.bind(boss) as (name: string, ...rest: unknown[]) => Promise<string>;
   boss.work = ((name: string, ...rest: unknown[]) => {
     const [options, handler] = rest;
-    if (rest.length === 1 || !(options && typeof options === 'object' && 'notifyPollingIntervalSeconds' in options)) return work(name, ...rest);
-    return work(name, { ...options, notifyPollingIntervalSeconds }, handler);
+    const backstop = options && typeof options === 'object' ? (options as { notifyPollingIntervalSeconds?: unknown }).notifyPollingIntervalSeconds : undefined;
+    if (rest.length === 1 || backstop !== wokenByNotify.notifyPollingIntervalSeconds) return work(name, ...rest);
+    return work(name, { ...(options as object), notifyPollingIntervalSeconds }, handler);
   }) as PgBoss['work'];
 }
 
