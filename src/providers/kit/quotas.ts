@@ -4,11 +4,12 @@
 // quota waits instead of failing (the target shows `waitingUntil` and `waitingReason`) and is tried again then.
 //
 // Networks count over a moving window ("250 posts in 24 hours"): a fixed window would let twice the limit through
-// across its edge. Use is counted in buckets of a twelfth of the window, and a charge sees every bucket that a
-// moving window ending now can reach (one bucket more than the window, so it may count a little early use, never
-// too little): no moving window at the network ever holds more than the limit. One charge per quota and scope at a
-// time (an advisory lock held to the end of the claiming transaction), so that processes charging at once cannot
-// both take the last unit.
+// across its edge. Use is counted in buckets of a twelfth of the window, and a charge sees every bucket that a moving
+// window ending now can reach, plus one bucket of slack: the charge is made when the target is claimed, and the
+// network counts the call a few seconds later (a token refresh, the steps before it), so two charges a window apart
+// could be calls less than a window apart there. No moving window at the network holds more than the limit. One
+// charge per quota and scope at a time (an advisory lock held to the end of the claiming transaction), so that
+// processes charging at once cannot both take the last unit.
 import type pg from 'pg';
 
 export interface Quota {
@@ -46,7 +47,7 @@ export async function chargeQuotas(client: pg.ClientBase, network: string, quota
     const { rows } = await client.query<{ charged: boolean; next_bucket: Date }>(
       `WITH b AS (SELECT to_timestamp(floor(extract(epoch FROM now()) / $4::int) * $4::int) AS start),
        seen AS (SELECT coalesce(sum(u.used), 0) AS used FROM network_quota_usage u, b
-                WHERE u.network = $1 AND u.quota = $2 AND u.scope = $3 AND u.window_start >= b.start - make_interval(secs => $5::int)),
+                WHERE u.network = $1 AND u.quota = $2 AND u.scope = $3 AND u.window_start >= b.start - make_interval(secs => $5::int + $4::int)),
        charged AS (
          INSERT INTO network_quota_usage AS u (network, quota, scope, window_start, used)
          SELECT $1, $2, $3, b.start, $6::int FROM b, seen WHERE seen.used + $6::int <= $7::int
