@@ -1,6 +1,7 @@
 // Section `publishing`: 1,000 posts scheduled for the same second on the sandbox network. Prints the delay from
 // each target's scheduled time to its publication (p50, p99, max) and the targets published per second, with the
 // publishing done by the real server process (bin/server.ts) and its pg-boss workers.
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
@@ -10,7 +11,7 @@ import { benchRuntime, benchWorkspace, startChildServer, type Bench } from './su
 
 const posts = 1000;
 const accounts = 10;
-const leadSeconds = 8;
+const sample = 50;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -50,8 +51,21 @@ export async function publishing(bench: Bench): Promise<void> {
       });
       ids.push(post.id);
     });
+    // The lead time comes from this machine's measured scheduling speed (a fixed one ran out on a loaded machine):
+    // a sample is scheduled an hour ahead, then all posts (the sample rescheduled) for twice the time that rate needs, + 3 s.
+    const schedule = (scheduledAt: Date) => (id: string) =>
+      schedulePost(services.db, services.boss, services.outbox, actor, id, { scheduledAt, timezone: 'UTC' });
+    const sampleStarted = performance.now();
+    await inBatches(ids.slice(0, sample), 20, schedule(new Date(Date.now() + 3_600_000)));
+    const perPostMs = (performance.now() - sampleStarted) / sample;
+    const leadSeconds = Math.ceil((2 * perPostMs * posts) / 1000) + 3;
+    console.log(
+      `scheduling: ${perPostMs.toFixed(1)} ms a post (sample of ${sample}), lead ${leadSeconds} s; load average ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}`,
+    );
     const scheduledAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + leadSeconds * 1000);
-    await inBatches(ids, 20, (id) => schedulePost(services.db, services.boss, services.outbox, actor, id, { scheduledAt, timezone: 'UTC' }));
+    await inBatches(ids, 20, schedule(scheduledAt));
     const lead = (scheduledAt.getTime() - Date.now()) / 1000;
     if (lead < 1) console.log('WARNING: scheduling took longer than the lead time; delays include it');
     console.log(
@@ -79,10 +93,10 @@ export async function publishing(bench: Bench): Promise<void> {
     const last = delays.at(-1) ?? 0;
     console.log(`published ${published.length}/${posts}${published.length < posts ? ` (WARNING: ${posts - published.length} not published)` : ''}`);
     console.log(
-      `delay from scheduled time to published: first=${first} ms  p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${last} ms  (target p99 < 2000 ms)`,
+      `delay from scheduled time to published: first=${first} ms  p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${last} ms  (target p99 <= 1000 ms)`,
     );
     const rate = published.length / Math.max(0.001, (last - first) / 1000);
-    console.log(`throughput: ${rate.toFixed(0)} targets/s between the first and the last publication (target >= 200)`);
+    console.log(`throughput: ${rate.toFixed(0)} targets/s between the first and the last publication (target >= 2000)`);
   } finally {
     await db.end();
     await server.stop();
