@@ -1,0 +1,67 @@
+// An action that cannot be undone, asked again in an accessible modal dialog (focus moves in and stays there, Escape
+// and Cancel close it, focus returns to the button): never the browser's confirm().
+import { useState } from 'react';
+import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { t } from '../i18n.ts';
+import { Button } from './Button.tsx';
+
+export function ConfirmButton({
+  label,
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  variant = 'destructive',
+  isDisabled,
+}: {
+  label: string;
+  title: string;
+  message: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  variant?: 'destructive' | 'secondary';
+  isDisabled?: boolean;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <DialogTrigger>
+      <Button variant={variant} isDisabled={isDisabled}>
+        {label}
+      </Button>
+      <ModalOverlay className="modal-overlay" isDismissable={!busy}>
+        <Modal className="modal">
+          <Dialog className="dialog" role="alertdialog">
+            {({ close }) => (
+              <>
+                <Heading slot="title" className="dialog-title">
+                  {title}
+                </Heading>
+                <p>{message}</p>
+                <div className="dialog-actions">
+                  <Button variant="secondary" onPress={close} isDisabled={busy} autoFocus>
+                    {t('common.cancel')}
+                  </Button>
+                  <Button
+                    variant={variant === 'destructive' ? 'destructive' : 'primary'}
+                    isDisabled={busy}
+                    onPress={async () => {
+                      setBusy(true);
+                      try {
+                        await onConfirm();
+                        close();
+                      } finally {
+                        setBusy(false);
+                      }
+                    }}
+                  >
+                    {confirmLabel}
+                  </Button>
+                </div>
+              </>
+            )}
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
+  );
+}
