@@ -362,6 +362,8 @@ export class TargetPublisher {
       placement: target.placement,
       caption: target.caption,
       media: target.media.map((media) => this.#publishMedia(media)),
+      thread: [],
+      firstComment: null,
       settings: target.settings,
       settingsMedia: Object.fromEntries(Object.entries(target.settingsMedia).map(([setting, media]) => [setting, this.#publishMedia(media)])),
       idempotencyKey: target.targetId,

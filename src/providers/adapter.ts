@@ -18,6 +18,7 @@ import type { Readable } from 'node:stream';
 import type { ByteRange } from '../media/storage.ts';
 import type { Quota } from './kit/quotas.ts';
 import type { Checkpoint } from './kit/steps.ts';
+import type { FirstCommentResult } from './kit/thread.ts';
 import type { ProviderRules } from './rules.ts';
 import { shownReason } from './shownReason.ts';
 
@@ -136,11 +137,21 @@ export interface PublishMedia {
   open(range?: ByteRange): Promise<Readable>;
 }
 
+/** One post of a thread: its text and files. */
+export interface PublishPart {
+  caption: string;
+  media: PublishMedia[];
+}
+
 export interface PublishRequest {
   account: ConnectedAccount;
   placement: string;
   caption: string;
   media: PublishMedia[];
+  /** The parts after the first post, each posted as a reply to the one before (kit/thread.ts); [] when none. */
+  thread: PublishPart[];
+  /** `targets[].settings.firstComment`: posted once on the published item by the same account (kit/thread.ts). */
+  firstComment: string | null;
   /** `targets[].settings`, validated against `rules.settings`, defaults applied. */
   settings: Record<string, unknown>;
   /** The library files settings name (a setting ending in `MediaId`: YouTube's thumbnail, Pinterest's cover), by setting. */
@@ -155,6 +166,10 @@ export interface PublishRequest {
 export interface PublishedItem {
   remoteId: string;
   remoteUrl: string;
+  /** Every part of a thread including the first, in order (threads only). */
+  parts?: PublishedItem[];
+  /** What became of the request's `firstComment`. */
+  firstComment?: FirstCommentResult;
 }
 
 export type PublishOutcome =
@@ -205,6 +220,25 @@ export interface ItemMetrics {
   videoViews?: number;
 }
 
+/** One value a setting may take for an account, with what people see for it (a board's name). */
+export interface SettingChoice {
+  value: string;
+  label: string;
+}
+
+/** What one account may choose for one setting, read from its network (`settingOptions`). */
+export interface SettingOption {
+  /** The values allowed, in the network's order; absent where the setting's schema alone says what is allowed. */
+  choices?: SettingChoice[];
+  /** What a target that leaves the setting out gets. */
+  default?: string | boolean;
+  /** Why the account cannot use the setting (the creator turned duets off): it stays at `default` whatever a target says. */
+  unavailable?: string;
+}
+
+/** Per setting name (as in `rules.settings`), what the account may choose; settings left out are as the schema says. */
+export type SettingOptions = Record<string, SettingOption>;
+
 /** How an adapter keeps a re-attempt from posting twice (see the top of this file). */
 export type DuplicateGuard = 'idempotency-key' | 'deterministic-id' | 'look-up' | 'none';
 
@@ -218,6 +252,8 @@ export interface ProviderAdapter {
   readonly connector: Connector;
   /** Rules for one account where they differ per account (Mastodon reads its instance's limits). */
   rulesFor?(account: ConnectedAccount): Promise<ProviderRules>;
+  /** The account's own choices for settings where the network decides them per account (Pinterest's boards, TikTok's privacy levels). */
+  settingOptions?(account: ConnectedAccount, signal: AbortSignal): Promise<SettingOptions>;
   /**
    * New tokens for old ones. A refusal (revoked, invalid_grant) is ProviderError ACCOUNT_NEEDS_RECONNECT, not
    * transient; a network that cannot be reached is transient and the old tokens stay as they are.

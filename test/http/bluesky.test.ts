@@ -58,6 +58,8 @@ function requestFor(caption: string, extra: Partial<PublishRequest> = {}): Publi
     placement: 'feed',
     caption,
     media: [],
+    thread: [],
+    firstComment: null,
     settings: {},
     idempotencyKey: randomUUID(),
     checkpoint: keptCheckpoint(),

@@ -204,6 +204,8 @@ describe('an interrupted post step', () => {
       placement: 'feed',
       caption,
       media: [],
+      thread: [],
+      firstComment: null,
       settings: {},
       idempotencyKey: crypto.randomUUID(),
       checkpoint: keptCheckpoint({ done: {}, started: 'post' }),

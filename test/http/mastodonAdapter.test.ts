@@ -67,6 +67,8 @@ function publishRequest(account: ConnectedAccount, overrides: Partial<PublishReq
     placement: 'feed',
     caption: 'Hello from the tests',
     media: [],
+    thread: [],
+    firstComment: null,
     settings: {},
     idempotencyKey: crypto.randomUUID(),
     checkpoint: keptCheckpoint(),

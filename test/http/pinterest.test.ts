@@ -231,6 +231,8 @@ describe('the adapter on its own', () => {
           open: async () => undefined as never,
         },
       ],
+      thread: [],
+      firstComment: null,
       settings: { boardId: board.id, title },
       idempotencyKey: crypto.randomUUID(),
       checkpoint: keptCheckpoint({ done: {}, started: 'pin' }),

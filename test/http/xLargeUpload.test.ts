@@ -72,6 +72,8 @@ describe('a 512 MiB video to X', () => {
         placement: 'feed',
         caption: 'A long video',
         media: [media],
+        thread: [],
+        firstComment: null,
         settings: {},
         idempotencyKey: 'large',
         checkpoint: keptCheckpoint(),

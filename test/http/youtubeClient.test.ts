@@ -43,6 +43,8 @@ beforeAll(async () => {
     placement: 'video',
     caption: 'Made by the adapter\nRead back by Google’s client.',
     media: [publishMedia(await video(320, 240, 1), { kind: 'video', mimeType: 'video/mp4' })],
+    thread: [],
+    firstComment: null,
     settings: { privacy: 'private', tags: ['client'], madeForKids: false },
     idempotencyKey: crypto.randomUUID(),
     checkpoint: keptCheckpoint(),
