@@ -267,6 +267,8 @@ export type Mutation = {
   deleteWebhook: Scalars['Boolean']['output'];
   /** Disconnects the account: REVOKED, tokens erased (and revoked at the network where it offers that), history kept. */
   disconnectSocialAccount: SocialAccount;
+  /** A new draft with the content, targets and campaign of post `id` (in any state), checked as createPost checks. */
+  duplicatePost: Post;
   /** Starts generating an image; answers the id of the media file, ready like an upload (REST: POST /v1/ai/images). */
   generateImage: Scalars['ID']['output'];
   publishPost: Post;
@@ -373,6 +375,11 @@ export type MutationDeleteWebhookArgs = {
 
 
 export type MutationDisconnectSocialAccountArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDuplicatePostArgs = {
   id: Scalars['ID']['input'];
 };
 

@@ -8,6 +8,7 @@ import { MediaFile, mediaLoader } from './media.ts';
 import {
   createPost,
   deletePost,
+  duplicatePost,
   getPost,
   listPosts,
   postPosition,
@@ -265,6 +266,13 @@ builder.mutationFields((t) => ({
         targets: args.targets ? targetsOf(args.targets) : undefined,
         campaign: args.campaign,
       }),
+  }),
+  duplicatePost: t.field({
+    type: PostRef,
+    description: 'A new draft with the content, targets and campaign of post `id` (in any state), checked as createPost checks.',
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { operation: 'createPost' },
+    resolve: (_root, args, context) => duplicatePost(context.services.db, context.actor, String(args.id)),
   }),
   deletePost: t.boolean({
     args: { id: t.arg.id({ required: true }) },

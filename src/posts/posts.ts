@@ -135,6 +135,26 @@ export async function createPost(db: Database, actor: Actor, input: PostInput): 
   });
 }
 
+/** A stored post's targets as createPost and updatePost take them. */
+function targetInputsOf(post: PostWithTargets): TargetInput[] {
+  return post.targets.map((target) => ({
+    connectionId: target.connectionId,
+    placement: target.placement,
+    override: target.overrideCaption === null ? null : { caption: target.overrideCaption },
+    settings: target.settings as Record<string, unknown>,
+  }));
+}
+
+/** A new draft with the content, targets and campaign of post `id`, whatever that post's state; checked as any new post. */
+export async function duplicatePost(db: Database, actor: Actor, id: string): Promise<PostDetail> {
+  const original = await getPost(db, actor, id);
+  return createPost(db, actor, {
+    content: { caption: original.caption, mediaIds: original.mediaIds },
+    targets: targetInputsOf(original),
+    campaign: original.campaign,
+  });
+}
+
 export async function getPost(db: Database, actor: Actor, id: string): Promise<PostDetail> {
   authorize(actor, 'getPost');
   const post = isUuid(id) ? await db.prisma.post.findFirst({ where: { id, workspaceId: actor.workspaceId }, include: withTargets }) : null;
@@ -210,14 +230,7 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
     }
     assertTransition(post.status, 'update');
     const content = { caption: changes.content?.caption ?? post.caption, mediaIds: changes.content?.mediaIds ?? post.mediaIds };
-    const targets: TargetInput[] =
-      changes.targets ??
-      post.targets.map((target) => ({
-        connectionId: target.connectionId,
-        placement: target.placement,
-        override: target.overrideCaption === null ? null : { caption: target.overrideCaption },
-        settings: target.settings as Record<string, unknown>,
-      }));
+    const targets = changes.targets ?? targetInputsOf(post);
     const resolved = await resolveTargets(tx, actor, content, targets);
     const { count } = await tx.post.updateMany({
       where: { id, version: changes.version },

@@ -145,6 +145,27 @@ describe('posts in the graph', () => {
     const listed = await graph(workspace.ownerKey, '{ posts(first: 5, status: [PUBLISHING, PUBLISHED]) { edges { node { id } } } }');
     expect(listed.body.data.posts.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([post.id]);
   });
+
+  it('duplicates a post of any state as a new draft with its content, targets and campaign', async () => {
+    const workspace = await createWorkspace(service.services);
+    const account = await connectSandbox(service.services, workspace.workspaceId);
+    const fields = 'id status campaign content { caption } targets { connectionId placement override { caption } settings }';
+    const created = await graph(
+      workspace.ownerKey,
+      `mutation($targets: [TargetInput!]!) { createPost(content: { caption: "Original" }, targets: $targets, campaign: "spring") { ${fields} } }`,
+      { targets: [{ connectionId: account, placement: 'FEED', override: { caption: "The sandbox's own" } }] },
+    );
+    const original = created.body.data.createPost;
+    await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status } }', { id: original.id });
+
+    const copy = (await graph(workspace.ownerKey, `mutation($id: ID!) { duplicatePost(id: $id) { ${fields} } }`, { id: original.id })).body.data.duplicatePost;
+    expect(copy.id).not.toBe(original.id);
+    expect(copy).toEqual({ ...original, id: copy.id, status: 'DRAFT' });
+
+    const reader = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, { scopes: ['posts:read'] });
+    const refused = await graph(reader.apiKey, 'mutation($id: ID!) { duplicatePost(id: $id) { id } }', { id: original.id });
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
 });
 
 describe('media in the graph', () => {
