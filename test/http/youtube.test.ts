@@ -118,7 +118,9 @@ describe('YouTube', () => {
   it("connects the channel through Google's OAuth (PKCE, offline access, consent) as an active account", async () => {
     const { authorization } = main;
     expect(authorization.origin + authorization.pathname).toBe(`${youtube.oauth.url}/o/oauth2/v2/auth`);
-    expect(authorization.searchParams.get('scope')).toBe('https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly');
+    expect(authorization.searchParams.get('scope')).toBe(
+      'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl',
+    );
     expect(Object.fromEntries(['access_type', 'prompt', 'code_challenge_method'].map((name) => [name, authorization.searchParams.get(name)]))).toEqual({
       access_type: 'offline',
       prompt: 'consent',

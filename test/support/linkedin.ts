@@ -11,6 +11,9 @@
 //   Images API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/images-api
 //   Videos API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/videos-api
 //   Posts API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api
+//   Comments API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/comments-api
+//     (POST /rest/socialActions/{urn}/comments {actor, object, message: {text}}: the actor a person or organization
+//     the member may act as, the object the post of the path; 201 with the comment and its URN)
 //   little text  https://learn.microsoft.com/linkedin/marketing/community-management/shares/little-text-format
 //   Share statistics  https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics
 //   Versioning  https://learn.microsoft.com/linkedin/marketing/versioning (no LinkedIn-Version: 400 VERSION_MISSING)
@@ -38,6 +41,13 @@ export interface StoredPost {
   text: string;
   visibility: string;
   content?: { media?: { id: string; altText?: string }; multiImage?: { images: { id: string; altText?: string }[] } };
+}
+
+export interface StoredComment {
+  urn: string;
+  actor: string;
+  object: string;
+  text: string;
 }
 
 interface StoredImage {
@@ -98,6 +108,9 @@ export class LinkedInStandIn {
   readonly posts = new Map<string, StoredPost>();
   readonly images = new Map<string, StoredImage>();
   readonly videos = new Map<string, StoredVideo>();
+  readonly comments = new Map<string, StoredComment>();
+  /** Comments are refused (403: the post's author turned comments off) while set. */
+  refuseComments = false;
   /** Organizations each member administers, by member id (`sub`). */
   readonly administers = new Map<string, LinkedInOrganization[]>();
   readonly requests: { method: string; path: string; version: string | undefined }[] = [];
@@ -208,6 +221,8 @@ export class LinkedInStandIn {
       return this.#video(res, decodeURIComponent(url.pathname.slice('/rest/videos/'.length)));
     if (route === 'POST /rest/posts') return this.#createPost(res, member, body);
     if (route === 'GET /rest/posts' && url.searchParams.get('q') === 'author') return this.#postsBy(res, member, url.searchParams);
+    const commented = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(url.pathname);
+    if (req.method === 'POST' && commented) return this.#createComment(res, member, decodeURIComponent(commented[1]!), body);
     if (route === 'GET /rest/organizationalEntityShareStatistics') return this.#shareStatistics(res, member, url.searchParams);
     error(res, 404, `No route ${route}`);
   }
@@ -362,6 +377,21 @@ export class LinkedInStandIn {
       content: body.content,
     });
     res.writeHead(201, { 'x-restli-id': id, 'x-linkedin-id': id }).end();
+  }
+
+  #createComment(res: ServerResponse, member: NetworkUser, urn: string, body: any): void {
+    if (!this.#mayAct(member, body?.actor))
+      return error(res, 403, `Not enough permissions to comment as ${body?.actor}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (body.object !== urn) return error(res, 422, 'ERROR :: /object :: must be the entity of the path');
+    const text = body.message?.text;
+    if (typeof text !== 'string' || !text.trim()) return error(res, 422, 'ERROR :: /message/text :: field is required but not found and has no default value');
+    if ([...text].length > 1250) return error(res, 422, 'ERROR :: /message/text :: length exceeds 1250 characters');
+    if (!this.posts.has(urn)) return error(res, 404, `Entity ${urn} does not exist`);
+    if (this.refuseComments) return error(res, 403, 'Comments are disabled on this post', { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    const id = this.#nextId();
+    const comment: StoredComment = { urn: `urn:li:comment:(${urn},${id})`, actor: body.actor, object: urn, text };
+    this.comments.set(comment.urn, comment);
+    json(res, 201, { id, commentUrn: comment.urn, actor: comment.actor, object: urn, message: { text } }, { 'x-restli-id': comment.urn });
   }
 
   #contentRefusal(author: string, content: StoredPost['content']): string | null {

@@ -10,6 +10,9 @@
 //     https://developers.facebook.com/docs/video-api/guides/publishing
 //   Instagram content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
 //     (containers IN_PROGRESS until polled, publishing one early is 9007/2207027; images JPEG only)
+//   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments (a Page post or video, with that
+//     Page's token: the Page is the author), https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments
+//     (POST /{ig-media-id}/comments `message` required, with the token of the account's Page)
 //   Threads  https://developers.facebook.com/documentation/threads/get-started/get-access-tokens-and-permissions
 //     (authorize, POST /oauth/access_token → `{access_token, user_id}` without token_type),
 //     https://developers.facebook.com/docs/threads/get-started/long-lived-tokens (th_exchange_token, th_refresh_token
@@ -107,6 +110,15 @@ export interface ThreadsPost {
   permalink: string;
 }
 
+export interface GraphComment {
+  id: string;
+  /** The post, video or IG media commented on. */
+  on: string;
+  /** Who commented: the Page, or the Instagram account. */
+  from: string;
+  message: string;
+}
+
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
 
@@ -138,6 +150,9 @@ export class MetaStandIn {
   readonly videos = new Map<string, { id: string; page: string; description?: string; reads: number; media: FetchedMedia }>();
   readonly containers = new Map<string, Container>();
   readonly igMedia = new Map<string, IgMedia>();
+  readonly comments = new Map<string, GraphComment>();
+  /** Comments are refused (the app lacks the comment permission for this Page: #200) while set. */
+  refuseComments = false;
   /** The Threads app of the same Meta app: its own id and secret. */
   readonly threadsClientId = String(700_000_000 + Math.floor(Math.random() * 1e8));
   readonly threadsClientSecret = randomBytes(16).toString('hex');
@@ -328,6 +343,7 @@ export class MetaStandIn {
         [...this.igMedia.values()].filter((media) => media.user === node),
         (media) => ({ id: media.id, caption: media.caption }),
       );
+    if (node && route === 'POST comments') return this.#comment(node, params, token, res);
     if (node && route === 'GET insights') return this.#insights(node, res);
     if (node && route === 'GET ') return this.#object(node, res);
     this.#error(
@@ -469,6 +485,26 @@ export class MetaStandIn {
     });
     if (this.holdPublishMs) await sleep(this.holdPublishMs);
     this.#json(res, 200, { id });
+  }
+
+  /** A comment on a Page's post or video, or an Instagram account's media, by that Page or account. */
+  #comment(id: string, params: Record<string, string>, token: Token, res: ServerResponse): void {
+    const page = this.posts.get(id)?.page ?? this.videos.get(id)?.page;
+    const media = this.igMedia.get(id);
+    const author = page ?? (media && this.pages.find((candidate) => candidate.instagram?.id === media.user)?.id);
+    if (!author) return this.#error(res, 400, 100, `Unsupported post request. Object with ID '${id}' does not exist`, 33);
+    if (token.kind !== 'page' || token.page?.id !== author)
+      return this.#error(res, 403, 200, 'Requires pages_manage_engagement permission to manage the object: a Page access token is required');
+    if (this.refuseComments) return this.#error(res, 403, 200, '(#200) Permissions error: the app may not comment as this account');
+    if (!params.message?.trim()) return this.#error(res, 400, 100, '(#100) The parameter message is required');
+    const comment: GraphComment = {
+      id: media ? this.#id() : `${id.split('_').at(-1)}_${this.#id()}`,
+      on: id,
+      from: media ? media.user : author,
+      message: params.message,
+    };
+    this.comments.set(comment.id, comment);
+    this.#json(res, 200, { id: comment.id });
   }
 
   #object(id: string, res: ServerResponse): void {

@@ -15,6 +15,9 @@
 //   videos.list  https://developers.google.com/youtube/v3/docs/videos/list (statistics as strings)
 //   thumbnails.set  https://developers.google.com/youtube/v3/docs/thumbnails/set (image/jpeg, image/png or
 //     application/octet-stream, at most 2 MB; 404 videoNotFound)
+//   commentThreads.insert  https://developers.google.com/youtube/v3/docs/commentThreads/insert (youtube.force-ssl
+//     only; part=snippet; snippet.channelId, videoId, topLevelComment.snippet.textOriginal required; 404
+//     videoNotFound; 403 commentsDisabled)
 //   errors  https://developers.google.com/youtube/v3/docs/errors: `{error: {code, message, errors: [{message,
 //     domain, reason}], status}}`; 401 authError with WWW-Authenticate; 403 quotaExceeded; 403 rateLimitExceeded.
 // Uploaded bytes are counted and hashed, never kept.
@@ -54,6 +57,14 @@ export interface StoredVideo {
   pollsLeft: number;
   thumbnail: { sha256: string; contentType: string } | null;
   statistics: { viewCount: string; likeCount: string; commentCount: string };
+}
+
+export interface StoredComment {
+  id: string;
+  videoId: string;
+  /** The channel that commented. */
+  channelId: string;
+  text: string;
 }
 
 export interface YouTubeStandInOptions {
@@ -105,6 +116,9 @@ export class YouTubeStandIn {
   readonly channels = new Map<string, Channel>();
   readonly sessions = new Map<string, UploadSession>();
   readonly videos = new Map<string, StoredVideo>();
+  readonly comments = new Map<string, StoredComment>();
+  /** Comments are refused (403 commentsDisabled) while set. */
+  refuseComments = false;
   readonly requests: { method: string; path: string }[] = [];
   /** Every call answers 403 quotaExceeded while set. */
   quotaExceeded = false;
@@ -209,6 +223,11 @@ export class YouTubeStandIn {
       return this.#channels(res, url.searchParams, channel);
     }
     if (route === 'GET /youtube/v3/videos') return this.#videosList(res, url.searchParams);
+    if (route === 'POST /youtube/v3/commentThreads') {
+      if (!granted.includes(scopes('youtube.force-ssl')))
+        return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+      return this.#insertComment(res, url.searchParams, JSON.parse((await bodyOf(req)).toString('utf8') || '{}'), channel);
+    }
     if (route === 'POST /upload/youtube/v3/videos' || route === 'POST /upload/youtube/v3/thumbnails/set') {
       if (!allowed(uploadScopes)) return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
       if (!channel) return googleError(res, 401, 'youtubeSignupRequired', 'Unauthorized');
@@ -216,6 +235,35 @@ export class YouTubeStandIn {
       return this.#startUpload(req, res, url.searchParams, channel);
     }
     googleError(res, 404, 'notFound', `No route ${route}`);
+  }
+
+  #insertComment(res: ServerResponse, query: URLSearchParams, body: any, channel: Channel | undefined): void {
+    if (!partsOf(query).includes('snippet')) return googleError(res, 400, 'required', 'Required parameter: part');
+    const snippet = body?.snippet;
+    const text = snippet?.topLevelComment?.snippet?.textOriginal;
+    if (!snippet?.channelId || !snippet.videoId) return googleError(res, 400, 'required', 'Required: snippet.channelId and snippet.videoId');
+    if (typeof text !== 'string' || !text.trim())
+      return googleError(res, 400, 'commentTextRequired', 'The comment resource must contain a value for the snippet.textOriginal property.');
+    if ([...text].length > 10_000)
+      return googleError(res, 400, 'commentTextTooLong', 'The comment resource contains too many characters in the snippet.textOriginal property.');
+    if (!channel || snippet.channelId !== channel.id) return googleError(res, 403, 'forbidden', 'The comment cannot be created as this channel.');
+    const video = this.videos.get(snippet.videoId);
+    if (!video) return googleError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
+    if (this.refuseComments) return googleError(res, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
+    const comment: StoredComment = { id: `Ug${randomBytes(12).toString('base64url')}`, videoId: video.id, channelId: channel.id, text };
+    this.comments.set(comment.id, comment);
+    const topLevelComment = {
+      kind: 'youtube#comment',
+      etag: 'etag',
+      id: comment.id,
+      snippet: { channelId: channel.id, videoId: video.id, textOriginal: text, textDisplay: text },
+    };
+    json(res, 200, {
+      kind: 'youtube#commentThread',
+      etag: 'etag',
+      id: comment.id,
+      snippet: { channelId: channel.id, videoId: video.id, topLevelComment, canReply: true, totalReplyCount: 0, isPublic: true },
+    });
   }
 
   #channels(res: ServerResponse, query: URLSearchParams, channel: Channel | undefined): void {

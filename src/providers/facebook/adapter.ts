@@ -5,6 +5,9 @@
 //   Page videos  https://developers.facebook.com/docs/video-api/guides/publishing (file_url fetched by Meta;
 //     GET /{video-id}?fields=status until `video_status` is ready)
 //   Page post insights  https://developers.facebook.com/docs/graph-api/reference/insights
+//   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments,
+//     https://developers.facebook.com/documentation/pages-api/comments-mentions (POST /{post-id}/comments `message`
+//     with the Page token, pages_manage_engagement: the Page is the author; `settings.firstComment`, kit/thread.ts)
 // Meta fetches every file itself from the signed PublishMedia.url. No duplicates: Meta takes no idempotency key, so
 // a post step an earlier attempt started without seeing its answer is looked up among the Page's latest posts
 // (same message) before it is sent again; unpublished photos sent twice stay invisible.
@@ -13,6 +16,7 @@ import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAd
 import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
+import { postFirstComment } from '../kit/thread.ts';
 import { insightsOf, recentItemWith, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { facebookRules } from './rules.ts';
@@ -76,7 +80,12 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
     const permalink = await steps.once('permalink', async () =>
       absolute((await this.#graph.get<{ permalink_url?: string }>(`/${postId}`, token, { fields: 'permalink_url' }, signal)).permalink_url),
     );
-    return { status: 'published', item: { remoteId: postId, remoteUrl: permalink } };
+    const firstComment = await postFirstComment(steps, request.firstComment, async (message) => {
+      const { id } = await this.#graph.post<{ id: string }>(`/${postId}/comments`, token, { message }, signal);
+      // A comment's id is `<post>_<comment>`; Facebook opens the post at it with `comment_id`.
+      return { remoteId: id, remoteUrl: `${permalink}${permalink.includes('?') ? '&' : '?'}comment_id=${id.split('_').at(-1)}` };
+    });
+    return { status: 'published', item: { remoteId: postId, remoteUrl: permalink, ...(firstComment ? { firstComment } : {}) } };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {

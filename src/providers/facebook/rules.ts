@@ -1,4 +1,4 @@
-import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules, noSettings } from '../rules.ts';
+import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 63206, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(240) };
@@ -36,7 +36,14 @@ export const facebookRules: ProviderRules = {
   gif: null,
   video: { formats: ['mp4', 'mov'], maxBytes: 4 * GB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 1000 },
-  settings: noSettings,
+  settings: {
+    type: 'object',
+    properties: {
+      // Meta documents no comment length; 8,000 characters is Facebook's limit as its apps enforce it.
+      firstComment: { type: 'string', minLength: 1, maxLength: 8000, description: 'Posted by the Page as the first comment on the published post.' },
+    },
+    additionalProperties: false,
+  },
   postingLimits: [],
   notes: [
     'Posts go to a Facebook Page, not a personal profile.',

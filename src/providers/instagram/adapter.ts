@@ -6,6 +6,8 @@
 //     `is_carousel_item` children then CAROUSEL + children; Meta fetches each URL itself: the signed PublishMedia.url)
 //   IG User media_publish  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media_publish
 //   IG Media  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media (permalink)
+//   IG Media comments  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments
+//     (POST /{ig-media-id}/comments `message`, instagram_manage_comments: `settings.firstComment`, kit/thread.ts)
 //   IG Media insights  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/insights
 //   content_publishing_limit  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit
 //     (100 API-published posts per 24 hours: kept as a quota, so a target waits rather than fails)
@@ -26,6 +28,7 @@ import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
+import { postFirstComment } from '../kit/thread.ts';
 import { finishedContainer, finishedContainers, publishedContainer, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
 import { insightsOf, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
@@ -96,7 +99,12 @@ export class InstagramAdapter extends OAuthAdapter implements ProviderAdapter {
       textField: 'caption',
       text: caption,
     });
-    return { status: 'published', item };
+    // Comments have no page of their own at Instagram: the post's is the comment's link.
+    const firstComment = await postFirstComment(steps, request.firstComment, async (message) => ({
+      remoteId: (await this.#graph.post<{ id: string }>(`/${item.remoteId}/comments`, token, { message }, signal)).id,
+      remoteUrl: item.remoteUrl,
+    }));
+    return { status: 'published', item: { ...item, ...(firstComment ? { firstComment } : {}) } };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {

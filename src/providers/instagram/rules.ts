@@ -40,6 +40,13 @@ export const instagramRules: ProviderRules = {
     type: 'object',
     properties: {
       shareToFeed: { type: 'boolean', default: true, description: 'Reels only: also show the reel in the profile feed (share_to_feed).' },
+      // POST /{ig-media-id}/comments documents no length; Instagram's text limit (its captions') applies.
+      firstComment: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2200,
+        description: 'Posted by the account as the first comment on the published post (not on stories).',
+      },
     },
     additionalProperties: false,
   },

@@ -9,6 +9,10 @@
 //             answered is looked up among the author's latest posts (GET /rest/posts?q=author) before posting
 //             again. A member's posts can be read only with r_member_social (granted to few apps): where LinkedIn
 //             refuses the look-up, the target fails rather than risk a second post (docs/networks/linkedin.md).
+//   first comment  `settings.firstComment` once the post exists (kit/thread.ts): Comments API
+//             (https://learn.microsoft.com/linkedin/marketing/community-management/shares/comments-api) POST
+//             /rest/socialActions/{post urn}/comments {actor: the post's author (member or organization), object: the
+//             post, message: {text}} (w_member_social / w_organization_social); the comment's URN in the answer.
 //   metrics   an organization's posts: Organization Share Statistics
 //             (https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics);
 //             LinkedIn offers no statistics of a member's posts to this app's scopes, so those read as zeros.
@@ -25,6 +29,7 @@ import {
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
+import { postFirstComment } from '../kit/thread.ts';
 import { LinkedInApi, restliUrn } from './api.ts';
 import { linkedinProfile } from './accounts.ts';
 import { littleText } from './littleText.ts';
@@ -92,7 +97,8 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
       ...(Object.keys(content).length ? { content } : {}),
     };
     const urn = await steps.once('post', () => this.#post(session, post), { ifInterrupted: () => this.#earlierPost(session, post) });
-    return { status: 'published', item: published(urn) };
+    const firstComment = await postFirstComment(steps, request.firstComment, (text) => this.#comment(session, urn, text));
+    return { status: 'published', item: { ...published(urn), ...(firstComment ? { firstComment } : {}) } };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
@@ -133,6 +139,21 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
     if (typeof urn !== 'string' || !urn.startsWith('urn:li:'))
       throw new ProviderError('PROVIDER_UNAVAILABLE', 'LinkedIn took the post without naming it (x-restli-id).', false);
     return urn;
+  }
+
+  /** A comment on the post `urn` by its author: the comment's URN and the post's page opened at it. */
+  async #comment(session: Session, urn: string, text: string): Promise<PublishedItem> {
+    const { body, headers } = await this.#api.send<{ commentUrn?: string }>({
+      method: 'POST',
+      path: `/rest/socialActions/${restliUrn(urn)}/comments`,
+      accessToken: session.accessToken,
+      body: { json: { actor: session.author, object: urn, message: { text } } },
+      signal: session.signal,
+    });
+    const commentUrn = body?.commentUrn ?? headers['x-restli-id'];
+    if (typeof commentUrn !== 'string' || !commentUrn.startsWith('urn:li:comment:'))
+      throw new ProviderError('PROVIDER_UNAVAILABLE', 'LinkedIn took the comment without naming it.', false);
+    return { remoteId: commentUrn, remoteUrl: `${published(urn).remoteUrl}?commentUrn=${restliUrn(commentUrn)}` };
   }
 
   /** The post an interrupted attempt created, among the author's latest: the same commentary and media. */

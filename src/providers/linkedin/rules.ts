@@ -24,6 +24,13 @@ export const linkedinRules: ProviderRules = {
     type: 'object',
     properties: {
       visibility: { type: 'string', enum: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'], default: 'PUBLIC', description: 'Who sees the post on LinkedIn.' },
+      // A comment's message.text: 1,250 characters (Comments API, Community Management).
+      firstComment: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1250,
+        description: 'Posted by the same member or page as the first comment on the published post.',
+      },
     },
     additionalProperties: false,
   },

@@ -25,6 +25,9 @@ export const facebookLoginScopes = [
   'instagram_basic',
   'instagram_content_publish',
   'instagram_manage_insights',
+  // First comments: the Page's on its posts, the Instagram account's on its media.
+  'pages_manage_engagement',
+  'instagram_manage_comments',
 ];
 
 /** An account one Facebook Login reached: a Page ('facebook') or an Instagram account linked to one ('instagram'). */

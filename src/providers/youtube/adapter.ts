@@ -18,6 +18,12 @@
 //             (https://developers.google.com/youtube/v3/determine_quota_cost), as a kit quota per app: an upload
 //             past the day's units waits for the next day. The thumbnail (50) and the status reads (1 each) are
 //             left out of the count; Google's own quotaExceeded waits until its reset (api.ts).
+//   first comment  `settings.firstComment` once the video is processed (kit/thread.ts): commentThreads.insert
+//             (https://developers.google.com/youtube/v3/docs/commentThreads/insert) POST
+//             /youtube/v3/commentThreads?part=snippet {snippet: {channelId, videoId, topLevelComment: {snippet:
+//             {textOriginal}}}}, which needs youtube.force-ssl: channels connected before it was asked for, or whose
+//             owner unticked it, get the comment refused with that reason while the video stays published (50 units,
+//             left out of the quota like the thumbnail).
 //   metrics   videos.list part=statistics (https://developers.google.com/youtube/v3/docs/videos/list).
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import {
@@ -28,6 +34,7 @@ import {
   type PublishMedia,
   type PublishOutcome,
   type PublishRequest,
+  type PublishedItem,
 } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
@@ -35,9 +42,10 @@ import type { Quota } from '../kit/quotas.ts';
 import { uploadResumable } from '../kit/resumable.ts';
 import { mediaOfSetting } from '../kit/settingsMedia.ts';
 import { Steps } from '../kit/steps.ts';
+import { postFirstComment } from '../kit/thread.ts';
 import { fileBody } from '../kit/upload.ts';
 import { YouTubeApi } from './api.ts';
-import { youtubeProfile } from './channel.ts';
+import { youtubeCommentScope, youtubeProfile } from './channel.ts';
 import { youtubeRules } from './rules.ts';
 
 export interface YouTubeAdapterOptions extends OAuthAdapterOptions {
@@ -113,7 +121,8 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
       await steps.record('processed', true);
     }
     const page = request.placement === 'short' ? `https://www.youtube.com/shorts/${id}` : `https://www.youtube.com/watch?v=${id}`;
-    return { status: 'published', item: { remoteId: id, remoteUrl: page } };
+    const firstComment = await postFirstComment(steps, request.firstComment, (text) => this.#comment(request.account, id, text, signal));
+    return { status: 'published', item: { remoteId: id, remoteUrl: page, ...(firstComment ? { firstComment } : {}) } };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
@@ -147,6 +156,28 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
       signal: request.signal,
     });
     return this.#api.sessionUrl(headers.location);
+  }
+
+  /** A top-level comment by the channel on its video; the watch page opened at it (`lc`). */
+  async #comment(account: ConnectedAccount, videoId: string, text: string, signal: AbortSignal): Promise<PublishedItem> {
+    const tokens = tokensOf(account);
+    // Granted scopes are known from the authorization: a channel without this one would only get Google's bare 403.
+    if (tokens.scope !== undefined && !tokens.scope.split(' ').includes(youtubeCommentScope))
+      throw new ProviderError(
+        'PROVIDER_REJECTED',
+        'YouTube: the permission to manage comments (youtube.force-ssl) was not granted: reconnect the channel and allow it to post first comments.',
+        false,
+      );
+    const { body } = await this.#api.send<{ id?: string; snippet?: { topLevelComment?: { id?: string } } }>({
+      method: 'POST',
+      path: '/youtube/v3/commentThreads?part=snippet',
+      accessToken: tokens.accessToken,
+      body: { json: { snippet: { channelId: account.remoteId, videoId, topLevelComment: { snippet: { textOriginal: text } } } } },
+      signal,
+    });
+    const commentId = body.snippet?.topLevelComment?.id ?? body.id;
+    if (!commentId) throw new ProviderError('PROVIDER_UNAVAILABLE', 'YouTube took the comment without naming it.', false);
+    return { remoteId: commentId, remoteUrl: `https://www.youtube.com/watch?v=${videoId}&lc=${commentId}` };
   }
 
   async #setThumbnail(videoId: string, image: PublishMedia, accessToken: string, signal: AbortSignal): Promise<void> {

@@ -7,6 +7,7 @@
 //   channels.list  https://developers.google.com/youtube/v3/docs/channels/list
 //     (GET /youtube/v3/channels?part=snippet&mine=true: `id` UC…, `snippet.title`, `snippet.customUrl` the @handle;
 //     no items for a Google account without a channel)
+//   commentThreads.insert  https://developers.google.com/youtube/v3/docs/commentThreads/insert (youtube.force-ssl)
 import type { GivenApp } from '../../config.ts';
 import { ProviderError, type RemoteIdentity } from '../adapter.ts';
 import type { OAuthProfile } from '../kit/oauthLink.ts';
@@ -15,6 +16,11 @@ import type { YouTubeApi } from './api.ts';
 const scope = (name: string) => `https://www.googleapis.com/auth/${name}`;
 /** Uploading videos and setting their thumbnails; reading the channel and its videos (upload alone cannot). */
 export const youtubeScopes = [scope('youtube.upload'), scope('youtube.readonly')];
+/**
+ * Posting comments (commentThreads.insert takes no other scope): asked for, not required, so that a channel whose
+ * owner unticks it still publishes, and its first comments fail with a reason instead.
+ */
+export const youtubeCommentScope = scope('youtube.force-ssl');
 
 interface Channels {
   items?: { id?: string; snippet?: { title?: string; customUrl?: string; thumbnails?: { default?: { url?: string } } } }[];
@@ -29,7 +35,7 @@ export function youtubeProfile(api: YouTubeApi): OAuthProfile {
         authorizationEndpoint: `${app.authBaseUrl}/o/oauth2/v2/auth`,
         tokenEndpoint: `${tokenBaseUrl}/token`,
         revocationEndpoint: `${tokenBaseUrl}/revoke`,
-        scopes: youtubeScopes,
+        scopes: [...youtubeScopes, youtubeCommentScope],
         pkce: true,
         clientAuthentication: 'post',
         authorizationParams: { access_type: 'offline', prompt: 'consent' },

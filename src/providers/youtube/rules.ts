@@ -56,6 +56,14 @@ export const youtubeRules: ProviderRules = {
         format: 'uuid',
         description: "A ready image of the media library (JPEG or PNG, at most 2 MB) set as the video's thumbnail.",
       },
+      // commentThreads.insert: snippet.topLevelComment.snippet.textOriginal, at most 10,000 characters.
+      firstComment: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 10000,
+        description:
+          'Posted by the channel as the first comment on the video (needs the youtube.force-ssl permission: channels connected before it must reconnect).',
+      },
     },
     additionalProperties: false,
   },
