@@ -90,6 +90,8 @@ export type AnalyticsRow = {
   /** The group: a day (YYYY-MM-DD), a network as its `Provider` value, an account id or a post id. */
   key: Scalars['String']['output'];
   metrics: Metrics;
+  /** The post of a row by post (needs posts:read); null in other groupings and for a post since deleted. */
+  post?: Maybe<Post>;
 };
 
 /** An API key of the workspace. The key itself is only ever shown once, by createApiKey. */
@@ -578,11 +580,15 @@ export type Post = {
   id: Scalars['ID']['output'];
   /** The files of `content.mediaIds`, in that order. */
   media: Array<MediaFile>;
+  /** The networks of its targets, each once, in the targets’ order: what a list of posts shows of them. */
+  providers: Array<Provider>;
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   queueId?: Maybe<Scalars['ID']['output']>;
   scheduledAt?: Maybe<Scalars['DateTime']['output']>;
   status: PostStatus;
   targets: Array<PostTarget>;
+  /** The thumbnail of its first media file (signed, expiring), if it has one: what a list of posts shows of its media. */
+  thumbnailUrl?: Maybe<Scalars['String']['output']>;
   timezone?: Maybe<Scalars['String']['output']>;
   updatedAt: Scalars['DateTime']['output'];
   /** Sent back with updatePost for optimistic concurrency. */

@@ -21,7 +21,8 @@ import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing
 import { validationOf } from '../../src/posts/present.ts';
 import { presentValidation, validatePost } from '../../src/posts/dryRun.ts';
 import { storedError } from '../../src/errors/appError.ts';
-import { postsUsingMedia } from '../../src/media/library.ts';
+import { mediaFileUrl, postsUsingMedia } from '../../src/media/library.ts';
+import { networksOf, postsByIds } from '../../src/posts/summaries.ts';
 import type { GraphContext } from '../builder.ts';
 import type { Media } from '../../src/db/generated/prisma/client.ts';
 
@@ -123,8 +124,25 @@ export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').i
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     targets: t.field({ type: [PostTarget], resolve: (post) => post.targets.map((target) => ({ post, target })) }),
+    providers: t.field({
+      type: [Provider],
+      description: 'The networks of its targets, each once, in the targets’ order: what a list of posts shows of them.',
+      resolve: (post) => networksOf(post) as never[],
+    }),
+    thumbnailUrl: t.string({
+      nullable: true,
+      description: 'The thumbnail of its first media file (signed, expiring), if it has one: what a list of posts shows of its media.',
+      resolve: async (post, _args, context) => {
+        const [firstId] = post.mediaIds;
+        const first = 'media' in post ? post.media[0] : firstId === undefined ? undefined : await mediaLoader(context).load(firstId);
+        return first ? mediaFileUrl(first, 'thumbnail', context.services.signer, context.services.config.publicBaseUrl) : null;
+      },
+    }),
   }),
 });
+
+/** Posts by id, every post a request's list names loaded with one query. */
+export const postLoader = defineLoader((context, ids) => postsByIds(context.services.db, context.actor, ids));
 
 const postsUsingMediaLoader = defineLoader((context, mediaIds) => postsUsingMedia(context.services.db, context.actor, mediaIds));
 

@@ -5,7 +5,7 @@ import { analytics } from '../../src/analytics/report.ts';
 import { metricNames, type Metrics } from '../../src/analytics/metrics.ts';
 import type { Queue as QueueRow } from '../../src/db/generated/prisma/client.ts';
 import type { Slot } from '../../src/queues/slots.ts';
-import { PostRef } from './posts.ts';
+import { PostRef, postLoader } from './posts.ts';
 import { defineLoader } from '../loaders.ts';
 import { AnalyticsGrouping, enumValueName, PostStatus, Provider, Weekday } from '../enums.ts';
 
@@ -46,14 +46,23 @@ const MetricsRef = builder.objectRef<Metrics>('Metrics').implement({
   fields: (t) => Object.fromEntries(metricNames.map((name) => [name, t.exposeFloat(name)])) as never,
 });
 
-const AnalyticsRow = builder.objectRef<{ key: string; metrics: Metrics }>('AnalyticsRow').implement({
+type Report = Awaited<ReturnType<typeof analytics>>;
+
+const AnalyticsRow = builder.objectRef<Report['rows'][number] & { groupBy: Report['groupBy'] }>('AnalyticsRow').implement({
   fields: (t) => ({
     key: t.exposeString('key', { description: 'The group: a day (YYYY-MM-DD), a network as its `Provider` value, an account id or a post id.' }),
     metrics: t.field({ type: MetricsRef, resolve: (row) => row.metrics }),
+    post: t.field({
+      type: PostRef,
+      nullable: true,
+      description: 'The post of a row by post (needs posts:read); null in other groupings and for a post since deleted.',
+      authScopes: { operation: 'listPosts' },
+      resolve: async (row, _args, context) => (row.groupBy === 'post' ? ((await postLoader(context).load(row.key)) ?? null) : null),
+    }),
   }),
 });
 
-const AnalyticsResult = builder.objectRef<Awaited<ReturnType<typeof analytics>>>('AnalyticsResult').implement({
+const AnalyticsResult = builder.objectRef<Report>('AnalyticsResult').implement({
   fields: (t) => ({
     from: t.exposeString('from'),
     to: t.exposeString('to'),
@@ -62,7 +71,7 @@ const AnalyticsResult = builder.objectRef<Awaited<ReturnType<typeof analytics>>>
     rows: t.field({
       type: [AnalyticsRow],
       // The domain's key of a network is REST's name; the graph names networks by the Provider enum everywhere.
-      resolve: (result) => (result.groupBy === 'provider' ? result.rows.map((row) => ({ ...row, key: enumValueName(row.key) })) : result.rows),
+      resolve: ({ groupBy, rows }) => rows.map((row) => ({ ...row, key: groupBy === 'provider' ? enumValueName(row.key) : row.key, groupBy })),
     }),
   }),
 });

@@ -216,6 +216,42 @@ describe('relations', () => {
     expect(forSix).toEqual(snapshot);
   });
 
+  it('name each post of analytics by post with its caption, networks and first file’s thumbnail, every post read at once', async () => {
+    const { prisma } = service.services.db;
+    const targets = await prisma.postTarget.findMany({ where: { post: { workspaceId: workspace.workspaceId } }, include: { account: true } });
+    const day = new Date().toISOString().slice(0, 10);
+    await prisma.targetMetricDay.createMany({
+      data: targets.map((target, index) => ({
+        targetId: target.id,
+        day: new Date(day),
+        workspaceId: workspace.workspaceId,
+        postId: target.postId,
+        connectionId: target.connectionId,
+        provider: target.account.provider,
+        likes: index + 1,
+        collectedAt: new Date(),
+      })),
+    });
+    const byPost = `query($day: String!) {
+      analytics(from: $day, to: $day, groupBy: POST) { rows { key post { id content { caption } providers thumbnailUrl media { thumbnailUrl } } } }
+      byDay: analytics(from: $day, to: $day) { rows { post { id } } }
+    }`;
+    type Named = { id: string; content: { caption: string }; providers: string[]; thumbnailUrl: string; media: { thumbnailUrl: string }[] };
+    let answer: { analytics: { rows: { key: string; post: Named }[] }; byDay: { rows: { post: null }[] } } | undefined;
+    const read = await tablesReadDuring(async () => (answer = await graph(workspace.ownerKey, byPost, { day })));
+    const rows = answer!.analytics.rows;
+    expect(rows).toHaveLength(6);
+    for (const { key, post } of rows) {
+      // Two accounts of one network: the network once.
+      expect(post).toMatchObject({ id: key, content: { caption: expect.stringMatching(/^Post \d$/) }, providers: ['SANDBOX'] });
+      expect(new URL(post.thumbnailUrl).pathname).toBe(new URL(post.media[0]!.thumbnailUrl).pathname);
+    }
+    expect(answer!.byDay.rows).toEqual([{ post: null }]);
+    // The rows come from the metrics' own SQL; then the posts of every row with their targets and accounts, and
+    // their files, one query each however many rows.
+    expect(read).toEqual(['post', 'post_target', 'social_account', 'media']);
+  });
+
   it('resolve a queue’s posts with one query per table, and a delivery’s endpoint', async () => {
     let queues: { edges: { node: { id: string; posts: { status: string; queueId: string }[] } }[] } | undefined;
     const forQueues = await tablesReadDuring(
