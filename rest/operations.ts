@@ -4,6 +4,7 @@ import type { Actor } from '../src/access/actor.ts';
 import type { Language } from '../src/errors/messages.ts';
 import type { Services } from '../src/runtime.ts';
 import { getSocialAccount, listSocialAccounts, presentSocialAccount } from '../src/accounts/socialAccounts.ts';
+import { readSettingOptions } from '../src/accounts/settingOptions.ts';
 import { addSocialAccount, disconnectSocialAccount, startAccountConnection, type AddAccountInput, type StartConnectionInput } from '../src/accounts/connect.ts';
 import { mapPage } from '../src/pagination.ts';
 import { createPost, deletePost, getPost, listPosts, updatePost, type PostChanges, type PostInput } from '../src/posts/posts.ts';
@@ -85,6 +86,7 @@ function page(query: Record<string, unknown>) {
 export const operationHandlers: Record<string, OperationHandler> = {
   listSocialAccounts: async ({ services, actor, query }) => ok(mapPage(await listSocialAccounts(services.db, actor, page(query)), presentSocialAccount)),
   getSocialAccount: async ({ services, actor, params }) => ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
+  getSettingOptions: async ({ services, actor, params }) => ok({ data: await readSettingOptions(services, actor, params.id ?? '') }),
   listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links)),
   startAccountConnection: async ({ services, actor, body }) => ({
     status: 201,

@@ -11,6 +11,7 @@ interface Requirement {
 export const operationRequirements = {
   listSocialAccounts: { scopes: ['accounts:read'] },
   getSocialAccount: { scopes: ['accounts:read'] },
+  getSettingOptions: { scopes: ['accounts:read'] },
   startAccountConnection: { scopes: ['accounts:write'], roles: managerRoles },
   addSocialAccount: { scopes: ['accounts:write'], roles: managerRoles },
   disconnectSocialAccount: { scopes: ['accounts:write'], roles: managerRoles },

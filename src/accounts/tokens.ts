@@ -119,6 +119,38 @@ export class TokenKeeper {
   async markNeedsReconnect(accountId: string): Promise<void> {
     await this.#deps.db.prisma.$transaction((tx) => markNeedsReconnect(tx, this.#deps.outbox, accountId));
   }
+
+  /**
+   * A call to the account's network with its tokens, as a publish makes it: an access token the network refuses is
+   * refreshed once (where the network refreshes tokens) and the call made again; refused again, or not refreshable,
+   * the account needs reconnecting and the call fails with ProviderError ACCOUNT_NEEDS_RECONNECT.
+   */
+  async callWithTokens<Result>(
+    account: { id: string; encryptedTokens: string | null },
+    refreshable: boolean,
+    call: (tokens: ProviderTokens | null) => Promise<Result>,
+  ): Promise<Result> {
+    const tokens = account.encryptedTokens ? openTokens(this.#deps.secrets, account) : null;
+    let refusal: ProviderError;
+    try {
+      return await call(tokens);
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.tokenRejected)) throw error;
+      refusal = error;
+    }
+    if (refreshable) {
+      const refreshed = await this.refresh(account.id, { seen: account.encryptedTokens });
+      if (refreshed.status === 'rejected') throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refreshed.reason, false);
+      try {
+        return await call(refreshed.tokens);
+      } catch (error) {
+        if (!(error instanceof ProviderError && error.tokenRejected)) throw error;
+        refusal = error;
+      }
+    }
+    await this.markNeedsReconnect(account.id);
+    throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refusal.message, false);
+  }
 }
 
 /** Every five minutes, one worker refreshes the tokens that expire soon. */

@@ -7,6 +7,7 @@
 //     https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/
 //   GET /v5/user_account  https://developers.pinterest.com/docs/api/v5/user_account-get
 //   GET /v5/boards, GET /v5/boards/{id}/pins  https://developers.pinterest.com/docs/api/v5/boards-list, /boards-list_pins
+//     (the boards a page at a time: page_size 1-250, default 25, and an opaque `bookmark` to the next page, null at the end)
 //   POST /v5/pins  https://developers.pinterest.com/docs/api/v5/pins-create (PinCreate: board_id ^\d+$, title ≤ 100,
 //     description ≤ 800, link ≤ 2048, alt_text ≤ 500, media_source image_url | multiple_image_urls (2-5) |
 //     video_id with a cover); image and cover URLs are FETCHED (the service's signed URLs; `mediaOrigin` maps
@@ -146,10 +147,15 @@ export class PinterestStandIn {
       return send(res, 200, account);
     }
     if (route === 'GET /v5/boards') {
-      const items = this.boards
-        .filter((board) => board.owner === user.id)
-        .map(({ id, name }) => ({ id, name, privacy: 'PUBLIC', owner: { username: user.username } }));
-      return send(res, 200, { items, bookmark: null });
+      const pageSize = Number(url.searchParams.get('page_size') ?? 25);
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 250) return refuse(res, 400, 1, 'Invalid parameters: page_size must be 1 to 250.');
+      const owned = this.boards.filter((board) => board.owner === user.id);
+      const bookmark = url.searchParams.get('bookmark');
+      const start = bookmark === null ? 0 : Number(Buffer.from(bookmark, 'base64url').toString());
+      if (!Number.isInteger(start) || start < 0 || start > owned.length) return refuse(res, 400, 1, 'Invalid parameters: bookmark is not valid.');
+      const items = owned.slice(start, start + pageSize).map(({ id, name }) => ({ id, name, privacy: 'PUBLIC', owner: { username: user.username } }));
+      const next = start + pageSize < owned.length ? Buffer.from(String(start + pageSize)).toString('base64url') : null;
+      return send(res, 200, { items, bookmark: next });
     }
     if (req.method === 'GET' && path[2] === 'boards' && path[4] === 'pins' && path.length === 5) {
       if (!this.boards.some((board) => board.id === path[3] && board.owner === user.id)) return refuse(res, 404, 1, 'Board not found.');

@@ -14,6 +14,8 @@
 //     answered is looked up among the board's latest pins (GET /v5/boards/{id}/pins: the same title, description
 //     and link) before creating the pin again. A re-sent registration or upload only leaves an unused upload behind.
 //   Metrics  https://developers.pinterest.com/docs/api/v5/pins-analytics (the last 90 days, Pinterest's limit)
+//   Options  the settings form's boards: GET /v5/boards, page by page (`bookmark`, up to 250 a page)
+//     https://developers.pinterest.com/docs/api/v5/boards-list
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import {
   ProviderError,
@@ -23,6 +25,8 @@ import {
   type PublishMedia,
   type PublishOutcome,
   type PublishRequest,
+  type SettingChoice,
+  type SettingOptions,
 } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
@@ -58,6 +62,10 @@ interface RegisteredVideo {
 }
 
 type MediaSource = Record<string, unknown>;
+
+/** Pinterest's largest page of boards, and how many pages are read at most (10,000 boards: a bookmark that never ends stops there). */
+const boardsPerPage = 250;
+const boardPagesRead = 40;
 
 /** The cover Pinterest takes without a `coverMediaId`: the frame a second in (the first is often black; videos are ≥ 4 s). */
 const keyFrameSeconds = 1;
@@ -99,6 +107,26 @@ export class PinterestAdapter extends OAuthAdapter implements ProviderAdapter {
       ifInterrupted: () => this.#earlierPin(call, pin),
     });
     return { status: 'published', item: { remoteId: id, remoteUrl: `https://www.pinterest.com/pin/${id}/` } };
+  }
+
+  /** The account's boards, by name, for `boardId`. */
+  async settingOptions(account: ConnectedAccount, signal: AbortSignal): Promise<SettingOptions> {
+    const accessToken = tokensOf(account).accessToken;
+    const boards: SettingChoice[] = [];
+    let bookmark: string | null | undefined;
+    for (let page = 0; page < boardPagesRead; page++) {
+      const query = new URLSearchParams({ page_size: String(boardsPerPage), ...(bookmark ? { bookmark } : {}) });
+      const { body } = await this.#api.send<{ items?: { id?: string; name?: string }[]; bookmark?: string | null }>({
+        method: 'GET',
+        path: `/boards?${query}`,
+        accessToken,
+        signal,
+      });
+      for (const board of body.items ?? []) if (board.id) boards.push({ value: board.id, label: board.name || board.id });
+      bookmark = body.bookmark;
+      if (!bookmark) break;
+    }
+    return { boardId: { choices: boards } };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {

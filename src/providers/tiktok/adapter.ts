@@ -22,16 +22,26 @@
 //             (https://developers.tiktok.com/doc/tiktok-api-v2-rate-limit), and the creator's daily cap of API posts
 //             (TIKTOK_POSTS_PER_DAY, 15 by default: TikTok does not publish it), as kit quotas per account (kit
 //             quotas count moving windows).
+//   options   the settings form's privacy levels and switches: creator_info read for the account (settingOptions)
 //   metrics   the Display API's /v2/video/query/ needs video.list, which this app does not ask for: none read.
 import type { OAuthAdapterDependencies } from '../registry.ts';
-import { ProviderError, type ItemMetrics, type ProviderAdapter, type PublishMedia, type PublishOutcome, type PublishRequest } from '../adapter.ts';
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type ItemMetrics,
+  type ProviderAdapter,
+  type PublishMedia,
+  type PublishOutcome,
+  type PublishRequest,
+  type SettingOptions,
+} from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { TikTokApi } from './api.ts';
 import { tiktokProfile } from './accounts.ts';
-import { creatorInfo, interactionsFor, type TikTokSettings } from './creator.ts';
+import { creatorInfo, creatorSettingOptions, interactionsFor, type TikTokSettings } from './creator.ts';
 import { chunkPlan, uploadChunks } from './media.ts';
 import { tiktokRules } from './rules.ts';
 
@@ -107,6 +117,11 @@ export class TikTokAdapter extends OAuthAdapter implements ProviderAdapter {
     });
     if (video && initialized.uploadUrl) await uploadChunks(steps, this.#api, initialized.uploadUrl, video, request.signal);
     return this.#outcome(initialized, request.placement, accessToken, request.signal);
+  }
+
+  /** The privacy levels and switches the creator allows now (creator_info, as before each post). */
+  async settingOptions(account: ConnectedAccount, signal: AbortSignal): Promise<SettingOptions> {
+    return creatorSettingOptions(await creatorInfo(this.#api, tokensOf(account).accessToken, signal));
   }
 
   /** The Display API's video query needs the video.list scope, which this app does not ask for. */
