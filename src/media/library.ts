@@ -18,6 +18,8 @@ export const mediaTypes = ['image', 'video', 'gif'] as const;
 export const mediaStatuses = ['uploading', 'processing', 'ready', 'failed'] as const;
 export const fileUrlTtlSeconds = 3600;
 export type MediaVariant = 'original' | 'thumbnail';
+/** Besides those, the JPEG rendition (renditions.ts), reached with the original's signature. */
+type ServedVariant = MediaVariant | 'jpeg';
 
 export const mediaSubject = (id: string, variant: MediaVariant) => `media:${id}:${variant}`;
 
@@ -142,6 +144,7 @@ export async function deleteMedia(db: Database, storage: MediaStorage, actor: Ac
   });
   await storage.remove(storageKeys.original(id));
   await storage.remove(storageKeys.thumbnail(id));
+  await storage.remove(storageKeys.jpegRendition(id));
 }
 
 /** Types a browser shows as a picture or a video, running nothing: only these open in it, any other file downloads. */
@@ -153,16 +156,22 @@ function contentDispositionOf(contentType: string, filename: string): string {
   return `${shownInBrowser.has(contentType) ? 'inline' : 'attachment'}; filename*=UTF-8''${encoded}`;
 }
 
+/** Where a variant of the file is kept and its type; null when the file has no such variant. */
+function servedFile(media: Media, variant: ServedVariant): { key: string; contentType: string; filename: string } | null {
+  if (variant === 'thumbnail') return media.hasThumbnail ? { key: storageKeys.thumbnail(media.id), contentType: 'image/webp', filename: media.filename } : null;
+  if (media.status !== 'ready') return null;
+  const original = { key: storageKeys.original(media.id), contentType: media.mimeType ?? 'application/octet-stream', filename: media.filename };
+  if (variant === 'original' || (media.type === 'image' && media.format === 'jpeg')) return original;
+  if (!media.hasJpegRendition) return null;
+  return { key: storageKeys.jpegRendition(media.id), contentType: 'image/jpeg', filename: media.filename.replace(/(\.[^.]*)?$/, '.jpg') };
+}
+
 /** The file behind a signed URL, or null when the signature is wrong or expired. */
 export async function signedFile(db: Database, signer: UrlSigner, id: string, variant: string, expires: unknown, signature: unknown) {
-  if (!isUuid(id) || (variant !== 'original' && variant !== 'thumbnail')) return null;
-  if (!signer.verify(mediaSubject(id, variant), expires, signature)) return null;
+  if (!isUuid(id) || (variant !== 'original' && variant !== 'thumbnail' && variant !== 'jpeg')) return null;
+  if (!signer.verify(mediaSubject(id, variant === 'jpeg' ? 'original' : variant), expires, signature)) return null;
   const media = await db.prisma.media.findUnique({ where: { id } });
-  if (!media || (variant === 'thumbnail' ? !media.hasThumbnail : media.status !== 'ready')) return null;
-  const contentType = variant === 'thumbnail' ? 'image/webp' : (media.mimeType ?? 'application/octet-stream');
-  return {
-    key: variant === 'thumbnail' ? storageKeys.thumbnail(id) : storageKeys.original(id),
-    contentType,
-    contentDisposition: contentDispositionOf(contentType, media.filename),
-  };
+  const file = media && servedFile(media, variant);
+  if (!file) return null;
+  return { key: file.key, contentType: file.contentType, contentDisposition: contentDispositionOf(file.contentType, file.filename) };
 }

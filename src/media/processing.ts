@@ -1,10 +1,12 @@
 // The job that checks and processes an uploaded file: its real type from its bytes, its dimensions, duration and
-// codecs, a thumbnail (or poster frame), and the limits of the networks. It ends `ready` or `failed` with a reason,
+// codecs, a thumbnail (or poster frame), a JPEG rendition of an image in another format (renditions.ts), and the
+// limits of the networks. It ends `ready` or `failed` with a reason,
 // and writes media.ready or media.failed to the outbox in the same transaction.
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from '../events/outbox.ts';
@@ -13,6 +15,7 @@ import type { MediaKind } from '../providers/rules.ts';
 import { storageKeys, type MediaStorage } from './storage.ts';
 import { acceptedFormats, largestAccepted, longestVideoMs } from './limits.ts';
 import { MediaRejection, describeImage, describeVideo, detectType, typeSampleBytes, type FileDescription } from './probe.ts';
+import { needsJpegRendition } from './renditions.ts';
 
 export interface ProcessMediaJob {
   mediaId: string;
@@ -26,6 +29,21 @@ const kindOfExtension = (ext: string): MediaKind | null =>
       : ['mp4', 'mov', 'webm', 'm4v', 'qt', 'mkv', 'avi'].includes(ext)
         ? 'video'
         : null;
+
+/** Stores `file` under `key`, replacing what an earlier attempt (a retry after a crash) may have left there. */
+async function storeAnew(storage: MediaStorage, key: string, file: string): Promise<void> {
+  await storage.remove(key);
+  await storage.write(key, createReadStream(file), (await stat(file)).size);
+}
+
+/** The image as a JPEG: its orientation applied (a JPEG made here carries no EXIF), transparency onto white. */
+async function makeJpeg(path: string, jpeg: string): Promise<void> {
+  try {
+    await sharp(path, { failOn: 'truncated' }).rotate().flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toFile(jpeg);
+  } catch (error) {
+    throw new MediaRejection('corrupt', `The image cannot be converted to JPEG: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
 
 async function describe(storage: MediaStorage, id: string, size: number): Promise<FileDescription> {
   if (size === 0) throw new MediaRejection('empty', 'The file is empty.');
@@ -51,10 +69,12 @@ async function describe(storage: MediaStorage, id: string, size: number): Promis
           `The video lasts ${Math.round(description.durationMs / 1000)} s; no network takes more than ${Math.round(longestVideoMs() / 1000)} s.`,
         );
       }
-      // A retry after a crash may find the thumbnail of the first attempt: it is made again.
-      const thumbnailKey = storageKeys.thumbnail(id);
-      await storage.remove(thumbnailKey);
-      await storage.write(thumbnailKey, createReadStream(thumbnail), (await stat(thumbnail)).size);
+      await storeAnew(storage, storageKeys.thumbnail(id), thumbnail);
+      if (needsJpegRendition(description.kind, description.format)) {
+        const jpeg = join(directory, 'rendition.jpg');
+        await makeJpeg(path, jpeg);
+        await storeAnew(storage, storageKeys.jpegRendition(id), jpeg);
+      }
       return description;
     } finally {
       await rm(directory, { recursive: true, force: true });
@@ -72,13 +92,25 @@ export async function processMedia(db: Database, storage: MediaStorage, outbox: 
     if (!(error instanceof MediaRejection)) throw error;
     outcome = { rejection: error };
     await storage.remove(storageKeys.thumbnail(media.id));
+    await storage.remove(storageKeys.jpegRendition(media.id));
   }
   await db.prisma.$transaction(async (tx) => {
     if ('description' in outcome) {
       const { kind, mimeType, format, width, height, durationMs, codecs } = outcome.description;
       await tx.media.update({
         where: { id: media.id },
-        data: { status: 'ready', type: kind, mimeType, format, width, height, durationMs, codecs, hasThumbnail: true },
+        data: {
+          status: 'ready',
+          type: kind,
+          mimeType,
+          format,
+          width,
+          height,
+          durationMs,
+          codecs,
+          hasThumbnail: true,
+          hasJpegRendition: needsJpegRendition(kind, format),
+        },
       });
       await outbox.record(tx, media.workspaceId, 'media.ready', {
         mediaId: media.id,

@@ -183,4 +183,5 @@ export class LocalDiskStorage implements MediaStorage {
 export const storageKeys = {
   original: (id: string) => `uploads/${id}`,
   thumbnail: (id: string) => `thumbnails/${id}.webp`,
+  jpegRendition: (id: string) => `renditions/${id}.jpg`,
 };

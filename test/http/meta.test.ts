@@ -194,12 +194,8 @@ describe('publishing to Instagram', () => {
     expect(meta.igMedia.size).toBe(4);
   }, 60_000);
 
-  it('refuses a PNG and a caption alone before publishing', async () => {
-    const png = await uploadMedia(await image('png', 1080, 1080), 'photo.png', 'image/png');
+  it('refuses a caption alone before publishing', async () => {
     const connectionId = accounts.get(bakery.instagram!.id);
-    const refused = await api('POST', '/posts', { content: { caption: 'PNG', mediaIds: [png] }, targets: [{ connectionId, placement: 'feed' }] });
-    expect(refused.status).toBe(422);
-    expect(refused.body.error.details).toContainEqual(expect.objectContaining({ field: 'targets[0].mediaIds[0]', code: 'media.format' }));
     const alone = await api('POST', '/posts', { content: { caption: 'Just words' }, targets: [{ connectionId, placement: 'feed' }] });
     expect(alone.status).toBe(422);
     expect(alone.body.error.details).toContainEqual(expect.objectContaining({ field: 'targets[0].mediaIds' }));
@@ -223,6 +219,40 @@ describe('publishing to Instagram', () => {
     await db.query('DELETE FROM network_quota_usage WHERE scope = $1', [accountId]);
     await db.end();
   });
+
+  it('publishes a PNG and a WebP as the JPEG renditions made when they were uploaded, and the library keeps the originals', async () => {
+    const originals = { png: await image('png', 1080, 1080), webp: await image('webp', 1080, 1080) };
+    const [png, webp] = await Promise.all([
+      uploadMedia(originals.png, 'tart.png', 'image/png', 'An apricot tart'),
+      uploadMedia(originals.webp, 'eclair.webp', 'image/webp'),
+    ]);
+    const ig = bakery.instagram!.id;
+    const [single, carousel] = await Promise.all([publish(ig, 'Apricot tart', [png]), publish(ig, 'Tart and éclair', [png, webp])]);
+    for (const target of [single, carousel]) expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', attempts: 1 });
+    const containerOf = (target: { remoteId: string }) => meta.containers.get(meta.igMedia.get(target.remoteId)!.container)!;
+    expect(containerOf(single).params).toMatchObject({ alt_text: 'An apricot tart' });
+    const fetched = [
+      containerOf(single),
+      ...containerOf(carousel)
+        .params.children!.split(',')
+        .map((id) => meta.containers.get(id)!),
+    ].map((container) => container.media!);
+    expect(fetched.map((media) => media.contentType)).toEqual(['image/jpeg', 'image/jpeg', 'image/jpeg']);
+    // The PNG's one rendition, fetched twice; the WebP's its own.
+    expect(fetched[0]!.sha256).toBe(fetched[1]!.sha256);
+    expect(fetched[2]!.sha256).not.toBe(fetched[0]!.sha256);
+
+    for (const [id, bytes, mimeType] of [
+      [png, originals.png, 'image/png'],
+      [webp, originals.webp, 'image/webp'],
+    ] as const) {
+      const shown = (await api('GET', `/media/${id}`)).body.data;
+      expect(shown).toMatchObject({ mimeType, size: bytes.length });
+      const file = await fetch(shown.url.replace(publicBaseUrl, service.url));
+      expect(file.headers.get('content-type')).toBe(mimeType);
+      expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+  }, 60_000);
 });
 
 describe('Meta refusing', () => {

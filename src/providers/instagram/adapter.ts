@@ -2,7 +2,7 @@
 // the Facebook Login of their Page (../meta/login.ts) and called with the Page's token:
 //   Content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
 //   IG User media  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
-//     (image_url (JPEG only) + alt_text, media_type REELS + video_url + share_to_feed, STORIES, carousels of 2–10
+//     (image_url (JPEG only: the media library's JPEG rendition of a PNG/WebP, src/media/renditions.ts) + alt_text, media_type REELS + video_url + share_to_feed, STORIES, carousels of 2–10
 //     `is_carousel_item` children then CAROUSEL + children; Meta fetches each URL itself: the signed PublishMedia.url)
 //   IG User media_publish  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media_publish
 //   IG Media  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media (permalink)
@@ -24,6 +24,7 @@ import {
   type PublishOutcome,
   type PublishRequest,
 } from '../adapter.ts';
+import { jpegUrlOf } from '../../media/renditions.ts';
 import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
@@ -113,9 +114,9 @@ export class InstagramAdapter extends OAuthAdapter implements ProviderAdapter {
   }
 }
 
-/** An image (JPEG, with its alt text) or a video item of a container. */
+/** An image (as JPEG, with its alt text) or a video item of a container. */
 const itemParams = (item: PublishMedia): Params =>
-  item.kind === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: item.url, alt_text: item.altText ?? undefined };
+  item.kind === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: jpegUrlOf(item.url), alt_text: item.altText ?? undefined };
 
 export function createInstagramAdapter(deps: OAuthAdapterDependencies): InstagramAdapter {
   const { graph, link } = metaParts(deps, 'Instagram');

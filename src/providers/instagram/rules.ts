@@ -32,7 +32,7 @@ export const instagramRules: ProviderRules = {
       video: videoDuration,
     },
   ],
-  image: { formats: ['jpeg'], maxBytes: 8 * MB, minWidth: 320, maxWidth: 1440, maxPixels: null },
+  image: { formats: ['jpeg', 'png', 'webp'], maxBytes: 8 * MB, minWidth: 320, maxWidth: 1440, maxPixels: null },
   gif: null,
   video: { formats: ['mp4', 'mov'], maxBytes: 300 * MB, minWidth: null, maxWidth: null, maxPixels: null, ...videoDuration },
   altText: { maxLength: 1000 },
@@ -58,5 +58,6 @@ export const instagramRules: ProviderRules = {
     'Carousels may mix images and videos.',
     'Alt text applies to image posts; its length is not documented, 1000 is assumed.',
     'Durations are documented for reels only; they apply to all video here.',
+    'Instagram takes JPEG images only: a PNG or WebP is published as the JPEG rendition made of it when it was uploaded.',
   ],
 };
