@@ -2,7 +2,7 @@
 // names are upper case (`PARTIALLY_PUBLISHED`, `POSTS_READ`, `POST_PUBLISHED`); each stands for the REST value
 // (`partially_published`, `posts:read`, `post.published`), which is what resolvers receive and return.
 import { builder } from './builder.ts';
-import { postStatuses, targetStatuses } from '../src/posts/states.ts';
+import { postActions, postStatuses, targetStatuses } from '../src/posts/states.ts';
 import { mediaStatuses, mediaTypes } from '../src/media/library.ts';
 import { providerNames, providerRules } from '../src/providers/catalog.ts';
 import { roles, scopes, scopePresets } from '../src/access/scopes.ts';
@@ -30,6 +30,7 @@ export const PostStatus = domainEnum(
   postStatuses,
   'Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed.',
 );
+export const PostAction = domainEnum('PostAction', postActions, 'Something a post’s state allows: update, delete, schedule, queue, publish or retry.');
 export const TargetStatus = domainEnum('TargetStatus', targetStatuses, 'Where one target (account and placement) of a post is.');
 export const MediaStatus = domainEnum('MediaStatus', mediaStatuses, 'A media file: uploading, processing after the upload completed, ready, or failed.');
 export const MediaType = domainEnum('MediaType', mediaTypes, 'The kind of a media file, known once it is checked.');

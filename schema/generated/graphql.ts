@@ -574,6 +574,8 @@ export type Plan = {
 /** A post: created once, published to one or more targets. */
 export type Post = {
   __typename?: 'Post';
+  /** What its state allows now (UPDATE, DELETE, SCHEDULE, QUEUE, PUBLISH, RETRY); anything else is INVALID_STATE_TRANSITION. */
+  actions: Array<PostAction>;
   campaign?: Maybe<Scalars['String']['output']>;
   content: PostContent;
   createdAt: Scalars['DateTime']['output'];
@@ -594,6 +596,15 @@ export type Post = {
   /** Sent back with updatePost for optimistic concurrency. */
   version: Scalars['Int']['output'];
 };
+
+/** Something a post’s state allows: update, delete, schedule, queue, publish or retry. Each value is REST's, in upper case with `_` for punctuation. */
+export type PostAction =
+  | 'DELETE'
+  | 'PUBLISH'
+  | 'QUEUE'
+  | 'RETRY'
+  | 'SCHEDULE'
+  | 'UPDATE';
 
 export type PostContent = {
   __typename?: 'PostContent';

@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import type PrismaTypes from '../../src/db/generated/pothos-types.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import { defineLoader } from '../loaders.ts';
-import { Placement, PostStatus, Provider, TargetStatus } from '../enums.ts';
+import { Placement, PostAction, PostStatus, Provider, TargetStatus } from '../enums.ts';
 import { MediaFile, mediaLoader } from './media.ts';
 import {
   createPost,
@@ -18,6 +18,7 @@ import {
   type PostWithTargets,
 } from '../../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing.ts';
+import { allowedActions } from '../../src/posts/states.ts';
 import { validationOf } from '../../src/posts/present.ts';
 import { presentValidation, validatePost } from '../../src/posts/dryRun.ts';
 import { storedError } from '../../src/errors/appError.ts';
@@ -110,6 +111,11 @@ export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').i
     id: t.exposeID('id'),
     status: t.field({ type: PostStatus, resolve: (post) => post.status as never }),
     version: t.exposeInt('version', { description: 'Sent back with updatePost for optimistic concurrency.' }),
+    actions: t.field({
+      type: [PostAction],
+      description: 'What its state allows now (UPDATE, DELETE, SCHEDULE, QUEUE, PUBLISH, RETRY); anything else is INVALID_STATE_TRANSITION.',
+      resolve: (post) => allowedActions(post.status),
+    }),
     content: t.field({ type: PostContent, resolve: (post) => post }),
     media: t.field({
       type: [MediaFile],

@@ -5,7 +5,8 @@ export const postStatuses = ['draft', 'scheduled', 'publishing', 'published', 'p
 export type PostStatus = (typeof postStatuses)[number];
 export const targetStatuses = ['pending', 'publishing', 'published', 'failed'] as const;
 
-export type PostAction = 'update' | 'delete' | 'schedule' | 'queue' | 'publish' | 'retry';
+export const postActions = ['update', 'delete', 'schedule', 'queue', 'publish', 'retry'] as const;
+export type PostAction = (typeof postActions)[number];
 
 const allowedFrom: Record<PostAction, readonly PostStatus[]> = {
   update: ['draft', 'scheduled', 'failed'],
@@ -20,6 +21,11 @@ export function assertTransition(status: string, action: PostAction): void {
   if (!(allowedFrom[action] as readonly string[]).includes(status)) {
     throw new AppError('INVALID_STATE_TRANSITION', 'invalidTransition', { action, status, allowed: allowedFrom[action].join(', ') });
   }
+}
+
+/** What may be done with a post in `status` now: the actions assertTransition lets through. */
+export function allowedActions(status: string): PostAction[] {
+  return postActions.filter((action) => (allowedFrom[action] as readonly string[]).includes(status));
 }
 
 /** The post's state once every target is final: all published, all failed, or a mix. */
