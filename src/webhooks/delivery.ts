@@ -11,7 +11,6 @@ import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import { envelopeOf, viaPool, type Outbox, type WebhookDrainJob } from '../events/outbox.ts';
 import { queueNames, wokenByNotify, type PgBoss } from '../jobs/boss.ts';
-import type { OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../db/generated/prisma/client.ts';
 import { checkDestination, pinnedAgent, RefusedDestination, type Destination } from '../outbound/guard.ts';
 import { signDelivery } from './signing.ts';
 import { webhookAttempts, webhookDeliveryLagSeconds } from '../metrics/registry.ts';
@@ -40,7 +39,27 @@ interface AttemptResult {
 }
 
 const batch = 50;
-/** Long enough for one attempt (its timeout) with room to spare; renewed before each attempt. */
+
+/** What an attempt needs of its endpoint, read when the lease is taken or renewed. */
+interface LeasedEndpoint {
+  id: string;
+  url: string;
+  sealed_secret: string;
+  sealed_previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+const leasedEndpointColumns = 'id, url, sealed_secret, sealed_previous_secret, previous_secret_expires_at';
+
+interface DueDelivery {
+  id: string;
+  event_id: string;
+  attempts: number;
+  next_attempt_at: Date;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+}
+/** Long enough for one attempt (its timeout) with room to spare; renewed with each attempt's record, for the next. */
 const leaseSeconds = (settings: DeliverySettings) => Math.ceil(settings.timeoutMs / 1000) * 3 + 10;
 const excerptBytes = 1024;
 
@@ -61,52 +80,56 @@ export class WebhookDeliverer {
    * rather than finding it taken until it expires, with nobody left to look again.
    */
   async drain(endpointId: string, holder: string = randomUUID()): Promise<void> {
-    while (await this.#takeLease(endpointId, holder)) {
+    for (let endpoint = await this.#takeLease(endpointId, holder); endpoint; endpoint = await this.#takeLease(endpointId, holder)) {
+      let due = false;
       try {
-        await this.#sendDue(endpointId);
+        await this.#sendDue(endpoint, holder);
       } finally {
-        await this.#deps.db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = NULL, drain_lease_holder = NULL WHERE id = $1', [endpointId]);
+        due = await this.#releaseLease(endpointId, holder);
       }
-      // Due means the first pending delivery in event order is due: later ones wait behind a retry.
-      const { rows } = await this.#deps.db.pool.query<{ due: boolean }>(
-        `SELECT next_attempt_at <= now() AS due FROM webhook_delivery WHERE endpoint_id = $1 AND status = 'pending'
-         ORDER BY event_sequence, created_at LIMIT 1`,
-        [endpointId],
-      );
-      if (!rows[0]?.due) return;
+      if (!due) return;
     }
   }
 
-  async #takeLease(endpointId: string, holder: string): Promise<boolean> {
-    const { rowCount } = await this.#deps.db.pool.query(
+  async #takeLease(endpointId: string, holder: string): Promise<LeasedEndpoint | null> {
+    const { rows } = await this.#deps.db.pool.query<LeasedEndpoint>(
       `UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2), drain_lease_holder = $3
-       WHERE id = $1 AND enabled AND (drain_lease_until IS NULL OR drain_lease_until < now() OR drain_lease_holder = $3)`,
+       WHERE id = $1 AND enabled AND (drain_lease_until IS NULL OR drain_lease_until < now() OR drain_lease_holder = $3)
+       RETURNING ${leasedEndpointColumns}`,
       [endpointId, leaseSeconds(this.#deps.settings), holder],
     );
-    return rowCount === 1;
+    return rows[0] ?? null;
   }
 
-  async #sendDue(endpointId: string): Promise<void> {
-    const { db } = this.#deps;
+  /** Lets the lease go; whether a delivery is due (the first pending one in event order: later ones wait behind a retry). */
+  async #releaseLease(endpointId: string, holder: string): Promise<boolean> {
+    const { rows } = await this.#deps.db.pool.query<{ due: boolean }>(
+      `WITH released AS (UPDATE webhook_endpoint SET drain_lease_until = NULL, drain_lease_holder = NULL WHERE id = $1 AND drain_lease_holder = $2)
+       SELECT next_attempt_at <= now() AS due FROM webhook_delivery WHERE endpoint_id = $1 AND status = 'pending'
+       ORDER BY event_sequence, created_at LIMIT 1`,
+      [endpointId, holder],
+    );
+    return rows[0]?.due ?? false;
+  }
+
+  async #sendDue(leased: LeasedEndpoint, holder: string): Promise<void> {
+    let endpoint: LeasedEndpoint | null = leased;
     for (;;) {
-      const endpoint = await db.prisma.webhookEndpoint.findUnique({ where: { id: endpointId } });
-      if (!endpoint?.enabled) return;
-      const due = await db.prisma.webhookDelivery.findMany({
-        where: { endpointId, status: 'pending' },
-        include: { event: true },
-        orderBy: [{ eventSequence: 'asc' }, { createdAt: 'asc' }],
-        take: batch,
-      });
+      const { rows: due } = await this.#deps.db.pool.query<DueDelivery>(
+        `SELECT d.id, d.event_id, d.attempts, d.next_attempt_at, e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at
+         FROM webhook_delivery d JOIN outbox_event e ON e.id = d.event_id
+         WHERE d.endpoint_id = $1 AND d.status = 'pending' ORDER BY d.event_sequence, d.created_at LIMIT $2`,
+        [leased.id, batch],
+      );
       // Until nothing is left: deliveries that arrive meanwhile go out in this run.
       if (!due.length) return;
       for (const delivery of due) {
-        if (delivery.nextAttemptAt.getTime() > Date.now()) return this.#drainAt(endpointId, delivery.nextAttemptAt);
-        await db.pool.query('UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $2) WHERE id = $1', [
-          endpointId,
-          leaseSeconds(this.#deps.settings),
-        ]);
-        const stillPending = await this.#attempt(endpoint, delivery);
-        if (stillPending) return this.#drainAt(endpointId, stillPending);
+        if (delivery.next_attempt_at.getTime() > Date.now()) return this.#drainAt(leased.id, delivery.next_attempt_at);
+        const outcome = await this.#attempt(endpoint, delivery, holder);
+        // The endpoint as it is now (a rotated secret signs the next attempt); null once disabled or the lease is lost.
+        endpoint = outcome.endpoint;
+        if (outcome.nextAttemptAt) return this.#drainAt(leased.id, outcome.nextAttemptAt);
+        if (!endpoint) return;
       }
     }
   }
@@ -115,20 +138,25 @@ export class WebhookDeliverer {
     return this.#deps.outbox.drainSoon(viaPool(this.#deps.db.pool), [endpointId], at);
   }
 
-  /** One attempt, logged. Returns when to try again if the delivery is still pending after it, else null. */
-  async #attempt(endpoint: WebhookEndpoint, delivery: WebhookDelivery & { event: OutboxEvent }): Promise<Date | null> {
+  /**
+   * One attempt, logged, in one statement with the delivery's new state and the lease's renewal (long enough for the
+   * next attempt). Returns when to try again if the delivery is still pending, and the endpoint for the next one.
+   */
+  async #attempt(endpoint: LeasedEndpoint, delivery: DueDelivery, holder: string): Promise<{ nextAttemptAt: Date | null; endpoint: LeasedEndpoint | null }> {
     const { db, secrets, settings } = this.#deps;
     const attemptedAt = new Date();
     const number = delivery.attempts + 1;
-    const keys = [secrets.open(endpoint.sealedSecret)];
-    if (endpoint.sealedPreviousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > attemptedAt) {
-      keys.push(secrets.open(endpoint.sealedPreviousSecret));
+    const keys = [secrets.open(endpoint.sealed_secret)];
+    if (endpoint.sealed_previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > attemptedAt) {
+      keys.push(secrets.open(endpoint.sealed_previous_secret));
     }
-    const body = JSON.stringify(envelopeOf(delivery.event));
+    const body = JSON.stringify(
+      envelopeOf({ id: delivery.event_id, type: delivery.event_type, createdAt: delivery.event_created_at, data: delivery.event_data }),
+    );
     const headers = signDelivery({
       secrets: keys,
-      eventId: delivery.eventId,
-      eventType: delivery.event.type,
+      eventId: delivery.event_id,
+      eventType: delivery.event_type,
       deliveryId: delivery.id,
       body,
       timestamp: Math.floor(attemptedAt.getTime() / 1000),
@@ -142,30 +170,35 @@ export class WebhookDeliverer {
     const delay = settings.retrySchedule[number - 1];
     const final = result.ok || delay === undefined;
     webhookAttempts.inc({ outcome: result.ok ? 'succeeded' : final ? 'failed' : 'retrying' });
-    if (result.ok) webhookDeliveryLagSeconds.observe((Date.now() - delivery.event.createdAt.getTime()) / 1000);
+    if (result.ok) webhookDeliveryLagSeconds.observe((Date.now() - delivery.event_created_at.getTime()) / 1000);
     const nextAttemptAt = final ? null : new Date(Date.now() + delay * 1000 * (0.9 + Math.random() * 0.2));
-    await db.prisma.$transaction([
-      db.prisma.webhookAttempt.create({
-        data: {
-          deliveryId: delivery.id,
-          number,
-          attemptedAt,
-          statusCode: result.statusCode,
-          durationMs: result.durationMs,
-          responseExcerpt: result.responseExcerpt,
-          error: result.error,
-        },
-      }),
-      db.prisma.webhookDelivery.update({
-        where: { id: delivery.id },
-        data: {
-          attempts: number,
-          status: result.ok ? 'succeeded' : final ? 'failed' : 'pending',
-          ...(nextAttemptAt ? { nextAttemptAt } : { completedAt: new Date() }),
-        },
-      }),
-    ]);
-    return nextAttemptAt;
+    const { rows } = await db.pool.query<LeasedEndpoint>(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempt (id, delivery_id, number, attempted_at, status_code, duration_ms, response_excerpt, error)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7)),
+       delivery AS (
+         UPDATE webhook_delivery SET attempts = $2, status = $8, next_attempt_at = coalesce($9, next_attempt_at),
+           completed_at = CASE WHEN $9::timestamptz IS NULL THEN now() END
+         WHERE id = $1)
+       UPDATE webhook_endpoint SET drain_lease_until = now() + make_interval(secs => $11)
+       WHERE id = $10 AND enabled AND drain_lease_holder = $12
+       RETURNING ${leasedEndpointColumns}`,
+      [
+        delivery.id,
+        number,
+        attemptedAt,
+        result.statusCode,
+        result.durationMs,
+        result.responseExcerpt,
+        result.error,
+        result.ok ? 'succeeded' : final ? 'failed' : 'pending',
+        nextAttemptAt,
+        endpoint.id,
+        leaseSeconds(settings),
+        holder,
+      ],
+    );
+    return { nextAttemptAt, endpoint: rows[0] ?? null };
   }
 
   async #send(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
