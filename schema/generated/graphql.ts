@@ -632,6 +632,8 @@ export type PostTarget = {
   /** The account (connection) this target publishes to. */
   account: SocialAccount;
   attempts: Scalars['Int']['output'];
+  /** The caption this target publishes: its override, else the post’s. */
+  caption: Scalars['String']['output'];
   connectionId: Scalars['ID']['output'];
   error?: Maybe<TargetError>;
   id: Scalars['ID']['output'];

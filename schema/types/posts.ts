@@ -6,6 +6,7 @@ import { defineLoader } from '../loaders.ts';
 import { Placement, PostAction, PostStatus, Provider, TargetStatus } from '../enums.ts';
 import { MediaFile, mediaLoader } from './media.ts';
 import {
+  captionOf,
   createPost,
   deletePost,
   duplicatePost,
@@ -74,6 +75,7 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
     account: t.field({ type: SocialAccountRef, description: 'The account (connection) this target publishes to.', resolve: ({ target }) => target.account }),
     provider: t.field({ type: Provider, resolve: ({ target }) => target.account.provider as never }),
     placement: t.field({ type: Placement, resolve: ({ target }) => target.placement as never }),
+    caption: t.string({ description: 'The caption this target publishes: its override, else the post’s.', resolve: ({ post, target }) => captionOf(post, target) }),
     override: t.field({
       type: TargetOverride,
       nullable: true,

@@ -149,13 +149,14 @@ describe('posts in the graph', () => {
   it('duplicates a post of any state as a new draft with its content, targets and campaign', async () => {
     const workspace = await createWorkspace(service.services);
     const account = await connectSandbox(service.services, workspace.workspaceId);
-    const fields = 'id status campaign content { caption } targets { connectionId placement override { caption } settings }';
+    const fields = 'id status campaign content { caption } targets { connectionId placement caption override { caption } settings }';
     const created = await graph(
       workspace.ownerKey,
       `mutation($targets: [TargetInput!]!) { createPost(content: { caption: "Original" }, targets: $targets, campaign: "spring") { ${fields} } }`,
       { targets: [{ connectionId: account, placement: 'FEED', override: { caption: "The sandbox's own" } }] },
     );
     const original = created.body.data.createPost;
+    expect(original.targets[0].caption).toBe("The sandbox's own");
     await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status } }', { id: original.id });
 
     const copy = (await graph(workspace.ownerKey, `mutation($id: ID!) { duplicatePost(id: $id) { ${fields} } }`, { id: original.id })).body.data.duplicatePost;
