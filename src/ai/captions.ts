@@ -1,16 +1,19 @@
 // POST /ai/captions: rewrites (with a tone), translations (hashtags, mentions and links kept) and hashtags. With a
 // network named, suggestions respect its caption rules: rewrites and translations that do not fit its strictest
-// placement's caption limit are dropped, hashtags are capped at its hashtag limit.
+// placement's caption limit are dropped, hashtags are capped at its hashtag limit. With `format: "thread"` a rewrite
+// is cut into the parts of a thread, each within that limit (threadSplit.ts), for a text too long for one post.
 import type { Actor } from '../access/actor.ts';
 import type { ErrorDetail } from '../errors/appError.ts';
 import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
 import { checkTarget } from '../posts/validation.ts';
 import { providerNames, rulesOf } from '../providers/catalog.ts';
+import { captionLength } from '../posts/captionLength.ts';
 import type { PlacementRules, ProviderRules } from '../providers/rules.ts';
 import type { Ai } from './ai.ts';
 import { aiUnavailable } from './failures.ts';
 import { captionActions, type CaptionAction, type CaptionTask } from './provider.ts';
 import { protect } from './protectedText.ts';
+import { splitThread } from './threadSplit.ts';
 
 export interface CaptionInput {
   action: string;
@@ -20,7 +23,11 @@ export interface CaptionInput {
   /** A network (GET /providers) whose caption rules the suggestions respect. */
   provider?: string | null;
   count?: number | null;
+  /** `post` (default): suggestions as posts; `thread`: each rewrite also cut into a thread's parts (needs `provider`). */
+  format?: string | null;
 }
+
+export const captionFormats = ['post', 'thread'] as const;
 
 export const captionLimits = { tone: 100, count: { rewrite: 5, translate: 3, hashtags: 30 } } as const;
 export const defaultCount: Record<CaptionAction, number> = { rewrite: 3, translate: 1, hashtags: 5 };
@@ -34,7 +41,7 @@ export function languageTag(value: string): string | null {
   }
 }
 
-function validate(input: CaptionInput): { action: CaptionAction; count: number; targetLanguage?: string; rules?: ProviderRules } {
+function validate(input: CaptionInput): { action: CaptionAction; count: number; targetLanguage?: string; rules?: ProviderRules; thread: boolean } {
   const details: ErrorDetail[] = [];
   const action = captionActions.find((candidate) => candidate === input.action);
   if (!action) details.push({ field: 'action', code: 'enum', messageKey: 'detail.enum', params: { allowed: captionActions.join(', ') } });
@@ -48,8 +55,15 @@ function validate(input: CaptionInput): { action: CaptionAction; count: number; 
   const most = action ? captionLimits.count[action] : 1;
   if (!Number.isInteger(count) || count < 1) details.push({ field: 'count', code: 'minimum', messageKey: 'detail.minimum', params: { limit: 1 } });
   else if (count > most) details.push({ field: 'count', code: 'maximum', messageKey: 'detail.maximum', params: { limit: most } });
+  const format = input.format ?? 'post';
+  if (!captionFormats.some((candidate) => candidate === format))
+    details.push({ field: 'format', code: 'enum', messageKey: 'detail.enum', params: { allowed: captionFormats.join(', ') } });
+  const thread = format === 'thread';
+  // A thread is a rewrite cut to a network's limit: it needs both.
+  if (thread && action && action !== 'rewrite') details.push({ field: 'action', code: 'enum', messageKey: 'detail.enum', params: { allowed: 'rewrite' } });
+  if (thread && !input.provider) details.push({ field: 'provider', code: 'required', messageKey: 'detail.required' });
   refuseUnlessEmpty(details);
-  return { action: action!, count, targetLanguage: targetLanguage ?? undefined, rules };
+  return { action: action!, count, targetLanguage: targetLanguage ?? undefined, rules, thread };
 }
 
 /** The placement with the shortest caption limit: a suggestion that fits it fits everywhere on the network. */
@@ -82,7 +96,7 @@ function hashtagsFrom(answers: string[], caption: string, most: number): string[
 
 export async function suggestCaptions(ai: Ai, actor: Actor, input: CaptionInput) {
   const provider = ai.begin(actor, 'suggestCaptions');
-  const { action, count, targetLanguage, rules } = validate(input);
+  const { action, count, targetLanguage, rules, thread } = validate(input);
   const placement = rules ? strictestPlacement(rules) : undefined;
   const protectedCaption = action === 'translate' ? protect(input.caption) : undefined;
   const task: CaptionTask = {
@@ -91,7 +105,9 @@ export async function suggestCaptions(ai: Ai, actor: Actor, input: CaptionInput)
     count,
     tone: input.tone ?? undefined,
     targetLanguage,
-    maxLength: placement?.caption.maxLength,
+    // A thread's parts are cut to the limit afterwards: the text itself may be longer.
+    maxLength: thread ? undefined : placement?.caption.maxLength,
+    partLength: thread ? placement?.caption.maxLength : undefined,
     placeholders: protectedCaption?.placeholders,
   };
   const creditAction = action === 'rewrite' ? 'caption' : action;
@@ -105,11 +121,13 @@ export async function suggestCaptions(ai: Ai, actor: Actor, input: CaptionInput)
     }
     const suggestions = answers
       .map((answer) => (protectedCaption ? protectedCaption.restore(answer.trim()) : answer.trim()))
-      .filter((answer): answer is string => !!answer && (!rules || !placement || fitsCaption(rules, placement, answer)));
+      .filter((answer): answer is string => !!answer && (thread || !rules || !placement || fitsCaption(rules, placement, answer)));
     const distinct = [...new Set(suggestions)].slice(0, count);
     // Nothing usable is a failed call, and failed calls are not charged.
     if (!distinct.length) throw aiUnavailable('no suggestion kept the text intact and within the limit');
     return distinct;
   });
-  return { suggestions: result, creditsUsed, creditsRemaining };
+  const threads =
+    thread && placement ? result.map((text) => splitThread(text, placement.caption.maxLength, (part) => captionLength(part, placement.caption))) : undefined;
+  return { suggestions: result, ...(threads ? { threads } : {}), creditsUsed, creditsRemaining };
 }

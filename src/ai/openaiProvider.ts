@@ -26,7 +26,11 @@ const suggestionsAnswer = answerShape('suggestions', z.strictObject({ suggestion
 const altTextAnswer = answerShape('alt_text', z.strictObject({ altText: z.string() }), { textKey: 'altText' });
 
 function captionPrompt(task: CaptionTask): string {
-  const limit = task.maxLength ? ` Each must be at most ${task.maxLength} characters long.` : '';
+  const limit = task.maxLength
+    ? ` Each must be at most ${task.maxLength} characters long.`
+    : task.partLength
+      ? ` Each will be posted as a thread of parts of at most ${task.partLength} characters, cut at sentence ends: write short sentences and keep the whole text's length.`
+      : '';
   switch (task.action) {
     case 'rewrite':
       return `Rewrite this social media caption. Give ${task.count} different suggestions${task.tone ? ` in a ${task.tone} tone` : ''}, in the caption's own language, keeping its hashtags, mentions and links.${limit}`;

@@ -18,6 +18,8 @@ export interface CaptionTask {
   targetLanguage?: string;
   /** The target network's caption limit (characters), when a network is named. */
   maxLength?: number;
+  /** A rewrite to be posted as a thread: the longest part (characters); the text is cut at sentences where it can. */
+  partLength?: number;
   /** Placeholders (`translate`) that every suggestion must contain unchanged. */
   placeholders?: string[];
 }
