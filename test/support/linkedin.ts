@@ -111,6 +111,8 @@ export class LinkedInStandIn {
   readonly comments = new Map<string, StoredComment>();
   /** Comments are refused (403: the post's author turned comments off) while set. */
   refuseComments = false;
+  /** The next this many comments answer 429 (LinkedIn's throttling), before anything is created. */
+  throttleComments = 0;
   /** Organizations each member administers, by member id (`sub`). */
   readonly administers = new Map<string, LinkedInOrganization[]>();
   readonly requests: { method: string; path: string; version: string | undefined }[] = [];
@@ -380,6 +382,10 @@ export class LinkedInStandIn {
   }
 
   #createComment(res: ServerResponse, member: NetworkUser, urn: string, body: any): void {
+    if (this.throttleComments > 0) {
+      this.throttleComments--;
+      return error(res, 429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
+    }
     if (!this.#mayAct(member, body?.actor))
       return error(res, 403, `Not enough permissions to comment as ${body?.actor}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
     if (body.object !== urn) return error(res, 422, 'ERROR :: /object :: must be the entity of the path');
