@@ -72,6 +72,32 @@ export const postTools = [
       `${counted(accounts.length, 'account')}: ${accounts.map((a) => `${a.provider} @${a.username} (${a.id}, ${a.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),
   graphTool({
+    name: 'get_setting_options',
+    title: 'Get an account’s setting options',
+    description:
+      'What one account may choose for its network’s target settings, read from the network now: Pinterest’s boards for boardId, TikTok’s privacy levels for privacyLevel (with the default) and the switches the creator turned off (unavailable, with why). Empty for networks without per-account choices. Use a choice’s value in create_post’s target settings.',
+    input: { connectionId: z.string().describe('A social account id from list_social_accounts.') },
+    output: {
+      provider: z.string(),
+      options: z.array(
+        z.object({
+          name: z.string(),
+          choices: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
+          default: z.union([z.string(), z.boolean()]).nullable(),
+          unavailable: z.string().nullable(),
+        }),
+      ),
+    },
+    annotations: { ...reads, openWorldHint: true },
+    document: 'query($id: ID!) { socialAccount(id: $id) { provider settingOptions { name choices { value label } default unavailable } } }',
+    variables: (args) => ({ id: args.connectionId }),
+    result: (data) => ({ provider: networkName(data.socialAccount.provider), options: data.socialAccount.settingOptions ?? [] }),
+    summary: ({ provider, options }) =>
+      options.length
+        ? `${provider}: ${options.map((option) => `${option.name} ${option.unavailable ? `unavailable (${option.unavailable})` : option.choices ? `${counted(option.choices.length, 'choice')}` : `default ${String(option.default)}`}`).join('; ')}.`
+        : `${provider} has no per-account choices.`,
+  }),
+  graphTool({
     name: 'get_provider_rules',
     title: 'Get network rules',
     description:

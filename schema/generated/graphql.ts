@@ -23,6 +23,19 @@ export type AccountAuthorization = {
   state: Scalars['String']['output'];
 };
 
+/** What one account may choose for one setting of its network, read from the network. */
+export type AccountSettingOption = {
+  __typename?: 'AccountSettingOption';
+  /** The values allowed, in the network’s order; null where the setting’s schema alone says. */
+  choices?: Maybe<Array<SettingChoice>>;
+  /** What a target that leaves the setting out gets. */
+  default?: Maybe<Scalars['JSON']['output']>;
+  /** The setting, as named in the network’s `settings`. */
+  name: Scalars['String']['output'];
+  /** Why the account cannot use the setting; it stays at `default`. */
+  unavailable?: Maybe<Scalars['String']['output']>;
+};
+
 /** What POST /ai/captions does: rewrite (with a tone), translate, or suggest hashtags. */
 export type AiCaptionAction =
   /** REST: `hashtags` */
@@ -984,6 +997,14 @@ export type ScopePreset =
   | 'PUBLISHING'
   | 'READ_ONLY';
 
+/** One value a setting may take for an account. */
+export type SettingChoice = {
+  __typename?: 'SettingChoice';
+  /** What people see: a board's name, a privacy level's name. */
+  label: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
 export type Slot = {
   __typename?: 'Slot';
   day: Weekday;
@@ -1007,6 +1028,8 @@ export type SocialAccount = {
   id: Scalars['ID']['output'];
   needsReconnect: Scalars['Boolean']['output'];
   provider: Provider;
+  /** What this account may choose for its network’s settings, read from the network now (Pinterest’s boards, TikTok’s privacy levels and switches); empty for networks without per-account choices. As REST GET /social-accounts/{id}/setting-options. */
+  settingOptions?: Maybe<Array<AccountSettingOption>>;
   /** ACTIVE, NEEDS_RECONNECT (the network no longer accepts its tokens) or REVOKED (disconnected). */
   status: Scalars['String']['output'];
   username: Scalars['String']['output'];

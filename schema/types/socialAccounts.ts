@@ -3,6 +3,40 @@ import { Provider } from '../enums.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import { getSocialAccount, listSocialAccounts, socialAccountPosition } from '../../src/accounts/socialAccounts.ts';
 import { addSocialAccount, disconnectSocialAccount, startAccountConnection, type AuthorizationStart } from '../../src/accounts/connect.ts';
+import { readSettingOptions } from '../../src/accounts/settingOptions.ts';
+import type { SettingChoice, SettingOption } from '../../src/providers/adapter.ts';
+
+const SettingChoiceRef = builder.objectRef<SettingChoice>('SettingChoice').implement({
+  description: 'One value a setting may take for an account.',
+  fields: (t) => ({
+    value: t.exposeString('value'),
+    label: t.exposeString('label', { description: "What people see: a board's name, a privacy level's name." }),
+  }),
+});
+
+const AccountSettingOptionRef = builder.objectRef<SettingOption & { name: string }>('AccountSettingOption').implement({
+  description: 'What one account may choose for one setting of its network, read from the network.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The setting, as named in the network’s `settings`.' }),
+    choices: t.field({
+      type: [SettingChoiceRef],
+      nullable: true,
+      description: 'The values allowed, in the network’s order; null where the setting’s schema alone says.',
+      resolve: (option) => option.choices ?? null,
+    }),
+    default: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'What a target that leaves the setting out gets.',
+      resolve: (option) => option.default ?? null,
+    }),
+    unavailable: t.string({
+      nullable: true,
+      description: 'Why the account cannot use the setting; it stays at `default`.',
+      resolve: (option) => option.unavailable ?? null,
+    }),
+  }),
+});
 
 const SocialAccount = builder.prismaObject('SocialAccount', {
   description: 'A connected social account. Its provider tokens are never exposed.',
@@ -15,6 +49,16 @@ const SocialAccount = builder.prismaObject('SocialAccount', {
     needsReconnect: t.exposeBoolean('needsReconnect'),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
     connectedAt: t.expose('connectedAt', { type: 'DateTime' }),
+    settingOptions: t.field({
+      type: [AccountSettingOptionRef],
+      nullable: true,
+      description:
+        'What this account may choose for its network’s settings, read from the network now (Pinterest’s boards, TikTok’s privacy ' +
+        'levels and switches); empty for networks without per-account choices. As REST GET /social-accounts/{id}/setting-options.',
+      authScopes: { operation: 'getSettingOptions' },
+      resolve: async (account, _args, context) =>
+        Object.entries(await readSettingOptions(context.services, context.actor, account.id)).map(([name, option]) => ({ name, ...option })),
+    }),
   }),
 });
 

@@ -7,6 +7,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { httpClient } from '../support/mcp.ts';
 import { PinterestStandIn } from '../support/pinterest.ts';
 import { TikTokStandIn } from '../support/tiktok.ts';
 import type { NetworkUser } from '../support/oauthNetwork.ts';
@@ -111,6 +112,35 @@ describe("an account's setting options", () => {
       allowStitch: { default: true },
     });
     await expectNoTokenIn(answer.body, tiktokAccount);
+  });
+
+  it('answers the same through the graph (SocialAccount.settingOptions) and MCP (get_setting_options)', async () => {
+    const query = 'query($id: ID!) { socialAccount(id: $id) { settingOptions { name choices { value label } default unavailable } } }';
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workspace.ownerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables: { id: tiktokAccount } }),
+    });
+    const { data, errors } = await response.json();
+    expect(errors).toBeUndefined();
+    expect(data.socialAccount.settingOptions).toEqual([
+      { name: 'privacyLevel', choices: expect.arrayContaining([{ value: 'SELF_ONLY', label: 'Only me' }]), default: 'PUBLIC_TO_EVERYONE', unavailable: null },
+      { name: 'allowComments', choices: null, default: true, unavailable: null },
+      { name: 'allowDuet', choices: null, default: false, unavailable: 'The creator turned duets off on TikTok.' },
+      { name: 'allowStitch', choices: null, default: true, unavailable: null },
+    ]);
+    const client = await httpClient(service.url, workspace.ownerKey);
+    try {
+      const result = await client.callTool({ name: 'get_setting_options', arguments: { connectionId: pinterestAccount } });
+      expect(result.isError).toBeFalsy();
+      const { provider, options } = result.structuredContent as { provider: string; options: { name: string; choices: unknown[] }[] };
+      expect(provider).toBe('pinterest');
+      expect(options).toEqual([
+        { name: 'boardId', choices: boards.map((board) => ({ value: board.id, label: board.name })), default: null, unavailable: null },
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers {} for a network without per-account choices', async () => {

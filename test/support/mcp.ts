@@ -10,6 +10,7 @@ import { image } from './mediaFiles.ts';
 /** The contract's 24 tools. */
 export const toolNames = [
   'list_social_accounts',
+  'get_setting_options',
   'get_provider_rules',
   'list_posts',
   'get_post',
@@ -94,6 +95,7 @@ export async function exerciseEveryTool(client: Client, options: { connectionId:
   const { connectionId, queueId } = options;
 
   expect((await use('list_social_accounts', { limit: 50 })).accounts.map((a: { id: string }) => a.id)).toContain(connectionId);
+  expect(await use('get_setting_options', { connectionId })).toEqual({ provider: 'sandbox', options: [] });
   expect((await use('get_provider_rules', { provider: 'sandbox' })).providers).toEqual([expect.objectContaining({ provider: 'sandbox' })]);
 
   const png = await image('png', 64, 48);
