@@ -3,7 +3,7 @@
 import { builder } from '../builder.ts';
 import { Provider } from '../enums.ts';
 import { AiCredits } from './viewer.ts';
-import { suggestCaptions } from '../../src/ai/captions.ts';
+import { captionFormats, suggestCaptions } from '../../src/ai/captions.ts';
 import { suggestAltText } from '../../src/ai/altText.ts';
 import { requestImage } from '../../src/ai/images.ts';
 import { captionActions, type CaptionAction } from '../../src/ai/provider.ts';
@@ -16,6 +16,14 @@ const AiCaptionAction = builder.enumType('AiCaptionAction', {
   values: Object.fromEntries(captionActions.map((action) => [action.toUpperCase(), { value: action, description: `REST: \`${action}\`` }])) as Record<
     string,
     { value: CaptionAction }
+  >,
+});
+
+const AiCaptionFormat = builder.enumType('AiCaptionFormat', {
+  description: 'How caption suggestions come: as posts, or each rewrite also cut into the parts of a thread (REST `format`).',
+  values: Object.fromEntries(captionFormats.map((format) => [format.toUpperCase(), { value: format, description: `REST: \`${format}\`` }])) as Record<
+    string,
+    { value: (typeof captionFormats)[number] }
   >,
 });
 
@@ -39,13 +47,26 @@ const AiStatusRef = builder.objectRef<AiStatus>('AiStatus').implement({
   }),
 });
 
-const CaptionSuggestions = builder.objectRef<{ suggestions: string[]; creditsUsed: number; creditsRemaining: number }>('CaptionSuggestions').implement({
-  fields: (t) => ({
-    suggestions: t.exposeStringList('suggestions'),
-    creditsUsed: t.exposeInt('creditsUsed'),
-    creditsRemaining: t.exposeInt('creditsRemaining'),
-  }),
+const CaptionThread = builder.objectRef<{ parts: string[] }>('CaptionThread').implement({
+  description: 'A suggestion cut into the parts of a thread, each within the network’s limit.',
+  fields: (t) => ({ parts: t.exposeStringList('parts', { description: 'In order: the first post, then each reply.' }) }),
 });
+
+const CaptionSuggestions = builder
+  .objectRef<{ suggestions: string[]; threads?: string[][]; creditsUsed: number; creditsRemaining: number }>('CaptionSuggestions')
+  .implement({
+    fields: (t) => ({
+      suggestions: t.exposeStringList('suggestions'),
+      threads: t.field({
+        type: [CaptionThread],
+        nullable: true,
+        description: 'With format THREAD: each suggestion as the parts of a thread.',
+        resolve: (result) => result.threads?.map((parts) => ({ parts })) ?? null,
+      }),
+      creditsUsed: t.exposeInt('creditsUsed'),
+      creditsRemaining: t.exposeInt('creditsRemaining'),
+    }),
+  });
 
 const AltTextSuggestion = builder.objectRef<{ altText: string; creditsUsed: number; creditsRemaining: number }>('AltTextSuggestion').implement({
   fields: (t) => ({ altText: t.exposeString('altText'), creditsUsed: t.exposeInt('creditsUsed'), creditsRemaining: t.exposeInt('creditsRemaining') }),
@@ -70,6 +91,7 @@ builder.mutationFields((t) => ({
       tone: t.arg.string(),
       provider: t.arg({ type: Provider, description: 'A network whose caption rules the suggestions respect.' }),
       count: t.arg.int(),
+      format: t.arg({ type: AiCaptionFormat, description: 'THREAD (with REWRITE and provider): each rewrite also cut into the parts of a thread.' }),
     },
     authScopes: { operation: 'suggestCaptions' },
     resolve: (_root, args, context) => suggestCaptions(context.services.ai, context.actor, args),
