@@ -13,6 +13,7 @@ import {
   getPost,
   listPosts,
   postPosition,
+  threadMediaOf,
   updatePost,
   type PostDetail,
   type PostInput,
@@ -36,8 +37,19 @@ const SocialAccountRef = getRefFromModel('SocialAccount', builder) as PrismaObje
 /** The post's files in the order of `content.mediaIds`, batched with every other post of the request. */
 async function mediaOfPost(post: PostWithTargets | PostDetail, context: GraphContext): Promise<Media[]> {
   if ('media' in post) return post.media;
-  const files = await Promise.all(post.mediaIds.map((id) => mediaLoader(context).load(id)));
+  return filesOf(post.mediaIds, context);
+}
+
+async function filesOf(ids: readonly string[], context: GraphContext): Promise<Media[]> {
+  const files = await Promise.all(ids.map((id) => mediaLoader(context).load(id)));
   return files.filter((file): file is Media => file !== undefined);
+}
+
+/** The post with the files its checks need: its own, and its threads'. */
+async function withFiles(post: PostWithTargets | PostDetail, context: GraphContext): Promise<PostDetail> {
+  if ('media' in post) return post;
+  const [media, threadMedia] = await Promise.all([mediaOfPost(post, context), filesOf(threadMediaOf(post), context)]);
+  return { ...post, media, threadMedia };
 }
 
 const TargetError = builder.objectRef<{ code: string; message: string }>('TargetError').implement({
@@ -102,7 +114,7 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
     validation: t.field({
       type: TargetValidation,
       description: 'The content checked against the network’s rules as they stand now.',
-      resolve: async ({ post, target }, _args, context) => validationOf({ ...post, media: await mediaOfPost(post, context) }, target, context.language),
+      resolve: async ({ post, target }, _args, context) => validationOf(await withFiles(post, context), target, context.language),
     }),
   }),
 });

@@ -8,10 +8,12 @@ import { isUuid } from '../ids.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { checkTargetWithSettings, type RuleViolation } from './validation.ts';
 import type { TargetInput } from './posts.ts';
+import { threadContent, threadMediaIds, threadParts, type ThreadPart } from './threads.ts';
 
 export interface PostContent {
   caption: string;
   mediaIds: string[];
+  thread: ThreadPart[];
 }
 
 export interface TargetAssessment {
@@ -39,21 +41,30 @@ export async function assessPost(client: Reader, actor: Actor, content: PostCont
     where: { workspaceId: actor.workspaceId, id: { in: targets.map((t) => t.connectionId).filter(isUuid) } },
   });
   const byId = new Map(accounts.map((account) => [account.id, account]));
-  const media = await mediaOf(client, actor.workspaceId, content.mediaIds.filter(isUuid));
-  const mediaProblems: ErrorDetail[] = [];
-  content.mediaIds.forEach((id, index) => {
-    const file = media.find((candidate) => candidate.id === id);
-    if (!file) mediaProblems.push({ field: `content.mediaIds[${index}]`, code: 'unknownMedia', messageKey: 'detail.unknownMedia' });
-    else if (file.status !== 'ready') {
-      mediaProblems.push({ field: `content.mediaIds[${index}]`, code: 'mediaNotReady', messageKey: 'detail.mediaNotReady', params: { status: file.status } });
-    }
+  const overrides = targets.map((target) => (target.override?.thread === undefined ? null : threadParts(target.override.thread)));
+  const ids = [...new Set([...content.mediaIds, ...threadMediaIds([content.thread, ...overrides.map((thread) => thread ?? [])])])];
+  const media = new Map((await mediaOf(client, actor.workspaceId, ids.filter(isUuid))).map((file) => [file.id, file]));
+  const problemsOf = (field: string, mediaIds: readonly string[]) =>
+    mediaIds.flatMap((id, index): ErrorDetail[] => {
+      const file = media.get(id);
+      if (!file) return [{ field: `${field}[${index}]`, code: 'unknownMedia', messageKey: 'detail.unknownMedia' }];
+      if (file.status !== 'ready')
+        return [{ field: `${field}[${index}]`, code: 'mediaNotReady', messageKey: 'detail.mediaNotReady', params: { status: file.status } }];
+      return [];
+    });
+  const partProblems = (field: string, thread: readonly ThreadPart[]) =>
+    thread.flatMap((part, index) => problemsOf(`${field}[${index}].mediaIds`, part.mediaIds));
+  const mediaProblems = [...problemsOf('content.mediaIds', content.mediaIds), ...partProblems('content.thread', content.thread)];
+  const readyMedia = content.mediaIds.flatMap((id) => {
+    const file = media.get(id);
+    return file?.status === 'ready' ? [factsOf(file)] : [];
   });
-  const readyMedia = media.filter((file) => file.status === 'ready').map(factsOf);
   const seen = new Set<string>();
   return {
     mediaProblems,
     targets: targets.map((target, index) => {
-      const problems: ErrorDetail[] = [];
+      const override = overrides[index] ?? null;
+      const problems: ErrorDetail[] = override ? partProblems(`targets[${index}].override.thread`, override) : [];
       const account = byId.get(target.connectionId) ?? null;
       if (!account) problems.push({ field: `targets[${index}].connectionId`, code: 'unknownAccount', messageKey: 'detail.unknownAccount' });
       const key = `${target.connectionId}/${target.placement}`;
@@ -67,6 +78,7 @@ export async function assessPost(client: Reader, actor: Actor, content: PostCont
         placement: target.placement,
         caption: target.override?.caption ?? content.caption,
         media: readyMedia,
+        thread: threadContent(override ?? content.thread, override !== null, media),
         settings: target.settings,
       });
       return { target: { ...target, settings }, account, problems, violations };

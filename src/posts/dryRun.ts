@@ -9,6 +9,7 @@ import type { Language } from '../errors/messages.ts';
 import { violationDetails } from './validation.ts';
 import { assessPost } from './assessment.ts';
 import { checkPostLimits, type PostInput } from './posts.ts';
+import { threadParts } from './threads.ts';
 
 /** One target's findings: everything a create of this post would refuse for it, as its 422 details would name it. */
 export interface TargetFindings {
@@ -32,7 +33,7 @@ export interface PostValidation {
 export async function validatePost(db: Database, actor: Actor, input: PostInput): Promise<PostValidation> {
   authorize(actor, 'validatePost');
   checkPostLimits(input.content, input.targets, input.campaign);
-  const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [] };
+  const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [], thread: threadParts(input.content.thread) };
   const assessment = await assessPost(db.prisma, actor, content, input.targets);
   const targets = assessment.targets.map(({ target, problems, violations }, index) => ({
     index,

@@ -1,7 +1,7 @@
 // Posts: created once as a draft, targeting one or more accounts and placements; read, listed, changed under
 // optimistic concurrency (`version`), deleted.
 import { randomUUID } from 'node:crypto';
-import { AppError, invalidRequest, notFound } from '../errors/appError.ts';
+import { AppError, invalidRequest, notFound, type ErrorDetail } from '../errors/appError.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
@@ -12,33 +12,53 @@ import { instantDetails } from '../time.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { PgBoss } from '../jobs/boss.ts';
 import { enqueueRun } from './runs.ts';
-import type { Media, Prisma, Post, PostTarget, SocialAccount } from '../db/generated/prisma/client.ts';
+import { Prisma, type Media, type Post, type PostTarget, type SocialAccount } from '../db/generated/prisma/client.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { assertTransition, postStatuses } from './states.ts';
 import { checkTarget, violationDetails } from './validation.ts';
 import { assessPost, type PostContent } from './assessment.ts';
 import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
+import { maxThreadParts } from '../providers/rules.ts';
+import { storedThread, threadContent, threadMediaIds, threadOf, threadOfJson, threadParts, type ThreadPartInput } from './threads.ts';
 
 export interface TargetInput {
   connectionId: string;
   placement: string;
-  override?: { caption?: string } | null;
+  override?: TargetOverride | null;
   /** The network's options (GET /providers `settings`). */
   settings?: Record<string, unknown> | null;
 }
 
+/** What a target publishes instead of the post's: a caption, a thread ([] drops the post's). */
+export interface TargetOverride {
+  caption?: string;
+  thread?: ThreadPartInput[];
+}
+
+export interface PostContentInput {
+  caption?: string;
+  mediaIds?: string[];
+  thread?: ThreadPartInput[];
+}
+
 export interface PostInput {
-  content: { caption?: string; mediaIds?: string[] };
+  content: PostContentInput;
   targets: TargetInput[];
   campaign?: string | null;
 }
 
 export type PostWithTargets = Post & { targets: (PostTarget & { account: SocialAccount })[] };
-/** A post with its media files, in the order of `mediaIds`. */
-export type PostDetail = PostWithTargets & { media: Media[] };
+/** A post with its media files, in the order of `mediaIds`, and the files its threads name. */
+export type PostDetail = PostWithTargets & { media: Media[]; threadMedia: Media[] };
 
 export async function withMedia(client: Pick<Transaction, 'media'>, post: PostWithTargets): Promise<PostDetail> {
-  return { ...post, media: await mediaOf(client, post.workspaceId, post.mediaIds) };
+  const [media, threadMedia] = await Promise.all([mediaOf(client, post.workspaceId, post.mediaIds), mediaOf(client, post.workspaceId, threadMediaOf(post))]);
+  return { ...post, media, threadMedia };
+}
+
+/** The files the threads of a post name: the post's thread and its targets' own. */
+export function threadMediaOf(post: PostWithTargets): string[] {
+  return threadMediaIds([threadOf(post, { overrideThread: null }), ...post.targets.map((target) => threadOf(post, target))]);
 }
 
 export const withTargets = { targets: { include: { account: true }, orderBy: { position: 'asc' } } } as const satisfies Prisma.PostInclude;
@@ -53,7 +73,15 @@ export function checkPostTarget(post: PostDetail, target: PostDetail['targets'][
     placement: target.placement,
     caption: captionOf(post, target),
     media: post.media.map(factsOf),
+    thread: threadContent(threadOf(post, target), target.overrideThread !== null, new Map(post.threadMedia.map((media) => [media.id, media]))),
   });
+}
+
+/** A stored target's override as clients send and see it: null when it replaces nothing. */
+export function overrideOf(target: Pick<PostTarget, 'overrideCaption' | 'overrideThread'>): TargetOverride | null {
+  const thread = threadOfJson(target.overrideThread);
+  if (target.overrideCaption === null && thread === null) return null;
+  return { ...(target.overrideCaption === null ? {} : { caption: target.overrideCaption }), ...(thread === null ? {} : { thread }) };
 }
 
 /** The caption a target publishes: its override, else the post's. */
@@ -73,8 +101,9 @@ export async function lockPost(tx: Transaction, actor: Actor, id: string): Promi
  */
 async function resolveTargets(tx: Transaction, actor: Actor, content: PostContent, targets: TargetInput[]) {
   // Shared locks: a file cannot be deleted while a post that uses it is being written.
-  if (content.mediaIds.length) {
-    await tx.$queryRaw`SELECT id FROM media WHERE workspace_id = ${actor.workspaceId}::uuid AND id = ANY(${content.mediaIds.filter(isUuid)}::uuid[]) FOR SHARE`;
+  const mediaIds = [...content.mediaIds, ...threadMediaIds([content.thread, ...targets.map((target) => threadParts(target.override?.thread))])];
+  if (mediaIds.length) {
+    await tx.$queryRaw`SELECT id FROM media WHERE workspace_id = ${actor.workspaceId}::uuid AND id = ANY(${mediaIds.filter(isUuid)}::uuid[]) FOR SHARE`;
   }
   const assessment = await assessPost(tx, actor, content, targets);
   const domainDetails = [...assessment.targets.flatMap((entry) => entry.problems), ...assessment.mediaProblems];
@@ -92,13 +121,27 @@ export function checkPostLimits(content: PostInput['content'] | undefined, targe
   refuseUnlessEmpty([
     ...textWithin('content.caption', content?.caption, limits.caption),
     ...itemsWithin('content.mediaIds', content?.mediaIds, limits.mediaIds),
+    ...threadWithin('content.thread', content?.thread),
     ...itemsWithin('targets', targets, limits.targets, 1),
     ...(targets ?? []).flatMap((target, index) => [
       ...textWithin(`targets[${index}].placement`, target.placement, limits.placement, 1),
       ...textWithin(`targets[${index}].override.caption`, target.override?.caption, limits.caption),
+      ...threadWithin(`targets[${index}].override.thread`, target.override?.thread),
     ]),
     ...textWithin('campaign', campaign, limits.campaign),
   ]);
+}
+
+/** A thread's input limits: at most 25 parts, each within a post's caption and media limits. */
+function threadWithin(field: string, thread: readonly ThreadPartInput[] | undefined): ErrorDetail[] {
+  const limits = inputLimits.post;
+  return [
+    ...itemsWithin(field, thread, maxThreadParts),
+    ...(thread ?? []).flatMap((part, index) => [
+      ...textWithin(`${field}[${index}].caption`, part.caption, limits.caption),
+      ...itemsWithin(`${field}[${index}].mediaIds`, part.mediaIds, limits.mediaIds),
+    ]),
+  ];
 }
 
 function targetRows(postId: string, targets: TargetInput[]) {
@@ -110,13 +153,14 @@ function targetRows(postId: string, targets: TargetInput[]) {
     placement: target.placement,
     position,
     overrideCaption: target.override?.caption ?? null,
+    overrideThread: target.override?.thread === undefined ? Prisma.DbNull : storedThread(threadParts(target.override.thread)),
   }));
 }
 
 export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostDetail> {
   authorize(actor, 'createPost');
   checkPostLimits(input.content, input.targets, input.campaign);
-  const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [] };
+  const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [], thread: threadParts(input.content.thread) };
   return db.prisma.$transaction(async (tx) => {
     const resolved = await resolveTargets(tx, actor, content, input.targets);
     const id = randomUUID();
@@ -127,6 +171,7 @@ export async function createPost(db: Database, actor: Actor, input: PostInput): 
         createdById: actor.userId,
         caption: content.caption,
         mediaIds: content.mediaIds,
+        thread: storedThread(content.thread),
         campaign: input.campaign ?? null,
       },
     });
@@ -140,7 +185,7 @@ function targetInputsOf(post: PostWithTargets): TargetInput[] {
   return post.targets.map((target) => ({
     connectionId: target.connectionId,
     placement: target.placement,
-    override: target.overrideCaption === null ? null : { caption: target.overrideCaption },
+    override: overrideOf(target),
     settings: target.settings as Record<string, unknown>,
   }));
 }
@@ -211,7 +256,7 @@ export async function listPosts(db: Database, actor: Actor, filters: PostFilters
 
 export interface PostChanges {
   version: number;
-  content?: { caption?: string; mediaIds?: string[] };
+  content?: PostContentInput;
   targets?: TargetInput[];
   campaign?: string | null;
 }
@@ -229,7 +274,11 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
       throw new AppError('CONCURRENT_MODIFICATION', 'concurrentModification', { expected: changes.version, actual: post.version });
     }
     assertTransition(post.status, 'update');
-    const content = { caption: changes.content?.caption ?? post.caption, mediaIds: changes.content?.mediaIds ?? post.mediaIds };
+    const content = {
+      caption: changes.content?.caption ?? post.caption,
+      mediaIds: changes.content?.mediaIds ?? post.mediaIds,
+      thread: changes.content?.thread ? threadParts(changes.content.thread) : threadOf(post, { overrideThread: null }),
+    };
     const targets = changes.targets ?? targetInputsOf(post);
     const resolved = await resolveTargets(tx, actor, content, targets);
     const { count } = await tx.post.updateMany({
@@ -237,6 +286,7 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
       data: {
         caption: content.caption,
         mediaIds: content.mediaIds,
+        thread: storedThread(content.thread),
         ...(changes.campaign !== undefined ? { campaign: changes.campaign } : {}),
         version: { increment: 1 },
       },

@@ -2,7 +2,8 @@
 import { renderMessage, type Language } from '../errors/messages.ts';
 import { storedError } from '../errors/appError.ts';
 import { presentSocialAccount } from '../accounts/socialAccounts.ts';
-import { checkPostTarget, type PostDetail, type PostWithTargets } from './posts.ts';
+import { checkPostTarget, overrideOf, type PostDetail, type PostWithTargets } from './posts.ts';
+import { postedParts, postedFirstComment, threadOf } from './threads.ts';
 import { presentMedia } from '../media/library.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
 
@@ -24,11 +25,13 @@ function presentTarget(post: PostWithTargets | PostDetail, target: Target, langu
     connectionId: target.connectionId,
     provider: target.account.provider,
     placement: target.placement,
-    override: target.overrideCaption === null ? null : { caption: target.overrideCaption },
+    override: overrideOf(target),
     settings: target.settings as Record<string, unknown>,
     status: target.status,
     remoteId: target.remoteId,
     remoteUrl: target.remoteUrl,
+    parts: postedParts(target.parts),
+    firstComment: postedFirstComment(target.firstComment),
     error: storedError(target),
     attempts: target.attempts,
     publishedAt: target.publishedAt?.toISOString() ?? null,
@@ -50,7 +53,7 @@ export function presentPost(post: PostWithTargets | PostDetail, language: Langua
     id: post.id,
     status: post.status,
     version: post.version,
-    content: { caption: post.caption, mediaIds: post.mediaIds },
+    content: { caption: post.caption, mediaIds: post.mediaIds, thread: threadOf(post, { overrideThread: null }) },
     campaign: post.campaign,
     scheduledAt: post.scheduledAt?.toISOString() ?? null,
     timezone: post.timezone,

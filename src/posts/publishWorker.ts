@@ -46,6 +46,8 @@ import { chargeQuotas } from '../providers/kit/quotas.ts';
 import { mediaSettings } from '../providers/kit/settingsMedia.ts';
 import { throttleBackoffMs } from '../providers/kit/backoff.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
+import { postedParts } from '../providers/kit/thread.ts';
+import { threadContent, threadMediaIds, type ThreadPart } from './threads.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import { BatchedWrites } from './batchedWrites.ts';
 import { publishDelaySeconds } from '../metrics/registry.ts';
@@ -109,9 +111,13 @@ interface ClaimedTarget {
   caption: string;
   settings: Record<string, unknown>;
   media: Media[];
+  /** The parts after the first post (the target's override, else the post's), with their files. */
+  thread: { caption: string; mediaIds: string[]; media: Media[] }[];
   /** The ready files of the workspace the target's settings name (a thumbnail), by setting. */
   settingsMedia: Record<string, Media>;
   checkpoint: CheckpointState | null;
+  /** The checkpoint as this attempt last saved it: what a failed thread had posted. */
+  saved: { checkpoint: CheckpointState | null };
   attempts: number;
   /** An earlier attempt started and may have reached the network. */
   attemptedBefore: boolean;
@@ -137,6 +143,7 @@ interface ClaimRow {
   attempts: number;
   placement: string;
   override_caption: string | null;
+  override_thread: ThreadPart[] | null;
   settings: Record<string, unknown>;
   processing_handle: string | null;
   checkpoint: CheckpointState | null;
@@ -148,6 +155,7 @@ interface ClaimRow {
   publish_run_id: string | null;
   caption: string;
   media_ids: string[];
+  thread: ThreadPart[];
   provider: string;
   account_status: string;
   account_rules: unknown;
@@ -190,7 +198,22 @@ const accountRefusals: Record<string, Failure> = {
 const failed = (target: ClaimedTarget, failure: Failure): Outcome => ({ target, kind: 'failed', failure, retry: 'never' });
 
 /** A published item as recorded and served: without a permalink where the network's would not pass `webUrl`. */
-type RecordedItem = Omit<PublishedItem, 'remoteUrl'> & { remoteUrl: string | null };
+interface RecordedItem {
+  remoteId: string;
+  remoteUrl: string | null;
+  parts?: RecordedItem[];
+  firstComment?: { item: RecordedItem | null; error: Failure | null };
+}
+
+/** A thread's parts as stored on the target (post_target.parts): null for a target without a thread. */
+function storedParts(parts: readonly RecordedItem[] | undefined): string | null {
+  return parts ? JSON.stringify(parts.map(({ remoteId, remoteUrl }) => ({ remoteId, remoteUrl }))) : null;
+}
+
+/** A first comment as stored on the target (post_target.first_comment) and shown in events. */
+function storedFirstComment(comment: RecordedItem['firstComment']) {
+  return comment ? { remoteId: comment.item?.remoteId ?? null, remoteUrl: comment.item?.remoteUrl ?? null, error: comment.error } : null;
+}
 
 export class TargetPublisher {
   readonly #deps: Deps;
@@ -251,8 +274,8 @@ export class TargetPublisher {
     const byTarget = new Map(jobs.map((job) => [job.data.targetId, job]));
     return withPoolTransaction(this.#deps.db.pool, async (client) => {
       const { rows } = await client.query<ClaimRow>(
-        `SELECT t.id AS target_id, t.status AS target_status, t.attempts, t.placement, t.override_caption, t.settings, t.processing_handle,
-                t.checkpoint, t.quota_charged, t.connection_id, p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids,
+        `SELECT t.id AS target_id, t.status AS target_status, t.attempts, t.placement, t.override_caption, t.override_thread, t.settings, t.processing_handle,
+                t.checkpoint, t.quota_charged, t.connection_id, p.id AS post_id, p.workspace_id, p.status AS post_status, p.publish_run_id, p.caption, p.media_ids, p.thread,
                 a.provider, a.status AS account_status, a.rules AS account_rules, a.username, a.remote_id, a.encrypted_tokens
          FROM post_target t JOIN post p ON p.id = t.post_id JOIN social_account a ON a.id = t.connection_id
          WHERE t.id = ANY($1::uuid[]) ORDER BY p.id, t.id FOR UPDATE OF p, t`,
@@ -269,7 +292,10 @@ export class TargetPublisher {
           (mode === 'publish' ? row.processing_handle === null : row.processing_handle === handle)
         );
       });
-      const mediaIds = [...new Set(live.flatMap((row) => [...row.media_ids, ...mediaSettings(row.settings).map(([, id]) => id)]))];
+      const threadOfRow = (row: ClaimRow) => row.override_thread ?? row.thread;
+      const mediaIds = [
+        ...new Set(live.flatMap((row) => [...row.media_ids, ...threadMediaIds([threadOfRow(row)]), ...mediaSettings(row.settings).map(([, id]) => id)])),
+      ];
       const mediaRows = mediaIds.length ? await this.#deps.db.prisma.media.findMany({ where: { id: { in: mediaIds } } }) : [];
       const mediaById = new Map(mediaRows.map((media) => [media.id, media]));
       // When a scheduled post's time comes, its first job moves it to publishing.
@@ -294,6 +320,7 @@ export class TargetPublisher {
           caption: row.override_caption ?? row.caption,
           settings: row.settings,
           media: row.media_ids.flatMap((id) => mediaById.get(id) ?? []),
+          thread: threadOfRow(row).map((part) => ({ ...part, media: part.mediaIds.flatMap((id) => mediaById.get(id) ?? []) })),
           settingsMedia: Object.fromEntries(
             mediaSettings(row.settings).flatMap(([setting, id]) => {
               const media = mediaById.get(id);
@@ -301,6 +328,7 @@ export class TargetPublisher {
             }),
           ),
           checkpoint: row.checkpoint,
+          saved: { checkpoint: row.checkpoint },
           attempts: row.attempts + (mode === 'publish' ? 1 : 0),
           attemptedBefore: row.attempts > 0,
         };
@@ -342,10 +370,21 @@ export class TargetPublisher {
       placement: row.placement,
       caption: target.caption,
       media: target.media.map(factsOf),
+      thread: threadContent(
+        target.thread,
+        row.override_thread !== null,
+        new Map(target.thread.flatMap((part) => part.media.map((media) => [media.id, media]))),
+      ),
       settings: row.settings,
     });
-    const missing = target.media.length !== row.media_ids.length || target.media.some((media) => media.status !== 'ready');
-    if (missing) violations.push({ rule: 'media.ready', field: 'mediaIds', messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
+    const missing = (files: Media[], ids: string[]) => files.length !== ids.length || files.some((media) => media.status !== 'ready');
+    if (missing(target.media, row.media_ids)) {
+      violations.push({ rule: 'media.ready', field: 'mediaIds', messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
+    }
+    for (const [index, part] of target.thread.entries()) {
+      if (!missing(part.media, part.mediaIds)) continue;
+      violations.push({ rule: 'media.ready', field: `thread[${index}].mediaIds`, messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
+    }
     for (const [setting] of mediaSettings(row.settings).filter(([setting]) => !target.settingsMedia[setting])) {
       violations.push({ rule: 'media.ready', field: `settings.${setting}`, messageKey: 'detail.mediaNotReady', params: { status: 'missing' } });
     }
@@ -362,8 +401,8 @@ export class TargetPublisher {
       placement: target.placement,
       caption: target.caption,
       media: target.media.map((media) => this.#publishMedia(media)),
-      thread: [],
-      firstComment: null,
+      thread: target.thread.map((part) => ({ caption: part.caption, media: part.media.map((media) => this.#publishMedia(media)) })),
+      firstComment: typeof target.settings.firstComment === 'string' ? target.settings.firstComment : null,
       settings: target.settings,
       settingsMedia: Object.fromEntries(Object.entries(target.settingsMedia).map(([setting, media]) => [setting, this.#publishMedia(media)])),
       idempotencyKey: target.targetId,
@@ -372,6 +411,7 @@ export class TargetPublisher {
         // Committed at once, outside any batch: the next call to the network may be the last thing this process does.
         save: async (state) => {
           await this.#deps.db.pool.query('UPDATE post_target SET checkpoint = $2 WHERE id = $1', [target.targetId, JSON.stringify(state)]);
+          target.saved.checkpoint = state;
         },
       },
       signal: target.job.signal,
@@ -425,7 +465,9 @@ export class TargetPublisher {
       const { handle } = target.job.data as CheckTargetJob;
       outcome = adapter.checkStatus ? await adapter.checkStatus(request, handle) : await adapter.publish(request);
     } else {
-      const earlier = target.attemptedBefore && adapter.findPublished ? await adapter.findPublished(request) : null;
+      // Finding the first post says nothing of a thread's parts or a first comment: those resume in `publish`.
+      const lookUp = adapter.findPublished && !request.thread.length && request.firstComment === null;
+      const earlier = target.attemptedBefore && lookUp ? await adapter.findPublished!(request) : null;
       outcome = earlier ? { status: 'published', item: earlier } : await adapter.publish(request);
     }
     if (outcome.status === 'published') return { target, kind: 'published', item: this.#recorded(outcome.item), at: new Date() };
@@ -456,12 +498,20 @@ export class TargetPublisher {
    * a `javascript:` or otherwise unusable "permalink" is dropped here. The item was published all the same.
    */
   #recorded(item: PublishedItem): RecordedItem {
+    const recorded: RecordedItem = { ...item, remoteUrl: this.#permalink(item.remoteUrl) };
+    if (item.parts) recorded.parts = item.parts.map((part) => this.#recorded(part));
+    const comment = item.firstComment?.item;
+    if (comment) recorded.firstComment = { ...item.firstComment!, item: this.#recorded(comment) };
+    return recorded;
+  }
+
+  #permalink(url: string): string | null {
     try {
-      webUrl(item.remoteUrl, this.#permalinkHosts);
-      return item;
+      webUrl(url, this.#permalinkHosts);
+      return url;
     } catch (error) {
       if (!(error instanceof RefusedDestination)) throw error;
-      return { ...item, remoteUrl: null };
+      return null;
     }
   }
 
@@ -498,14 +548,31 @@ export class TargetPublisher {
       if (published.length) {
         const { rows: delays } = await client.query<{ delay_seconds: number | null }>(
           `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = u.published_at,
+                  parts = u.parts::jsonb, first_comment = u.first_comment::jsonb,
                   processing_handle = NULL, error_code = NULL, error_message = NULL, waiting_until = NULL, waiting_reason = NULL
-           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[]) AS u(id, remote_id, remote_url, published_at), post p
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[]) AS u(id, remote_id, remote_url, published_at, parts, first_comment), post p
            WHERE t.id = u.id AND p.id = t.post_id
            RETURNING extract(epoch FROM u.published_at - p.scheduled_at)::float8 AS delay_seconds`,
-          [published.map((o) => o.target.targetId), published.map((o) => o.item.remoteId), published.map((o) => o.item.remoteUrl), published.map((o) => o.at)],
+          [
+            published.map((o) => o.target.targetId),
+            published.map((o) => o.item.remoteId),
+            published.map((o) => o.item.remoteUrl),
+            published.map((o) => o.at),
+            published.map((o) => storedParts(o.item.parts)),
+            published.map((o) => JSON.stringify(storedFirstComment(o.item.firstComment))),
+          ],
         );
         for (const { delay_seconds } of delays) if (delay_seconds !== null) publishDelaySeconds.observe(Math.max(0, delay_seconds));
-        for (const { target, item } of published) events.push(targetEvent(target, 'target.published', { remoteId: item.remoteId, remoteUrl: item.remoteUrl }));
+        for (const { target, item } of published) {
+          events.push(
+            targetEvent(target, 'target.published', {
+              remoteId: item.remoteId,
+              remoteUrl: item.remoteUrl,
+              parts: JSON.parse(storedParts(item.parts) ?? '[]'),
+              firstComment: storedFirstComment(item.firstComment),
+            }),
+          );
+        }
         // Analytics show the targets at once (zeros), and their first reading comes minutes after.
         await this.#deps.metricReadings.startFor(
           viaClient(client),
@@ -530,17 +597,21 @@ export class TargetPublisher {
         await client.query(
           `UPDATE post_target t SET status = CASE WHEN u.final THEN 'failed' ELSE t.status END, error_code = u.code, error_message = u.message,
                   processing_handle = CASE WHEN u.final THEN NULL ELSE t.processing_handle END,
-                  waiting_until = u.retry_at, waiting_reason = CASE WHEN u.retry_at IS NULL THEN NULL ELSE u.message END
-           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bool[], $5::timestamptz[]) AS u(id, code, message, final, retry_at) WHERE t.id = u.id`,
+                  waiting_until = u.retry_at, waiting_reason = CASE WHEN u.retry_at IS NULL THEN NULL ELSE u.message END,
+                  parts = COALESCE(u.parts::jsonb, t.parts)
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bool[], $5::timestamptz[], $6::text[]) AS u(id, code, message, final, retry_at, parts) WHERE t.id = u.id`,
           [
             failures.map((o) => o.target.targetId),
             failures.map((o) => o.failure.code),
             failures.map((o) => o.failure.message),
             failures.map((o) => o.retry === 'never'),
             failures.map((o) => (o.retry === 'later' ? o.retryAt! : null)),
+            failures.map((o) => storedParts(this.#postedParts(o.target))),
           ],
         );
-        for (const { target, failure } of final) events.push(targetEvent(target, 'target.failed', { error: failure }));
+        for (const { target, failure } of final) {
+          events.push(targetEvent(target, 'target.failed', { error: failure, parts: JSON.parse(storedParts(this.#postedParts(target)) ?? '[]') }));
+        }
         for (const mode of ['publish', 'check'] as const) {
           const later = failures.filter((o) => o.retry === 'later' && o.target.mode === mode);
           await this.#enqueue(
@@ -568,6 +639,12 @@ export class TargetPublisher {
     for (const outcome of outcomes) logOutcome(this.#deps.logger, outcome);
   }
 
+  /** The parts of a thread its attempts posted so far (kit/thread.ts steps), kept and listed when a later part fails. */
+  #postedParts(target: ClaimedTarget): RecordedItem[] | undefined {
+    const posted = postedParts(target.saved.checkpoint);
+    return posted.length ? posted.map((part) => this.#recorded(part)) : undefined;
+  }
+
   #checkJob(target: ClaimedTarget, handle: string): CheckTargetJob {
     const since = target.mode === 'check' ? (target.job.data as CheckTargetJob).since : new Date().toISOString();
     return { postId: target.postId, targetId: target.targetId, runId: target.job.data.runId, handle, since };
@@ -589,7 +666,8 @@ export class TargetPublisher {
       targets: { targetId: string; connectionId: string; status: string; remoteUrl: string | null; publishedAt: string | null }[];
     }>(
       `SELECT p.id AS post_id, p.workspace_id, p.status,
-              json_agg(json_build_object('targetId', t.id, 'connectionId', t.connection_id, 'status', t.status, 'remoteUrl', t.remote_url, 'publishedAt', t.published_at) ORDER BY t.position) AS targets
+              json_agg(json_build_object('targetId', t.id, 'connectionId', t.connection_id, 'status', t.status, 'remoteUrl', t.remote_url, 'publishedAt', t.published_at,
+                                         'parts', COALESCE(t.parts, '[]'::jsonb), 'firstComment', t.first_comment) ORDER BY t.position) AS targets
        FROM post p JOIN post_target t ON t.post_id = p.id WHERE p.id = ANY($1::uuid[]) GROUP BY p.id`,
       [postIds],
     );

@@ -2,9 +2,9 @@
 // schedule, queue and publish. Each broken rule names its target and rule.
 import type { ErrorDetail } from '../errors/appError.ts';
 import type { MessageKey } from '../errors/messages.ts';
-import { rulesForAccount } from '../providers/catalog.ts';
+import { rulesForAccount, rulesOf } from '../providers/catalog.ts';
 import { checkSettings } from '../providers/settings.ts';
-import type { MediaKind, PlacementRules, ProviderRules } from '../providers/rules.ts';
+import type { MediaKind, PlacementRules, ProviderRules, ThreadRules } from '../providers/rules.ts';
 import { captionLength, linkPattern } from './captionLength.ts';
 
 /** What validation needs to know of a ready media file. */
@@ -27,11 +27,20 @@ export interface TargetContent {
   placement: string;
   caption: string;
   media: readonly MediaFacts[];
+  /** The parts after the first post, and where the post names them (`content.thread` or `override.thread`). */
+  thread?: ThreadContent;
   settings?: Record<string, unknown> | null;
+}
+
+/** A thread's parts as checked: each against the placement's rules, as the first post is. */
+export interface ThreadContent {
+  field: 'content.thread' | 'override.thread';
+  parts: readonly { caption: string; media: readonly MediaFacts[] }[];
 }
 
 export interface RuleViolation {
   rule: string;
+  /** Relative to the target, except fields of the post's own content (`content.…`): see violationDetails. */
   field: string;
   messageKey: MessageKey;
   params: Record<string, string | number>;
@@ -65,6 +74,63 @@ function contentViolations(target: TargetContent): RuleViolation[] {
     const allowed = rules?.placements.map((candidate) => candidate.name).join(', ') ?? '';
     return [{ rule: 'placement', field: 'placement', messageKey: 'rule.placement', params: { provider: target.provider, allowed } }];
   }
+  // Thread support is the catalog's: an account's own limits (a Mastodon instance's) may have been read before threads.
+  const threads = rulesOf(target.provider)?.placements.find((candidate) => candidate.name === placement.name)?.thread;
+  return [
+    ...postViolations(rules, placement, target, { field: '', empty: 'rule.emptyPost' }),
+    ...threadViolations(target.provider, rules, placement, threads, target.thread),
+    ...(threads ? replyViolations(placement, target.settings) : []),
+  ];
+}
+
+/** A thread against the placement: whether it has threads, how many parts, and each part as a post of its own. */
+function threadViolations(
+  provider: string,
+  rules: ProviderRules,
+  placement: PlacementRules,
+  threads: ThreadRules | undefined,
+  thread: ThreadContent | undefined,
+): RuleViolation[] {
+  if (!thread?.parts.length) return [];
+  if (!threads) {
+    return [{ rule: 'thread.unsupported', field: thread.field, messageKey: 'rule.threadUnsupported', params: { provider, placement: placement.name } }];
+  }
+  if (thread.parts.length > threads.maxParts) {
+    return [
+      {
+        rule: 'thread.maxParts',
+        field: thread.field,
+        messageKey: 'rule.tooManyThreadParts',
+        params: { provider, count: thread.parts.length, limit: threads.maxParts },
+      },
+    ];
+  }
+  return thread.parts.flatMap((part, index) => postViolations(rules, placement, part, { field: `${thread.field}[${index}].`, empty: 'rule.emptyThreadPart' }));
+}
+
+/** Where a first comment is a reply it is a post: its length is counted as the placement counts captions. */
+function replyViolations(placement: PlacementRules, settings: Record<string, unknown> | null | undefined): RuleViolation[] {
+  const comment = settings?.firstComment;
+  if (typeof comment !== 'string') return [];
+  const length = captionLength(comment, placement.caption);
+  if (length <= placement.caption.maxLength) return [];
+  return [
+    {
+      rule: 'caption.maxLength',
+      field: 'settings.firstComment',
+      messageKey: placement.caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong',
+      params: { length, limit: placement.caption.maxLength, unit: placement.caption.countedIn },
+    },
+  ];
+}
+
+/** One post (the first, or a part of a thread) against the placement's caption and media rules; fields under `at.field`. */
+function postViolations(
+  rules: ProviderRules,
+  placement: PlacementRules,
+  target: { caption: string; media: readonly MediaFacts[] },
+  at: { field: string; empty: MessageKey },
+): RuleViolation[] {
   const violations: RuleViolation[] = [];
   const { caption, media } = placement;
   const length = captionLength(target.caption, caption);
@@ -98,7 +164,7 @@ function contentViolations(target: TargetContent): RuleViolation[] {
   if (count > media.max)
     violations.push({ rule: 'media.max', field: 'mediaIds', messageKey: 'rule.tooManyMedia', params: { count, limit: media.max, placement: placement.name } });
   if (target.caption.trim() === '' && count === 0) {
-    violations.push({ rule: 'content.empty', field: 'caption', messageKey: 'rule.emptyPost', params: {} });
+    violations.push({ rule: 'content.empty', field: 'caption', messageKey: at.empty, params: {} });
   }
   const moving = target.media.filter((file) => file.kind !== 'image').length;
   if (moving > media.maxVideos)
@@ -111,7 +177,7 @@ function contentViolations(target: TargetContent): RuleViolation[] {
   if (!media.mixedKinds && moving > 0 && moving < count)
     violations.push({ rule: 'media.mixed', field: 'mediaIds', messageKey: 'rule.mixedMedia', params: { placement: placement.name } });
   for (const [index, file] of target.media.entries()) violations.push(...checkFile(rules, placement, file, `mediaIds[${index}]`));
-  return violations;
+  return violations.map((violation) => ({ ...violation, field: `${at.field}${violation.field}` }));
 }
 
 /** One media file against the network's file rules and the placement's shape and duration. */
@@ -164,10 +230,10 @@ function checkFile(rules: ProviderRules, placement: PlacementRules, file: MediaF
   return violations;
 }
 
-/** 422 details for the violations of target `index`. */
+/** 422 details for the violations of target `index`; a field of the post's own content (a thread part) is named as sent. */
 export function violationDetails(index: number, violations: readonly RuleViolation[]): ErrorDetail[] {
   return violations.map((violation) => ({
-    field: `targets[${index}].${violation.field}`,
+    field: violation.field.startsWith('content.') ? violation.field : `targets[${index}].${violation.field}`,
     code: violation.rule,
     messageKey: violation.messageKey,
     params: violation.params,

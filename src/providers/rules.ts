@@ -43,6 +43,26 @@ export interface PlacementRules {
   /** Allowed width/height ratio of visual media, inclusive; null when any. */
   aspectRatio: { min: number; max: number } | null;
   video: { minDurationMs: number; maxDurationMs: number } | null;
+  /** Threads of posts (`content.thread`): each part a reply to the one before; absent where the placement has none. */
+  thread?: ThreadRules;
+}
+
+/** A placement's threads: how many parts may follow the first post (each checked against the placement's rules). */
+export interface ThreadRules {
+  maxParts: number;
+}
+
+/** The most parts a thread may have after its first post (contract: "Threads and first comments"). */
+export const maxThreadParts = 25;
+
+/** `settings.firstComment` of a network that posts it as a reply: a reply is a post, so the caption's limit. */
+export function firstCommentSetting(maxLength: number): Record<string, unknown> {
+  return {
+    type: 'string',
+    minLength: 1,
+    maxLength,
+    description: 'Posted by the same account as a reply to the published post (after the last part of a thread).',
+  };
 }
 
 export interface FileRules {

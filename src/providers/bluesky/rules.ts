@@ -1,4 +1,4 @@
-import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import { MB, maxThreadParts, minutes, seconds, firstCommentSetting, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 300, countedIn: 'graphemes', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(3) };
@@ -14,6 +14,7 @@ export const blueskyRules: ProviderRules = {
       media: { min: 0, max: 4, kinds: ['image', 'video'], maxVideos: 1, mixedKinds: false },
       aspectRatio: null,
       video: videoDuration,
+      thread: { maxParts: maxThreadParts },
     },
   ],
   image: { formats: ['jpeg', 'png', 'webp'], maxBytes: 20 * MB, minWidth: null, maxWidth: null, maxPixels: null },
@@ -38,6 +39,7 @@ export const blueskyRules: ProviderRules = {
         default: [],
         description: "Content warnings the author puts on the post (Bluesky's self-labels); readers' settings decide what they see.",
       },
+      firstComment: firstCommentSetting(caption.maxLength),
     },
     additionalProperties: false,
   },

@@ -2,7 +2,7 @@
 // before it ('part:<i>'), and a first comment once on the published item ('firstComment'), so a retried or crashed
 // attempt resumes after the last part the network confirmed and never posts one twice.
 import { ProviderError, type PublishedItem, type PublishPart } from '../adapter.ts';
-import type { Steps } from './steps.ts';
+import type { CheckpointState, Steps } from './steps.ts';
 
 /** A first comment posted (`item`), or refused by the network for good (`error`: the post itself stays published). */
 export interface FirstCommentResult {
@@ -49,4 +49,13 @@ export async function publishThread(
     posted.push(await steps.once(partStep(index), () => reply(part, parent, first, index)));
   }
   return posted;
+}
+
+/** The parts a thread's attempts posted (its steps in a saved checkpoint), the first included, in order. */
+export function postedParts(state: CheckpointState | null | undefined): PublishedItem[] {
+  const first = state?.done[firstPartStep] as PublishedItem | undefined;
+  if (!first) return [];
+  const parts = [first];
+  for (let index = 0; state?.done[partStep(index)] !== undefined; index++) parts.push(state.done[partStep(index)] as PublishedItem);
+  return parts;
 }

@@ -1,4 +1,4 @@
-import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import { MB, maxThreadParts, minutes, seconds, firstCommentSetting, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 23 };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(60) };
@@ -14,6 +14,7 @@ export const mastodonRules: ProviderRules = {
       media: { min: 0, max: 4, kinds: ['image', 'video', 'gif'], maxVideos: 1, mixedKinds: false },
       aspectRatio: null,
       video: videoDuration,
+      thread: { maxParts: maxThreadParts },
     },
   ],
   image: { formats: ['jpeg', 'png', 'webp'], maxBytes: 16 * MB, minWidth: null, maxWidth: null, maxPixels: null },
@@ -25,6 +26,8 @@ export const mastodonRules: ProviderRules = {
     properties: {
       visibility: { type: 'string', enum: ['public', 'unlisted', 'private', 'direct'], default: 'public' },
       spoilerText: { type: 'string', maxLength: 500, default: '', description: 'A content warning shown before the text.' },
+      // The instance's own limit (max_characters) is checked with the account's rules, as captions are.
+      firstComment: firstCommentSetting(caption.maxLength),
     },
     additionalProperties: false,
   },

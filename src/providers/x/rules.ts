@@ -1,4 +1,4 @@
-import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import { MB, maxThreadParts, minutes, seconds, firstCommentSetting, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 // X's weighted count (src/posts/captionLength.ts, by twitter-text): links 23, CJK and emoji 2.
 const caption: CaptionRules = { maxLength: 280, countedIn: 'weighted', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: 23 };
@@ -14,6 +14,7 @@ export const xRules: ProviderRules = {
       media: { min: 0, max: 4, kinds: ['image', 'video', 'gif'], maxVideos: 1, mixedKinds: false },
       aspectRatio: null,
       video: { minDurationMs: seconds(1), maxDurationMs: minutes(2) + seconds(20) },
+      thread: { maxParts: maxThreadParts },
     },
   ],
   image: { formats: ['jpeg', 'png', 'webp'], maxBytes: 5 * MB, minWidth: null, maxWidth: null, maxPixels: null },
@@ -37,6 +38,7 @@ export const xRules: ProviderRules = {
         default: 'everyone',
         description: 'Who may reply (X reply_settings; everyone sends none).',
       },
+      firstComment: firstCommentSetting(caption.maxLength),
     },
     additionalProperties: false,
   },
