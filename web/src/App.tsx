@@ -7,7 +7,7 @@ import { Provider } from 'urql';
 import { fetchSession, signOut, type Session } from './api/auth.ts';
 import { graphClient } from './api/client.ts';
 import { t, type MessageKey } from './i18n.ts';
-import { navigate, usePath } from './router.ts';
+import { navigate, postRoute, usePath } from './router.ts';
 import { Link } from './ui.tsx';
 import { Avatar } from './ui/Avatar.tsx';
 import { Button } from './ui/Button.tsx';
@@ -20,7 +20,7 @@ function lazyPage<Props>(load: () => Promise<Record<string, unknown>>, name: str
   return lazy(async () => ({ default: (await load())[name] as ComponentType<Props> }));
 }
 
-const Composer = lazyPage<object>(() => import('./pages/Composer.tsx'), 'Composer');
+const Composer = lazyPage<{ postId?: string }>(() => import('./pages/Composer.tsx'), 'Composer');
 const PostDetail = lazyPage<{ id: string }>(() => import('./pages/PostDetail.tsx'), 'PostDetail');
 const Queues = lazyPage<object>(() => import('./pages/Queues.tsx'), 'Queues');
 const Media = lazyPage<object>(() => import('./pages/Media.tsx'), 'default');
@@ -63,8 +63,8 @@ const sections: { title: MessageKey; pages: NavPage[] }[] = [
 const isCurrent = (page: NavPage, path: string) => path === page.path || (page.path === '/calendar' && path === '/');
 
 function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
-  const post = /^\/posts\/([^/]+)$/.exec(path);
-  if (post) return <PostDetail id={decodeURIComponent(post[1]!)} />;
+  const post = postRoute(path);
+  if (post) return post.edit ? <Composer key={post.id} postId={post.id} /> : <PostDetail key={post.id} id={post.id} />;
   switch (path) {
     case '/compose':
       return <Composer />;

@@ -21,3 +21,13 @@ export function usePath(): string {
     () => window.location.pathname,
   );
 }
+
+/** The post page's path, and the path that opens the post in the composer. */
+export const postPath = (id: string) => `/posts/${encodeURIComponent(id)}`;
+export const editPostPath = (id: string) => `${postPath(id)}/edit`;
+
+/** The post a path names, and whether it opens it in the composer (`/posts/<id>/edit`) or on its page (`/posts/<id>`). */
+export function postRoute(path: string): { id: string; edit: boolean } | null {
+  const match = /^\/posts\/([^/]+)(\/edit)?$/.exec(path);
+  return match ? { id: decodeURIComponent(match[1]!), edit: match[2] !== undefined } : null;
+}

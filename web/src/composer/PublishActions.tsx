@@ -1,15 +1,17 @@
-// What happens to the composed post: saved as a draft, published now, scheduled at a time in the person's time zone,
-// or added to a queue (its next free weekly slot).
-import { useState } from 'react';
+// What happens to a post, ranked: one primary action (publish now, or save), the others secondary; then a date and time
+// in `timeZone` to schedule (or reschedule) it at, and a queue whose next free slot it takes. Only the actions the
+// post's state allows (`offered`) are shown. Used by the composer and by the post page's toolbar.
+import { useId, useState } from 'react';
 import { useQuery } from 'urql';
 import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
-import { timeZone } from '../time.ts';
-import { detailFor, Field } from '../ui.tsx';
+import { detailFor } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
+import type { Submission, SubmissionAction } from '../posts/actions.ts';
+import { SchedulePicker } from './SchedulePicker.tsx';
+import '../posts/posts.css';
 
 const QueuesQuery = `query ComposerQueues { queues(first: 100) { edges { node { id name timezone } } } }`;
-
-export type Submission = { action: 'draft' } | { action: 'publish' } | { action: 'schedule'; at: string } | { action: 'queue'; queueId: string };
 
 interface Queue {
   id: string;
@@ -17,52 +19,75 @@ interface Queue {
   timezone: string;
 }
 
-export function PublishActions({ busy, error, onSubmit }: { busy: boolean; error: ApiError | null; onSubmit: (submission: Submission) => void }) {
-  const [{ data }] = useQuery<{ queues: { edges: { node: Queue }[] } }>({ query: QueuesQuery, requestPolicy: 'cache-and-network' });
-  const [scheduleAt, setScheduleAt] = useState('');
+export interface PublishActionsProps {
+  busy: boolean;
+  error: ApiError | null;
+  onSubmit: (submission: Submission) => void;
+  offered: readonly SubmissionAction[];
+  /** The main action, shown as the primary button. */
+  primary: 'save' | 'publish';
+  /** "Save draft" for a new post, "Save" for one being edited. */
+  saveLabel: string;
+  /** The zone the date and time are chosen in. */
+  timeZone: string;
+  /** When the post is scheduled now (ISO), to start a reschedule from. */
+  scheduledAt?: string | null;
+}
+
+export function PublishActions({ busy, error, onSubmit, offered, primary, saveLabel, timeZone, scheduledAt = null }: PublishActionsProps) {
+  const id = useId();
+  const [{ data }] = useQuery<{ queues: { edges: { node: Queue }[] } }>({ query: QueuesQuery, requestPolicy: 'cache-and-network', pause: !offered.includes('queue') });
+  const [at, setAt] = useState<string | null>(scheduledAt);
   const [queueId, setQueueId] = useState('');
   const queues = data?.queues.edges.map((edge) => edge.node) ?? [];
   const queueError = detailFor(error, 'queueId');
+  const scheduleError = detailFor(error, 'scheduledAt');
+  const rank = (action: 'save' | 'publish') => (action === primary ? 'primary' : 'secondary');
 
   return (
-    <>
-      <div className="actions">
-        <button type="button" disabled={busy} onClick={() => onSubmit({ action: 'draft' })}>
-          {t('composer.saveDraft')}
-        </button>
-        <button type="button" disabled={busy} onClick={() => onSubmit({ action: 'publish' })}>
-          {t('composer.publishNow')}
-        </button>
-      </div>
-      <div className="actions">
-        <Field
-          label={t('composer.scheduleAt', { timeZone })}
-          type="datetime-local"
-          value={scheduleAt}
-          onChange={(event) => setScheduleAt(event.target.value)}
-          error={detailFor(error, 'scheduledAt')}
-        />
-        <button type="button" disabled={busy || !scheduleAt} onClick={() => onSubmit({ action: 'schedule', at: scheduleAt })}>
-          {t('composer.schedule')}
-        </button>
-      </div>
-      <div className="actions">
-        <div className="field">
-          <label htmlFor="composer-queue">{t('composer.queue')}</label>
-          <select id="composer-queue" value={queueId} aria-invalid={queueError ? true : undefined} onChange={(event) => setQueueId(event.target.value)}>
-            <option value="">{queues.length ? t('composer.queueNone') : t('composer.noQueues')}</option>
-            {queues.map((queue) => (
-              <option key={queue.id} value={queue.id}>
-                {t('composer.queueOption', { name: queue.name, timeZone: queue.timezone })}
-              </option>
-            ))}
-          </select>
-          {queueError && <p className="field-error">{queueError}</p>}
+    <div className="publish-actions">
+      {(offered.includes('save') || offered.includes('publish')) && (
+        <div className="actions">
+          {offered.includes('save') && (
+            <Button variant={rank('save')} isDisabled={busy} onPress={() => onSubmit({ action: 'save' })}>
+              {saveLabel}
+            </Button>
+          )}
+          {offered.includes('publish') && (
+            <Button variant={rank('publish')} isDisabled={busy} onPress={() => onSubmit({ action: 'publish' })}>
+              {t('composer.publishNow')}
+            </Button>
+          )}
         </div>
-        <button type="button" disabled={busy || !queueId} onClick={() => onSubmit({ action: 'queue', queueId })}>
-          {t('composer.addToQueue')}
-        </button>
-      </div>
-    </>
+      )}
+      {offered.includes('schedule') && (
+        <div className="actions">
+          <SchedulePicker value={at} onChange={setAt} timeZone={timeZone} />
+          <Button isDisabled={busy || !at} onPress={() => at && onSubmit({ action: 'schedule', at, timeZone })}>
+            {scheduledAt ? t('postActions.reschedule') : t('composer.schedule')}
+          </Button>
+          {scheduleError && <p className="field-error">{scheduleError}</p>}
+        </div>
+      )}
+      {offered.includes('queue') && (
+        <div className="actions">
+          <div className="field">
+            <label htmlFor={`${id}-queue`}>{t('composer.queue')}</label>
+            <select id={`${id}-queue`} value={queueId} aria-invalid={queueError ? true : undefined} onChange={(event) => setQueueId(event.target.value)}>
+              <option value="">{queues.length ? t('composer.queueNone') : t('composer.noQueues')}</option>
+              {queues.map((queue) => (
+                <option key={queue.id} value={queue.id}>
+                  {t('composer.queueOption', { name: queue.name, timeZone: queue.timezone })}
+                </option>
+              ))}
+            </select>
+            {queueError && <p className="field-error">{queueError}</p>}
+          </div>
+          <Button isDisabled={busy || !queueId} onPress={() => onSubmit({ action: 'queue', queueId })}>
+            {t('composer.addToQueue')}
+          </Button>
+        </div>
+      )}
+    </div>
   );
 }

@@ -10,6 +10,7 @@ export interface Account {
   username: string;
   provider: Provider;
   status: string;
+  avatarUrl: string | null;
 }
 
 /** A JSON Schema of one setting, as the networks publish them (GET /providers `settings`). */
@@ -72,4 +73,17 @@ export function messagesFor(field: string, findings: readonly Finding[], error: 
   const path = `targets[${index}].${field}`;
   const names = (candidate: string) => candidate === path || candidate.startsWith(`${path}.`) || candidate.startsWith(`${path}[`);
   return [...new Set([...findings, ...(error?.details ?? [])].filter((detail) => names(detail.field)).map((detail) => detail.message))];
+}
+
+/** A saved target as the graph answers it (`post { targets { ... } }`), for editing. */
+export interface SavedTarget {
+  placement: string;
+  settings: Record<string, unknown>;
+  override: { caption: string } | null;
+  account: Account;
+}
+
+/** A saved target as the composer holds it (placements in the providers' lower case, as `targetInputs` expects). */
+export function draftOf(target: SavedTarget): TargetDraft {
+  return { account: target.account, placement: target.placement.toLowerCase(), override: target.override?.caption ?? null, settings: target.settings };
 }

@@ -1,0 +1,72 @@
+// Everything the post's state allows, on its page: edit in the composer, publish now (the primary action), schedule
+// or reschedule, add to a queue, duplicate (a new draft, opened in the composer), delete (asked again in a dialog).
+import { useState } from 'react';
+import { useClient } from 'urql';
+import type { ApiError } from '../api/auth.ts';
+import { t } from '../i18n.ts';
+import { editPostPath, navigate } from '../router.ts';
+import { timeZone as browserTimeZone } from '../time.ts';
+import { Link } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { PublishActions } from '../composer/PublishActions.tsx';
+import { asApiError, carryOut, deletePost, duplicatePost, submissionsAllowed, type PostState, type Submission } from './actions.ts';
+import { PostErrorBanner } from './PostErrorBanner.tsx';
+
+export function PostToolbar({ post, onChanged }: { post: PostState; onChanged: () => void }) {
+  const client = useClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  async function act(action: () => Promise<unknown>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (caught) {
+      setError(asApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const submit = (submission: Submission) => act(() => carryOut(client, post.id, submission).then(onChanged));
+  return (
+    <div className="post-toolbar" aria-label={t('postActions.toolbar')} role="group">
+      <PostErrorBanner error={error} onReload={onChanged} />
+      <PublishActions
+        busy={busy}
+        error={error}
+        onSubmit={submit}
+        offered={submissionsAllowed(post.actions).filter((action) => action !== 'save')}
+        primary="publish"
+        saveLabel={t('postActions.save')}
+        timeZone={post.timezone ?? browserTimeZone}
+        scheduledAt={post.scheduledAt}
+      />
+      <div className="actions">
+        {post.actions.includes('UPDATE') && (
+          <Link href={editPostPath(post.id)} className="button button-secondary">
+            {t('postActions.edit')}
+          </Link>
+        )}
+        <Button isDisabled={busy} onPress={() => act(async () => navigate(editPostPath((await duplicatePost(client, post.id)).id)))}>
+          {t('postActions.duplicate')}
+        </Button>
+        {post.actions.includes('DELETE') && (
+          <ConfirmButton
+            label={t('postActions.delete')}
+            title={t('postActions.deleteTitle')}
+            message={t('postActions.deleteMessage')}
+            confirmLabel={t('postActions.deleteConfirm')}
+            isDisabled={busy}
+            onConfirm={() => act(async () => {
+              await deletePost(client, post.id);
+              navigate('/calendar');
+            })}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
