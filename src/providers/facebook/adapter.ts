@@ -83,7 +83,8 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
     const firstComment = await postFirstComment(steps, request.firstComment, async (message) => {
       const { id } = await this.#graph.post<{ id: string }>(`/${postId}/comments`, token, { message }, signal);
       // A comment's id is `<post>_<comment>`; Facebook opens the post at it with `comment_id`.
-      return { remoteId: id, remoteUrl: `${permalink}${permalink.includes('?') ? '&' : '?'}comment_id=${id.split('_').at(-1)}` };
+      const at = `comment_id=${id.split('_').at(-1)}`;
+      return { remoteId: id, remoteUrl: permalink && `${permalink}${permalink.includes('?') ? '&' : '?'}${at}` };
     });
     return { status: 'published', item: { remoteId: postId, remoteUrl: permalink, ...(firstComment ? { firstComment } : {}) } };
   }
