@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Temporal } from 'temporal-polyfill';
 import { startTestService, type TestService } from '../support/service.ts';
-import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { Receiver } from '../support/receiver.ts';
 import { launchBrowser, inspectPage, type Browser } from './chromium.ts';
@@ -77,7 +77,10 @@ describe('the dashboard', () => {
     await openPage('Accounts');
     await page.getByLabel('Username').fill('dashboard-sandbox');
     await page.getByRole('button', { name: 'Connect sandbox account' }).click();
-    await page.getByRole('cell', { name: /@dashboard-sandbox/ }).waitFor();
+    const row = page.getByRole('row', { name: /@dashboard-sandbox/ });
+    await row.waitFor();
+    await row.getByRole('img', { name: 'dashboard-sandbox on Sandbox' }).waitFor();
+    expect(await row.locator('.badge').textContent()).toBe('Active');
     expect(await inspectPage(page, 'accounts')).toEqual([]);
 
     const { body } = await api('GET', '/social-accounts');
@@ -85,6 +88,30 @@ describe('the dashboard', () => {
       'sandbox',
       'dashboard-sandbox',
     ]);
+  });
+
+  it('disconnects an account only once the person confirms in a dialog', async () => {
+    const id = await connectSandbox(service.services, workspace.workspaceId, 'to-disconnect');
+    const statusOf = async () => (await api('GET', '/social-accounts')).body.data.find((account: { id: string }) => account.id === id).status;
+    await page.reload();
+    const row = page.getByRole('row', { name: /@to-disconnect/ });
+    const dialog = page.getByRole('alertdialog', { name: 'Disconnect to-disconnect?' });
+
+    await row.getByRole('button', { name: 'Disconnect to-disconnect' }).click();
+    await dialog.waitFor();
+    // The less harmful choice has the focus; Escape closes the dialog and gives the focus back.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    expect(await inspectPage(page, 'accounts-disconnect-dialog')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Disconnect to-disconnect');
+    expect(await statusOf()).toBe('active');
+
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await row.locator('.badge', { hasText: 'Disconnected' }).waitFor();
+    expect(await statusOf()).toBe('revoked');
+    expect(await row.getByRole('button', { name: 'Disconnect to-disconnect' }).count()).toBe(0);
   });
 
   it('composes a post with a live count and publishes it to the sandbox', async () => {
@@ -166,7 +193,7 @@ describe('the dashboard', () => {
     const moved = planned.add({ days: 2 }).toZonedDateTime(timeZone).toInstant().toString({ smallestUnit: 'millisecond' });
     await expect.poll(async () => (await api('GET', `/posts/${id}`)).body.data.scheduledAt).toBe(moved);
 
-    await page.getByLabel('View').selectOption('week');
+    await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'Week' }).click();
     await page.locator('.calendar-week').waitFor();
     expect(await inspectPage(page, 'calendar-week')).toEqual([]);
   });
@@ -211,6 +238,58 @@ describe('webhooks in the dashboard', () => {
     await expect.poll(() => page.locator('[data-delivery-id]').count()).toBe(2);
     await page.getByText('1 attempt', { exact: false }).first().waitFor();
     expect(await inspectPage(page, 'webhook-deliveries')).toEqual([]);
+  });
+});
+
+describe('the frame', () => {
+  it('groups the pages in the sidebar and switches to the dark theme, kept after a reload', async () => {
+    const navigation = page.getByRole('navigation', { name: 'Main' });
+    const groups = {
+      Publish: ['Calendar', 'Compose', 'Queues', 'Media'],
+      Insights: ['Analytics'],
+      Settings: ['Accounts', 'People', 'API keys', 'Webhooks', 'Request log', 'AI credits'],
+    };
+    for (const [group, links] of Object.entries(groups)) {
+      expect(await navigation.getByRole('group', { name: group }).getByRole('link').allTextContents()).toEqual(links);
+    }
+    expect(await navigation.getByRole('link').count()).toBe(Object.values(groups).flat().length);
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme ?? null);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+    await page.getByRole('switch', { name: 'Dark theme' }).click();
+    expect(await theme()).toBe('dark');
+    expect(await background()).not.toBe(light);
+    expect(await inspectPage(page, 'frame-dark')).toEqual([]);
+    await page.reload();
+    await page.getByRole('switch', { name: 'Dark theme', checked: true }).waitFor();
+    expect(await theme()).toBe('dark');
+    await page.getByRole('switch', { name: 'Dark theme' }).click();
+    expect(await theme()).toBe('light');
+  });
+
+  it('puts the pages, the workspace and the theme in a menu on small screens', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+      // By keyboard: the menu opens on its first item, typing moves to the page named so.
+      await page.getByRole('button', { name: 'Menu' }).press('Enter');
+      const menu = page.getByRole('menu', { name: 'Menu' });
+      await menu.waitFor();
+      expect(await menu.getByRole('menuitemradio', { checked: true }).count()).toBe(1);
+      await page.keyboard.type('Webh');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/webhooks');
+
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await menu.getByRole('menuitemcheckbox', { name: 'Dark theme' }).click();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await menu.getByRole('menuitemcheckbox', { name: 'Dark theme', checked: true }).click();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });
 

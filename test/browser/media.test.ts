@@ -128,14 +128,17 @@ describe('the media library page', () => {
     await page.getByLabel('Search names and alt texts').fill('red-square');
     const card = page.getByRole('article', { name: 'red-square.png' });
     await expect.poll(() => page.locator('main article').count()).toBe(1);
-    await card.getByRole('button', { name: 'Delete red-square.png' }).click();
-    await card.getByRole('button', { name: 'Delete for good' }).click();
+    const confirmDelete = async () => {
+      await card.getByRole('button', { name: 'Delete red-square.png' }).click();
+      await page.getByRole('alertdialog', { name: 'Delete red-square.png for good?' }).getByRole('button', { name: 'Delete for good' }).click();
+    };
+    await confirmDelete();
     await card.getByRole('alert').waitFor();
     expect(await card.getByRole('alert').textContent()).toBe(refusal.message);
     expect((await api('GET', `/media/${id}`)).status).toBe(200);
 
     expect((await api('DELETE', `/posts/${draft.body.data.id}`)).status).toBe(204);
-    await card.getByRole('button', { name: 'Delete for good' }).click();
+    await confirmDelete();
     await page.getByText('No files.').waitFor();
     expect((await api('GET', `/media/${id}`)).status).toBe(404);
   });

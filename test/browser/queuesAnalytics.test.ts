@@ -95,6 +95,9 @@ describe('the queues page', () => {
     ]);
 
     await page.getByRole('button', { name: 'Delete Mornings' }).click();
+    const confirmation = page.getByRole('alertdialog', { name: 'Delete the queue “Mornings”?' });
+    expect(await confirmation.textContent()).toContain('The 1 post waiting in it stays scheduled at its time.');
+    await confirmation.getByRole('button', { name: 'Delete queue' }).click();
     await page.getByRole('status').getByText('Queue “Mornings” deleted. 1 post stays scheduled at its time.').waitFor();
     expect((await api('GET', '/queues')).body.data).toEqual([]);
     expect((await api('GET', `/posts/${post.id}`)).body.data.status).toBe('scheduled');

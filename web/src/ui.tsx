@@ -4,6 +4,7 @@ import { useId, type AnchorHTMLAttributes, type InputHTMLAttributes, type ReactN
 import type { ApiError } from './api/auth.ts';
 import { t } from './i18n.ts';
 import { navigate } from './router.ts';
+import { Button } from './ui/Button.tsx';
 
 /** The API's detail for a field (its `field` names the input, e.g. `password` or `targets[0].placement`). */
 export function detailFor(error: ApiError | null, field: string): string | undefined {
@@ -60,9 +61,9 @@ export function ShownOnce({ notice, label, value, testId, onDone }: { notice: st
         {label}
         <input readOnly value={value} onFocus={(event) => event.target.select()} data-testid={testId} />
       </label>
-      <button type="button" onClick={onDone}>
+      <Button variant="primary" onPress={onDone}>
         {t('keys.done')}
-      </button>
+      </Button>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { detailFor, ErrorBanner } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
 import { SetAltText, SuggestAltText } from './documents.ts';
 import type { MediaItem } from './types.ts';
 
@@ -65,12 +66,12 @@ export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
       )}
       <ErrorBanner error={error} />
       <div className="actions">
-        <button type="button" onClick={save} disabled={saving.fetching}>
+        <Button variant="primary" onPress={save} isDisabled={saving.fetching}>
           {t('media.saveAltText')}
-        </button>
-        <button type="button" onClick={suggest} disabled={suggesting.fetching}>
+        </Button>
+        <Button onPress={suggest} isDisabled={suggesting.fetching}>
           {suggesting.fetching ? t('media.suggesting') : t('media.suggestAltText')}
-        </button>
+        </Button>
       </div>
       <p role="status" className="muted">
         {notice}

@@ -5,6 +5,8 @@ import { useQuery } from 'urql';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { ErrorBanner } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
 import { MediaPageQuery } from './documents.ts';
 import type { MediaItem, MediaStatus, MediaType } from './types.ts';
 import './media.css';
@@ -51,16 +53,15 @@ function Pages({ filters, show, refresh = 0, pageSize = 24, children }: MediaPag
         ))}
       </ul>
       {next && (
-        <button
-          type="button"
+        <Button
           className="more"
-          onClick={() => {
+          onPress={() => {
             setCursors([...cursors, next]);
             setNext(null);
           }}
         >
           {t('media.more')}
-        </button>
+        </Button>
       )}
     </>
   );
@@ -105,6 +106,14 @@ function Page({
   }
   if (!data) return fetching && isFirst ? <li className="wide muted">{t('common.loading')}</li> : null;
   const items = data.media.edges.map((edge) => edge.node).filter((item) => !show || show(item));
-  if (isFirst && !items.length && !pageInfo?.hasNextPage) return <li className="wide muted">{t('media.none')}</li>;
+  if (isFirst && !items.length && !pageInfo?.hasNextPage) {
+    return (
+      <li className="wide">
+        <EmptyState title={t('media.none')}>
+          <p>{t('media.noneHint')}</p>
+        </EmptyState>
+      </li>
+    );
+  }
   return items.map((item) => <li key={item.id}>{children(item)}</li>);
 }

@@ -2,6 +2,7 @@
 // Used by the media page and the composer.
 import { useId, useState } from 'react';
 import { t } from '../i18n.ts';
+import { Button } from '../ui/Button.tsx';
 import { MediaPages } from './MediaPages.tsx';
 import { Thumbnail } from './Thumbnail.tsx';
 import { UploadControl } from './UploadControl.tsx';
@@ -53,9 +54,9 @@ export function MediaPicker({ selected, onPick, types, label }: MediaPickerProps
           return (
             <div className="media-choice">
               <Thumbnail media={item} />
-              <button type="button" disabled={chosen} onClick={() => onPick(item)}>
+              <Button isDisabled={chosen} onPress={() => onPick(item)}>
                 {t(chosen ? 'media.chosen' : 'media.pick', { filename: item.filename })}
-              </button>
+              </Button>
             </div>
           );
         }}

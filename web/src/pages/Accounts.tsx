@@ -1,5 +1,7 @@
-// Connected accounts: connect a sandbox account, a Bluesky account by app password, or an OAuth network (the
-// person is sent to the network and comes back through /oauth/callback to the dashboard); reconnect; disconnect.
+// Connected accounts, each with its picture, network and status: reconnect one the network no longer accepts,
+// disconnect one (after a confirmation). Connect one of the networks set up here, grouped by how: an OAuth network
+// (the person is sent to the network and comes back through /oauth/callback to the dashboard), Bluesky by app
+// password, the sandbox.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ApiError } from '../api/auth.ts';
@@ -8,12 +10,18 @@ import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { Avatar } from '../ui/Avatar.tsx';
+import { Button } from '../ui/Button.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
+import { NetworkIcon } from '../ui/NetworkIcon.tsx';
+import { StatusBadge, type Tone } from '../ui/StatusBadge.tsx';
 import { webAddress } from '../webAddress.ts';
 import type { Provider } from '../../../schema/generated/graphql.ts';
 
 const AccountsQuery = `
   query Accounts {
-    socialAccounts(first: 100) { edges { node { id provider displayName username status needsReconnect connectedAt } } }
+    socialAccounts(first: 100) { edges { node { id provider displayName username avatarUrl status needsReconnect connectedAt } } }
     providers { provider displayName configured connection }
   }`;
 const AddAccount = `
@@ -29,6 +37,7 @@ interface Account {
   provider: Provider;
   displayName: string;
   username: string;
+  avatarUrl: string | null;
   status: string;
   needsReconnect: boolean;
   connectedAt: string;
@@ -39,6 +48,8 @@ interface ProviderInfo {
   configured: boolean;
   connection: string | null;
 }
+
+const statusTones: Record<string, Tone> = { ACTIVE: 'success', NEEDS_RECONNECT: 'warning', REVOKED: 'neutral' };
 
 /** OAuth networks where the person names their own server (Mastodon's instance), sent as `instanceUrl`. */
 const ownServerNetworks = new Set<Provider>(['MASTODON']);
@@ -93,34 +104,48 @@ export function Accounts() {
     if (await connect(provider, { provider, ...variables })) element.reset();
   };
 
+  const accounts = data?.socialAccounts.edges.map(({ node }) => node) ?? [];
+  const canReconnect = (account: Account) =>
+    account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection === 'oauth2');
+  const oauthNetworks = providers.filter((provider) => provider.connection === 'oauth2');
   const columns: Column<Account>[] = [
+    { header: t('accounts.picture'), hidden: true, cell: (account) => <Avatar src={account.avatarUrl} name={account.displayName} provider={account.provider} /> },
     { header: t('post.account'), cell: (account) => `${account.displayName} (@${account.username})` },
-    { header: t('accounts.network'), cell: networkOf },
-    { header: t('post.status'), cell: (account) => t('status.account', { status: account.status }) },
+    {
+      header: t('accounts.network'),
+      cell: (account) => (
+        <span className="with-icon">
+          <NetworkIcon provider={account.provider} title="" />
+          {networkOf(account)}
+        </span>
+      ),
+    },
+    { header: t('post.status'), cell: (account) => <StatusBadge tone={statusTones[account.status] ?? 'neutral'}>{t('status.account', { status: account.status })}</StatusBadge> },
     { header: t('accounts.connectedAt'), cell: (account) => formatDateTime(account.connectedAt) },
     {
       header: t('common.actions'),
       hidden: true,
       cell: (account) => (
-        <>
-          {account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection === 'oauth2') && (
-            <button type="button" onClick={() => startOAuth(account.provider)}>
+        <div className="row-actions">
+          {canReconnect(account) && (
+            <Button variant="primary" onPress={() => startOAuth(account.provider)}>
               {t('accounts.reconnect', { account: account.displayName })}
-            </button>
+            </Button>
           )}
           {account.status !== 'REVOKED' && (
-            <button
-              type="button"
-              onClick={async () => {
+            <ConfirmButton
+              label={t('accounts.disconnect', { account: account.displayName })}
+              title={t('accounts.disconnectTitle', { account: account.displayName })}
+              message={t('accounts.disconnectMessage')}
+              confirmLabel={t('accounts.disconnectConfirm')}
+              onConfirm={async () => {
                 const result = await disconnect({ id: account.id });
                 setError(result.error ? { form: 'list', error: apiErrorOf(result.error) } : null);
                 reload({ requestPolicy: 'network-only' });
               }}
-            >
-              {t('accounts.disconnect', { account: account.displayName })}
-            </button>
+            />
           )}
-        </>
+        </div>
       ),
     },
   ];
@@ -128,64 +153,89 @@ export function Accounts() {
   return (
     <section aria-labelledby="accounts-title">
       <h1 id="accounts-title">{t('accounts.title')}</h1>
-      <Table columns={columns} rows={data?.socialAccounts.edges.map(({ node }) => node) ?? []} keyOf={(account) => account.id} />
+      {data && accounts.length === 0 ? (
+        <EmptyState title={t('accounts.none')}>
+          <p>{t('accounts.noneHint')}</p>
+        </EmptyState>
+      ) : (
+        <Table className="accounts-table" columns={columns} rows={accounts} keyOf={(account) => account.id} />
+      )}
       <ErrorBanner error={errorOf('list')} />
 
       <h2>{t('accounts.connect')}</h2>
-      {providers.some((provider) => provider.provider === 'SANDBOX') && (
-        <form onSubmit={submit('SANDBOX', ['username'])} aria-labelledby="connect-sandbox">
-          <h3 id="connect-sandbox">{t('accounts.sandbox')}</h3>
-          <ErrorBanner error={errorOf('SANDBOX')} />
-          <Field label={t('accounts.username')} name="username" error={detailFor(errorOf('SANDBOX'), 'username')} />
-          <button type="submit">{t('accounts.connectSandbox')}</button>
-        </form>
-      )}
-      {providers.some((provider) => provider.provider === 'BLUESKY' && provider.connection === 'credentials') && (
-        <form onSubmit={submit('BLUESKY', ['identifier', 'appPassword', 'service'])} aria-labelledby="connect-bluesky">
-          <h3 id="connect-bluesky">Bluesky</h3>
-          <ErrorBanner error={errorOf('BLUESKY')} />
-          <Field label={t('accounts.identifier')} name="identifier" autoComplete="username" error={detailFor(errorOf('BLUESKY'), 'identifier')} />
-          <Field label={t('accounts.appPassword')} name="appPassword" type="password" autoComplete="off" error={detailFor(errorOf('BLUESKY'), 'appPassword')} />
-          <Field label={t('accounts.service')} name="service" type="url" placeholder="https://bsky.social" error={detailFor(errorOf('BLUESKY'), 'service')} />
-          <button type="submit">{t('accounts.connectBluesky')}</button>
-        </form>
-      )}
-      {providers
-        .filter((provider) => provider.connection === 'oauth2' && ownServerNetworks.has(provider.provider))
-        .map((provider) => (
-          <form
-            key={provider.provider}
-            aria-labelledby={`connect-${provider.provider}`}
-            onSubmit={(event) => {
-              event.preventDefault();
-              startOAuth(provider.provider, String(new FormData(event.currentTarget).get('instanceUrl') ?? ''));
-            }}
-          >
-            <h3 id={`connect-${provider.provider}`}>{provider.displayName}</h3>
-            <ErrorBanner error={errorOf(provider.provider)} />
-            <Field
-              label={t('accounts.instanceUrl')}
-              name="instanceUrl"
-              type="url"
-              placeholder="https://mastodon.social"
-              error={detailFor(errorOf(provider.provider), 'instanceUrl')}
-            />
-            <button type="submit">{t('accounts.connectOAuth', { network: provider.displayName })}</button>
+      <div className="connect-groups">
+        {oauthNetworks.length > 0 && (
+          <section className="card" aria-labelledby="connect-oauth">
+            <h3 id="connect-oauth">{t('accounts.oauthGroup')}</h3>
+            <p className="muted">{t('accounts.oauthHint')}</p>
+            <ul className="oauth">
+              {oauthNetworks
+                .filter((provider) => !ownServerNetworks.has(provider.provider))
+                .map((provider) => (
+                  <li key={provider.provider}>
+                    <Button onPress={() => startOAuth(provider.provider)}>
+                      <NetworkIcon provider={provider.provider} title="" />
+                      {t('accounts.connectOAuth', { network: provider.displayName })}
+                    </Button>
+                    <ErrorBanner error={errorOf(provider.provider)} />
+                    <Details error={errorOf(provider.provider)} />
+                  </li>
+                ))}
+            </ul>
+            {oauthNetworks
+              .filter((provider) => ownServerNetworks.has(provider.provider))
+              .map((provider) => (
+                <form
+                  key={provider.provider}
+                  aria-labelledby={`connect-${provider.provider}`}
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    startOAuth(provider.provider, String(new FormData(event.currentTarget).get('instanceUrl') ?? ''));
+                  }}
+                >
+                  <h4 id={`connect-${provider.provider}`} className="with-icon">
+                    <NetworkIcon provider={provider.provider} title="" />
+                    {provider.displayName}
+                  </h4>
+                  <ErrorBanner error={errorOf(provider.provider)} />
+                  <Field
+                    label={t('accounts.instanceUrl')}
+                    name="instanceUrl"
+                    type="url"
+                    placeholder="https://mastodon.social"
+                    error={detailFor(errorOf(provider.provider), 'instanceUrl')}
+                  />
+                  <Button type="submit">{t('accounts.connectOAuth', { network: provider.displayName })}</Button>
+                </form>
+              ))}
+          </section>
+        )}
+        {providers.some((provider) => provider.provider === 'BLUESKY' && provider.connection === 'credentials') && (
+          <form className="card" onSubmit={submit('BLUESKY', ['identifier', 'appPassword', 'service'])} aria-labelledby="connect-bluesky">
+            <h3 id="connect-bluesky" className="with-icon">
+              <NetworkIcon provider="BLUESKY" title="" />
+              Bluesky
+            </h3>
+            <p className="muted">{t('accounts.blueskyHint')}</p>
+            <ErrorBanner error={errorOf('BLUESKY')} />
+            <Field label={t('accounts.identifier')} name="identifier" autoComplete="username" error={detailFor(errorOf('BLUESKY'), 'identifier')} />
+            <Field label={t('accounts.appPassword')} name="appPassword" type="password" autoComplete="off" error={detailFor(errorOf('BLUESKY'), 'appPassword')} />
+            <Field label={t('accounts.service')} name="service" type="url" placeholder="https://bsky.social" error={detailFor(errorOf('BLUESKY'), 'service')} />
+            <Button type="submit">{t('accounts.connectBluesky')}</Button>
           </form>
-        ))}
-      <ul className="oauth">
-        {providers
-          .filter((provider) => provider.connection === 'oauth2' && !ownServerNetworks.has(provider.provider))
-          .map((provider) => (
-            <li key={provider.provider}>
-              <button type="button" onClick={() => startOAuth(provider.provider)}>
-                {t('accounts.connectOAuth', { network: provider.displayName })}
-              </button>
-              <ErrorBanner error={errorOf(provider.provider)} />
-              <Details error={errorOf(provider.provider)} />
-            </li>
-          ))}
-      </ul>
+        )}
+        {providers.some((provider) => provider.provider === 'SANDBOX') && (
+          <form className="card" onSubmit={submit('SANDBOX', ['username'])} aria-labelledby="connect-sandbox">
+            <h3 id="connect-sandbox" className="with-icon">
+              <NetworkIcon provider="SANDBOX" title="" />
+              {t('accounts.sandbox')}
+            </h3>
+            <ErrorBanner error={errorOf('SANDBOX')} />
+            <Field label={t('accounts.username')} name="username" error={detailFor(errorOf('SANDBOX'), 'username')} />
+            <Button type="submit">{t('accounts.connectSandbox')}</Button>
+          </form>
+        )}
+      </div>
     </section>
   );
 }

@@ -7,6 +7,10 @@ import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { detailFor, ErrorBanner, Field, ShownOnce } from '../ui.tsx';
 import { Table, type Column } from '../table.tsx';
+import { Button } from '../ui/Button.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
+import { StatusBadge } from '../ui/StatusBadge.tsx';
 
 const KeysQuery = `query ApiKeys { apiKeys { id name prefix scopes createdAt expiresAt revokedAt } viewer { scopes } }`;
 const CreateKey = `
@@ -44,18 +48,19 @@ export function ApiKeys() {
       header: t('post.status'),
       cell: (key) =>
         key.revokedAt ? (
-          t('keys.revokedAt', { date: formatDateTime(key.revokedAt) })
+          <StatusBadge tone="neutral">{t('keys.revokedAt', { date: formatDateTime(key.revokedAt) })}</StatusBadge>
         ) : (
-          <button
-            type="button"
-            onClick={async () => {
+          <ConfirmButton
+            label={t('keys.revoke', { name: key.name ?? key.prefix })}
+            title={t('keys.revokeTitle', { name: key.name ?? key.prefix })}
+            message={t('keys.revokeMessage')}
+            confirmLabel={t('keys.revokeConfirm')}
+            onConfirm={async () => {
               const result = await revokeKey({ id: key.id });
               setError(result.error ? apiErrorOf(result.error) : null);
               reload({ requestPolicy: 'network-only' });
             }}
-          >
-            {t('keys.revoke', { name: key.name ?? key.prefix })}
-          </button>
+          />
         ),
     },
   ];
@@ -98,11 +103,19 @@ export function ApiKeys() {
             </div>
           )}
         </fieldset>
-        <button type="submit">{t('keys.createButton')}</button>
+        <Button type="submit" variant="primary">
+          {t('keys.createButton')}
+        </Button>
       </form>
       {created && <ShownOnce notice={t('keys.shownOnce')} label={t('keys.newKey')} value={created} testId="new-key" onDone={() => setCreated(null)} />}
       <h2>{t('keys.list')}</h2>
-      <Table columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
+      {data && data.apiKeys.length === 0 ? (
+        <EmptyState title={t('keys.none')}>
+          <p>{t('keys.noneHint')}</p>
+        </EmptyState>
+      ) : (
+        <Table columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
+      )}
     </section>
   );
 }

@@ -1,10 +1,12 @@
 // The media library: search and filter the files, upload with progress, alt text (with an AI suggestion), delete.
-import { useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useMutation } from 'urql';
 import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { language, t } from '../i18n.ts';
 import { ErrorBanner } from '../ui.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { StatusBadge, type Tone } from '../ui/StatusBadge.tsx';
 import { AltTextEditor } from '../media/AltTextEditor.tsx';
 import { DeleteMedia } from '../media/documents.ts';
 import { MediaPages } from '../media/MediaPages.tsx';
@@ -15,6 +17,7 @@ import type { MediaItem, MediaStatus, MediaType } from '../media/types.ts';
 
 const types: MediaType[] = ['IMAGE', 'GIF', 'VIDEO'];
 const statuses: MediaStatus[] = ['READY', 'PROCESSING', 'UPLOADING', 'FAILED'];
+const statusTones: Record<MediaStatus, Tone> = { READY: 'success', PROCESSING: 'info', UPLOADING: 'info', FAILED: 'danger' };
 
 function formatSize(bytes: number): string {
   const [value, unit] = bytes < 1_000_000 ? [bytes / 1000, 'kilobyte'] : [bytes / 1_000_000, 'megabyte'];
@@ -73,13 +76,15 @@ function MediaCard({ media }: { media: MediaItem }) {
     t('media.kind', { type: media.type ?? 'NONE' }),
     media.width && media.height ? t('media.dimensions', { width: media.width, height: media.height }) : null,
     formatSize(media.size),
-    t('media.state', { status: media.status }),
   ];
   return (
     <article className="media-card" aria-labelledby={titleId}>
       <Thumbnail media={media} />
       <h2 id={titleId}>{media.filename}</h2>
       <p className="muted">{facts.filter(Boolean).join(' · ')}</p>
+      <p>
+        <StatusBadge tone={statusTones[media.status]}>{t('media.state', { status: media.status })}</StatusBadge>
+      </p>
       {media.error && <p className="field-error">{media.error.message}</p>}
       {media.status === 'READY' && <AltTextEditor media={media} />}
       <DeleteControl media={media} />
@@ -87,52 +92,23 @@ function MediaCard({ media }: { media: MediaItem }) {
   );
 }
 
-/** Delete asks once more; the API's refusal (a file a post still uses: CONFLICT) is shown as it gives it. */
+/** Delete asks once more in a dialog; the API's refusal (a file a post still uses: CONFLICT) is shown as it gives it. */
 function DeleteControl({ media }: { media: MediaItem }) {
-  const id = useId();
-  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
-  const [deleting, deleteMedia] = useMutation(DeleteMedia);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  if (!confirming) {
-    return (
-      <div className="actions">
-        <button type="button" className="danger" ref={deleteButton} onClick={() => setConfirming(true)}>
-          {t('media.delete', { filename: media.filename })}
-        </button>
-      </div>
-    );
-  }
+  const [, deleteMedia] = useMutation(DeleteMedia);
   return (
-    <fieldset className="confirm" aria-labelledby={`${id}-question`}>
-      <p id={`${id}-question`}>{t('media.confirmDelete', { filename: media.filename })}</p>
+    <div className="actions">
+      <ConfirmButton
+        label={t('media.delete', { filename: media.filename })}
+        title={t('media.confirmDelete', { filename: media.filename })}
+        message={t('media.deleteMessage')}
+        confirmLabel={t('media.deleteForGood')}
+        onConfirm={async () => {
+          const result = await deleteMedia({ id: media.id }, { additionalTypenames: ['MediaFile'] });
+          setError(result.error ? apiErrorOf(result.error) : null);
+        }}
+      />
       <ErrorBanner error={error} />
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={deleting.fetching}
-          onClick={async () => {
-            const result = await deleteMedia({ id: media.id }, { additionalTypenames: ['MediaFile'] });
-            setError(result.error ? apiErrorOf(result.error) : null);
-          }}
-        >
-          {t('media.deleteForGood')}
-        </button>
-        {/* The less harmful choice has the focus; cancelling gives it back to the delete button. */}
-        <button
-          type="button"
-          // biome-ignore lint/a11y/noAutofocus: this group replaces the delete button the person just pressed, whose focus would otherwise fall back to the page's start
-          autoFocus
-          onClick={() => {
-            setConfirming(false);
-            setError(null);
-            requestAnimationFrame(() => deleteButton.current?.focus());
-          }}
-        >
-          {t('media.cancel')}
-        </button>
-      </div>
-    </fieldset>
+    </div>
   );
 }

@@ -8,6 +8,8 @@ import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
 
 const MembersQuery = `query Members { members { userId email name role joinedAt } }`;
 const AddMember = `mutation AddMember($email: String!, $role: Role!, $password: String) { addMember(email: $email, role: $role, password: $password) { userId } }`;
@@ -71,9 +73,15 @@ export function People() {
       hidden: true,
       cell: (member) => (
         <>
-          <button type="button" onClick={() => act(member.userId, removeMember({ userId: member.userId }))}>
-            {t('people.remove', { email: member.email })}
-          </button>
+          <ConfirmButton
+            label={t('people.remove', { email: member.email })}
+            title={t('people.removeTitle', { email: member.email })}
+            message={t('people.removeMessage')}
+            confirmLabel={t('people.removeConfirm')}
+            onConfirm={async () => {
+              await act(member.userId, removeMember({ userId: member.userId }));
+            }}
+          />
           <ErrorBanner error={errorOf(member.userId)} />
         </>
       ),
@@ -104,7 +112,9 @@ export function People() {
           {detailFor(errorOf('add'), 'role') && <p className="field-error">{detailFor(errorOf('add'), 'role')}</p>}
         </div>
         <Field label={t('people.password')} name="password" type="password" autoComplete="new-password" error={detailFor(errorOf('add'), 'password')} />
-        <button type="submit">{t('people.addButton')}</button>
+        <Button type="submit" variant="primary">
+          {t('people.addButton')}
+        </Button>
       </form>
     </section>
   );

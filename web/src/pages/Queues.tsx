@@ -7,6 +7,9 @@ import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { timeZone } from '../time.ts';
 import { ErrorBanner } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
 import { QueueForm } from '../queues/QueueForm.tsx';
 import { slotSummary } from '../queues/SlotEditor.tsx';
 import { CreateQueue, DeleteQueue, QueuesQuery, UpdateQueue, type Account, type Queue, type QueueDraft } from '../queues/model.ts';
@@ -73,9 +76,9 @@ export function Queues() {
       <div className="toolbar">
         <h1 id="queues-title">{t('queues.title')}</h1>
         {editing === null && (
-          <button type="button" onClick={() => edit('new')}>
+          <Button variant="primary" onPress={() => edit('new')}>
             {t('queues.new')}
-          </button>
+          </Button>
         )}
       </div>
       <p role="status">{notice}</p>
@@ -91,10 +94,21 @@ export function Queues() {
         />
       )}
       {editing === null && <ErrorBanner error={error} />}
-      {data && !queues.length && <p>{t('queues.none')}</p>}
+      {data && !queues.length && editing === null && (
+        <EmptyState
+          title={t('queues.none')}
+          action={
+            <Button variant="primary" onPress={() => edit('new')}>
+              {t('queues.new')}
+            </Button>
+          }
+        >
+          <p>{t('queues.noneHint')}</p>
+        </EmptyState>
+      )}
       <ul className="queues">
         {queues.map((queue) => (
-          <li key={queue.id} data-queue-id={queue.id}>
+          <li key={queue.id} data-queue-id={queue.id} className="card">
             <h2>{queue.name}</h2>
             <dl className="facts">
               <dt>{t('queues.timezone')}</dt>
@@ -111,18 +125,17 @@ export function Queues() {
               <dd>{t('queues.upcomingCount', { count: queue.posts.length })}</dd>
             </dl>
             <div className="actions">
-              <button type="button" onClick={() => edit(queue.id)}>
-                {t('queues.edit', { name: queue.name })}
-              </button>
-              <button
-                type="button"
-                onClick={async () => {
+              <Button onPress={() => edit(queue.id)}>{t('queues.edit', { name: queue.name })}</Button>
+              <ConfirmButton
+                label={t('queues.delete', { name: queue.name })}
+                title={t('queues.deleteTitle', { name: queue.name })}
+                message={t('queues.deleteMessage', { count: queue.posts.length })}
+                confirmLabel={t('queues.deleteConfirm')}
+                onConfirm={async () => {
                   const answer = await act<{ deleteQueue: number }>(deleteQueue({ id: queue.id }));
                   if (answer) finish(t('queues.deleted', { name: queue.name, kept: answer.deleteQueue }));
                 }}
-              >
-                {t('queues.delete', { name: queue.name })}
-              </button>
+              />
             </div>
           </li>
         ))}

@@ -6,8 +6,13 @@ import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { ErrorBanner } from '../ui.tsx';
 import { Table, type Column } from '../table.tsx';
+import { Button } from '../ui/Button.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
+import { StatusBadge, type Tone } from '../ui/StatusBadge.tsx';
 
 const RequestLogQuery = `query RequestLog { requestLog(first: 100) { edges { node { id createdAt method route status durationMs requestId apiKeyId } } } }`;
+
+const toneOf = (status: number): Tone => (status >= 500 ? 'danger' : status >= 400 ? 'warning' : 'success');
 
 interface Entry {
   id: string;
@@ -32,7 +37,7 @@ export function RequestLog() {
         </code>
       ),
     },
-    { header: t('post.status'), cell: (entry) => entry.status },
+    { header: t('post.status'), cell: (entry) => <StatusBadge tone={toneOf(entry.status)}>{entry.status}</StatusBadge> },
     { header: t('log.duration'), cell: (entry) => t('log.milliseconds', { ms: Math.round(entry.durationMs) }) },
     { header: t('log.by'), cell: (entry) => (entry.apiKeyId ? t('log.byKey') : t('log.bySession')) },
     { header: t('log.requestId'), cell: (entry) => <code>{entry.requestId}</code> },
@@ -42,19 +47,23 @@ export function RequestLog() {
     <section aria-labelledby="log-title">
       <div className="toolbar">
         <h1 id="log-title">{t('log.title')}</h1>
-        <button type="button" onClick={() => reload({ requestPolicy: 'network-only' })}>
-          {t('webhooks.refresh')}
-        </button>
+        <Button onPress={() => reload({ requestPolicy: 'network-only' })}>{t('webhooks.refresh')}</Button>
       </div>
       <ErrorBanner error={error ? apiErrorOf(error) : null} />
-      {/* Focusable so the keyboard can scroll it when it is wider than the screen. */}
-      <Table
-        tabIndex={0}
-        aria-labelledby="log-title"
-        columns={columns}
-        rows={data?.requestLog.edges.map((edge) => edge.node) ?? []}
-        keyOf={(entry) => entry.id}
-      />
+      {data && data.requestLog.edges.length === 0 ? (
+        <EmptyState title={t('log.none')}>
+          <p>{t('log.noneHint')}</p>
+        </EmptyState>
+      ) : (
+        /* Focusable so the keyboard can scroll it when it is wider than the screen. */
+        <Table
+          tabIndex={0}
+          aria-labelledby="log-title"
+          columns={columns}
+          rows={data?.requestLog.edges.map((edge) => edge.node) ?? []}
+          keyOf={(entry) => entry.id}
+        />
+      )}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ApiError, signIn } from '../api/auth.ts';
 import { t } from '../i18n.ts';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [error, setError] = useState<ApiError | null>(null);
@@ -28,9 +29,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <ErrorBanner error={error} />
         <Field label={t('signIn.email')} name="email" type="email" autoComplete="username" error={detailFor(error, 'email')} />
         <Field label={t('signIn.password')} name="password" type="password" autoComplete="current-password" error={detailFor(error, 'password')} />
-        <button type="submit" disabled={busy}>
+        <Button type="submit" variant="primary" isDisabled={busy}>
           {t('signIn.submit')}
-        </button>
+        </Button>
       </form>
     </main>
   );

@@ -7,6 +7,10 @@ import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { detailFor, ErrorBanner, Field, ShownOnce } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
+import { StatusBadge, type Tone } from '../ui/StatusBadge.tsx';
 
 const WebhooksQuery = `query Webhooks { webhooks(first: 100) { edges { node { id url description enabled events createdAt } } } }`;
 const DeliveriesQuery = `
@@ -45,6 +49,7 @@ interface Delivery {
 }
 
 const eventName = (kind: string) => kind.toLowerCase().replace('_', '.');
+const deliveryTones: Record<string, Tone> = { SUCCEEDED: 'success', FAILED: 'danger', PENDING: 'info' };
 
 function Deliveries({ endpoint }: { endpoint: Endpoint }) {
   const [{ data }, reload] = useQuery<{ webhookDeliveries: { edges: { node: Delivery }[] } }>({
@@ -59,27 +64,28 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
     <div className="deliveries">
       <div className="actions">
         <h3>{t('webhooks.deliveriesOf', { url: endpoint.url })}</h3>
-        <button type="button" onClick={() => reload({ requestPolicy: 'network-only' })}>
-          {t('webhooks.refresh')}
-        </button>
+        <Button onPress={() => reload({ requestPolicy: 'network-only' })}>{t('webhooks.refresh')}</Button>
       </div>
       <ErrorBanner error={error} />
       {data && !deliveries.length && <p>{t('webhooks.noDeliveries')}</p>}
       <ul>
         {deliveries.map((delivery) => (
           <li key={delivery.id} data-delivery-id={delivery.id}>
-            <strong>{eventName(delivery.eventType)}</strong> · {t('webhooks.deliveryStatus', { status: delivery.status })} ·{' '}
-            {t('webhooks.attempts', { count: delivery.attempts })}
-            <button
-              type="button"
-              onClick={async () => {
-                const result = await replay({ endpointId: endpoint.id, deliveryId: delivery.id });
-                setError(result.error ? apiErrorOf(result.error) : null);
-                reload({ requestPolicy: 'network-only' });
-              }}
-            >
-              {t('webhooks.replay', { event: eventName(delivery.eventType) })}
-            </button>
+            <div className="delivery-head">
+              <strong>{eventName(delivery.eventType)}</strong>
+              <StatusBadge tone={deliveryTones[delivery.status] ?? 'neutral'}>{t('webhooks.deliveryStatus', { status: delivery.status })}</StatusBadge>
+              <span className="muted">{t('webhooks.attempts', { count: delivery.attempts })}</span>
+              <Button
+                variant="quiet"
+                onPress={async () => {
+                  const result = await replay({ endpointId: endpoint.id, deliveryId: delivery.id });
+                  setError(result.error ? apiErrorOf(result.error) : null);
+                  reload({ requestPolicy: 'network-only' });
+                }}
+              >
+                {t('webhooks.replay', { event: eventName(delivery.eventType) })}
+              </Button>
+            </div>
             <ol>
               {delivery.attemptLog.map((attempt) => (
                 <li key={attempt.number}>
@@ -133,38 +139,52 @@ export function Webhooks() {
         <ErrorBanner error={error} />
         <Field label={t('webhooks.url')} name="url" type="url" error={detailFor(error, 'url')} />
         <Field label={t('webhooks.description')} name="description" error={detailFor(error, 'description')} />
-        <button type="submit">{t('webhooks.addButton')}</button>
+        <Button type="submit" variant="primary">
+          {t('webhooks.addButton')}
+        </Button>
       </form>
       {secret && (
         <ShownOnce notice={t('webhooks.secretOnce')} label={t('webhooks.secret')} value={secret} testId="webhook-secret" onDone={() => setSecret(null)} />
       )}
       <h2>{t('webhooks.list')}</h2>
+      {data && endpoints.length === 0 && (
+        <EmptyState title={t('webhooks.none')}>
+          <p>{t('webhooks.noneHint')}</p>
+        </EmptyState>
+      )}
       <ul className="endpoints">
         {endpoints.map((endpoint) => (
-          <li key={endpoint.id}>
-            <p>
-              <code>{endpoint.url}</code> {endpoint.description && `· ${endpoint.description}`} ·{' '}
+          <li key={endpoint.id} className="card">
+            <p className="endpoint-head">
+              <code>{endpoint.url}</code>
+              <StatusBadge tone={endpoint.enabled ? 'success' : 'danger'}>{t('webhooks.enabled', { enabled: String(endpoint.enabled) })}</StatusBadge>
+            </p>
+            <p className="muted">
+              {endpoint.description && `${endpoint.description} · `}
               {endpoint.events.length ? endpoint.events.map(eventName).join(', ') : t('webhooks.allEvents')}
             </p>
             <div className="actions">
-              <button type="button" aria-expanded={open === endpoint.id} onClick={() => setOpen(open === endpoint.id ? null : endpoint.id)}>
+              <Button aria-expanded={open === endpoint.id} onPress={() => setOpen(open === endpoint.id ? null : endpoint.id)}>
                 {t('webhooks.showDeliveries', { url: endpoint.url })}
-              </button>
-              <button type="button" onClick={() => act(testWebhook({ id: endpoint.id }))}>
-                {t('webhooks.test', { url: endpoint.url })}
-              </button>
-              <button
-                type="button"
-                onClick={async () => {
+              </Button>
+              <Button onPress={() => act(testWebhook({ id: endpoint.id }))}>{t('webhooks.test', { url: endpoint.url })}</Button>
+              <Button
+                onPress={async () => {
                   const answer = (await act(rotateSecret({ id: endpoint.id }))) as { rotateWebhookSecret: { secret: string } } | null;
                   if (answer) setSecret(answer.rotateWebhookSecret.secret);
                 }}
               >
                 {t('webhooks.rotate', { url: endpoint.url })}
-              </button>
-              <button type="button" onClick={() => act(deleteWebhook({ id: endpoint.id }))}>
-                {t('webhooks.delete', { url: endpoint.url })}
-              </button>
+              </Button>
+              <ConfirmButton
+                label={t('webhooks.delete', { url: endpoint.url })}
+                title={t('webhooks.deleteTitle', { url: endpoint.url })}
+                message={t('webhooks.deleteMessage')}
+                confirmLabel={t('webhooks.deleteConfirm')}
+                onConfirm={async () => {
+                  await act(deleteWebhook({ id: endpoint.id }));
+                }}
+              />
             </div>
             {open === endpoint.id && <Deliveries endpoint={endpoint} />}
           </li>

@@ -4,6 +4,9 @@ import { useId, useState } from 'react';
 import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
+import { NetworkIcon } from '../ui/NetworkIcon.tsx';
+import { networkLook } from '../ui/networks.ts';
 import type { Account, QueueDraft } from './model.ts';
 import { SlotEditor } from './SlotEditor.tsx';
 
@@ -87,16 +90,17 @@ export function QueueForm({
                 })
               }
             />
-            {account.displayName} (@{account.username}, {account.provider})
+            <NetworkIcon provider={account.provider} title="" />
+            {account.displayName} (@{account.username}, {networkLook(account.provider).name})
           </label>
         ))}
         {accountsError && <p className="field-error">{accountsError}</p>}
       </fieldset>
       <div className="actions">
-        <button type="submit">{t('queues.save')}</button>
-        <button type="button" onClick={onCancel}>
-          {t('queues.cancel')}
-        </button>
+        <Button type="submit" variant="primary">
+          {t('queues.save')}
+        </Button>
+        <Button onPress={onCancel}>{t('queues.cancel')}</Button>
       </div>
     </form>
   );

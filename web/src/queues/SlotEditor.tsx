@@ -5,6 +5,7 @@ import { useId, useRef, useState } from 'react';
 import { Temporal } from 'temporal-polyfill';
 import { language, t } from '../i18n.ts';
 import { Field } from '../ui.tsx';
+import { Button } from '../ui/Button.tsx';
 import { weekdays, type Slot, type Weekday } from './model.ts';
 
 // 2024-01-01 was a Monday: the names of the week's days in the person's language, Monday first.
@@ -85,9 +86,9 @@ export function SlotEditor({ slots, onChange, error }: { slots: Slot[]; onChange
                   </td>
                 ))}
                 <td>
-                  <button type="button" onClick={() => removeTime(time)}>
+                  <Button variant="quiet" onPress={() => removeTime(time)}>
                     {t('queues.removeTime', { time: formatTime(time) })}
-                  </button>
+                  </Button>
                 </td>
               </tr>
             ))}
@@ -103,9 +104,9 @@ export function SlotEditor({ slots, onChange, error }: { slots: Slot[]; onChange
       )}
       <div className="actions">
         <Field label={t('queues.newTime')} type="time" value={newTime} onChange={(event) => setNewTime(event.target.value)} />
-        <button type="button" onClick={addTime} disabled={!newTime}>
+        <Button onPress={addTime} isDisabled={!newTime}>
           {t('queues.addTime')}
-        </button>
+        </Button>
       </div>
     </fieldset>
   );
