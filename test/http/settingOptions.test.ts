@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
-import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { connectByOAuth } from '../support/oauthConnect.ts';
 import { httpClient } from '../support/mcp.ts';
 import { PinterestStandIn } from '../support/pinterest.ts';
 import { TikTokStandIn } from '../support/tiktok.ts';
@@ -31,16 +31,6 @@ let workspace: TestWorkspace;
 let api: Api;
 let pinterestAccount: string;
 let tiktokAccount: string;
-
-async function connect(provider: string, network: { url: string }): Promise<string> {
-  const started = await api('POST', '/social-accounts/connect', { provider });
-  expect(started.status, JSON.stringify(started.body)).toBe(201);
-  const person = new OAuthBrowser(service.url, publicBaseUrl);
-  const authorization = await person.start(started.body.data.authorizationUrl);
-  expect(authorization.origin).toBe(network.url);
-  const back = await person.callback((await fetch(authorization, { redirect: 'manual' })).headers.get('location')!);
-  return back.location!.searchParams.get('connectionId')!;
-}
 
 const options = (id: string, as: Api = api) => as('GET', `/social-accounts/${id}/setting-options`);
 
@@ -72,9 +62,9 @@ beforeAll(async () => {
   workspace = await createWorkspace(service.services);
   api = apiFor(service.url, workspace.ownerKey);
   pinterest.signInAs(pinner, boards);
-  pinterestAccount = await connect('pinterest', pinterest);
+  pinterestAccount = await connectByOAuth(service, publicBaseUrl, api, 'pinterest');
   tiktok.signInAs(creator, { privacyLevels: ['FOLLOWER_OF_CREATOR', 'PUBLIC_TO_EVERYONE', 'SELF_ONLY'], duetDisabled: true });
-  tiktokAccount = await connect('tiktok', tiktok);
+  tiktokAccount = await connectByOAuth(service, publicBaseUrl, api, 'tiktok');
 }, 60_000);
 
 afterAll(async () => {

@@ -86,6 +86,7 @@ export function TargetRow({ account, rules, target, index, caption, findings, er
           {rules && (
             <TargetSettings
               schema={rules.settings}
+              accountId={account.id}
               owner={`@${account.username}, ${network}`}
               values={target.settings}
               onChange={(settings) => onChange({ ...target, settings })}

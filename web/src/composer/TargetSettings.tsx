@@ -1,13 +1,21 @@
 // A network's options for one target, as a form generated from the JSON Schema the network publishes
 // (`providers` → settings): a choice is a select, a yes/no a checkbox, a set of choices a group of checkboxes, a list
 // of words one text field (comma-separated), text a text field. What is left alone is not sent: the network's default
-// applies. The API's findings and details for a setting are shown under its field.
+// applies. The API's findings and details for a setting are shown under its field. Where the network decides a
+// setting per account (Pinterest's boards, TikTok's privacy levels and switches), the account's own options are read
+// (SocialAccount.settingOptions): a select of its choices by label with its default preselected, and a setting the
+// account cannot use shown disabled with the reason.
 import { useId } from 'react';
+import { useQuery } from 'urql';
+import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
+import type { AccountSettingOption } from '../../../schema/generated/graphql.ts';
 import type { SettingSchema, SettingsSchema } from './model.ts';
 
 interface Props {
   schema: SettingsSchema;
+  /** The account whose own options (boards, privacy levels) the form offers, where its network has them. */
+  accountId?: string;
   /** Who the settings are for, in the group's name (account and network). */
   owner: string;
   values: Record<string, unknown>;
@@ -15,6 +23,11 @@ interface Props {
   /** The messages about `settings.<name>`. */
   messagesOf: (name: string) => string[];
 }
+
+const AccountOptions = `query AccountSettingOptions($id: ID!) {
+  socialAccount(id: $id) { id settingOptions { name choices { value label } default unavailable } }
+}`;
+type SettingOption = Pick<AccountSettingOption, 'name' | 'choices' | 'default' | 'unavailable'>;
 
 /** `spoilerText` → `Spoiler text`: the schema's property names are all a network gives as a label. */
 const labelOf = (name: string) => name.replace(/[A-Z]/g, (capital) => ` ${capital.toLowerCase()}`).replace(/^./, (first) => first.toUpperCase());
@@ -33,6 +46,7 @@ function Messages({ id, messages }: { id: string; messages: string[] }) {
 function Setting({
   name,
   schema,
+  option,
   required,
   value,
   set,
@@ -40,6 +54,8 @@ function Setting({
 }: {
   name: string;
   schema: SettingSchema;
+  /** The account's own options for this setting, where its network has them. */
+  option: SettingOption | undefined;
   required: boolean;
   value: unknown;
   set: (value: unknown) => void;
@@ -47,14 +63,27 @@ function Setting({
 }) {
   const id = useId();
   const label = required ? t('composer.settingRequired', { name: labelOf(name) }) : labelOf(name);
-  const described = [schema.description ? `${id}-hint` : '', messages.length ? `${id}-messages` : ''].filter(Boolean).join(' ') || undefined;
-  const hint = schema.description && (
-    <span id={`${id}-hint`} className="muted hint">
-      {schema.description}
-    </span>
+  const unavailable = option?.unavailable ?? undefined;
+  const described =
+    [schema.description ? `${id}-hint` : '', unavailable ? `${id}-unavailable` : '', messages.length ? `${id}-messages` : ''].filter(Boolean).join(' ') ||
+    undefined;
+  const hint = (
+    <>
+      {schema.description && (
+        <span id={`${id}-hint`} className="muted hint">
+          {schema.description}
+        </span>
+      )}
+      {unavailable && (
+        <p id={`${id}-unavailable`} className="muted hint">
+          {unavailable}
+        </p>
+      )}
+    </>
   );
-  const current = value ?? schema.default;
+  const current = unavailable ? option?.default : (value ?? option?.default ?? schema.default);
   const choices = schema.items?.enum;
+  const options = option?.choices ?? schema.enum?.map((choice) => ({ value: String(choice), label: String(choice) }));
 
   if (schema.type === 'array' && choices) {
     const chosen = Array.isArray(current) ? current : [];
@@ -80,7 +109,13 @@ function Setting({
     return (
       <div className="setting">
         <label>
-          <input type="checkbox" checked={current === true} aria-describedby={described} onChange={(event) => set(event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={current === true}
+            disabled={unavailable !== undefined}
+            aria-describedby={described}
+            onChange={(event) => set(event.target.checked)}
+          />
           {label}
         </label>
         {hint}
@@ -92,12 +127,19 @@ function Setting({
   return (
     <div className="setting field">
       <label htmlFor={id}>{label}</label>
-      {schema.enum ? (
-        <select id={id} value={String(current ?? '')} aria-invalid={invalid} aria-describedby={described} onChange={(event) => set(event.target.value)}>
+      {options ? (
+        <select
+          id={id}
+          value={String(current ?? '')}
+          disabled={unavailable !== undefined}
+          aria-invalid={invalid}
+          aria-describedby={described}
+          onChange={(event) => set(event.target.value)}
+        >
           {current === undefined && <option value="">{t('composer.settingUnset')}</option>}
-          {schema.enum.map((choice) => (
-            <option key={String(choice)} value={String(choice)}>
-              {String(choice)}
+          {options.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
             </option>
           ))}
         </select>
@@ -135,17 +177,25 @@ function Setting({
   );
 }
 
-export function TargetSettings({ schema, owner, values, onChange, messagesOf }: Props) {
+export function TargetSettings({ schema, accountId, owner, values, onChange, messagesOf }: Props) {
+  const [{ data, error }] = useQuery<{ socialAccount: { settingOptions: SettingOption[] | null } | null }>({
+    query: AccountOptions,
+    variables: { id: accountId },
+    pause: !accountId,
+  });
   const properties = Object.entries(schema.properties ?? {});
   if (!properties.length) return null;
+  const optionOf = (name: string) => data?.socialAccount?.settingOptions?.find((option) => option.name === name);
   return (
     <fieldset className="settings">
       <legend>{t('composer.settingsFor', { owner })}</legend>
+      {error && <p className="field-error">{t('composer.settingOptionsFailed', { reason: apiErrorOf(error).message })}</p>}
       {properties.map(([name, property]) => (
         <Setting
           key={name}
           name={name}
           schema={property}
+          option={optionOf(name)}
           required={schema.required?.includes(name) ?? false}
           value={values[name]}
           messages={messagesOf(name)}

@@ -1,0 +1,95 @@
+// The composer's settings form with an account's own options, in headless Chromium against the Pinterest and TikTok
+// stand-ins: a Pinterest account's boards offered by name for the board (its id what is chosen), TikTok's privacy
+// levels in the creator's order with the default preselected, and the switch the creator turned off shown disabled
+// with the reason.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { PinterestStandIn } from '../support/pinterest.ts';
+import { TikTokStandIn } from '../support/tiktok.ts';
+import { connectByOAuth } from '../support/oauthConnect.ts';
+import { inspectPage } from './chromium.ts';
+import { dashboardOrigin, openDashboard, type DashboardSession } from './session.ts';
+
+const boards = [
+  { id: '549755885176', name: 'Recipes' },
+  { id: '549755885177', name: 'Travel' },
+];
+
+let session: DashboardSession;
+let page: Page;
+let pinterest: PinterestStandIn;
+let tiktok: TikTokStandIn;
+
+beforeAll(async () => {
+  pinterest = await PinterestStandIn.start([`${dashboardOrigin}/oauth/callback/pinterest`]);
+  tiktok = await TikTokStandIn.start([`${dashboardOrigin}/oauth/callback/tiktok`]);
+  session = await openDashboard({
+    env: {
+      ...pinterest.env,
+      TIKTOK_CLIENT_ID: tiktok.oauth.clientId,
+      TIKTOK_CLIENT_SECRET: tiktok.oauth.clientSecret,
+      TIKTOK_API_BASE_URL: tiktok.url,
+      TIKTOK_AUTH_BASE_URL: tiktok.url,
+      NETWORK_ALLOWED_HOSTS: '127.0.0.1',
+    },
+  });
+  page = session.page;
+  pinterest.signInAs({ id: '549755885175', name: 'Alice Bakes', username: 'alicebakes', profileImageUrl: 'https://i.pinimg.com/a.jpg' }, boards);
+  await connectByOAuth(session.service, dashboardOrigin, session.api, 'pinterest');
+  tiktok.signInAs(
+    { id: '-000OkPQZ9rQvD2Cz7hLgqgR', name: 'Mara Quill', username: 'maraquill', profileImageUrl: 'https://p16.tiktokcdn.example/m.jpeg' },
+    { privacyLevels: ['FOLLOWER_OF_CREATOR', 'PUBLIC_TO_EVERYONE', 'SELF_ONLY'], duetDisabled: true },
+  );
+  await connectByOAuth(session.service, dashboardOrigin, session.api, 'tiktok');
+}, 120_000);
+
+afterAll(async () => {
+  await session?.close();
+  await pinterest?.stop();
+  await tiktok?.stop();
+});
+
+const handle = (username: string) => new RegExp(`\\(@${username},`);
+
+/** Chooses the account as a target in a new composer and opens its settings, whichever control the composer offers for it. */
+async function settingsOf(username: string): Promise<Locator> {
+  await page.goto(`${dashboardOrigin}/compose`);
+  await page.getByRole('heading', { name: 'New post' }).waitFor();
+  await page
+    .getByRole('button', { name: handle(username) })
+    .or(page.getByRole('checkbox', { name: handle(username) }))
+    .click();
+  const panel = page.getByRole('button', { name: new RegExp(`@${username} on `) });
+  if ((await panel.count()) && (await panel.getAttribute('aria-expanded')) === 'false') await panel.click();
+  const settings = page.getByRole('group', { name: new RegExp(`^Settings for @${username},`) });
+  await settings.waitFor();
+  return settings;
+}
+
+describe('the settings form with the account’s own options', () => {
+  it("offers the Pinterest account's boards by name for the board, choosing its id", async () => {
+    const settings = await settingsOf('alicebakes');
+    const board = settings.getByLabel('Board id (required)');
+    // The boards come from Pinterest once the form is shown.
+    await board.locator('option', { hasText: 'Travel' }).waitFor({ state: 'attached' });
+    expect(await board.locator('option').allTextContents()).toEqual(['Not set', 'Recipes', 'Travel']);
+    await board.selectOption({ label: 'Travel' });
+    expect(await board.inputValue()).toBe('549755885177');
+    expect(await inspectPage(page, 'composer-pinterest-boards')).toEqual([]);
+  });
+
+  it("offers TikTok's privacy levels in the creator's order with the default chosen, and the duet switch the creator turned off disabled with why", async () => {
+    const settings = await settingsOf('maraquill');
+    const privacy = settings.getByLabel('Privacy level');
+    await privacy.locator('option', { hasText: 'Only me' }).waitFor({ state: 'attached' });
+    expect(await privacy.locator('option').allTextContents()).toEqual(['Followers', 'Everyone', 'Only me']);
+    expect(await privacy.inputValue()).toBe('PUBLIC_TO_EVERYONE');
+    const duet = settings.getByRole('checkbox', { name: 'Allow duet' });
+    expect(await duet.isDisabled()).toBe(true);
+    expect(await duet.isChecked()).toBe(false);
+    const reasons = await Promise.all((await duet.getAttribute('aria-describedby'))!.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(reasons).toContain('The creator turned duets off on TikTok.');
+    expect(await settings.getByRole('checkbox', { name: 'Allow stitch' }).isDisabled()).toBe(false);
+    expect(await inspectPage(page, 'composer-tiktok-options')).toEqual([]);
+  });
+});
