@@ -7,6 +7,7 @@ import pg from 'pg';
 import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
 import { createPost } from '../src/posts/posts.ts';
 import { schedulePost } from '../src/posts/publishing.ts';
+import type { Services } from '../src/runtime.ts';
 import { benchRuntime, benchWorkspace, startChildServer, type Bench } from './support.ts';
 
 const posts = 1000;
@@ -25,24 +26,26 @@ export async function publishing(bench: Bench): Promise<void> {
   const env = { ...bench.serviceEnv, RATE_LIMIT_PER_MINUTE: '100000000' };
   const runtime = await benchRuntime(env);
   const server = await startChildServer('bin/server.ts', env);
+  try {
+    console.log(`publisher: ${server.url}`);
+    await dueBurst(bench, runtime.services, 'publish');
+  } finally {
+    await server.stop();
+    await runtime.stop();
+  }
+}
+
+/**
+ * 1,000 posts of a workspace of their own (one sandbox target each) scheduled for the same second, published by the
+ * server already running; prints the delays from the due time to publication and the rate.
+ */
+export async function dueBurst(bench: Bench, services: Services, label: string): Promise<void> {
   const db = new pg.Client({ connectionString: bench.databaseUrl });
   await db.connect();
   try {
-    const { services } = runtime;
-    const { apiKey } = await benchWorkspace(services, 'publish');
+    const { apiKey } = await benchWorkspace(services, label);
     const { actor } = await services.callers.resolve({ kind: 'apiKey', token: apiKey! });
-    const connectionIds: string[] = [];
-    for (let i = 0; i < accounts; i++) {
-      connectionIds.push(
-        (
-          await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, {
-            workspaceId: actor.workspaceId,
-            provider: 'sandbox',
-            username: `publish-${i}`,
-          })
-        ).connectionId,
-      );
-    }
+    const connectionIds = await sandboxAccounts(services, actor.workspaceId, accounts, label);
     const ids: string[] = [];
     await inBatches([...Array(posts).keys()], 20, async (i) => {
       const post = await createPost(services.db, actor, {
@@ -68,9 +71,7 @@ export async function publishing(bench: Bench): Promise<void> {
     await inBatches(ids, 20, schedule(scheduledAt));
     const lead = (scheduledAt.getTime() - Date.now()) / 1000;
     if (lead < 1) console.log('WARNING: scheduling took longer than the lead time; delays include it');
-    console.log(
-      `${posts} posts (1 target each, ${accounts} sandbox accounts) scheduled for ${scheduledAt.toISOString()}, ${lead.toFixed(1)} s ahead; publisher: ${server.url}`,
-    );
+    console.log(`${posts} posts (1 target each, ${accounts} sandbox accounts) scheduled for ${scheduledAt.toISOString()}, ${lead.toFixed(1)} s ahead`);
 
     const deadline = scheduledAt.getTime() + 120_000;
     let done = 0;
@@ -99,7 +100,19 @@ export async function publishing(bench: Bench): Promise<void> {
     console.log(`throughput: ${rate.toFixed(0)} targets/s between the first and the last publication (target >= 2000)`);
   } finally {
     await db.end();
-    await server.stop();
-    await runtime.stop();
   }
+}
+
+/** `count` sandbox accounts connected to the workspace. */
+export async function sandboxAccounts(services: Services, workspaceId: string, count: number, label: string): Promise<string[]> {
+  const connectionIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { connectionId } = await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, {
+      workspaceId,
+      provider: 'sandbox',
+      username: `${label}-${i}`,
+    });
+    connectionIds.push(connectionId);
+  }
+  return connectionIds;
 }

@@ -13,10 +13,12 @@ import { graph } from './graph.ts';
 import { mcp } from './mcp.ts';
 import { dashboard } from './dashboard.ts';
 import { startup } from './startup.ts';
+import { scheduleScale } from './scheduleScale.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
   publishing,
+  'schedule-scale': scheduleScale,
   uploads,
   's3-uploads': s3Uploads,
   webhooks,

@@ -19,13 +19,14 @@ export interface PublishTargetJob {
 export const pickupLeadMs = 1000;
 
 export async function enqueueRun(tx: Transaction, boss: PgBoss, postId: string, targetIds: string[], runId: string, dueAt?: Date | null): Promise<void> {
+  await boss.insert(queueNames.publishTarget, publishJobs(postId, targetIds, runId, dueAt), { db: inTransaction(tx) });
+}
+
+/** The jobs of a run: one per target, available `pickupLeadMs` before the due time of a scheduled post. */
+export function publishJobs(postId: string, targetIds: string[], runId: string, dueAt?: Date | null) {
   const timing = dueAt ? { startAfter: new Date(dueAt.getTime() - pickupLeadMs) } : {};
-  await boss.insert(
-    queueNames.publishTarget,
-    targetIds.map((targetId) => ({
-      data: { postId, targetId, runId, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}) } satisfies PublishTargetJob,
-      ...timing,
-    })),
-    { db: inTransaction(tx) },
-  );
+  return targetIds.map((targetId) => ({
+    data: { postId, targetId, runId, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}) } satisfies PublishTargetJob,
+    ...timing,
+  }));
 }
