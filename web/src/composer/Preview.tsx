@@ -1,9 +1,59 @@
-// A preview per selected target: the caption as the network would show it (counted length, links shortened where the
-// network shortens them, a marker where its limit cuts the text) and the first images. Plain markup, no network's look.
+// A preview per chosen target, laid out as that network lays out a post: the account's avatar, name and handle, the
+// caption (cut where the network's limit ends, links shortened where the network shortens them, links, mentions and
+// hashtags highlighted), the media in a grid (first on networks that lead with the picture), and the length as the
+// network counts it against its limit.
+import type { CSSProperties } from 'react';
 import { t } from '../i18n.ts';
 import type { MediaItem } from '../media/MediaPicker.tsx';
+import { Avatar } from '../ui/Avatar.tsx';
+import { NetworkIcon } from '../ui/NetworkIcon.tsx';
 import { captionOf, type PlacementRules, type TargetDraft } from './model.ts';
-import { previewCaption } from './preview.ts';
+import { previewCaption, type CaptionPreview } from './preview.ts';
+
+/** Networks whose posts lead with the picture or video, the caption below it. */
+const mediaFirst = new Set(['INSTAGRAM', 'PINTEREST', 'TIKTOK', 'YOUTUBE']);
+
+function Caption({ preview, maxLength }: { preview: CaptionPreview; maxLength: number }) {
+  return (
+    <p className="preview-caption">
+      {preview.shown.map((piece) =>
+        piece.kind === 'link' ? (
+          <a key={piece.key} href={piece.href} title={piece.href} target="_blank" rel="noreferrer">
+            {piece.text}
+          </a>
+        ) : piece.kind === 'text' ? (
+          <span key={piece.key}>{piece.text}</span>
+        ) : (
+          <span key={piece.key} className={`preview-${piece.kind}`}>
+            {piece.text}
+          </span>
+        ),
+      )}
+      {preview.overflow && (
+        <>
+          <span className="cut" aria-hidden="true">
+            ✂
+          </span>
+          <span className="visually-hidden">{t('composer.previewCut', { count: preview.length - maxLength })}</span>
+          <del className="overflow">{preview.overflow}</del>
+        </>
+      )}
+    </p>
+  );
+}
+
+function MediaGrid({ files }: { files: readonly MediaItem[] }) {
+  if (!files.length) return null;
+  return (
+    <ul className="preview-media" style={{ '--preview-columns': files.length === 1 ? 1 : 2 } as CSSProperties}>
+      {files.map((file) => (
+        <li key={file.id}>
+          <img src={file.thumbnailUrl!} alt={file.altText ?? ''} />
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function TargetPreview({
   target,
@@ -18,44 +68,28 @@ function TargetPreview({
   network: string;
   attachments: readonly MediaItem[];
 }) {
+  const { account } = target;
   const preview = previewCaption(captionOf(target, caption), placement.caption);
-  const images = attachments.filter((file) => file.type === 'IMAGE' && file.thumbnailUrl).slice(0, placement.media.max);
-  const title = t('composer.previewOf', { account: `@${target.account.username}`, network, placement: placement.name });
+  const files = attachments.filter((file) => file.thumbnailUrl).slice(0, placement.media.max);
+  const over = preview.length > placement.caption.maxLength;
+  const title = t('composer.previewOf', { account: `@${account.username}`, network, placement: placement.name });
+  const media = <MediaGrid files={files} />;
   return (
-    <article className="preview" aria-label={title}>
-      <h3>{title}</h3>
-      <p className="caption">
-        {preview.shown.map((piece) =>
-          piece.link ? (
-            <a key={piece.link.key} href={piece.link.href} title={piece.link.href} target="_blank" rel="noreferrer">
-              {piece.text}
-            </a>
-          ) : (
-            piece.text
-          ),
-        )}
-        {preview.overflow && (
-          <>
-            <span className="cut" aria-hidden="true">
-              ✂
-            </span>
-            <span className="visually-hidden">{t('composer.previewCut', { count: preview.length - placement.caption.maxLength })}</span>
-            <del className="overflow">{preview.overflow}</del>
-          </>
-        )}
-      </p>
-      <p className={preview.length > placement.caption.maxLength ? 'preview-length over' : 'preview-length'}>
+    <article className={`preview preview-${account.provider.toLowerCase()}`} aria-label={title}>
+      <header className="preview-author">
+        <Avatar src={account.avatarUrl} name={account.displayName} size={40} />
+        <span className="preview-names">
+          <span className="preview-name">{account.displayName}</span>
+          <span className="preview-handle">@{account.username}</span>
+        </span>
+        <NetworkIcon provider={account.provider} size={20} title="" />
+      </header>
+      {mediaFirst.has(account.provider) && media}
+      <Caption preview={preview} maxLength={placement.caption.maxLength} />
+      {!mediaFirst.has(account.provider) && media}
+      <footer className={over ? 'preview-length over' : 'preview-length'}>
         {t('composer.previewLength', { length: preview.length, max: placement.caption.maxLength })}
-      </p>
-      {images.length > 0 && (
-        <ul className="preview-images">
-          {images.map((file) => (
-            <li key={file.id}>
-              <img src={file.thumbnailUrl!} alt={file.altText ?? ''} />
-            </li>
-          ))}
-        </ul>
-      )}
+      </footer>
     </article>
   );
 }
@@ -73,10 +107,10 @@ export function Preview({
   placementOf: (target: TargetDraft) => PlacementRules | undefined;
   networkOf: (target: TargetDraft) => string;
 }) {
-  if (!targets.length) return null;
   return (
     <section aria-labelledby="preview-title" className="previews">
       <h2 id="preview-title">{t('composer.preview')}</h2>
+      {!targets.length && <p className="preview-empty">{t('composer.previewEmpty')}</p>}
       {targets.map((target) => {
         const placement = placementOf(target);
         return (

@@ -3,34 +3,35 @@
 // a preview per network; then save as draft, publish now, schedule, or add to a queue. The parts live in ../composer/.
 import { useState } from 'react';
 import { useClient, useQuery } from 'urql';
-import { ApiError } from '../api/auth.ts';
-import { apiErrorOf } from '../api/client.ts';
+import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
-import { navigate } from '../router.ts';
-import { fromLocalInput, timeZone } from '../time.ts';
-import { detailFor, ErrorBanner } from '../ui.tsx';
+import { navigate, postPath } from '../router.ts';
+import { timeZone } from '../time.ts';
+import { detailFor } from '../ui.tsx';
 import type { MediaItem } from '../media/MediaPicker.tsx';
+import { AccountPicker } from '../composer/AccountPicker.tsx';
 import { AiTools } from '../composer/AiTools.tsx';
-import { Attachments } from '../composer/Attachments.tsx';
+import { Attachments, MediaDropZone } from '../composer/Attachments.tsx';
 import { targetInputs, type Account, type ProviderRules, type TargetDraft } from '../composer/model.ts';
 import type { Provider } from '../../../schema/generated/graphql.ts';
 import { Preview } from '../composer/Preview.tsx';
-import { PublishActions, type Submission } from '../composer/PublishActions.tsx';
+import { PublishActions } from '../composer/PublishActions.tsx';
+import { asApiError, submissionsAllowed, submitComposed, type Submission } from '../posts/actions.ts';
+import { PostErrorBanner } from '../posts/PostErrorBanner.tsx';
+import { useEditedPost } from '../posts/useEditedPost.ts';
 import { TargetRow } from '../composer/TargetRow.tsx';
 import { useRuleCheck } from '../composer/useRuleCheck.ts';
+import { useUploads } from '../composer/useUploads.ts';
 import '../composer/composer.css';
 
 const ComposerData = `
   query ComposerData {
-    socialAccounts(first: 100) { edges { node { id displayName username provider status } } }
+    socialAccounts(first: 100) { edges { node { id displayName username provider status avatarUrl } } }
     providers { provider displayName settings placements { name caption { maxLength countedIn charactersPerUrl required } media { max } } }
   }`;
-const CreatePost = `mutation CreatePost($content: PostContentInput!, $targets: [TargetInput!]!) { createPost(content: $content, targets: $targets) { id } }`;
-const PublishPost = `mutation PublishPost($id: ID!) { publishPost(id: $id) { id status } }`;
-const SchedulePost = `mutation SchedulePost($id: ID!, $scheduledAt: DateTime!, $timezone: String!) { schedulePost(id: $id, scheduledAt: $scheduledAt, timezone: $timezone) { id status scheduledAt } }`;
-const QueuePost = `mutation QueuePost($id: ID!, $queueId: ID!) { queuePost(id: $id, queueId: $queueId) { id status scheduledAt } }`;
 
-export function Composer() {
+/** `postId`: the saved post to edit (`/posts/<id>/edit`); without it, a new post. */
+export function Composer({ postId }: { postId?: string }) {
   const client = useClient();
   const [{ data }] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderRules[] }>({ query: ComposerData });
   const [caption, setCaption] = useState('');
@@ -38,39 +39,33 @@ export function Composer() {
   const [targets, setTargets] = useState<TargetDraft[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const edited = useEditedPost(postId, (post) => {
+    setCaption(post.caption);
+    setAttachments(post.attachments);
+    setTargets(post.targets);
+    setError(null);
+  });
 
   const rulesOf = (provider: Provider) => data?.providers.find((rules) => rules.provider === provider);
   const accounts = (data?.socialAccounts.edges ?? []).map((edge) => edge.node).filter((account) => account.status === 'ACTIVE');
   const content = { caption, mediaIds: attachments.map((file) => file.id) };
   const inputs = targetInputs(targets);
   const findings = useRuleCheck(content, inputs);
+  const { uploads, start: uploadFiles, dismiss: dismissUpload } = useUploads((media) => setAttachments((current) => [...current, media]));
+  const networkOf = (provider: Provider) => rulesOf(provider)?.displayName ?? provider;
 
-  function changeTarget(account: Account, changed: TargetDraft | undefined) {
+  function toggleAccount(account: Account, chosen: boolean) {
     const others = targets.filter((target) => target.account.id !== account.id);
-    const at = targets.findIndex((target) => target.account.id === account.id);
-    if (!changed) return setTargets(others);
-    setTargets(at < 0 ? [...targets, changed] : targets.map((target, index) => (index === at ? changed : target)));
+    setTargets(chosen ? [...others, { account, placement: rulesOf(account.provider)?.placements[0]?.name ?? 'feed', override: null, settings: {} }] : others);
   }
 
   async function submit(submission: Submission) {
     setBusy(true);
     setError(null);
     try {
-      const created = await client.mutation(CreatePost, { content, targets: inputs }).toPromise();
-      if (created.error) throw apiErrorOf(created.error);
-      const id = (created.data as { createPost: { id: string } }).createPost.id;
-      const next =
-        submission.action === 'publish'
-          ? await client.mutation(PublishPost, { id }).toPromise()
-          : submission.action === 'schedule'
-            ? await client.mutation(SchedulePost, { id, scheduledAt: fromLocalInput(submission.at), timezone: timeZone }).toPromise()
-            : submission.action === 'queue'
-              ? await client.mutation(QueuePost, { id, queueId: submission.queueId }).toPromise()
-              : null;
-      if (next?.error) throw apiErrorOf(next.error);
-      navigate(`/posts/${id}`);
+      navigate(postPath(await submitComposed(client, edited.saveAs, { content, targets: inputs }, submission, edited.saved)));
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError('NETWORK', String(caught)));
+      setError(asApiError(caught));
     } finally {
       setBusy(false);
     }
@@ -78,46 +73,69 @@ export function Composer() {
 
   return (
     <section aria-labelledby="composer-title" className="composer">
-      <h1 id="composer-title">{t('composer.title')}</h1>
-      <ErrorBanner error={error} />
-      <div className="field">
-        <label htmlFor="caption">{t('composer.caption')}</label>
-        <textarea id="caption" rows={5} value={caption} onChange={(event) => setCaption(event.target.value)} />
-        {detailFor(error, 'content.caption') && <p className="field-error">{detailFor(error, 'content.caption')}</p>}
-      </div>
-      <AiTools caption={caption} provider={targets[0]?.account.provider} onUseCaption={setCaption} />
-      <Attachments attachments={attachments} onChange={setAttachments} error={error} />
-
-      <fieldset>
-        <legend>{t('composer.accounts')}</legend>
-        {data && !accounts.length && <p>{t('composer.noAccounts')}</p>}
-        {accounts.map((account) => {
-          const index = targets.findIndex((target) => target.account.id === account.id);
-          return (
-            <TargetRow
-              key={account.id}
-              account={account}
-              rules={rulesOf(account.provider)}
-              target={targets[index]}
-              index={index}
-              caption={caption}
-              findings={findings[index] ?? []}
+      <h1 id="composer-title">{t(postId ? 'postActions.editTitle' : 'composer.title')}</h1>
+      <PostErrorBanner error={error ?? edited.error} onReload={edited.reload} />
+      <div className="composer-layout">
+        <MediaDropZone onFiles={uploadFiles}>
+          <div className="composer-editor">
+            <fieldset className="composer-accounts">
+              <legend>{t('composer.accounts')}</legend>
+              {data && !accounts.length && <p>{t('composer.noAccounts')}</p>}
+              <AccountPicker
+                accounts={accounts}
+                chosen={new Set(targets.map((target) => target.account.id))}
+                networkOf={(account) => networkOf(account.provider)}
+                onToggle={toggleAccount}
+              />
+              {detailFor(error, 'targets') && <p className="field-error">{detailFor(error, 'targets')}</p>}
+            </fieldset>
+            <div className="field">
+              <label htmlFor="caption">{t('composer.caption')}</label>
+              <textarea id="caption" rows={6} value={caption} onChange={(event) => setCaption(event.target.value)} />
+              {detailFor(error, 'content.caption') && <p className="field-error">{detailFor(error, 'content.caption')}</p>}
+            </div>
+            <Attachments attachments={attachments} onChange={setAttachments} uploads={uploads} onDismissUpload={dismissUpload} error={error} />
+            {targets.length > 0 && (
+              <section className="composer-targets" aria-labelledby="composer-targets-title">
+                <h2 id="composer-targets-title">{t('composer.perAccount')}</h2>
+                {targets.map((target, index) => (
+                  <TargetRow
+                    key={target.account.id}
+                    target={target}
+                    rules={rulesOf(target.account.provider)}
+                    index={index}
+                    caption={caption}
+                    findings={findings[index] ?? []}
+                    error={error}
+                    onChange={(changed) => setTargets(targets.map((other, at) => (at === index ? changed : other)))}
+                  />
+                ))}
+              </section>
+            )}
+            <AiTools caption={caption} provider={targets[0]?.account.provider} onUseCaption={setCaption} />
+            <PublishActions
+              key={edited.post?.version}
+              busy={busy || (postId !== undefined && !edited.post)}
               error={error}
-              onChange={(changed) => changeTarget(account, changed)}
+              onSubmit={submit}
+              offered={submissionsAllowed(postId ? (edited.post?.actions ?? []) : null)}
+              primary={postId ? 'save' : 'publish'}
+              saveLabel={t(postId ? 'postActions.save' : 'composer.saveDraft')}
+              timeZone={edited.post?.timezone ?? timeZone}
+              scheduledAt={edited.post?.scheduledAt}
             />
-          );
-        })}
-        {detailFor(error, 'targets') && <p className="field-error">{detailFor(error, 'targets')}</p>}
-      </fieldset>
-
-      <Preview
-        targets={targets}
-        caption={caption}
-        attachments={attachments}
-        placementOf={(target) => rulesOf(target.account.provider)?.placements.find((placement) => placement.name === target.placement)}
-        networkOf={(target) => rulesOf(target.account.provider)?.displayName ?? target.account.provider}
-      />
-      <PublishActions busy={busy} error={error} onSubmit={submit} />
+          </div>
+        </MediaDropZone>
+        <div className="composer-previews">
+          <Preview
+            targets={targets}
+            caption={caption}
+            attachments={attachments}
+            placementOf={(target) => rulesOf(target.account.provider)?.placements.find((placement) => placement.name === target.placement)}
+            networkOf={(target) => networkOf(target.account.provider)}
+          />
+        </div>
+      </div>
     </section>
   );
 }
