@@ -139,11 +139,14 @@ describe('the analytics page', () => {
     ).toBeGreaterThan(0);
     expect(await page.getByRole('table', { name: 'By network' }).getByRole('rowheader').allTextContents()).toEqual(['Sandbox (test network)']);
     expect(await page.getByRole('table', { name: 'By account' }).getByRole('rowheader').allTextContents()).toContain('measured-account (@measured-account)');
-    const postLinks = await page
-      .getByRole('table', { name: 'By post' })
-      .getByRole('link')
-      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(postLinks.sort()).toEqual(postIds.map((id) => `/posts/${id}`).sort());
+    // Each post named by its caption and its network's icon, linked to its page.
+    const byPost = page.getByRole('table', { name: 'By post' });
+    const postLinks = await byPost.getByRole('link').evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href')]));
+    expect(postLinks.sort()).toEqual([
+      ['First measured', `/posts/${postIds[0]}`],
+      ['Second measured', `/posts/${postIds[1]}`],
+    ]);
+    expect(await byPost.getByRole('rowheader').getByRole('img', { name: 'Sandbox' }).count()).toBe(2);
     expect(await inspectPage(page, 'analytics')).toEqual([]);
   });
 

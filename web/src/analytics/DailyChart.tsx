@@ -4,6 +4,7 @@ import { useEffect, useId, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { t } from '../i18n.ts';
+import { useTheme } from '../ui/theme.ts';
 import { FiguresTable, metricLabel } from './FiguresTable.tsx';
 import { metricNames, type Metrics, type MetricName } from './model.ts';
 
@@ -26,14 +27,18 @@ const colors: Record<MetricName, string> = {
   videoViews: '#374151',
 };
 const height = 300;
-const axis = { stroke: '#1a1a1a', grid: { stroke: '#e5e7eb' }, ticks: { stroke: '#9ca3af' } };
 
 export function DailyChart({ days, name }: { days: DayFigures[]; name: string }) {
   const box = useRef<HTMLDivElement>(null);
   const captionId = useId();
+  const theme = useTheme();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies(theme): not read, only a cause to draw again: the colours read from the page change with it
   useEffect(() => {
     const element = box.current!;
+    // The canvas cannot use the theme's custom properties: their values, read when drawn (again when the theme changes).
+    const colour = (name: string) => getComputedStyle(element).getPropertyValue(name).trim();
+    const axis = { stroke: colour('--color-text-muted'), grid: { stroke: colour('--color-border') }, ticks: { stroke: colour('--color-border') } };
     const data: uPlot.AlignedData = [
       days.map(({ day }) => Date.parse(`${day}T00:00:00Z`) / 1000),
       ...metricNames.map((metric) => days.map((day) => day.metrics[metric])),
@@ -57,7 +62,7 @@ export function DailyChart({ days, name }: { days: DayFigures[]; name: string })
       observer.disconnect();
       chart.destroy();
     };
-  }, [days]);
+  }, [days, theme]);
 
   return (
     <figure className="daily-chart">

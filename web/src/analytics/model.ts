@@ -1,5 +1,6 @@
 // Analytics as the graph gives them: one period's rows by day, network, account and post, with totals.
 import type { Provider } from '../../../schema/generated/graphql.ts';
+import type { CalendarPost } from '../calendar/model.ts';
 export const metricNames = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'videoViews'] as const;
 export type MetricName = (typeof metricNames)[number];
 export type Metrics = Record<MetricName, number>;
@@ -19,11 +20,16 @@ export interface Period {
   to: string;
 }
 
+/** A row by post, with the post it measures (null: deleted since). */
+export interface PostRow extends Row {
+  post: Pick<CalendarPost, 'id' | 'content' | 'providers' | 'thumbnailUrl'> | null;
+}
+
 export interface AnalyticsData {
   byDay: { from: string; to: string; totals: Metrics; rows: Row[] };
   byNetwork: { rows: Row[] };
   byAccount: { rows: Row[] };
-  byPost: { rows: Row[] };
+  byPost: { rows: PostRow[] };
   socialAccounts: { edges: { node: { id: string; displayName: string; username: string } }[] };
   providers: { provider: Provider; displayName: string }[];
 }
@@ -33,7 +39,7 @@ export const AnalyticsQuery = `
     byDay: analytics(from: $from, to: $to, groupBy: DAY) { from to totals { ...Figures } rows { key metrics { ...Figures } } }
     byNetwork: analytics(from: $from, to: $to, groupBy: PROVIDER) { rows { key metrics { ...Figures } } }
     byAccount: analytics(from: $from, to: $to, groupBy: ACCOUNT) { rows { key metrics { ...Figures } } }
-    byPost: analytics(from: $from, to: $to, groupBy: POST) { rows { key metrics { ...Figures } } }
+    byPost: analytics(from: $from, to: $to, groupBy: POST) { rows { key metrics { ...Figures } post { id content { caption } providers thumbnailUrl } } }
     socialAccounts(first: 100) { edges { node { id displayName username } } }
     providers { provider displayName }
   }

@@ -6,10 +6,11 @@ import { Temporal } from 'temporal-polyfill';
 import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { language, t } from '../i18n.ts';
-import { detailFor, ErrorBanner, Field, Link } from '../ui.tsx';
+import { detailFor, ErrorBanner, Field } from '../ui.tsx';
 import { DailyChart, type DayFigures } from '../analytics/DailyChart.tsx';
 import { FiguresTable, formatFigure, metricLabel } from '../analytics/FiguresTable.tsx';
 import { downloadAnalyticsCsv } from '../analytics/exportCsv.ts';
+import { PostLabel } from '../analytics/PostLabel.tsx';
 import { AnalyticsQuery, metricNames, type AnalyticsData, type Grouping, type Period, type Row } from '../analytics/model.ts';
 import '../analytics/analytics.css';
 
@@ -125,7 +126,7 @@ export default function Analytics({ workspaceId }: { workspaceId: string }) {
           <FiguresTable
             caption={t('analytics.byPost')}
             keyHeader={t('analytics.post')}
-            rows={labelled(data.byPost.rows, (key) => <Link href={`/posts/${key}`}>{t('analytics.postLink', { id: key.slice(0, 8) })}</Link>)}
+            rows={data.byPost.rows.map((row) => ({ ...row, label: <PostLabel post={row.post} /> }))}
           />
         </>
       )}

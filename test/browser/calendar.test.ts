@@ -1,0 +1,118 @@
+// The calendar in headless Chromium, on a month of its own: each post with its network's icon and, where it has
+// media, its thumbnail; the post's card opened from the keyboard (caption, time, accounts) and closed with Escape;
+// the list view in time order. Each view checked by axe-core and photographed at 1280 and 375 px.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Temporal } from 'temporal-polyfill';
+import { connectSandbox } from '../support/fixtures.ts';
+import { image } from '../support/mediaFiles.ts';
+import { inspectPage } from './chromium.ts';
+import { openDashboard, openPage, type DashboardSession } from './session.ts';
+
+const timeZone = 'Europe/Berlin';
+// Two months ahead: no other test's posts, and every post still in the future (only scheduled posts move).
+const month = Temporal.Now.plainDateISO(timeZone).with({ day: 1 }).add({ months: 2 });
+const at = (day: number, hour: number) =>
+  month.with({ day }).toPlainDateTime({ hour }).toZonedDateTime(timeZone).toInstant().toString({ smallestUnit: 'millisecond' });
+
+let session: DashboardSession;
+const ids: Record<'late' | 'early' | 'sameDayLater', string> = { late: '', early: '', sameDayLater: '' };
+
+/** A picture uploaded through the API and processed (so it has a thumbnail). */
+async function readyImage(): Promise<string> {
+  const { api, service } = session;
+  const png = await image('png', 120, 80);
+  const started = (await api('POST', '/media/uploads', { filename: 'calendar.png', contentType: 'image/png', size: png.length })).body.data;
+  const put = await fetch(started.uploadUrl.replace(service.services.config.publicBaseUrl, service.url), {
+    method: 'PUT',
+    headers: started.headers,
+    body: new Uint8Array(png),
+  });
+  expect(put.status).toBe(200);
+  expect((await api('POST', `/media/uploads/${started.id}/complete`)).status).toBe(202);
+  for (let tries = 0; (await api('GET', `/media/${started.id}`)).body.data.status !== 'ready'; tries++) {
+    if (tries === 300) throw new Error('the picture was not processed in 30 s');
+    await sleep(100);
+  }
+  return started.id;
+}
+
+beforeAll(async () => {
+  session = await openDashboard({ timezoneId: timeZone });
+  const { api, service, workspace } = session;
+  const account = await connectSandbox(service.services, workspace.workspaceId, 'calendar-sandbox');
+  const picture = await readyImage();
+  // Created out of time order: the calendar orders them.
+  const planned = [
+    { key: 'late', caption: 'Late in the month', when: at(20, 15), mediaIds: [] },
+    { key: 'early', caption: 'Early with a picture', when: at(5, 9), mediaIds: [picture] },
+    { key: 'sameDayLater', caption: 'Same day, later', when: at(5, 17), mediaIds: [] },
+  ] as const;
+  for (const { key, caption, when, mediaIds } of planned) {
+    const created = await api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId: account, placement: 'feed' }] });
+    expect(created.status).toBe(201);
+    ids[key] = created.body.data.id;
+    expect((await api('POST', `/posts/${ids[key]}/schedule`, { scheduledAt: when, timezone: timeZone })).status).toBe(200);
+  }
+}, 120_000);
+afterAll(() => session?.close());
+
+describe('the calendar', () => {
+  it('shows each post of the month with its network’s icon, and a post with media with its thumbnail', async () => {
+    const { page } = session;
+    await openPage(page, 'Calendar');
+    for (let step = 0; step < 2; step++) await page.getByRole('button', { name: 'Next' }).click();
+    const early = page.locator(`[data-day="${month.with({ day: 5 })}"] [data-post-id="${ids.early}"]`);
+    await early.waitFor();
+    expect(await early.getByRole('img', { name: 'Sandbox' }).count()).toBe(1);
+    const thumbnail = early.locator('img.post-thumbnail');
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const late = page.locator(`[data-day="${month.with({ day: 20 })}"] [data-post-id="${ids.late}"]`);
+    expect(await late.getByRole('img', { name: 'Sandbox' }).count()).toBe(1);
+    expect(await late.locator('img.post-thumbnail').count()).toBe(0);
+    // The day's posts in time order.
+    expect(
+      await page
+        .locator(`[data-day="${month.with({ day: 5 })}"] [data-post-id]`)
+        .evaluateAll((chips) => chips.map((chip) => chip.getAttribute('data-post-id'))),
+    ).toEqual([ids.early, ids.sameDayLater]);
+    expect(await inspectPage(page, 'calendar-posts-month')).toEqual([]);
+  });
+
+  it('opens a post’s card from the keyboard, with its caption, time and accounts, and Escape closes it', async () => {
+    const { page } = session;
+    // From the view switch, Tab goes into the month: the first post of its first day with posts.
+    await page.getByRole('radio', { name: 'Month' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-post-id]')?.getAttribute('data-post-id'))).toBe(ids.early);
+    const card = page.getByRole('tooltip');
+    await card.getByText('@calendar-sandbox').waitFor();
+    expect(await card.textContent()).toContain('Early with a picture');
+    expect(await card.textContent()).toContain('9:00 AM');
+    expect(await card.textContent()).toContain('Scheduled');
+
+    // The post's link is described by the card.
+    await page.keyboard.press('Tab');
+    const described = await page.evaluate(() => document.activeElement?.getAttribute('aria-describedby'));
+    expect(await page.evaluate((id) => document.getElementById(id!)?.textContent, described)).toContain('Early with a picture');
+    expect(await inspectPage(page, 'calendar-post-card')).toEqual([]);
+
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+  });
+
+  it('lists the month’s posts in time order in the list view', async () => {
+    const { page } = session;
+    await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'List' }).click();
+    const list = page.locator('.post-list');
+    await list.locator(`[data-post-id="${ids.late}"]`).waitFor();
+    expect(await list.locator('[data-post-id]').evaluateAll((items) => items.map((item) => item.getAttribute('data-post-id')))).toEqual([
+      ids.early,
+      ids.sameDayLater,
+      ids.late,
+    ]);
+    expect(await list.getByRole('link').allTextContents()).toEqual(['Early with a picture', 'Same day, later', 'Late in the month']);
+    expect(await list.getByRole('img', { name: 'Sandbox' }).count()).toBe(3);
+    expect(await inspectPage(page, 'calendar-list')).toEqual([]);
+  });
+});
