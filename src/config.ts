@@ -112,6 +112,8 @@ export interface NetworkSettings {
   authBaseUrl: string;
   /** `<NETWORK>_TOKEN_BASE_URL`, for a network whose token endpoints are on a third host (YouTube's). */
   tokenBaseUrl?: string;
+  /** `<NETWORK>_UPLOAD_BASE_URL`, for a network whose uploads go to a third host (Facebook reels'). */
+  uploadBaseUrl?: string;
 }
 
 /** A network's app with both its client id and secret set: the network is configured. */
@@ -164,6 +166,7 @@ function networkSettings(env: NodeJS.ProcessEnv): Config['networks'] {
       apiBaseUrl: baseUrl(env, `${prefix}_API_BASE_URL`, app.apiBaseUrl),
       authBaseUrl: baseUrl(env, `${prefix}_AUTH_BASE_URL`, app.authBaseUrl),
       ...(app.tokenBaseUrl ? { tokenBaseUrl: baseUrl(env, `${prefix}_TOKEN_BASE_URL`, app.tokenBaseUrl) } : {}),
+      ...(app.uploadBaseUrl ? { uploadBaseUrl: baseUrl(env, `${prefix}_UPLOAD_BASE_URL`, app.uploadBaseUrl) } : {}),
     };
     return [[name, settings] as const];
   });

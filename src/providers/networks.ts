@@ -27,6 +27,8 @@ export interface NetworkApp {
   authBaseUrl: string;
   /** Where the token and revocation endpoints are when on neither of those hosts (Google's): `<settingsPrefix>_TOKEN_BASE_URL`. */
   tokenBaseUrl?: string;
+  /** Where uploads go when on a host of their own (Facebook reels' rupload host): `<settingsPrefix>_UPLOAD_BASE_URL`. */
+  uploadBaseUrl?: string;
 }
 
 export interface Network {
@@ -45,7 +47,12 @@ export const networks: readonly Network[] = [
   network(mastodonRules),
   network(xRules, { settingsPrefix: 'X', apiBaseUrl: 'https://api.x.com', authBaseUrl: 'https://x.com/i' }),
   network(linkedinRules, { settingsPrefix: 'LINKEDIN', apiBaseUrl: 'https://api.linkedin.com', authBaseUrl: 'https://www.linkedin.com/oauth' }),
-  network(facebookRules, { settingsPrefix: 'FACEBOOK', apiBaseUrl: 'https://graph.facebook.com', authBaseUrl: 'https://www.facebook.com' }),
+  network(facebookRules, {
+    settingsPrefix: 'FACEBOOK',
+    apiBaseUrl: 'https://graph.facebook.com',
+    authBaseUrl: 'https://www.facebook.com',
+    uploadBaseUrl: 'https://rupload.facebook.com',
+  }),
   network(instagramRules, { settingsPrefix: 'INSTAGRAM', apiBaseUrl: 'https://graph.facebook.com', authBaseUrl: 'https://www.facebook.com' }),
   network(threadsRules, { settingsPrefix: 'THREADS', apiBaseUrl: 'https://graph.threads.net', authBaseUrl: 'https://threads.net' }),
   network(tiktokRules, { settingsPrefix: 'TIKTOK', apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' }),

@@ -57,6 +57,7 @@ describe('the list of networks', () => {
         apiBaseUrl: app!.apiBaseUrl,
         authBaseUrl: app!.authBaseUrl,
         ...(app!.tokenBaseUrl ? { tokenBaseUrl: app!.tokenBaseUrl } : {}),
+        ...(app!.uploadBaseUrl ? { uploadBaseUrl: app!.uploadBaseUrl } : {}),
       });
       expect(configured[name]).toMatchObject({ clientId: `${app!.settingsPrefix}-id`, apiBaseUrl: `https://api.${app!.settingsPrefix}.test` });
     }

@@ -2,6 +2,7 @@
 // connecting Pages and the Instagram account linked to one, publishing every media kind with permalinks (media
 // fetched by the stand-in from the service's signed URLs), containers never published before FINISHED, waiting at
 // the Instagram quota and at Meta's throttling, Pages no longer granted, and a dead token.
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { MetaStandIn, type MetaPage } from '../support/meta.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
+import { keptCheckpoint } from '../support/checkpoints.ts';
+import { publishMedia } from '../support/publishMedia.ts';
 
 const publicBaseUrl = 'https://publisher.example';
 const alice = { id: '10158', name: 'Alice Moreau' };
@@ -43,6 +46,7 @@ beforeAll(async () => {
     FACEBOOK_CLIENT_SECRET: meta.clientSecret,
     FACEBOOK_API_BASE_URL: meta.url,
     FACEBOOK_AUTH_BASE_URL: meta.url,
+    FACEBOOK_UPLOAD_BASE_URL: meta.reelUploadUrl,
   });
   meta.mediaOrigin = { from: publicBaseUrl, to: service.url };
   workspace = await createWorkspace(service.services);
@@ -84,6 +88,13 @@ async function create(remoteId: string, caption: string, mediaIds: string[] = []
 
 async function publish(remoteId: string, caption: string, mediaIds: string[] = [], placement = 'feed') {
   return (await waitForPost(api, await create(remoteId, caption, mediaIds, placement), ['published', 'failed'], 60_000)).targets[0];
+}
+
+/** The bakery Page as the adapter sees it, for calls made without the worker. */
+async function bakeryAccount() {
+  const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [accounts.get(bakery.id)]);
+  const tokens = openTokens(service.services.secrets, { encryptedTokens: rows[0].encrypted_tokens });
+  return { id: accounts.get(bakery.id)!, provider: 'facebook', username: 'moreaubakery', remoteId: bakery.id, tokens };
 }
 
 async function targetWhen(postId: string, ready: (target: any) => boolean) {
@@ -151,11 +162,122 @@ describe('publishing to a Facebook Page', () => {
 
   it('reads a Page post’s insights into metrics', async () => {
     const [post] = [...meta.posts.values()];
-    const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [accounts.get(bakery.id)]);
-    const tokens = openTokens(service.services.secrets, { encryptedTokens: rows[0].encrypted_tokens });
+    expect(await service.services.adapters.get('facebook')!.metrics(await bakeryAccount(), post!.id)).toEqual({
+      impressions: 250,
+      reach: 180,
+      clicks: 12,
+      likes: 9,
+    });
+  });
+
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const reelStatusReads = (id: string) => meta.requests.filter((request) => request.path === `/${id}` && request.params.fields === 'status').length;
+
+  it('publishes a reel through the Reels Publishing API (start, the bytes to the upload host, finish), once, with its permalink', async () => {
+    const bytes = await video(360, 640, 4);
+    const target = await publish(bakery.id, 'Shaping baguettes', [await uploadMedia(bytes, 'shaping.mp4', 'video/mp4')], 'reel');
+    expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', attempts: 1 });
+    const reel = meta.reels.get(target.remoteId)!;
+    expect(reel).toMatchObject({ page: bakery.id, description: 'Shaping baguettes', fileSize: bytes.length, received: bytes.length, finishes: 1 });
+    expect(reel.hash.copy().digest('hex')).toBe(sha256(bytes));
+    expect(target.remoteUrl).toBe(`https://www.facebook.com/reel/${target.remoteId}/`);
+    expect(meta.reels.size).toBe(1);
+    expect(meta.requests.filter((request) => request.path === `/${bakery.id}/video_reels`).map((request) => request.params.upload_phase)).toEqual([
+      'start',
+      'finish',
+    ]);
+    // Published as a reel, not as a Page video.
+    expect(meta.videos.has(target.remoteId)).toBe(false);
+  });
+
+  it('waits while Meta processes a reel, asking its status until the publishing phase is complete', async () => {
+    meta.processingReads = 4;
+    try {
+      const clip = await uploadMedia(await video(360, 640, 3), 'proofing.mp4', 'video/mp4');
+      const target = await publish(bakery.id, 'Proofing', [clip], 'reel');
+      expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', attempts: 1 });
+      expect(meta.reels.get(target.remoteId)).toMatchObject({ description: 'Proofing', finishes: 1 });
+      expect(reelStatusReads(target.remoteId)).toBe(5);
+    } finally {
+      meta.processingReads = 1;
+    }
+  });
+
+  it('goes on with the same reel after an attempt that stopped at finish: one start, one upload, one reel', async () => {
+    const bytes = await video(360, 640, 3);
+    const request = {
+      account: await bakeryAccount(),
+      placement: 'reel',
+      caption: 'Scoring',
+      media: [publishMedia(bytes, { kind: 'video', mimeType: 'video/mp4' })],
+      thread: [],
+      firstComment: null,
+      settings: {},
+      idempotencyKey: 'reel-resumed',
+      checkpoint: keptCheckpoint(),
+      signal: new AbortController().signal,
+    };
     const adapter = service.services.adapters.get('facebook')!;
-    const account = { id: accounts.get(bakery.id)!, provider: 'facebook', username: 'moreaubakery', remoteId: bakery.id, tokens };
-    expect(await adapter.metrics(account, post!.id)).toEqual({ impressions: 250, reach: 180, clicks: 12, likes: 9 });
+    const reels = meta.reels.size;
+    meta.failReelFinishes = 1;
+    await expect(adapter.publish(request)).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: true });
+    let outcome = await adapter.publish(request);
+    while (outcome.status === 'processing') outcome = await adapter.publish(request);
+    expect(meta.reels.size).toBe(reels + 1);
+    const reel = meta.reels.get(outcome.item.remoteId)!;
+    expect(reel).toMatchObject({ description: 'Scoring', received: bytes.length, finishes: 1 });
+    expect(request.media[0]!.reads).toEqual([{ start: 0, end: bytes.length }]);
+  });
+
+  it('sends the rest of an interrupted reel upload from the bytes Meta says it has', async () => {
+    const bytes = await video(360, 640, 3);
+    const account = await bakeryAccount();
+    const token = account.tokens!.accessToken;
+    // An earlier attempt started the reel and sent half its bytes, then stopped before its upload step was recorded.
+    const started = await fetch(`${meta.url}/v23.0/${bakery.id}/video_reels`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: new URLSearchParams({ upload_phase: 'start' }),
+    });
+    const { video_id: id } = (await started.json()) as { video_id: string };
+    const half = Math.floor(bytes.length / 2);
+    const sent = await fetch(`${meta.reelUploadUrl}/video-upload/v23.0/${id}`, {
+      method: 'POST',
+      headers: { authorization: `OAuth ${token}`, offset: '0', file_size: String(bytes.length) },
+      body: new Uint8Array(bytes.subarray(0, half)),
+    });
+    expect(sent.status).toBe(200);
+    const media = publishMedia(bytes, { kind: 'video', mimeType: 'video/mp4' });
+    const request = {
+      account,
+      placement: 'reel',
+      caption: 'Resumed',
+      media: [media],
+      thread: [],
+      firstComment: null,
+      settings: {},
+      idempotencyKey: 'reel-upload-resumed',
+      checkpoint: keptCheckpoint({ done: { 'reel:start': { video_id: id } }, started: 'reel:upload' }),
+      signal: new AbortController().signal,
+    };
+    const adapter = service.services.adapters.get('facebook')!;
+    let outcome = await adapter.publish(request);
+    while (outcome.status === 'processing') outcome = await adapter.publish(request);
+    expect(outcome.item.remoteId).toBe(id);
+    expect(media.reads).toEqual([{ start: half, end: bytes.length }]);
+    const reel = meta.reels.get(id)!;
+    expect(reel).toMatchObject({ received: bytes.length, finishes: 1, description: 'Resumed' });
+    expect(reel.hash.copy().digest('hex')).toBe(sha256(bytes));
+  });
+
+  it('refuses a Facebook story before publishing, naming the placements it takes', async () => {
+    const clip = await uploadMedia(await video(360, 640, 3), 'story.mp4', 'video/mp4');
+    const refused = await api('POST', '/posts', {
+      content: { caption: 'A story', mediaIds: [clip] },
+      targets: [{ connectionId: accounts.get(bakery.id), placement: 'story' }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toContainEqual(expect.objectContaining({ field: 'targets[0].placement', code: 'placement' }));
   });
 });
 

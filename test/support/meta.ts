@@ -8,6 +8,10 @@
 //   Rate Limits  https://developers.facebook.com/docs/graph-api/overview/rate-limiting/ (throttling codes, usage headers)
 //   Page feed, photos, videos  https://developers.facebook.com/docs/graph-api/reference/page/feed, …/page/photos,
 //     https://developers.facebook.com/docs/video-api/guides/publishing
+//   Reels Publishing API  https://developers.facebook.com/docs/video-api/guides/reels-publishing
+//     (/{page-id}/video_reels upload_phase=start|finish; the bytes to rupload.facebook.com, served under `reelUploadUrl`,
+//     /video-upload/{version}/{video-id} with `Authorization: OAuth`, `offset` and `file_size`; GET /{video-id}?fields=status
+//     with uploading/processing/publishing phases), https://developers.facebook.com/docs/graph-api/reference/video-status
 //   Instagram content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
 //     (containers IN_PROGRESS until polled, publishing one early is 9007/2207027; images JPEG only)
 //   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments (a Page post or video, with that
@@ -21,7 +25,7 @@
 //     `status`, `error_message`), https://developers.facebook.com/docs/threads/insights
 // Media is FETCHED from the URL given (the service's signed URL; `mediaOrigin` maps PUBLIC_BASE_URL to where the test
 // service listens) and only counted and hashed, never kept.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -69,6 +73,21 @@ export interface Photo {
   published: boolean;
   altText?: string;
   media: FetchedMedia;
+}
+
+export interface Reel {
+  id: string;
+  page: string;
+  /** `file_size` of the upload, once bytes were sent. */
+  fileSize?: number;
+  received: number;
+  /** Of the bytes received (kept only hashed). */
+  hash: Hash;
+  description?: string;
+  /** finish calls taken for this video. */
+  finishes: number;
+  /** Status reads since finish: publishing completes after `processingReads` of them. */
+  reads: number;
 }
 
 export interface Container {
@@ -148,6 +167,9 @@ export class MetaStandIn {
   readonly posts = new Map<string, PagePost>();
   readonly photos = new Map<string, Photo>();
   readonly videos = new Map<string, { id: string; page: string; description?: string; reads: number; media: FetchedMedia }>();
+  readonly reels = new Map<string, Reel>();
+  /** The next reel finish calls answer a Graph error (Meta's outage), leaving the reel unpublished. */
+  failReelFinishes = 0;
   readonly containers = new Map<string, Container>();
   readonly igMedia = new Map<string, IgMedia>();
   readonly comments = new Map<string, GraphComment>();
@@ -210,6 +232,11 @@ export class MetaStandIn {
   }
 
   /** THREADS_API_BASE_URL and THREADS_AUTH_BASE_URL: graph.threads.net and threads.net. */
+  /** FACEBOOK_UPLOAD_BASE_URL: rupload.facebook.com. */
+  get reelUploadUrl(): string {
+    return `${this.url}/rupload`;
+  }
+
   get threadsUrl(): string {
     return `${this.url}/threads`;
   }
@@ -241,6 +268,7 @@ export class MetaStandIn {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
+    if (url.pathname.startsWith('/rupload/')) return this.#rupload(req, url.pathname.slice('/rupload'.length), res);
     let body = '';
     for await (const chunk of req) body += chunk;
     const params = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body)) };
@@ -329,6 +357,7 @@ export class MetaStandIn {
       );
     if (page && route === 'POST photos') return this.#photo(page, params, res);
     if (page && route === 'POST videos') return this.#video(page, params, res);
+    if (page && route === 'POST video_reels') return this.#videoReels(page, params, res);
     if (page && route === 'GET videos')
       return this.#latest(
         res,
@@ -443,6 +472,67 @@ export class MetaStandIn {
     this.#json(res, 200, { id });
   }
 
+  #videoReels(page: MetaPage, params: Record<string, string>, res: ServerResponse): void {
+    if (params.upload_phase === 'start') {
+      const reel: Reel = { id: this.#id(), page: page.id, received: 0, hash: createHash('sha256'), finishes: 0, reads: 0 };
+      this.reels.set(reel.id, reel);
+      return this.#json(res, 200, { video_id: reel.id, upload_url: `${this.reelUploadUrl}/video-upload/${this.version}/${reel.id}` });
+    }
+    if (params.upload_phase !== 'finish') return this.#error(res, 400, 100, 'Invalid parameter: upload_phase must be start or finish');
+    const reel = this.reels.get(params.video_id ?? '');
+    if (reel?.page !== page.id) return this.#error(res, 400, 100, 'Invalid parameter: video_id');
+    if (!['PUBLISHED', 'DRAFT', 'SCHEDULED'].includes(params.video_state ?? '')) return this.#error(res, 400, 100, 'Invalid parameter: video_state');
+    if (reel.fileSize === undefined || reel.received < reel.fileSize)
+      return this.#error(res, 400, 6000, 'There was a problem uploading your video file.', 1363130);
+    if (this.failReelFinishes > 0) {
+      this.failReelFinishes--;
+      return this.#error(res, 500, 2, 'An unexpected error has occurred. Please retry your request later.');
+    }
+    reel.finishes++;
+    reel.description = params.description;
+    this.#json(res, 200, { success: true });
+  }
+
+  #reelStatus(reel: Reel): object {
+    const uploaded = reel.fileSize !== undefined && reel.received === reel.fileSize;
+    const published = reel.finishes > 0 && ++reel.reads > this.processingReads;
+    return {
+      video_status: published ? 'ready' : reel.finishes > 0 ? 'processing' : 'upload_complete',
+      uploading_phase: { status: uploaded ? 'complete' : reel.received ? 'in_progress' : 'not_started', bytes_transferred: reel.received },
+      processing_phase: { status: reel.finishes === 0 ? 'not_started' : published ? 'complete' : 'in_progress' },
+      publishing_phase: { status: published ? 'complete' : 'not_started', ...(published ? { publish_status: 'published' } : {}) },
+    };
+  }
+
+  /** rupload.facebook.com: the bytes of a reel, counted and hashed, from `offset` (which must be what it has) on. */
+  async #rupload(req: IncomingMessage, path: string, res: ServerResponse): Promise<void> {
+    const refuse = (status: number, type: string, message: string) => {
+      req.resume();
+      this.#json(res, status, { debug_info: { retriable: false, type, message } });
+    };
+    const [, kind, version, id] = path.split('/');
+    const reel = this.reels.get(id ?? '');
+    if (req.method !== 'POST' || kind !== 'video-upload' || version !== this.version || !reel) return refuse(404, 'NotFoundError', 'Unknown upload session');
+    const token = this.#tokens.get(/^OAuth (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '');
+    if (token?.kind !== 'page' || token.page?.id !== reel.page)
+      return refuse(401, 'AuthError', 'Invalid OAuth access token: send the Page token as Authorization: OAuth');
+    const offset = Number(req.headers.offset);
+    const fileSize = Number(req.headers.file_size);
+    if (!Number.isInteger(offset) || offset < 0)
+      return refuse(400, 'ParameterValidationError', 'HeaderValuePredicate: Header Offset not convertable to unsigned long');
+    if (!Number.isInteger(fileSize) || fileSize < 1)
+      return refuse(400, 'ParameterValidationError', 'HeaderValuePredicate: Header file_size not convertable to unsigned long');
+    if (offset !== reel.received || (reel.fileSize !== undefined && fileSize !== reel.fileSize))
+      return refuse(400, 'ProcessingFailedError', `Offset ${offset} does not continue the ${reel.received} bytes received`);
+    reel.fileSize = fileSize;
+    for await (const chunk of req) {
+      reel.hash.update(chunk);
+      reel.received += chunk.length;
+    }
+    if (reel.received > fileSize) return refuse(400, 'ProcessingFailedError', 'More bytes than file_size');
+    this.#json(res, 200, { success: true });
+  }
+
   async #container(user: string, params: Record<string, string>, res: ServerResponse): Promise<void> {
     const container: Container = { id: this.#id(), user, params, reads: 0, status: 'IN_PROGRESS' };
     if (params.media_type === 'CAROUSEL') {
@@ -521,6 +611,8 @@ export class MetaStandIn {
     if (media) return this.#json(res, 200, { id, permalink: media.permalink });
     const post = this.posts.get(id);
     if (post) return this.#json(res, 200, { id, permalink_url: `https://www.facebook.com/${post.page}/posts/${id.split('_')[1]}` });
+    const reel = this.reels.get(id);
+    if (reel) return this.#json(res, 200, { id, status: this.#reelStatus(reel), permalink_url: `/reel/${id}/` });
     const video = this.videos.get(id);
     if (video) {
       const ready = ++video.reads > this.processingReads;

@@ -4,6 +4,7 @@
 //     alt_text_custom, published=false for the photos of a several-photo post)
 //   Page videos  https://developers.facebook.com/docs/video-api/guides/publishing (file_url fetched by Meta;
 //     GET /{video-id}?fields=status until `video_status` is ready)
+//   Reels Publishing API  https://developers.facebook.com/docs/video-api/guides/reels-publishing (./reels.ts)
 //   Page post insights  https://developers.facebook.com/docs/graph-api/reference/insights
 //   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments,
 //     https://developers.facebook.com/documentation/pages-api/comments-mentions (POST /{post-id}/comments `message`
@@ -19,6 +20,7 @@ import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { insightsOf, recentItemWith, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
+import { publishedReel } from './reels.ts';
 import { facebookRules } from './rules.ts';
 
 const firstUrl = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
@@ -31,10 +33,13 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly rules = facebookRules;
   readonly #graph: Graph;
   readonly #checkAfterMs: number;
+  /** `<FACEBOOK_UPLOAD_BASE_URL>/video-upload/<api-version>` */
+  readonly #reelUploadUrl: string;
 
-  constructor(graph: Graph, link: OAuthLink, options: { videoCheckAfterMs?: number } = {}) {
+  constructor(graph: Graph, link: OAuthLink, options: { reelUploadUrl: string; videoCheckAfterMs?: number }) {
     super(link);
     this.#graph = graph;
+    this.#reelUploadUrl = options.reelUploadUrl;
     this.#checkAfterMs = options.videoCheckAfterMs ?? 10_000;
   }
 
@@ -43,8 +48,6 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
     const page = account.remoteId;
     const token = tokensOf(account).accessToken;
     if (!page) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The Facebook account has no Page id: connect it again.', false);
-    if (request.placement !== 'feed')
-      throw new ProviderError('PROVIDER_REJECTED', `Facebook ${request.placement}s are not published by this service yet.`, false);
     const steps = new Steps(request.checkpoint);
     const post = (path: string, params: Record<string, string | undefined>) => async () =>
       this.#graph.post<{ id: string; post_id?: string }>(`/${page}${path}`, token, params, signal);
@@ -54,7 +57,11 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
     };
     const video = media.find((item) => item.kind === 'video');
     let postId: string;
-    if (video) {
+    if (request.placement === 'reel' && video) {
+      const reel = await publishedReel(steps, { graph: this.#graph, uploadUrl: this.#reelUploadUrl, page, token, signal }, video, caption);
+      if (!reel) return { status: 'processing', handle: 'reel', checkAfterMs: this.#checkAfterMs };
+      postId = reel;
+    } else if (video) {
       const { id } = await steps.once('video', post('/videos', { file_url: video.url, description: caption }), {
         ifInterrupted: earlier('videos', 'description'),
       });
@@ -102,5 +109,5 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
 
 export function createFacebookAdapter(deps: OAuthAdapterDependencies): FacebookAdapter {
   const { graph, link } = metaParts(deps, 'Facebook');
-  return new FacebookAdapter(graph, link);
+  return new FacebookAdapter(graph, link, { reelUploadUrl: `${deps.app.uploadBaseUrl}/video-upload/${deps.config.metaGraphVersion}` });
 }

@@ -17,19 +17,11 @@ export const facebookRules: ProviderRules = {
     },
     {
       name: 'reel',
-      description: 'A reel: exactly one video.',
+      description: 'A reel: exactly one vertical (9:16) video of 3 to 90 seconds.',
       caption,
       media: { min: 1, max: 1, kinds: ['video'], maxVideos: 1, mixedKinds: false },
-      aspectRatio: null,
-      video: videoDuration,
-    },
-    {
-      name: 'story',
-      description: 'A story: exactly one image or video.',
-      caption,
-      media: { min: 1, max: 1, kinds: ['image', 'video'], maxVideos: 1, mixedKinds: false },
-      aspectRatio: null,
-      video: videoDuration,
+      aspectRatio: { min: 0.5, max: 0.6 },
+      video: { minDurationMs: seconds(3), maxDurationMs: seconds(90) },
     },
   ],
   image: { formats: ['jpeg', 'png'], maxBytes: 10 * MB, minWidth: null, maxWidth: null, maxPixels: null },
@@ -47,7 +39,8 @@ export const facebookRules: ProviderRules = {
   postingLimits: [],
   notes: [
     'Posts go to a Facebook Page, not a personal profile.',
-    'Reel and story durations are not documented separately; the 240-minute limit applies.',
+    'Reels are 9:16 and 3 to 90 seconds (Reels Publishing API); a ratio of 0.5 to 0.6 is accepted to allow for real files.',
+    'Stories are not published by this service: the placement is not offered.',
     'No minimum video length is documented; 1 second is used.',
   ],
 };

@@ -7,7 +7,7 @@
 //     throttling is an error code (4, 17, 32, 613, 80001–80014), never HTTP 429; `X-Business-Use-Case-Usage`
 //     (and `X-App-Usage`) carry `estimated_time_to_regain_access` in minutes.
 import { ProviderError } from '../adapter.ts';
-import { NetworkHttp, type NetworkResponse, type ResponseHeaders } from '../http.ts';
+import { NetworkHttp, type NetworkRequest, type NetworkResponse, type ResponseHeaders } from '../http.ts';
 
 export interface GraphError {
   message?: string;
@@ -21,8 +21,14 @@ export interface GraphError {
 const graphErrorOf = (body: unknown): GraphError | undefined =>
   typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'object' ? (body as { error: GraphError }).error : undefined;
 
+/** The rupload host (Reels uploads) answers its own shape: `{debug_info: {retriable, type, message}}`. */
+const uploadErrorOf = (body: unknown): string | undefined =>
+  typeof body === 'object' && body !== null ? (body as { debug_info?: { message?: string } }).debug_info?.message : undefined;
+
 function reasonOf(body: unknown): string | undefined {
   const error = graphErrorOf(body);
+  const uploadError = uploadErrorOf(body);
+  if (uploadError) return `Meta: ${uploadError}`;
   if (!error) return typeof body === 'string' && body ? `Meta: ${body.slice(0, 300)}` : undefined;
   const text = error.error_user_msg || error.message;
   return text ? `Meta: ${text}${error.code === undefined ? '' : ` (#${error.code}${error.error_subcode ? `/${error.error_subcode}` : ''})`}` : undefined;
@@ -115,6 +121,11 @@ export class Graph {
       ...(call.method === 'POST' ? { body: { form: params } } : {}),
     });
     return answer.body;
+  }
+
+  /** A call outside the Graph's paths (the rupload host of Reels uploads), through the same connections and classifier. */
+  async sendTo<T>(request: NetworkRequest): Promise<T> {
+    return (await this.#http.send<T>(request)).body;
   }
 
   get<T>(path: string, accessToken: string | undefined, params?: GraphCall['params'], signal?: AbortSignal): Promise<T> {
