@@ -1,12 +1,12 @@
 // The signed-in frame: a sidebar with the pages grouped (Publish, Insights, Settings), the workspace switcher, who is
 // signed in and the theme; on small screens a top bar whose menu holds the same. The calendar, the first page, is in
 // the first page's JavaScript; every other page is loaded when first opened.
-import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { Header, Menu, MenuItem, MenuSection, MenuTrigger, Popover, RouterProvider, Switch } from 'react-aria-components';
+import { lazy, Suspense, useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { Provider } from 'urql';
 import { fetchSession, signOut, type Session } from './api/auth.ts';
 import { graphClient } from './api/client.ts';
-import { t, type MessageKey } from './i18n.ts';
+import { t } from './i18n.ts';
+import { isCurrent, sections } from './navigation.ts';
 import { navigate, postRoute, usePath } from './router.ts';
 import { Link } from './ui.tsx';
 import { Avatar } from './ui/Avatar.tsx';
@@ -31,37 +31,9 @@ const ApiKeys = lazyPage<object>(() => import('./pages/ApiKeys.tsx'), 'ApiKeys')
 const Webhooks = lazyPage<object>(() => import('./pages/Webhooks.tsx'), 'Webhooks');
 const RequestLog = lazyPage<object>(() => import('./pages/RequestLog.tsx'), 'RequestLog');
 const AiCredits = lazyPage<object>(() => import('./pages/AiCredits.tsx'), 'AiCredits');
+const FrameMenu = lazy(() => import('./FrameMenu.tsx'));
 
 const workspaceStorageKey = 'sps.workspaceId';
-interface NavPage {
-  path: string;
-  label: MessageKey;
-}
-const sections: { title: MessageKey; pages: NavPage[] }[] = [
-  {
-    title: 'nav.publish',
-    pages: [
-      { path: '/calendar', label: 'nav.calendar' },
-      { path: '/compose', label: 'nav.compose' },
-      { path: '/queues', label: 'queues.nav' },
-      { path: '/media', label: 'nav.media' },
-    ],
-  },
-  { title: 'nav.insights', pages: [{ path: '/analytics', label: 'analytics.nav' }] },
-  {
-    title: 'nav.settings',
-    pages: [
-      { path: '/accounts', label: 'nav.accounts' },
-      { path: '/people', label: 'nav.people' },
-      { path: '/api-keys', label: 'nav.apiKeys' },
-      { path: '/webhooks', label: 'nav.webhooks' },
-      { path: '/request-log', label: 'nav.requestLog' },
-      { path: '/ai-credits', label: 'nav.aiCredits' },
-    ],
-  },
-];
-const isCurrent = (page: NavPage, path: string) => path === page.path || (page.path === '/calendar' && path === '/');
-
 function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
   const post = postRoute(path);
   if (post) return post.edit ? <Composer key={post.id} postId={post.id} /> : <PostDetail key={post.id} id={post.id} />;
@@ -91,7 +63,7 @@ function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
   }
 }
 
-interface FrameProps {
+export interface FrameProps {
   session: Session;
   workspaceId: string;
   path: string;
@@ -138,10 +110,11 @@ function Sidebar({ session, workspaceId, path, onWorkspace, onSignOut }: FramePr
           <span>{session.user.email}</span>
         </p>
         <div className="sidebar-actions">
-          <Switch className="switch" isSelected={theme === 'dark'} onChange={(dark) => setTheme(dark ? 'dark' : 'light')}>
+          <label className="switch">
+            <input type="checkbox" role="switch" checked={theme === 'dark'} onChange={(event) => setTheme(event.target.checked ? 'dark' : 'light')} />
             <span className="switch-track" aria-hidden="true" />
             {t('app.darkTheme')}
-          </Switch>
+          </label>
           <Button variant="secondary" onPress={onSignOut}>
             {t('app.signOut')}
           </Button>
@@ -151,62 +124,25 @@ function Sidebar({ session, workspaceId, path, onWorkspace, onSignOut }: FramePr
   );
 }
 
-/** The top bar of small screens: the pages, the workspaces, the theme and signing out in one menu. */
-function TopBar({ session, workspaceId, path, onWorkspace, onSignOut }: FrameProps) {
-  const theme = useTheme();
+const smallScreen = window.matchMedia('(max-width: 48rem)');
+const useSmallScreen = () =>
+  useSyncExternalStore(
+    (listener) => {
+      smallScreen.addEventListener('change', listener);
+      return () => smallScreen.removeEventListener('change', listener);
+    },
+    () => smallScreen.matches,
+  );
+
+/** The top bar of small screens; its menu's code is loaded only there. */
+function TopBar(frame: FrameProps) {
+  if (!useSmallScreen()) return null;
   return (
     <header className="topbar">
       <p className="brand">{t('app.title')}</p>
-      <MenuTrigger>
-        <Button variant="secondary">{t('app.menu')}</Button>
-        <Popover className="menu-popover" placement="bottom end">
-          <Menu className="menu" aria-label={t('app.menu')}>
-            {sections.map((section) => (
-              <MenuSection key={section.title} id={section.title}>
-                <Header className="menu-section-title">{t(section.title)}</Header>
-                {section.pages.map((page) => (
-                  <MenuItem key={page.path} id={page.path} href={page.path} className="menu-item" aria-current={isCurrent(page, path) ? 'page' : undefined}>
-                    {t(page.label)}
-                  </MenuItem>
-                ))}
-              </MenuSection>
-            ))}
-            <MenuSection
-              id="workspace"
-              selectionMode="single"
-              disallowEmptySelection
-              selectedKeys={[workspaceId]}
-              onSelectionChange={(keys) => {
-                const [id] = keys === 'all' ? [] : [...keys];
-                if (typeof id === 'string') onWorkspace(id);
-              }}
-            >
-              <Header className="menu-section-title">{t('app.workspace')}</Header>
-              {session.workspaces.map((candidate) => (
-                <MenuItem key={candidate.id} id={candidate.id} className="menu-item">
-                  {candidate.name}
-                </MenuItem>
-              ))}
-            </MenuSection>
-            <MenuSection
-              id="account"
-              selectionMode="multiple"
-              selectedKeys={theme === 'dark' ? ['dark'] : []}
-              onSelectionChange={(keys) => setTheme(keys !== 'all' && keys.has('dark') ? 'dark' : 'light')}
-            >
-              <Header className="menu-section-title">{session.user.email}</Header>
-              <MenuItem id="dark" className="menu-item">
-                {t('app.darkTheme')}
-              </MenuItem>
-            </MenuSection>
-            <MenuSection id="sign-out">
-              <MenuItem id="sign-out" className="menu-item" onAction={onSignOut}>
-                {t('app.signOut')}
-              </MenuItem>
-            </MenuSection>
-          </Menu>
-        </Popover>
-      </MenuTrigger>
+      <Suspense fallback={<Button isDisabled>{t('app.menu')}</Button>}>
+        <FrameMenu {...frame} />
+      </Suspense>
     </header>
   );
 }
@@ -244,21 +180,19 @@ export function App({ initialSession }: { initialSession: Session | null }) {
     },
   };
   return (
-    <RouterProvider navigate={navigate}>
-      <Provider value={client}>
-        <a className="skip" href="#main">
-          {t('app.skipToContent')}
-        </a>
-        <div className="frame">
-          <TopBar {...frame} />
-          <Sidebar {...frame} />
-          <main id="main" key={workspace.id}>
-            <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
-              <Page path={path} workspaceId={workspace.id} />
-            </Suspense>
-          </main>
-        </div>
-      </Provider>
-    </RouterProvider>
+    <Provider value={client}>
+      <a className="skip" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <div className="frame">
+        <TopBar {...frame} />
+        <Sidebar {...frame} />
+        <main id="main" key={workspace.id}>
+          <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
+            <Page path={path} workspaceId={workspace.id} />
+          </Suspense>
+        </main>
+      </div>
+    </Provider>
   );
 }
