@@ -1,9 +1,12 @@
-// The composer and the accounts page in headless Chromium: connecting Mastodon by naming the server, a post with an
-// own caption for one account and a network setting for another published to both, AI help for the caption (the
-// local OpenAI stand-in), adding a post to a queue; each checked on the page and then through the API, each page
-// checked by axe-core and photographed at 1280 and 375 px.
+// The composer and the accounts page in headless Chromium: connecting Mastodon by naming the server, the composer's
+// layout (previews beside the editor on a wide screen, below it on a phone), accounts picked by their avatars, X's
+// preview counting as X does, a file dropped onto the composer uploaded with its progress, a post with an own caption
+// for one account and a network setting for another published to both, AI help for the caption (the local OpenAI
+// stand-in), adding a post to a queue; each checked on the page and then through the API, each page checked by
+// axe-core and photographed at 1280 and 375 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
 import { bearer, connectSandbox, createWorkspace } from '../support/fixtures.ts';
 import { image } from '../support/mediaFiles.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
@@ -36,10 +39,21 @@ beforeAll(async () => {
       // TikTok's app is set up, but TikTok is not published to: it is offered nowhere.
       TIKTOK_CLIENT_ID: 'tiktok-client',
       TIKTOK_CLIENT_SECRET: 'tiktok-secret',
+      // X's app is set up so an X account can be connected (from tokens below); nothing here publishes to X.
+      X_CLIENT_ID: 'x-client',
+      X_CLIENT_SECRET: 'x-secret',
     },
   });
   ({ page, api } = session);
-  await connectSandbox(session.service.services, session.workspace.workspaceId, 'composer-sandbox');
+  const { services } = session.service;
+  await connectSandbox(services, session.workspace.workspaceId, 'composer-sandbox');
+  await connectSocialAccount(services.db, services.secrets, services.adapters, services.outbox, {
+    workspaceId: session.workspace.workspaceId,
+    provider: 'x',
+    username: 'composer_x',
+    displayName: 'Composer X',
+    tokens: { accessToken: 'not used: nothing is published to X here' },
+  });
 });
 afterAll(async () => {
   await session?.close();
@@ -47,10 +61,22 @@ afterAll(async () => {
   await openAi?.close();
 });
 
-/** The account's row in the composer: the checkbox named by the account, and what appears once it is chosen. */
-const targetRow = (username: string): Locator =>
-  page.locator('.target').filter({ has: page.getByRole('checkbox', { name: new RegExp(`^\\S+ \\(@${username},`) }) });
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The account's avatar in the composer's picker: a toggle button named by the account, its handle and network. */
+const accountButton = (username: string): Locator => page.getByRole('button', { name: new RegExp(`^.+ \\(@${escaped(username)},`) });
+/** Picks the account by its avatar: the post goes to it, and the button says so (pressed). */
+async function pick(username: string) {
+  await accountButton(username).click();
+  expect(await accountButton(username).getAttribute('aria-pressed')).toBe('true');
+}
+/** The chosen account's panel, opened: placement, own caption, the network's settings. */
+async function targetPanel(username: string): Promise<Locator> {
+  const trigger = page.getByRole('button', { name: new RegExp(`@${escaped(username)} on `) });
+  if ((await trigger.getAttribute('aria-expanded')) !== 'true') await trigger.click();
+  return page.locator('.target').filter({ has: trigger });
+}
 const caption = () => page.getByLabel('Caption', { exact: true });
+const box = async (locator: Locator) => (await locator.boundingBox())!;
 
 /** A ready image in the workspace's library, added through the graph with the owner's key. */
 async function libraryImage(filename: string): Promise<string> {
@@ -116,13 +142,107 @@ describe('the people page', () => {
 });
 
 describe('the composer', () => {
+  it('sets the previews beside the editor on a wide screen and below it on a phone, without sideways scrolling', async () => {
+    await openComposer();
+    await pick('composer-sandbox');
+    const editor = page.locator('.composer-editor');
+    const previews = page.getByRole('region', { name: 'Preview', exact: true });
+    await page.getByRole('article', { name: '@composer-sandbox on Sandbox (test network) (feed)' }).waitFor();
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const [wideEditor, widePreviews] = [await box(editor), await box(previews)];
+    expect(widePreviews.x).toBeGreaterThanOrEqual(wideEditor.x + wideEditor.width);
+    expect(widePreviews.y).toBeLessThan(wideEditor.y + 100);
+
+    await page.setViewportSize({ width: 375, height: 900 });
+    const [narrowEditor, narrowPreviews] = [await box(editor), await box(previews)];
+    expect(narrowPreviews.y).toBeGreaterThanOrEqual(narrowEditor.y + narrowEditor.height);
+    expect(narrowPreviews.x + narrowPreviews.width).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('picks accounts by their avatars, as toggle buttons that say whether they are chosen', async () => {
+    await openComposer();
+    const x = accountButton('composer_x');
+    expect(await x.getAttribute('aria-pressed')).toBe('false');
+    await x.focus();
+    await page.keyboard.press('Enter');
+    expect(await x.getAttribute('aria-pressed')).toBe('true');
+    const preview = page.getByRole('article', { name: '@composer_x on X (feed)' });
+    await preview.waitFor();
+    await x.click();
+    expect(await x.getAttribute('aria-pressed')).toBe('false');
+    await preview.waitFor({ state: 'detached' });
+  });
+
+  it('counts X’s preview as X does while the person types, and marks what goes past 280', async () => {
+    await openComposer();
+    await pick('composer_x');
+    const preview = page.getByRole('article', { name: '@composer_x on X (feed)' });
+    await caption().pressSequentially('Spring 🌷 #sale @friend');
+    // An emoji weighs 2 on X: 7 + 2 + 14.
+    await preview.getByText('Counted as 23 of 280').waitFor();
+    expect(await preview.locator('.preview-hashtag').textContent()).toBe('#sale');
+    expect(await preview.locator('.preview-mention').textContent()).toBe('@friend');
+    expect(await preview.getByRole('deletion').count()).toBe(0);
+
+    await caption().fill(`${'日'.repeat(139)}本語 and more`);
+    await preview.getByText('Counted as 291 of 280').waitFor();
+    expect(await preview.getByRole('deletion').textContent()).toBe('語 and more');
+    await preview.getByText('Cut off: 11 characters beyond the limit').waitFor();
+    expect(await preview.locator('.preview-length').getAttribute('class')).toContain('over');
+  });
+
+  it('uploads a file dropped onto the composer, showing its progress, and shows it in the preview’s grid', async () => {
+    await openComposer();
+    await pick('composer-sandbox');
+    await caption().fill('Dropped in');
+    // Every label a progress bar shows, recorded as it changes: the upload is over in a moment.
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { progressSeen: string[] }).progressSeen = []);
+      new MutationObserver(() => {
+        for (const bar of document.querySelectorAll('progress')) {
+          const label = bar.labels?.[0]?.textContent;
+          if (label && seen.at(-1) !== label) seen.push(label);
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    const bytes = (await image('png', 320, 240)).toString('base64');
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      // As a file dragged from the desktop arrives: copy allowed, and an entry in the file system (a File made in
+      // the page has none, and react-aria takes only items that have one).
+      const entryOf = DataTransferItem.prototype.webkitGetAsEntry;
+      DataTransferItem.prototype.webkitGetAsEntry = function (this: DataTransferItem) {
+        return entryOf.call(this) ?? (this.kind === 'file' ? ({ isFile: true, isDirectory: false } as FileSystemEntry) : null);
+      };
+      const transfer = new DataTransfer();
+      transfer.effectAllowed = 'all';
+      const content = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+      transfer.items.add(new File([content], 'dropped.png', { type: 'image/png' }));
+      return transfer;
+    }, bytes);
+    const zone = page.locator('.media-drop');
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    await zone.dispatchEvent('dragover', { dataTransfer });
+    await zone.dispatchEvent('drop', { dataTransfer });
+
+    const preview = page.getByRole('article', { name: '@composer-sandbox on Sandbox (test network) (feed)' });
+    await preview.locator('.preview-media img').waitFor();
+    await page.getByRole('region', { name: 'Media', exact: true }).getByText('dropped.png', { exact: true }).waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(seen).toContain('Sending dropped.png');
+    expect(seen).toContain('Checking and processing dropped.png…');
+    expect(await inspectPage(page, 'composer-dropped')).toEqual([]);
+  });
   it('publishes with an own caption for one account and a network setting for another, the API’s findings next to the setting', async () => {
     await openComposer();
     await caption().fill('Spring is here https://example.com/a/rather/long/path/to/the/announcement');
-    await targetRow('composer-sandbox').getByRole('checkbox').first().check();
-    await targetRow(mastodonUsername).getByRole('checkbox').first().check();
+    await pick('composer-sandbox');
+    await pick(mastodonUsername);
 
-    const sandbox = targetRow('composer-sandbox');
+    const sandbox = await targetPanel('composer-sandbox');
+    await targetPanel(mastodonUsername);
     await sandbox.getByRole('checkbox', { name: 'Own caption for @composer-sandbox' }).check();
     await sandbox.getByLabel(/^Caption for @composer-sandbox/).fill('Only on the sandbox');
 
@@ -206,7 +326,7 @@ describe('the composer', () => {
     const mediaId = await libraryImage('lighthouse.png');
     await openComposer();
     await caption().fill('The lighthouse at dusk');
-    await targetRow('composer-sandbox').getByRole('checkbox').first().check();
+    await pick('composer-sandbox');
     await page.getByRole('button', { name: 'Add lighthouse.png' }).click();
     await page.getByRole('button', { name: 'AI suggestion' }).click();
     const altText = page.getByLabel('Alt text for lighthouse.png');
@@ -232,7 +352,7 @@ describe('the composer', () => {
     expect(queue.status).toBe(201);
     await openComposer();
     await caption().fill('Queued from the dashboard');
-    await targetRow('composer-sandbox').getByRole('checkbox').first().check();
+    await pick('composer-sandbox');
     await page.getByLabel('Queue', { exact: true }).selectOption({ label: 'Weekday mornings (Europe/Berlin)' });
     expect(await inspectPage(page, 'composer-queue')).toEqual([]);
     await page.getByRole('button', { name: 'Add to queue' }).click();
