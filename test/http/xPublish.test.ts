@@ -211,6 +211,7 @@ describe('publishing to X', () => {
       text: 'Said before',
       mediaIds: [],
       replySettings: null,
+      inReplyToId: null,
       createdAt: new Date(0),
       metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 },
     });

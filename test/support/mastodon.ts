@@ -12,7 +12,8 @@
 //   GET  /api/v2/instance                    https://docs.joinmastodon.org/methods/instance/#v2
 //   POST /api/v2/media                       https://docs.joinmastodon.org/methods/media/#v2 (200 for images, 202 for video and GIF)
 //   GET  /api/v1/media/:id                   https://docs.joinmastodon.org/methods/media/#get (206 while processing)
-//   POST /api/v1/statuses                    https://docs.joinmastodon.org/methods/statuses/#create (Idempotency-Key kept 1 hour)
+//   POST /api/v1/statuses                    https://docs.joinmastodon.org/methods/statuses/#create (Idempotency-Key kept 1 hour;
+//                                            in_reply_to_id: 404 for a status that does not exist)
 //   GET  /api/v1/statuses/:id                https://docs.joinmastodon.org/methods/statuses/#get
 // Every answer carries the rate-limit headers of https://docs.joinmastodon.org/api/rate-limits/ (300 calls per
 // 5 minutes); errors are `{"error": "..."}` (https://docs.joinmastodon.org/entities/Error/).
@@ -87,6 +88,8 @@ export interface StoredStatus {
   visibility: string;
   mediaIds: string[];
   idempotencyKey: string | null;
+  /** The status this one replies to (`in_reply_to_id`). */
+  inReplyToId: string | null;
   createdAt: Date;
   favourites: number;
   reblogs: number;
@@ -566,6 +569,10 @@ export class MastodonStandIn {
     const media = mediaIds.map((id) => this.media.get(id));
     if (media.some((file) => !file || file.accountId !== account.id)) throw recordNotFound();
     if (media.some((file) => !file!.ready)) throw new Answer(422, { error: 'Cannot attach files that have not finished processing. Try again in a moment!' });
+    const inReplyToId = params.string('in_reply_to_id') || null;
+    const parent = inReplyToId ? this.statuses.get(inReplyToId) : undefined;
+    if (inReplyToId && !parent) throw recordNotFound();
+    if (parent) parent.replies++;
     const status: StoredStatus = {
       id: randomId(),
       accountId: account.id,
@@ -574,6 +581,7 @@ export class MastodonStandIn {
       visibility,
       mediaIds,
       idempotencyKey: typeof key === 'string' ? key : null,
+      inReplyToId,
       createdAt: new Date(this.#now()),
       favourites: 0,
       reblogs: 0,
@@ -598,8 +606,8 @@ export class MastodonStandIn {
     return {
       id: status.id,
       created_at: status.createdAt.toISOString(),
-      in_reply_to_id: null,
-      in_reply_to_account_id: null,
+      in_reply_to_id: status.inReplyToId,
+      in_reply_to_account_id: status.inReplyToId ? (this.statuses.get(status.inReplyToId)?.accountId ?? null) : null,
       sensitive: status.spoilerText !== '',
       spoiler_text: status.spoilerText,
       visibility: status.visibility,

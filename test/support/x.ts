@@ -9,9 +9,11 @@
 //   GET  /2/media/upload?command=STATUS    https://docs.x.com/x-api/media/get-media-upload-status
 //   POST /2/media/metadata                 https://docs.x.com/x-api/media/create-media-metadata
 //   POST /2/tweets                         https://docs.x.com/x-api/posts/create-post (403 duplicate content; media
-//                                          still processing refused: "Your media IDs are invalid.")
+//                                          still processing refused: "Your media IDs are invalid."; a reply to a
+//                                          post that does not exist: 403)
 //   GET  /2/tweets/:id                     https://docs.x.com/x-api/posts/get-post-by-id (public_metrics)
-//   GET  /2/users/:id/tweets               https://docs.x.com/x-api/users/get-posts (newest first, start_time)
+//   GET  /2/users/:id/tweets               https://docs.x.com/x-api/users/get-posts (newest first, start_time,
+//                                          tweet.fields=referenced_tweets)
 // Errors are problem JSON (https://docs.x.com/x-api/fundamentals/response-codes-and-errors); every answer carries
 // x-rate-limit-limit/-remaining/-reset (https://docs.x.com/x-api/fundamentals/rate-limits). Uploaded bytes are only
 // counted and hashed, never kept.
@@ -51,6 +53,8 @@ export interface XPost {
   text: string;
   mediaIds: string[];
   replySettings: string | null;
+  /** `reply.in_reply_to_tweet_id`: the post this one replies to. */
+  inReplyToId: string | null;
   createdAt: Date;
   metrics: { retweet_count: number; reply_count: number; like_count: number; quote_count: number; impression_count: number };
 }
@@ -289,6 +293,11 @@ export class XStandIn {
         const attached = mediaIds.map((id) => this.#mediaOf(id, user));
         const ready = (media: XMedia | undefined) => media?.finalized && media.pollsLeft === 0;
         if (mediaIds.length > 4 || !attached.every(ready)) return this.#invalid(res, route, 'media.media_ids', mediaIds, 'Your media IDs are invalid.');
+        const inReplyToId: string | null = body.reply?.in_reply_to_tweet_id ?? null;
+        const parent = inReplyToId ? this.posts.find((candidate) => candidate.id === inReplyToId) : undefined;
+        if (inReplyToId && !parent) {
+          return this.#problem(res, route, 403, 'Forbidden', 'You attempted to reply to a Tweet that is deleted or not visible to you.');
+        }
         if (text && this.postsBy(user).some((post) => post.text === text)) {
           return this.#problem(res, route, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
         }
@@ -298,10 +307,12 @@ export class XStandIn {
           text,
           mediaIds,
           replySettings: body.reply_settings ?? null,
+          inReplyToId,
           createdAt: new Date(),
           metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 },
         };
         this.posts.push(post);
+        if (parent) parent.metrics.reply_count++;
         answer(201, { data: { id: post.id, text: shown(post), edit_history_tweet_ids: [post.id] } });
         return true;
       }
@@ -342,7 +353,13 @@ export class XStandIn {
           .filter((post) => post.authorId === userId && (!since || post.createdAt >= new Date(since)))
           .reverse()
           .slice(0, max);
-        const data = posts.map((post) => ({ id: post.id, text: shown(post), edit_history_tweet_ids: [post.id] }));
+        const referenced = (url.searchParams.get('tweet.fields') ?? '').split(',').includes('referenced_tweets');
+        const data = posts.map((post) => ({
+          id: post.id,
+          text: shown(post),
+          edit_history_tweet_ids: [post.id],
+          ...(referenced && post.inReplyToId ? { referenced_tweets: [{ type: 'replied_to', id: post.inReplyToId }] } : {}),
+        }));
         answer(200, {
           ...(data.length ? { data } : {}),
           meta: { result_count: data.length, ...(data.length ? { newest_id: data[0]!.id, oldest_id: data.at(-1)!.id } : {}) },

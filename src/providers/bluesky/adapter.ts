@@ -5,6 +5,9 @@
 // - A target's post is written with a record key derived from the target id (recordKey.ts) and `swapRecord: null`
 //   (write only if absent), so an attempt can never create a second record, and `findPublished` is one lookup.
 //   Each uploaded blob is a step of the checkpoint (kit/steps.ts): a re-attempt does not upload it again.
+// - Threads: each part is a reply record naming the first post as `root` and the part before as `parent` (strong
+//   refs: uri and cid; app.bsky.feed.post's `reply`, https://docs.bsky.app/docs/advanced-guides/posts#replies); a
+//   first comment is one more reply, to the last part.
 // - Embeds: up to 4 images with alt text and aspect ratio (re-encoded under the blob limit when needed), or one
 //   video uploaded as a blob to the PDS, or else a link card for the first link.
 import type { Agent, AppBskyFeedPost, BlobRef } from '@atproto/api';
@@ -33,6 +36,7 @@ import { recordKeyFor } from './recordKey.ts';
 import { richTextOf } from './richText.ts';
 import { atproto } from './sdk.ts';
 import { Steps } from '../kit/steps.ts';
+import { postFirstComment, publishThread } from '../kit/thread.ts';
 
 export const defaultBlueskyService = 'https://bsky.social';
 const postCollection = 'app.bsky.feed.post';
@@ -175,33 +179,62 @@ export class BlueskyAdapter implements ProviderAdapter {
     await mapErrors(() => session.agent.com.atproto.server.deleteSession(undefined, this.#callOptions(session)));
   }
 
+  /**
+   * The post, then each part of a thread as a reply to the part before (`reply.root` the first post, `reply.parent`
+   * the part before, both strong refs), then the first comment as a reply to the last part. Every record has a key
+   * derived from the target id and its place, so no attempt writes one twice.
+   */
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const session = await this.#session(request.account);
-    const rkey = recordKeyFor(request.idempotencyKey);
+    const steps = new Steps(request.checkpoint);
     return mapErrors(async () => {
-      const text = await richTextOf(request.caption, session.agent);
-      const { langs = [], contentLabels = [] } = request.settings as { langs?: string[]; contentLabels?: string[] };
-      const record: AppBskyFeedPost.Record = {
-        $type: postCollection,
-        text: text.text,
-        createdAt: new Date().toISOString(),
-        ...(text.facets.length ? { facets: text.facets } : {}),
-        ...(langs.length ? { langs } : {}),
-        ...(contentLabels.length ? { labels: { $type: 'com.atproto.label.defs#selfLabels', values: contentLabels.map((val) => ({ val })) } } : {}),
+      const write = (key: string, post: { caption: string; media: PublishMedia[] }, blobs: string, reply?: ReplyRefs) =>
+        this.#write(session, request, { rkey: recordKeyFor(key), caption: post.caption, media: post.media, steps, blobs, reply });
+      const first = await write(request.idempotencyKey, request, '');
+      const parts = await publishThread(steps, request.thread, first, (part, parent, root, index) =>
+        write(`${request.idempotencyKey}:part:${index}`, part, `reply:${index}:`, replyTo(root, parent)),
+      );
+      const last = parts[parts.length - 1]!;
+      const firstComment = await postFirstComment(steps, request.firstComment, (text) =>
+        write(`${request.idempotencyKey}:firstComment`, { caption: text, media: [] }, 'comment:', replyTo(first, last)),
+      );
+      return {
+        status: 'published',
+        item: { ...itemOf(first), ...(request.thread.length ? { parts: parts.map(itemOf) } : {}), ...(firstComment ? { firstComment } : {}) },
       };
-      const embed = await this.#embedOf(session, request, text.firstLink);
-      if (embed) record.embed = embed;
-      try {
-        await session.agent.com.atproto.repo.putRecord(
-          { repo: session.did, collection: postCollection, rkey, record, swapRecord: null },
-          this.#callOptions(session, request.signal),
-        );
-      } catch (error) {
-        // The record exists: an earlier attempt for this target wrote it.
-        if ((await xrpcErrorName(error)) !== 'InvalidSwap') throw error;
-      }
-      return { status: 'published', item: this.#item(request.account, session.did, rkey) };
     });
+  }
+
+  /** Writes one post record if absent (`swapRecord: null`); its strong ref (uri and cid) comes back with the item. */
+  async #write(
+    session: Session,
+    request: PublishRequest,
+    post: { rkey: string; caption: string; media: PublishMedia[]; steps: Steps; blobs: string; reply: ReplyRefs | undefined },
+  ): Promise<PostRef> {
+    const text = await richTextOf(post.caption, session.agent);
+    const { langs = [], contentLabels = [] } = request.settings as { langs?: string[]; contentLabels?: string[] };
+    const record: AppBskyFeedPost.Record = {
+      $type: postCollection,
+      text: text.text,
+      createdAt: new Date().toISOString(),
+      ...(post.reply ? { reply: post.reply } : {}),
+      ...(text.facets.length ? { facets: text.facets } : {}),
+      ...(langs.length ? { langs } : {}),
+      ...(contentLabels.length ? { labels: { $type: 'com.atproto.label.defs#selfLabels', values: contentLabels.map((val) => ({ val })) } } : {}),
+    };
+    const embed = await this.#embedOf(session, post.steps, post.blobs, post.media, request.signal, text.firstLink);
+    if (embed) record.embed = embed;
+    const where = { repo: session.did, collection: postCollection, rkey: post.rkey };
+    const item = this.#item(request.account, session.did, post.rkey);
+    try {
+      const { data } = await session.agent.com.atproto.repo.putRecord({ ...where, record, swapRecord: null }, this.#callOptions(session, request.signal));
+      return { ...item, cid: data.cid };
+    } catch (error) {
+      // The record exists: an earlier attempt for this target wrote it.
+      if ((await xrpcErrorName(error)) !== 'InvalidSwap') throw error;
+      const { data } = await session.agent.com.atproto.repo.getRecord(where, this.#callOptions(session, request.signal));
+      return { ...item, cid: data.cid ?? '' };
+    }
   }
 
   async findPublished(request: PublishRequest): Promise<PublishedItem | null> {
@@ -272,13 +305,19 @@ export class BlueskyAdapter implements ProviderAdapter {
     return { remoteId: `at://${did}/${postCollection}/${rkey}`, remoteUrl: `https://bsky.app/profile/${handle}/post/${rkey}` };
   }
 
-  async #embedOf(session: Session, request: PublishRequest, firstLink: string | null): Promise<AppBskyFeedPost.Record['embed']> {
-    const { media, signal } = request;
-    const steps = new Steps(request.checkpoint);
+  /** The post's embed; its blobs are steps named `blobs` + `video` or `image:<i>` (a thread's parts each have their own). */
+  async #embedOf(
+    session: Session,
+    steps: Steps,
+    blobs: string,
+    media: PublishMedia[],
+    signal: AbortSignal,
+    firstLink: string | null,
+  ): Promise<AppBskyFeedPost.Record['embed']> {
     const { jsonToLex, lexToJson } = await atproto();
     /** Uploads the blob once across attempts; the checkpoint keeps its reference as JSON. */
     const blobOnce = async <Extra>(name: string, upload: () => Promise<{ blob: BlobRef; extra: Extra }>) => {
-      const saved = await steps.once(name, async () => {
+      const saved = await steps.once(`${blobs}${name}`, async () => {
         const { blob, extra } = await upload();
         return { blob: lexToJson(blob), extra };
       });
@@ -317,6 +356,18 @@ export class BlueskyAdapter implements ProviderAdapter {
     return undefined;
   }
 }
+
+/** A post record: its item, and its cid (the other half of the strong ref a reply names it by). */
+type PostRef = PublishedItem & { cid: string };
+
+type ReplyRefs = NonNullable<AppBskyFeedPost.Record['reply']>;
+
+function replyTo(root: PublishedItem, parent: PublishedItem): ReplyRefs {
+  const ref = (item: PublishedItem) => ({ uri: item.remoteId, cid: (item as PostRef).cid });
+  return { root: ref(root), parent: ref(parent) };
+}
+
+const itemOf = ({ remoteId, remoteUrl }: PublishedItem): PublishedItem => ({ remoteId, remoteUrl });
 
 async function bytesOf(file: PublishMedia): Promise<Buffer> {
   const stream = await file.open();

@@ -18,16 +18,28 @@ export async function postFirstComment(
   steps: Steps,
   text: string | null,
   comment: (text: string) => Promise<PublishedItem>,
+  /** A network without idempotency keys: the comment an interrupted attempt posted, looked up (kit/steps.ts). */
+  ifInterrupted?: (text: string) => Promise<PublishedItem | null>,
 ): Promise<FirstCommentResult | undefined> {
   if (text === null) return undefined;
-  return steps.once('firstComment', async (): Promise<FirstCommentResult> => {
-    try {
-      return { item: await comment(text), error: null };
-    } catch (error) {
-      if (!(error instanceof ProviderError) || error.transient || error.retryAfterMs !== undefined || error.tokenRejected) throw error;
-      return { item: null, error: { code: error.code, message: error.message } };
-    }
-  });
+  const lookUp =
+    ifInterrupted &&
+    (async () => {
+      const item = await ifInterrupted(text);
+      return item && { item, error: null };
+    });
+  return steps.once(
+    'firstComment',
+    async (): Promise<FirstCommentResult> => {
+      try {
+        return { item: await comment(text), error: null };
+      } catch (error) {
+        if (!(error instanceof ProviderError) || error.transient || error.retryAfterMs !== undefined || error.tokenRejected) throw error;
+        return { item: null, error: { code: error.code, message: error.message } };
+      }
+    },
+    lookUp ? { ifInterrupted: lookUp } : {},
+  );
 }
 
 /** The checkpoint steps that hold a thread's posted parts: the first post, then 'part:0', 'part:1', ... */
@@ -40,13 +52,16 @@ export async function publishThread(
   parts: PublishPart[],
   first: PublishedItem,
   reply: (part: PublishPart, parent: PublishedItem, root: PublishedItem, index: number) => Promise<PublishedItem>,
+  /** A network without idempotency keys: the part an interrupted attempt posted, looked up (kit/steps.ts). */
+  ifInterrupted?: (part: PublishPart, parent: PublishedItem, index: number) => Promise<PublishedItem | null>,
 ): Promise<PublishedItem[]> {
   if (!parts.length) return [first];
   // The first post recorded with the parts, so that a thread failing midway still lists every part it posted.
   const posted: PublishedItem[] = [await steps.once(firstPartStep, async () => first)];
   for (const [index, part] of parts.entries()) {
     const parent = posted[posted.length - 1]!;
-    posted.push(await steps.once(partStep(index), () => reply(part, parent, first, index)));
+    const lookUp = ifInterrupted && (() => ifInterrupted(part, parent, index));
+    posted.push(await steps.once(partStep(index), () => reply(part, parent, first, index), lookUp ? { ifInterrupted: lookUp } : {}));
   }
   return posted;
 }

@@ -7,7 +7,9 @@
 //             step of the checkpoint (a re-attempt uploads nothing twice); large files answer 202 and are
 //             processed in the background: the target then waits (`processing`), and the status check resumes
 //             the publish, asking GET /api/v1/media/:id until every file is ready, then posts.
-//             POST /api/v1/statuses carries `Idempotency-Key` = the target id.
+//             POST /api/v1/statuses carries `Idempotency-Key` = the target id. A thread's parts are statuses with
+//             `in_reply_to_id` the part before (https://docs.joinmastodon.org/methods/statuses/#create), keys
+//             `<target id>:part:<i>`; a first comment is one more reply, to the last part.
 //   no duplicates  Mastodon keeps idempotency keys for 1 hour: a re-attempt within that hour gets the status the
 //             first attempt created, whatever happened to our side meanwhile. Mastodon offers no lookup by key, so
 //             nothing can see past that hour (see docs/networks/mastodon.md).
@@ -26,8 +28,10 @@ import {
   type PublishMedia,
   type PublishOutcome,
   type PublishRequest,
+  type PublishedItem,
 } from '../adapter.ts';
 import { Steps } from '../kit/steps.ts';
+import { postFirstComment, publishThread } from '../kit/thread.ts';
 import { multipartFileBody } from '../kit/upload.ts';
 import type { ProviderRules } from '../rules.ts';
 import type { NetworkHttp } from '../http.ts';
@@ -154,26 +158,42 @@ export class MastodonAdapter implements ProviderAdapter {
     });
   }
 
+  /**
+   * The files of the post and of every part of its thread first (the status waits until the instance has processed
+   * them all), then the status, each part as a reply to the one before (`in_reply_to_id`), and the first comment as a
+   * reply to the last part; each status a step with its own idempotency key.
+   */
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const session = sessionOf(request.account);
     const steps = new Steps(request.checkpoint);
+    const uploads: UploadedMedia[][] = [await this.#uploads(session, steps, 'media', request.media, request.signal)];
+    for (const [index, part] of request.thread.entries()) uploads.push(await this.#uploads(session, steps, `reply:${index}:media`, part.media, request.signal));
+    if (uploads.flat().some((upload) => !upload.ready)) return { status: 'processing', handle: 'media', checkAfterMs: this.#mediaCheckAfterMs };
+    const mediaIds = uploads.map((files) => files.map((upload) => upload.id));
+    const key = request.idempotencyKey;
+    const first = await steps.once('status', () => this.#post(session, request, { text: request.caption, mediaIds: mediaIds[0]!, key }));
+    const parts = await publishThread(steps, request.thread, first, (part, parent, _root, index) =>
+      this.#post(session, request, { text: part.caption, mediaIds: mediaIds[index + 1]!, key: `${key}:part:${index}`, inReplyTo: parent.remoteId }),
+    );
+    const firstComment = await postFirstComment(steps, request.firstComment, (text) =>
+      this.#post(session, request, { text, mediaIds: [], key: `${key}:firstComment`, inReplyTo: parts[parts.length - 1]!.remoteId }),
+    );
+    return { status: 'published', item: { ...first, ...(request.thread.length ? { parts } : {}), ...(firstComment ? { firstComment } : {}) } };
+  }
+
+  /** Uploads one post's files once; a file an earlier attempt left processing at the instance is asked about. */
+  async #uploads(session: Session, steps: Steps, prefix: string, media: PublishMedia[], signal: AbortSignal): Promise<UploadedMedia[]> {
     const uploaded: UploadedMedia[] = [];
-    for (const [index, media] of request.media.entries()) {
-      // A file an earlier attempt left processing at the instance is asked about; one it has finished is not.
-      const step = `media:${index}`;
+    for (const [index, file] of media.entries()) {
+      const step = `${prefix}:${index}`;
       const earlier = steps.result<UploadedMedia>(step);
       uploaded.push(
         earlier && !earlier.ready
-          ? await steps.record(step, await this.#state(session, earlier.id, request.signal))
-          : await steps.once(step, () => this.#upload(session, media, request.signal)),
+          ? await steps.record(step, await this.#state(session, earlier.id, signal))
+          : await steps.once(step, () => this.#upload(session, file, signal)),
       );
     }
-    if (uploaded.some((upload) => !upload.ready)) return { status: 'processing', handle: 'media', checkAfterMs: this.#mediaCheckAfterMs };
-    return this.#post(
-      session,
-      request,
-      uploaded.map((upload) => upload.id),
-    );
+    return uploaded;
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
@@ -210,19 +230,31 @@ export class MastodonAdapter implements ProviderAdapter {
     return { id: idOf(body, 'media attachment'), ready: status !== 202 };
   }
 
-  async #post(session: Session, request: PublishRequest, mediaIds: string[]): Promise<PublishOutcome> {
+  async #post(
+    session: Session,
+    request: PublishRequest,
+    status: { text: string; mediaIds: string[]; key: string; inReplyTo?: string },
+  ): Promise<PublishedItem> {
     const { visibility = 'public', spoilerText = '' } = request.settings as { visibility?: string; spoilerText?: string };
     const { body } = await this.#http.send<Status>({
       method: 'POST',
       url: `${session.instance}/api/v1/statuses`,
       accessToken: session.accessToken,
-      headers: { 'idempotency-key': request.idempotencyKey },
-      body: { json: { status: request.caption, media_ids: mediaIds, visibility, ...(spoilerText ? { spoiler_text: spoilerText } : {}) } },
+      headers: { 'idempotency-key': status.key },
+      body: {
+        json: {
+          status: status.text,
+          media_ids: status.mediaIds,
+          visibility,
+          ...(spoilerText ? { spoiler_text: spoilerText } : {}),
+          ...(status.inReplyTo ? { in_reply_to_id: status.inReplyTo } : {}),
+        },
+      },
       signal: request.signal,
       // Safe to send again: the instance answers a repeated key with the status it already created.
       idempotent: true,
     });
-    return { status: 'published', item: { remoteId: idOf(body, 'status'), remoteUrl: body.url ?? body.uri } };
+    return { remoteId: idOf(body, 'status'), remoteUrl: body.url ?? body.uri };
   }
 }
 

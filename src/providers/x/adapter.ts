@@ -5,18 +5,21 @@
 //             https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token; identity GET /2/users/me
 //             https://docs.x.com/x-api/users/get-my-user
 //   publish   media through the chunked upload (media.ts), then POST /2/tweets {text, media.media_ids, reply_settings}
-//             https://docs.x.com/x-api/posts/create-post; never while a file is still processing
+//             https://docs.x.com/x-api/posts/create-post; never while a file is still processing. A thread's parts
+//             and a first comment are posts with `reply.in_reply_to_tweet_id` the part before (same page)
 //   no duplicates  X takes no idempotency key: a post step an earlier attempt started without recording its result
 //             is looked up among the account's recent posts (GET /2/users/{id}/tweets,
-//             https://docs.x.com/x-api/users/get-posts) before posting again
+//             https://docs.x.com/x-api/users/get-posts) before posting again; a reply also by the post it replies to
+//             (`referenced_tweets` replied_to)
 //   limits    429 waits until `x-rate-limit-reset` (api.ts); posts per account per day are a quota (X_POSTS_PER_DAY)
 //             https://docs.x.com/x-api/fundamentals/rate-limits; a 403 (duplicate content) is final with X's reason
 //   metrics   GET /2/tweets/{id}?tweet.fields=public_metrics https://docs.x.com/x-api/posts/get-post-by-id
 import type { GivenApp } from '../../config.ts';
-import type { ConnectedAccount, ItemMetrics, ProviderAdapter, ProviderTokens, PublishOutcome, PublishRequest } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, ProviderTokens, PublishedItem, PublishOutcome, PublishRequest } from '../adapter.ts';
 import { oauthLink, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
+import { postFirstComment, publishThread } from '../kit/thread.ts';
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import type { NetworkHttp } from '../http.ts';
 import { linkPattern } from '../../posts/captionLength.ts';
@@ -64,28 +67,38 @@ export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDepende
   const sessionOf = (request: PublishRequest): Session => ({ apiBaseUrl: api, accessToken: tokensOf(request.account).accessToken, signal: request.signal });
   const permalink = (account: ConnectedAccount, id: string) => `https://x.com/${encodeURIComponent(account.username)}/status/${id}`;
 
-  /** The post an interrupted attempt created, if X has it: the account's posts since then, by their text. */
-  async function findPost(request: PublishRequest, session: Session, since: string): Promise<string | null> {
-    const query = new URLSearchParams({ max_results: '20', start_time: new Date(Date.parse(since) - lookBackMs).toISOString() });
+  /**
+   * The post an interrupted attempt created, if X has it: the account's posts since then, by their text, and for a
+   * reply (a part of a thread, a first comment) by the post it replies to.
+   */
+  async function findPost(request: PublishRequest, session: Session, since: string, text: string, inReplyTo?: string): Promise<string | null> {
+    const query = new URLSearchParams({
+      max_results: '20',
+      start_time: new Date(Date.parse(since) - lookBackMs).toISOString(),
+      'tweet.fields': 'referenced_tweets',
+    });
     const { body } = await http.send<{ data?: Post[] }>({
       method: 'GET',
       url: `${api}/2/users/${encodeURIComponent(request.account.remoteId ?? '')}/tweets?${query}`,
       accessToken: session.accessToken,
       signal: session.signal,
     });
-    return (body.data ?? []).find((post) => comparable(post.text) === comparable(request.caption))?.id ?? null;
+    const repliesTo = (post: Post) => post.referenced_tweets?.find((reference) => reference.type === 'replied_to')?.id;
+    return (body.data ?? []).find((post) => comparable(post.text) === comparable(text) && repliesTo(post) === inReplyTo)?.id ?? null;
   }
 
-  async function createPost(request: PublishRequest, session: Session, mediaIds: string[]): Promise<string> {
+  async function createPost(request: PublishRequest, session: Session, post: { text: string; mediaIds: string[]; inReplyTo?: string }): Promise<string> {
     const { replySettings = 'everyone' } = request.settings as { replySettings?: string };
+    const { text, mediaIds, inReplyTo } = post;
     const { body } = await http.send<{ data?: Post }>({
       method: 'POST',
       url: `${api}/2/tweets`,
       accessToken: session.accessToken,
       body: {
         json: {
-          ...(request.caption ? { text: request.caption } : {}),
+          ...(text ? { text } : {}),
           ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
+          ...(inReplyTo ? { reply: { in_reply_to_tweet_id: inReplyTo } } : {}),
           // X knows no `everyone`: leaving reply_settings out is that.
           ...(replySettings === 'everyone' ? {} : { reply_settings: replySettings }),
         },
@@ -112,9 +125,42 @@ export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDepende
         if (!state.ready) return { status: 'processing', handle: 'media', checkAfterMs: state.checkAfterMs };
         mediaIds.push(state.id);
       }
+      const parts = request.thread;
+      const partMedia: string[][] = [];
+      for (const [part, { media }] of parts.entries()) {
+        partMedia.push([]);
+        for (const [index, file] of media.entries()) {
+          const state = await uploadMedia(http, session, steps, `reply:${part}:media:${index}`, file);
+          if (!state.ready) return { status: 'processing', handle: 'media', checkAfterMs: state.checkAfterMs };
+          partMedia[part]!.push(state.id);
+        }
+      }
       const since = await steps.once('post:since', async () => new Date().toISOString());
-      const id = await steps.once('post', () => createPost(request, session, mediaIds), { ifInterrupted: () => findPost(request, session, since) });
-      return { status: 'published', item: { remoteId: id, remoteUrl: permalink(request.account, id) } };
+      const item = (id: string): PublishedItem => ({ remoteId: id, remoteUrl: permalink(request.account, id) });
+      const found = async (text: string, inReplyTo?: string) => {
+        const id = await findPost(request, session, since, text, inReplyTo);
+        return id === null ? null : item(id);
+      };
+      const post = async (text: string, mediaIds: string[], inReplyTo?: string) => item(await createPost(request, session, { text, mediaIds, inReplyTo }));
+      const id = await steps.once('post', () => createPost(request, session, { text: request.caption, mediaIds }), {
+        ifInterrupted: () => findPost(request, session, since, request.caption),
+      });
+      const first = item(id);
+      const posted = await publishThread(
+        steps,
+        parts,
+        first,
+        (part, parent, _root, index) => post(part.caption, partMedia[index]!, parent.remoteId),
+        (part, parent) => found(part.caption, parent.remoteId),
+      );
+      const last = posted[posted.length - 1]!;
+      const firstComment = await postFirstComment(
+        steps,
+        request.firstComment,
+        (text) => post(text, [], last.remoteId),
+        (text) => found(text, last.remoteId),
+      );
+      return { status: 'published', item: { ...first, ...(parts.length ? { parts: posted } : {}), ...(firstComment ? { firstComment } : {}) } };
     },
 
     async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {

@@ -29,6 +29,8 @@ export interface MediaAnswer {
 export interface Post {
   id: string;
   text: string;
+  /** With tweet.fields=referenced_tweets: the post this one replies to, quotes or reposts. */
+  referenced_tweets?: { type: 'replied_to' | 'quoted' | 'retweeted'; id: string }[];
   public_metrics?: { retweet_count: number; reply_count: number; like_count: number; quote_count: number; impression_count?: number };
 }
 
