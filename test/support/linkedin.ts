@@ -111,8 +111,8 @@ export class LinkedInStandIn {
   readonly comments = new Map<string, StoredComment>();
   /** Comments are refused (403: the post's author turned comments off) while set. */
   refuseComments = false;
-  /** The next this many comments answer 429 (LinkedIn's throttling), before anything is created. */
-  throttleComments = 0;
+  /** The next this many comments answer 503 (LinkedIn unavailable), before anything is created. */
+  commentsUnavailable = 0;
   /** Organizations each member administers, by member id (`sub`). */
   readonly administers = new Map<string, LinkedInOrganization[]>();
   readonly requests: { method: string; path: string; version: string | undefined }[] = [];
@@ -382,9 +382,9 @@ export class LinkedInStandIn {
   }
 
   #createComment(res: ServerResponse, member: NetworkUser, urn: string, body: any): void {
-    if (this.throttleComments > 0) {
-      this.throttleComments--;
-      return error(res, 429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
+    if (this.commentsUnavailable > 0) {
+      this.commentsUnavailable--;
+      return error(res, 503, 'Service Unavailable');
     }
     if (!this.#mayAct(member, body?.actor))
       return error(res, 403, `Not enough permissions to comment as ${body?.actor}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
