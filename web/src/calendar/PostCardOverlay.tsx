@@ -26,7 +26,7 @@ function Accounts({ id }: { id: string }) {
     <ul className="post-card-accounts" aria-label={t('calendar.accounts')}>
       {accounts.map((account) => (
         <li key={account.id}>
-          <Avatar src={account.avatarUrl} name={account.displayName} provider={account.provider} size={20} />
+          <Avatar src={account.avatarUrl} name={account.displayName} provider={account.provider} size={24} />
           <span>@{account.username}</span>
         </li>
       ))}
