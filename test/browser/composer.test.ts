@@ -330,7 +330,7 @@ describe('the composer', () => {
     await page.getByRole('button', { name: 'Add lighthouse.png' }).click();
     await page.getByRole('button', { name: 'AI suggestion' }).click();
     const altText = page.getByLabel('Alt text for lighthouse.png');
-    await expect.poll(() => altText.inputValue()).toBe('A small test picture in one colour.');
+    await expect.poll(() => altText.inputValue(), { timeout: 10_000 }).toBe('A small test picture in one colour.');
     await page.getByRole('button', { name: 'Save alt text' }).click();
     const preview = page.getByRole('article', { name: '@composer-sandbox on Sandbox (test network) (feed)' });
     await preview.getByRole('img', { name: 'A small test picture in one colour.' }).waitFor();

@@ -108,7 +108,8 @@ export function Preview({
   networkOf: (target: TargetDraft) => string;
 }) {
   return (
-    <section aria-labelledby="preview-title" className="previews">
+    // Focusable: on a wide screen it is a scrolling box of its own, which the keyboard must be able to scroll.
+    <section aria-labelledby="preview-title" className="previews" tabIndex={0}>
       <h2 id="preview-title">{t('composer.preview')}</h2>
       {!targets.length && <p className="preview-empty">{t('composer.previewEmpty')}</p>}
       {targets.map((target) => {
