@@ -60,7 +60,7 @@ describe('the dashboard', () => {
 
   it('signs in, showing the API’s refusal of a wrong password first', async () => {
     await page.goto(service.url);
-    await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await inspectPage(page, 'sign-in')).toEqual([]);
 
     await signIn(page, 'not the password');
