@@ -1,7 +1,7 @@
 // When the post is to go out: a date and time typed segment by segment or picked from a calendar (react-aria's
 // DatePicker, in the dashboard's language), read as wall-clock time in `timeZone`, shown with that zone, and answered
 // as the instant (ISO, UTC) the API takes. Times before now are refused as the person picks them.
-import { now, parseAbsolute } from '@internationalized/date';
+import { now, parseAbsolute, toZoned } from '@internationalized/date';
 import {
   Button,
   Calendar,
@@ -35,7 +35,8 @@ export function SchedulePicker({ value, onChange, timeZone }: SchedulePickerProp
       granularity="minute"
       value={value ? parseAbsolute(value, timeZone) : null}
       minValue={now(timeZone)}
-      onChange={(chosen) => onChange(chosen ? chosen.toAbsoluteString() : null)}
+      // Typed from empty segments, the value is a wall-clock CalendarDateTime: read it in `timeZone`.
+      onChange={(chosen) => onChange(chosen ? toZoned(chosen, timeZone).toAbsoluteString() : null)}
     >
       <Label>{t('composer.publishAt')}</Label>
       <Group className="schedule-field">
