@@ -1,6 +1,7 @@
 // The calendar in headless Chromium, on a month of its own: each post with its network's icon and, where it has
 // media, its thumbnail; the post's card opened from the keyboard (caption, time, accounts) and closed with Escape;
-// the list view in time order. Each view checked by axe-core and photographed at 1280 and 375 px.
+// the list view in time order; a post dragged to another day. Each view checked by axe-core and photographed at
+// 1280 and 375 px.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
@@ -114,5 +115,19 @@ describe('the calendar', () => {
     expect(await list.getByRole('link').allTextContents()).toEqual(['Early with a picture', 'Same day, later', 'Late in the month']);
     expect(await list.getByRole('img', { name: 'Sandbox' }).count()).toBe(3);
     expect(await inspectPage(page, 'calendar-list')).toEqual([]);
+  });
+
+  it('moves a scheduled post to another day by dragging its handle, at the same time of day', async () => {
+    const { page, api } = session;
+    await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'Month' }).click();
+    const to = page.locator(`[data-day="${month.with({ day: 22 })}"]`);
+    const handle = (await page.locator(`[data-post-id="${ids.late}"]`).getByRole('button', { name: 'Move “Late in the month” to another day' }).boundingBox())!;
+    const drop = (await to.boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(drop.x + drop.width / 2, drop.y + drop.height / 2, { steps: 10 });
+    await page.mouse.up();
+    await to.locator(`[data-post-id="${ids.late}"]`).waitFor();
+    await expect.poll(async () => (await api('GET', `/posts/${ids.late}`)).body.data.scheduledAt).toBe(at(22, 15));
   });
 });
