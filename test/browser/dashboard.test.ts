@@ -9,6 +9,7 @@ import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { Receiver } from '../support/receiver.ts';
 import { launchBrowser, inspectPage, type Browser } from './chromium.ts';
+import { typeDateTime } from './datePicker.ts';
 
 const password = 'a long enough password';
 const timeZone = 'Europe/Berlin';
@@ -167,7 +168,7 @@ describe('the dashboard', () => {
     await openPage('Compose');
     await page.getByLabel('Caption', { exact: true }).fill('Planned for later');
     await page.getByRole('checkbox', { name: /\(@dashboard-sandbox,/ }).check();
-    await page.getByLabel(/Publish at/).fill(planned.toString({ smallestUnit: 'minute' }));
+    await typeDateTime(page, /Publish at/, planned);
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     await page.getByTestId('post-status').getByText('Scheduled').waitFor();
     const id = page.url().split('/').at(-1)!;
