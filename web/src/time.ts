@@ -8,11 +8,6 @@ export function zoned(instant: string | number): Temporal.ZonedDateTime {
   return at.toZonedDateTimeISO(timeZone);
 }
 
-/** A `datetime-local` value (wall-clock time in the person's zone) as a UTC ISO timestamp. */
-export function fromLocalInput(value: string): string {
-  return Temporal.PlainDateTime.from(value).toZonedDateTime(timeZone).toInstant().toString();
-}
-
 // One formatter each, made once: toLocaleString with options builds a new one per call (0.1 ms; a month of 1,000
 // posts spent most of its drawing time there).
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
