@@ -103,8 +103,9 @@ export const postShape = z.looseObject({
 export const accountFields = 'id provider username displayName status needsReconnect connectedAt avatarUrl';
 export const mediaFields = 'id filename status type mimeType format size width height durationMs altText url thumbnailUrl createdAt error { code message }';
 /** A post as lists show it (REST's list shape): each target's rule findings only in postFields. */
-export const postListFields = `id status version campaign content { caption mediaIds } scheduledAt timezone publishedAt queueId createdAt updatedAt
-  targets { id connectionId provider placement status settings remoteId remoteUrl publishedAt waitingUntil waitingReason attempts error { code message } override { caption } }`;
+export const postListFields = `id status version campaign content { caption mediaIds thread { caption mediaIds } } scheduledAt timezone publishedAt queueId createdAt updatedAt
+  targets { id connectionId provider placement status settings remoteId remoteUrl parts { remoteId remoteUrl } firstComment { remoteId remoteUrl error { code message } }
+    publishedAt waitingUntil waitingReason attempts error { code message } override { caption thread { caption mediaIds } } }`;
 export const postFields = postListFields.replace(/ }$/, ' validation { valid problems { field code message } } }');
 
 /** "1 post", "3 posts": tool summaries are English, for the agent reading them. */

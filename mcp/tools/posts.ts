@@ -26,6 +26,10 @@ const placement = z.enum([...new Set(providerRules.flatMap((rules) => rules.plac
 const postId = z.string().describe('A post id (list_posts, create_post).');
 const isoTime = z.string().describe('ISO 8601 time with offset, e.g. 2026-12-01T09:30:00+01:00.');
 
+const thread = z
+  .array(z.object({ caption: z.string().optional(), mediaIds: z.array(z.string()).optional() }))
+  .max(25)
+  .describe('Parts after the first post, each published as a reply to the one before (placements with `thread` in get_provider_rules).');
 const target = z.object({
   connectionId: z.string().describe('A social account id from list_social_accounts.'),
   placement: placement.describe(
@@ -33,18 +37,29 @@ const target = z.object({
   ),
   settings: z.record(z.string(), z.unknown()).optional().describe('Network options (get_provider_rules); defaults fill the rest.'),
   caption: z.string().optional().describe('A caption for this target only, instead of the post’s.'),
+  thread: thread.optional().describe('A thread for this target only, instead of the post’s; [] drops it (networks without threads).'),
+  firstComment: z
+    .string()
+    .optional()
+    .describe('Posted by the same account once published: a comment (Facebook, Instagram, LinkedIn, YouTube) or a reply (X, Bluesky, Mastodon, Threads).'),
 });
 const content = {
   caption: z.string().optional().describe('The text; each network counts its length its own way (get_provider_rules).'),
   mediaIds: z.array(z.string()).optional().describe('Ready media ids (upload_media, list_media), in order.'),
+  thread: thread.optional(),
 };
 const toTargets = (targets: z.infer<typeof target>[]) =>
   targets.map((t) => ({
     connectionId: t.connectionId,
     placement: graphEnum(t.placement),
-    settings: t.settings,
-    override: t.caption === undefined ? undefined : { caption: t.caption },
+    settings: t.firstComment === undefined ? t.settings : { ...t.settings, firstComment: t.firstComment },
+    override: t.caption === undefined && t.thread === undefined ? undefined : { caption: t.caption, thread: t.thread },
   }));
+const contentOf = (args: { caption?: string; mediaIds?: string[]; thread?: z.infer<typeof thread> }) => ({
+  caption: args.caption,
+  mediaIds: args.mediaIds,
+  thread: args.thread,
+});
 
 const post = { post: postShape };
 // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
@@ -177,7 +192,7 @@ export const postTools = [
     output: post,
     annotations: { ...write, idempotentHint: false },
     document: `mutation($content: PostContentInput!, $targets: [TargetInput!]!, $campaign: String) { createPost(content: $content, targets: $targets, campaign: $campaign) { ${postFields} } }`,
-    variables: (args) => ({ content: { caption: args.caption, mediaIds: args.mediaIds }, targets: toTargets(args.targets), campaign: args.campaign }),
+    variables: (args) => ({ content: contentOf(args), targets: toTargets(args.targets), campaign: args.campaign }),
     result: postResult('createPost'),
     summary: postSummary,
     idempotencyKey: (args) => args.idempotencyKey,
@@ -201,7 +216,7 @@ export const postTools = [
     variables: (args) => ({
       id: args.postId,
       version: args.version,
-      content: args.caption === undefined && args.mediaIds === undefined ? undefined : { caption: args.caption, mediaIds: args.mediaIds },
+      content: args.caption === undefined && args.mediaIds === undefined && args.thread === undefined ? undefined : contentOf(args),
       targets: args.targets && toTargets(args.targets),
       campaign: args.campaign,
     }),
@@ -244,7 +259,7 @@ export const postTools = [
     annotations: reads,
     document: `query($content: PostContentInput!, $targets: [TargetInput!]!, $campaign: String) {
       validatePost(content: $content, targets: $targets, campaign: $campaign) { valid targets { index connectionId placement findings { field code message } } } }`,
-    variables: (args) => ({ content: { caption: args.caption, mediaIds: args.mediaIds }, targets: toTargets(args.targets), campaign: args.campaign }),
+    variables: (args) => ({ content: contentOf(args), targets: toTargets(args.targets), campaign: args.campaign }),
     result: (data) => data.validatePost,
     summary: ({ valid, targets }) =>
       valid

@@ -146,6 +146,15 @@ export type CreatedApiKey = {
   /** The full key, shown this once: only a hash of it is kept. */
   apiKey: Scalars['String']['output'];
   key: ApiKey;
+  /** With format THREAD: each suggestion as the parts of a thread. */
+  threads?: Maybe<Array<CaptionThread>>;
+};
+
+/** A suggestion cut into the parts of a thread, each within the network’s limit. */
+export type CaptionThread = {
+  __typename?: 'CaptionThread';
+  /** In order: the first post, then each reply. */
+  parts: Array<Scalars['String']['output']>;
 };
 
 /** A webhook delivery: pending (first or next attempt due), succeeded, or failed for good. Each value is REST's, in upper case with `_` for punctuation. */
@@ -194,6 +203,14 @@ export type MediaCountRules = {
   maxVideos: Scalars['Int']['output'];
   min: Scalars['Int']['output'];
   mixedKinds: Scalars['Boolean']['output'];
+/** The first comment (`settings.firstComment`): posted, or refused by the network (the post stays published). */
+export type FirstComment = {
+  __typename?: 'FirstComment';
+  error?: Maybe<TargetError>;
+  remoteId?: Maybe<Scalars['String']['output']>;
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+};
+
 };
 
 export type MediaError = {
@@ -631,11 +648,15 @@ export type PostContentInput = {
 };
 
 /** Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed. Each value is REST's, in upper case with `_` for punctuation. */
+  /** The parts after the first post, each a reply to the one before (networks whose placements have `thread`). */
+  thread: Array<ThreadPart>;
 export type PostStatus =
   | 'DRAFT'
   | 'FAILED'
   | 'PARTIALLY_PUBLISHED'
   | 'PUBLISHED'
+  /** At most 25 parts after the first post, each published as a reply to the one before. */
+  thread?: InputMaybe<Array<ThreadPartInput>>;
   | 'PUBLISHING'
   | 'SCHEDULED';
 
@@ -657,8 +678,11 @@ export type PostTarget = {
   remoteId?: Maybe<Scalars['String']['output']>;
   remoteUrl?: Maybe<Scalars['String']['output']>;
   /** The network’s options for this target, defaults applied. */
+  firstComment?: Maybe<FirstComment>;
   settings: Scalars['JSON']['output'];
   status: TargetStatus;
+  /** A thread’s parts at the network, the first included, in order; kept when a later part fails. [] without a thread. */
+  parts: Array<PublishedPart>;
   /** The content checked against the network’s rules as they stand now. */
   validation: TargetValidation;
   /** Why the target waits (which quota or rate limit). */
@@ -718,6 +742,12 @@ export type Query = {
   apiKeys: Array<ApiKey>;
   media: QueryMediaConnection;
   mediaFile: MediaFile;
+export type PublishedPart = {
+  __typename?: 'PublishedPart';
+  remoteId: Scalars['String']['output'];
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+};
+
   /** The people of the workspace, in the order they joined. */
   members: Array<Member>;
   post: Post;
@@ -1063,7 +1093,9 @@ export type TargetInput = {
 /** What a target publishes instead of the post’s content. */
 export type TargetOverride = {
   __typename?: 'TargetOverride';
-  caption: Scalars['String']['output'];
+  caption?: Maybe<Scalars['String']['output']>;
+  /** Replaces the post’s thread for this target; [] drops it. */
+  thread?: Maybe<Array<ThreadPart>>;
 };
 
 export type TargetOverrideInput = {
@@ -1076,6 +1108,8 @@ export type TargetStatus =
   | 'PENDING'
   | 'PUBLISHED'
   | 'PUBLISHING';
+  /** Replaces the post’s thread for this target; [] drops it. */
+  thread?: InputMaybe<Array<ThreadPartInput>>;
 
 export type TargetValidation = {
   __typename?: 'TargetValidation';
@@ -1091,6 +1125,18 @@ export type Upload = {
   /** The media file’s id, also the upload’s. */
   id: Scalars['ID']['output'];
   maxBytes: Scalars['Float']['output'];
+/** A part of a thread: published as a reply to the part before it. */
+export type ThreadPart = {
+  __typename?: 'ThreadPart';
+  caption: Scalars['String']['output'];
+  mediaIds: Array<Scalars['ID']['output']>;
+};
+
+export type ThreadPartInput = {
+  caption?: InputMaybe<Scalars['String']['input']>;
+  mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
   method: Scalars['String']['output'];
   parts?: Maybe<UploadParts>;
   resumable: ResumableUpload;

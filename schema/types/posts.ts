@@ -12,6 +12,7 @@ import {
   duplicatePost,
   getPost,
   listPosts,
+  overrideOf,
   postPosition,
   threadMediaOf,
   updatePost,
@@ -24,6 +25,7 @@ import { allowedActions } from '../../src/posts/states.ts';
 import { validationOf } from '../../src/posts/present.ts';
 import { presentValidation, validatePost } from '../../src/posts/dryRun.ts';
 import { storedError } from '../../src/errors/appError.ts';
+import { postedFirstComment, postedParts, threadOf, threadParts, type PostedFirstComment, type PostedPart, type ThreadPart } from '../../src/posts/threads.ts';
 import { mediaFileUrl, postsUsingMedia } from '../../src/media/library.ts';
 import { networksOf, postsByIds } from '../../src/posts/summaries.ts';
 import type { GraphContext } from '../builder.ts';
@@ -70,13 +72,47 @@ const TargetValidation = builder.objectRef<ReturnType<typeof validationOf>>('Tar
   fields: (t) => ({ valid: t.exposeBoolean('valid'), problems: t.expose('problems', { type: [ValidationFinding] }) }),
 });
 
-const PostContent = builder.objectRef<Pick<PostWithTargets, 'caption' | 'mediaIds'>>('PostContent').implement({
+const ThreadPartRef = builder.objectRef<ThreadPart>('ThreadPart').implement({
+  description: 'A part of a thread: published as a reply to the part before it.',
   fields: (t) => ({ caption: t.exposeString('caption'), mediaIds: t.exposeIDList('mediaIds') }),
 });
 
-const TargetOverride = builder.objectRef<{ caption: string }>('TargetOverride').implement({
+const PostContent = builder.objectRef<Pick<PostWithTargets, 'caption' | 'mediaIds' | 'thread'>>('PostContent').implement({
+  fields: (t) => ({
+    caption: t.exposeString('caption'),
+    mediaIds: t.exposeIDList('mediaIds'),
+    thread: t.field({
+      type: [ThreadPartRef],
+      description: 'The parts after the first post, each a reply to the one before (networks whose placements have `thread`).',
+      resolve: (post) => threadOf(post, { overrideThread: null }),
+    }),
+  }),
+});
+
+const TargetOverride = builder.objectRef<NonNullable<ReturnType<typeof overrideOf>>>('TargetOverride').implement({
   description: 'What a target publishes instead of the post’s content.',
-  fields: (t) => ({ caption: t.exposeString('caption') }),
+  fields: (t) => ({
+    caption: t.string({ nullable: true, resolve: (override) => override.caption ?? null }),
+    thread: t.field({
+      type: [ThreadPartRef],
+      nullable: true,
+      description: 'Replaces the post’s thread for this target; [] drops it.',
+      resolve: (override) => (override.thread ? threadParts(override.thread) : null),
+    }),
+  }),
+});
+
+const PublishedPart = builder.objectRef<PostedPart>('PublishedPart').implement({
+  fields: (t) => ({ remoteId: t.exposeString('remoteId'), remoteUrl: t.exposeString('remoteUrl', { nullable: true }) }),
+});
+
+const FirstComment = builder.objectRef<PostedFirstComment>('FirstComment').implement({
+  description: 'The first comment (`settings.firstComment`): posted, or refused by the network (the post stays published).',
+  fields: (t) => ({
+    remoteId: t.exposeString('remoteId', { nullable: true }),
+    remoteUrl: t.exposeString('remoteUrl', { nullable: true }),
+    error: t.field({ type: TargetError, nullable: true, resolve: (comment) => comment.error }),
+  }),
 });
 
 const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; target: Target }>('PostTarget').implement({
@@ -91,12 +127,18 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
     override: t.field({
       type: TargetOverride,
       nullable: true,
-      resolve: ({ target }) => (target.overrideCaption === null ? null : { caption: target.overrideCaption }),
+      resolve: ({ target }) => overrideOf(target),
     }),
     settings: t.field({ type: 'JSON', description: 'The network’s options for this target, defaults applied.', resolve: ({ target }) => target.settings }),
     status: t.field({ type: TargetStatus, resolve: ({ target }) => target.status as never }),
     remoteId: t.string({ nullable: true, resolve: ({ target }) => target.remoteId }),
     remoteUrl: t.string({ nullable: true, resolve: ({ target }) => target.remoteUrl }),
+    parts: t.field({
+      type: [PublishedPart],
+      description: 'A thread’s parts at the network, the first included, in order; kept when a later part fails. [] without a thread.',
+      resolve: ({ target }) => postedParts(target.parts),
+    }),
+    firstComment: t.field({ type: FirstComment, nullable: true, resolve: ({ target }) => postedFirstComment(target.firstComment) }),
     error: t.field({ type: TargetError, nullable: true, resolve: ({ target }) => storedError(target) }),
     attempts: t.int({ resolve: ({ target }) => target.attempts }),
     publishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ target }) => target.publishedAt }),
@@ -175,13 +217,29 @@ builder.objectField(MediaFile, 'usedBy', (t) =>
   }),
 );
 
-const PostContentInput = builder.inputType('PostContentInput', {
+const ThreadPartInput = builder.inputType('ThreadPartInput', {
   fields: (t) => ({ caption: t.string(), mediaIds: t.idList() }),
 });
 
-const TargetOverrideInput = builder.inputType('TargetOverrideInput', {
-  fields: (t) => ({ caption: t.string() }),
+const PostContentInput = builder.inputType('PostContentInput', {
+  fields: (t) => ({
+    caption: t.string(),
+    mediaIds: t.idList(),
+    thread: t.field({ type: [ThreadPartInput], description: 'At most 25 parts after the first post, each published as a reply to the one before.' }),
+  }),
 });
+
+const TargetOverrideInput = builder.inputType('TargetOverrideInput', {
+  fields: (t) => ({
+    caption: t.string(),
+    thread: t.field({ type: [ThreadPartInput], description: 'Replaces the post’s thread for this target; [] drops it.' }),
+  }),
+});
+
+type ThreadArgs = { caption?: string | null; mediaIds?: (string | number)[] | null }[] | null | undefined;
+
+const threadInputOf = (thread: ThreadArgs) =>
+  thread?.map((part) => ({ caption: part.caption ?? undefined, mediaIds: part.mediaIds?.map(String) }));
 
 export const TargetInput = builder.inputType('TargetInput', {
   fields: (t) => ({
@@ -192,16 +250,21 @@ export const TargetInput = builder.inputType('TargetInput', {
   }),
 });
 
-type TargetArgs = { connectionId: string | number; placement: string; override?: { caption?: string | null } | null; settings?: unknown }[];
+type TargetArgs = {
+  connectionId: string | number;
+  placement: string;
+  override?: { caption?: string | null; thread?: ThreadArgs } | null;
+  settings?: unknown;
+}[];
 
 /** The graph's post arguments as the domain's input (the body of POST /v1/posts). */
 export function postInputOf(args: {
-  content?: { caption?: string | null; mediaIds?: (string | number)[] | null } | null;
+  content?: { caption?: string | null; mediaIds?: (string | number)[] | null; thread?: ThreadArgs } | null;
   targets: TargetArgs;
   campaign?: string | null;
 }): PostInput {
   return {
-    content: { caption: args.content?.caption ?? undefined, mediaIds: args.content?.mediaIds?.map(String) },
+    content: { caption: args.content?.caption ?? undefined, mediaIds: args.content?.mediaIds?.map(String), thread: threadInputOf(args.content?.thread) },
     targets: targetsOf(args.targets),
     campaign: args.campaign,
   };
@@ -211,7 +274,7 @@ function targetsOf(targets: TargetArgs): PostInput['targets'] {
   return targets.map((target) => ({
     connectionId: String(target.connectionId),
     placement: target.placement,
-    override: target.override ? { caption: target.override.caption ?? undefined } : null,
+    override: target.override ? { caption: target.override.caption ?? undefined, thread: threadInputOf(target.override.thread) } : null,
     settings: (target.settings ?? null) as Record<string, unknown> | null,
   }));
 }
@@ -300,7 +363,9 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) =>
       updatePost(context.services.db, context.services.boss, context.actor, String(args.id), {
         version: args.version,
-        content: args.content ? { caption: args.content.caption ?? undefined, mediaIds: args.content.mediaIds?.map(String) } : undefined,
+        content: args.content
+          ? { caption: args.content.caption ?? undefined, mediaIds: args.content.mediaIds?.map(String), thread: threadInputOf(args.content.thread) }
+          : undefined,
         targets: args.targets ? targetsOf(args.targets) : undefined,
         campaign: args.campaign,
       }),

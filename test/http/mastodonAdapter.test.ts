@@ -343,3 +343,57 @@ describe('Mastodon metrics', () => {
     expect(await adapter.metrics(account, remoteId)).toEqual({ likes: 12, shares: 3, comments: 5 });
   });
 });
+
+describe('threads and first comments on Mastodon', () => {
+  const part = (caption: string, media: PublishMedia[] = []) => ({ caption, media });
+
+  it('posts each part once as a reply to the part before (in_reply_to_id), then the first comment to the last part', async () => {
+    const request = publishRequest(accountWith(instance.issueToken()), {
+      caption: 'Thread 1/3',
+      thread: [part('Thread 2/3', [image('A red square')]), part('Thread 3/3')],
+      firstComment: 'Links below',
+    });
+    const outcome = await adapter.publish(request);
+    if (outcome.status !== 'published') throw new Error('not published');
+    const { parts = [], firstComment } = outcome.item;
+    const statuses = parts.map((item) => instance.statuses.get(item.remoteId)!);
+    expect(statuses.map((status) => [status.text, status.inReplyToId])).toEqual([
+      ['Thread 1/3', null],
+      ['Thread 2/3', parts[0]!.remoteId],
+      ['Thread 3/3', parts[1]!.remoteId],
+    ]);
+    expect(statuses[1]!.mediaIds.map((id) => instance.media.get(id)!.description)).toEqual(['A red square']);
+    expect(outcome.item.remoteId).toBe(parts[0]!.remoteId);
+    expect(instance.statuses.get(firstComment!.item!.remoteId)).toMatchObject({ text: 'Links below', inReplyToId: parts[2]!.remoteId });
+    // Published again from its checkpoint (a status check, a crash after the last call): nothing is posted twice.
+    const count = instance.statuses.size;
+    expect(await adapter.publish(request)).toEqual(outcome);
+    expect(instance.statuses.size).toBe(count);
+  });
+
+  it('keeps the parts posted when a later part is refused, and a retry resumes at that part', async () => {
+    const checkpoint = keptCheckpoint();
+    const account = accountWith(instance.issueToken());
+    const tooLong = 'x'.repeat(121);
+    const first = publishRequest(account, { caption: 'Resume 1/3', thread: [part('Resume 2/3'), part(tooLong)], checkpoint });
+    const refusal = await providerError(adapter.publish(first));
+    expect(refusal).toMatchObject({ code: 'PROVIDER_REJECTED', transient: false });
+    const posted = instance.statusesOf().filter((status) => status.text.startsWith('Resume'));
+    expect(posted.map((status) => status.text)).toEqual(['Resume 1/3', 'Resume 2/3']);
+    // The retry (after the part was shortened) posts the third part only, as a reply to the second.
+    const retried = await adapter.publish({ ...first, thread: [part('Resume 2/3'), part('Resume 3/3')] });
+    if (retried.status !== 'published') throw new Error('not published');
+    const texts = instance.statusesOf().filter((status) => status.text.startsWith('Resume'));
+    expect(texts.map((status) => status.text)).toEqual(['Resume 1/3', 'Resume 2/3', 'Resume 3/3']);
+    expect(retried.item.parts!.map((item) => item.remoteId)).toEqual(texts.map((status) => status.id));
+    expect(texts[2]!.inReplyToId).toBe(texts[1]!.id);
+  });
+
+  it('leaves the post published with the refusal of its first comment', async () => {
+    const outcome = await adapter.publish(publishRequest(accountWith(instance.issueToken()), { caption: 'Commented', firstComment: 'y'.repeat(121) }));
+    expect(outcome).toMatchObject({
+      status: 'published',
+      item: { firstComment: { item: null, error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('character limit') } } },
+    });
+  });
+});
