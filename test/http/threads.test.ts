@@ -1,159 +1,217 @@
-// Threads of posts and first comments through the API (issue 30): a three-part thread with an image in its second
-// part published to a real Bluesky PDS (every part read back: a reply naming the first post as root and the part
-// before as parent), a first comment as one more reply, and each part checked against the network's rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPds, type PdsAccount, type TestPds } from '../support/pds.ts';
-import { image } from '../support/mediaFiles.ts';
-import { startTestService, type TestService } from '../support/service.ts';
-import { createWorkspace, keyFor } from '../support/fixtures.ts';
-import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+// Threads end to end against the Meta stand-in's graph.threads.net (test/support/meta.ts): Threads' own authorization
+// with the long-lived exchange, publishing text (reply control, link attachment), an image and a video with alt text
+// and a carousel through containers never published before FINISHED (media fetched by the stand-in from the service's
+// signed URLs), permalinks, insights, waiting at the 250-a-day quota and at Meta's throttling, the refresh exchange
+// well before day 60, and an expired token that cannot be refreshed.
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.ts';
+import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { image, video } from '../support/mediaFiles.ts';
+import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { MetaStandIn } from '../support/meta.ts';
+import { openTokens } from '../../src/accounts/socialAccounts.ts';
+import type { ProviderTokens } from '../../src/providers/adapter.ts';
 
-let pds: TestPds;
-let dana: PdsAccount;
+const publicBaseUrl = 'https://publisher.example';
+const dayMs = 86_400_000;
+
+let meta: MetaStandIn;
 let service: TestService;
+let workspace: TestWorkspace;
 let api: Api;
-let bluesky: string;
-let sandbox: string;
-let picture: string;
+let connectionId: string;
 
 beforeAll(async () => {
-  pds = await startPds();
-  dana = await pds.createAccount('dana');
-  service = await startTestService({ NETWORK_ALLOWED_HOSTS: 'localhost,127.0.0.1' });
-  const workspace = await createWorkspace(service.services);
-  const { apiKey } = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, {
-    scopes: ['posts:read', 'posts:write', 'accounts:read', 'accounts:write', 'media:read', 'media:write'],
+  meta = await MetaStandIn.start({ redirectUris: [`${publicBaseUrl}/oauth/callback/threads`], processingReads: 1 });
+  service = await startTestService({
+    PUBLIC_BASE_URL: publicBaseUrl,
+    THREADS_CLIENT_ID: meta.threadsClientId,
+    THREADS_CLIENT_SECRET: meta.threadsClientSecret,
+    THREADS_API_BASE_URL: meta.threadsUrl,
+    THREADS_AUTH_BASE_URL: meta.threadsUrl,
   });
-  api = apiFor(service.url, apiKey);
-  const connected = await api('POST', '/social-accounts', { provider: 'bluesky', identifier: dana.handle, appPassword: dana.appPassword, service: pds.url });
-  bluesky = connected.body.data.id;
-  sandbox = (await api('POST', '/social-accounts', { provider: 'sandbox', username: 'sandy' })).body.data.id;
-  picture = await uploadPicture();
-}, 240_000);
+  meta.mediaOrigin = { from: publicBaseUrl, to: service.url };
+  workspace = await createWorkspace(service.services);
+  api = apiFor(service.url, workspace.ownerKey);
+}, 60_000);
+
 afterAll(async () => {
   await service?.stop();
-  await pds?.close();
+  await meta?.stop();
 });
 
-/** A PNG put in the library through the API: its media id once processed. */
-async function uploadPicture(): Promise<string> {
-  const bytes = await image('png', 40, 30);
-  const started = await api('POST', '/media/uploads', { filename: 'square.png', contentType: 'image/png', size: bytes.length });
+async function storedTokens(): Promise<ProviderTokens> {
+  const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
+  return openTokens(service.services.secrets, { encryptedTokens: rows[0].encrypted_tokens })!;
+}
+
+async function uploadMedia(bytes: Buffer, filename: string, contentType: string, altText?: string): Promise<string> {
+  const started = await api('POST', '/media/uploads', { filename, contentType, size: bytes.length });
   const { id, uploadUrl, method, headers } = started.body.data;
-  await fetch(uploadUrl.replace(new URL(uploadUrl).origin, service.url), { method, headers, body: new Uint8Array(bytes) });
+  await fetch(uploadUrl.replace(publicBaseUrl, service.url), { method, headers, body: new Uint8Array(bytes) });
   await api('POST', `/media/uploads/${id}/complete`);
-  for (let i = 0; i < 600 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
+  for (let i = 0; i < 300 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
+  if (altText) expect((await api('PUT', `/media/${id}/alt-text`, { altText })).status).toBe(200);
   return id;
 }
 
-async function recordAt(uri: string) {
-  const [, , repo, collection, rkey] = uri.split('/');
-  const { data } = await dana.agent.com.atproto.repo.getRecord({ repo: repo!, collection: collection!, rkey: rkey! });
-  return { uri: data.uri, cid: data.cid!, value: data.value as Record<string, any> };
+async function create(caption: string, mediaIds: string[] = [], settings: Record<string, unknown> = {}) {
+  const created = await api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId, placement: 'feed', settings }] });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+  return created.body.data.id as string;
 }
 
-describe('a thread on Bluesky', () => {
-  it('publishes each part once, in order, as a reply to the part before, and the first comment to the last part', async () => {
-    const created = await api('POST', '/posts', {
-      content: { caption: 'A thread 1/3', thread: [{ caption: 'A thread 2/3', mediaIds: [picture] }, { caption: 'A thread 3/3' }] },
-      targets: [{ connectionId: bluesky, placement: 'feed', settings: { firstComment: 'Sources in the comment' } }],
+async function publish(caption: string, mediaIds: string[] = [], settings: Record<string, unknown> = {}) {
+  return (await waitForPost(api, await create(caption, mediaIds, settings), ['published', 'failed'], 60_000)).targets[0];
+}
+
+async function targetWhen(postId: string, ready: (target: any) => boolean) {
+  let target: any;
+  for (let i = 0; i < 200 && !ready(target); i++, await sleep(100)) target = (await api('GET', `/posts/${postId}`)).body.data.targets[0];
+  return target;
+}
+
+const containerOf = (remoteId: string) => meta.threadsContainers.get(meta.threadsPosts.get(remoteId)!.container)!;
+
+describe('connecting a Threads profile', () => {
+  it('authorizes at Threads, exchanges the code with the secret as a parameter and at once for a long-lived token, and reads the profile', async () => {
+    const started = await api('POST', '/social-accounts/connect', { provider: 'threads' });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const person = new OAuthBrowser(service.url, publicBaseUrl);
+    const authorization = await person.start(started.body.data.authorizationUrl);
+    expect(authorization.origin + authorization.pathname).toBe(`${meta.threadsUrl}/oauth/authorize`);
+    expect(authorization.searchParams.get('scope')).toBe('threads_basic,threads_content_publish,threads_manage_insights');
+    expect(authorization.searchParams.get('client_id')).toBe(meta.threadsClientId);
+    const atThreads = await fetch(authorization, { redirect: 'manual' });
+    const back = await person.callback(atThreads.headers.get('location')!);
+    expect(back.status).toBe(302);
+    [connectionId] = back.location!.searchParams.getAll('connectionId') as [string];
+
+    const code = meta.requests.find((request) => request.path === '/threads/oauth/access_token')!;
+    expect(code).toMatchObject({
+      method: 'POST',
+      params: { client_id: meta.threadsClientId, client_secret: meta.threadsClientSecret, grant_type: 'authorization_code' },
     });
-    expect(created.status).toBe(201);
-    expect(created.body.data.content.thread).toEqual([
-      { caption: 'A thread 2/3', mediaIds: [picture] },
-      { caption: 'A thread 3/3', mediaIds: [] },
-    ]);
-    expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
-    const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
-    expect(post.status).toBe('published');
-    const [target] = post.targets;
-    expect(target.parts).toHaveLength(3);
-    expect(target.remoteId).toBe(target.parts[0].remoteId);
-    const [first, second, third] = await Promise.all(target.parts.map((part: { remoteId: string }) => recordAt(part.remoteId)));
-    expect([first!.value.text, second!.value.text, third!.value.text]).toEqual(['A thread 1/3', 'A thread 2/3', 'A thread 3/3']);
-    const ref = (record: { uri: string; cid: string }) => ({ uri: record.uri, cid: record.cid });
-    expect(first!.value.reply).toBeUndefined();
-    expect(second!.value.reply).toEqual({ root: ref(first!), parent: ref(first!) });
-    expect(third!.value.reply).toEqual({ root: ref(first!), parent: ref(second!) });
-    expect(second!.value.embed.$type).toBe('app.bsky.embed.images');
-    expect(second!.value.embed.images).toHaveLength(1);
-    expect(first!.value.embed).toBeUndefined();
-    expect(target.firstComment).toMatchObject({ remoteId: expect.stringContaining('app.bsky.feed.post'), error: null });
-    const comment = await recordAt(target.firstComment.remoteId);
-    expect(comment.value).toMatchObject({ text: 'Sources in the comment', reply: { root: ref(first!), parent: ref(third!) } });
-    // Each part once: the account's repository holds these four posts and no other.
-    const { data } = await dana.agent.com.atproto.repo.listRecords({ repo: dana.did, collection: 'app.bsky.feed.post', limit: 100 });
-    expect(data.records).toHaveLength(4);
+    expect(code.authorization).toBeUndefined();
+    const exchange = meta.requests.find((request) => request.path === '/threads/access_token')!;
+    expect(exchange).toMatchObject({ method: 'GET', params: { grant_type: 'th_exchange_token', client_secret: meta.threadsClientSecret } });
+
+    const account = (await api('GET', `/social-accounts/${connectionId}`)).body.data;
+    expect(account).toMatchObject({ provider: 'threads', username: 'alice.moreau', displayName: 'Alice Moreau', status: 'ACTIVE' });
+    const { rows } = await service.services.db.pool.query('SELECT remote_id FROM social_account WHERE id = $1', [connectionId]);
+    expect(rows[0].remote_id).toBe(meta.threadsProfile.id);
+    // Due for its refresh around day 50: well before the 60 days Threads gives.
+    const dueInDays = (Date.parse((await storedTokens()).expiresAt!) - Date.now()) / dayMs;
+    expect(dueInDays).toBeGreaterThan(49);
+    expect(dueInDays).toBeLessThan(51);
+    // The short-lived token ends within the hour: the stored one is the long-lived token.
+    meta.threadsClockAheadMs = 2 * 3_600_000;
   });
 });
 
-describe('checking the parts', () => {
-  it('names the part and the field that break a rule of the network', async () => {
-    const answer = await api('POST', '/posts', {
-      content: { caption: 'Fine', thread: [{ caption: 'Fine too' }, { caption: 'é'.repeat(301) }, {}] },
-      targets: [{ connectionId: bluesky, placement: 'feed' }],
-    });
-    expect(answer.status).toBe(422);
-    expect(answer.body.error.code).toBe('PROVIDER_VALIDATION_FAILED');
-    expect(answer.body.error.details).toEqual([
-      expect.objectContaining({ field: 'content.thread[1].caption', code: 'caption.maxLength' }),
-      expect.objectContaining({ field: 'content.thread[2].caption', code: 'content.empty' }),
+describe('publishing to Threads', () => {
+  it('publishes text with reply control and a link attachment, an image and a video with alt text, and a carousel, each once with its permalink', async () => {
+    const [photo, png, clip] = await Promise.all([
+      uploadMedia(await image('jpeg', 1080, 1080), 'loaf.jpg', 'image/jpeg', 'A sourdough loaf'),
+      uploadMedia(await image('png', 640, 640), 'tray.png', 'image/png', 'Croissants on a tray'),
+      uploadMedia(await video(320, 240, 2), 'kneading.mp4', 'video/mp4', 'Hands kneading dough'),
     ]);
-  });
-
-  it('names a target’s own thread under its override', async () => {
-    const answer = await api('POST', '/posts', {
-      content: { caption: 'Fine' },
-      targets: [{ connectionId: bluesky, placement: 'feed', override: { thread: [{ caption: 'é'.repeat(301) }] } }],
-    });
-    expect(answer.status).toBe(422);
-    expect(answer.body.error.details).toEqual([expect.objectContaining({ field: 'targets[0].override.thread[0].caption', code: 'caption.maxLength' })]);
-  });
-
-  it('refuses a thread aimed at a network without threads, unless that target drops it', async () => {
-    const content = { caption: 'Everywhere', thread: [{ caption: 'More' }] };
-    const refused = await api('POST', '/posts', {
-      content,
-      targets: [
-        { connectionId: bluesky, placement: 'feed' },
-        { connectionId: sandbox, placement: 'feed' },
-      ],
-    });
-    expect(refused.status).toBe(422);
-    expect(refused.body.error.details).toEqual([
-      expect.objectContaining({ field: 'content.thread', code: 'thread.unsupported', message: expect.stringContaining('sandbox') }),
+    const [text, linked, single, film, carousel] = await Promise.all([
+      publish('Open on Sunday', [], { replyControl: 'mentioned_only' }),
+      publish('Our hours', [], { linkAttachment: 'https://moreau.example/hours' }),
+      publish('Fresh bread', [photo]),
+      publish('How we knead', [clip]),
+      publish('This morning', [photo, png, clip], { replyControl: 'accounts_you_follow' }),
     ]);
-    const dropped = await api('POST', '/posts', {
-      content,
-      targets: [
-        { connectionId: bluesky, placement: 'feed' },
-        { connectionId: sandbox, placement: 'feed', override: { thread: [] } },
-      ],
-    });
-    expect(dropped.status).toBe(201);
-    expect(dropped.body.data.targets[1].override).toEqual({ thread: [] });
+    for (const target of [text, linked, single, film, carousel]) {
+      expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', attempts: 1 });
+      expect(target.remoteUrl).toBe(meta.threadsPosts.get(target.remoteId)!.permalink);
+    }
+    expect(containerOf(text.remoteId).params).toMatchObject({ media_type: 'TEXT', text: 'Open on Sunday', reply_control: 'mentioned_only' });
+    expect(containerOf(linked.remoteId).params).toMatchObject({ media_type: 'TEXT', link_attachment: 'https://moreau.example/hours' });
+    expect(containerOf(single.remoteId).params).toMatchObject({ media_type: 'IMAGE', text: 'Fresh bread', alt_text: 'A sourdough loaf' });
+    expect(containerOf(single.remoteId).media).toMatchObject({ contentType: 'image/jpeg' });
+    expect(containerOf(film.remoteId).params).toMatchObject({ media_type: 'VIDEO', text: 'How we knead', alt_text: 'Hands kneading dough' });
+    expect(containerOf(film.remoteId).media).toMatchObject({ contentType: 'video/mp4' });
+    const album = containerOf(carousel.remoteId);
+    expect(album.params).toMatchObject({ media_type: 'CAROUSEL', text: 'This morning', reply_control: 'accounts_you_follow' });
+    const children = album.params.children!.split(',').map((id) => meta.threadsContainers.get(id)!);
+    expect(children.map((child) => [child.params.media_type, child.params.is_carousel_item, child.params.alt_text, child.media?.contentType])).toEqual([
+      ['IMAGE', 'true', 'A sourdough loaf', 'image/jpeg'],
+      ['IMAGE', 'true', 'Croissants on a tray', 'image/png'],
+      ['VIDEO', 'true', 'Hands kneading dough', 'video/mp4'],
+    ]);
+    // Each container was read IN_PROGRESS first, and nothing was published before it was FINISHED; five posts, once each.
+    for (const container of meta.threadsContainers.values()) expect(container.reads).toBeGreaterThan(1);
+    expect(meta.earlyPublishes).toBe(0);
+    expect(meta.threadsPosts.size).toBe(5);
+    expect(meta.requests.filter((request) => request.path.endsWith('/threads_publish'))).toHaveLength(5);
+  }, 90_000);
+
+  it('reads a thread’s insights into metrics', async () => {
+    const [post] = [...meta.threadsPosts.values()];
+    const adapter = service.services.adapters.get('threads')!;
+    const account = { id: connectionId, provider: 'threads', username: 'alice.moreau', remoteId: meta.threadsProfile.id, tokens: await storedTokens() };
+    expect(await adapter.metrics(account, post!.id)).toEqual({ impressions: 420, likes: 31, comments: 6, shares: 6 });
+    const asked = meta.requests.findLast((request) => request.path.endsWith('/insights'))!;
+    expect(asked.params.metric).toBe('views,likes,replies,reposts,quotes');
   });
 
-  it('refuses more than 25 parts with 400 details', async () => {
-    const tooMany = await api('POST', '/posts', {
-      content: { caption: 'Long', thread: Array.from({ length: 26 }, (_, index) => ({ caption: `${index}` })) },
-      targets: [{ connectionId: bluesky, placement: 'feed' }],
-    });
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error.details).toEqual([expect.objectContaining({ field: 'content.thread' })]);
+  it('waits, rather than fails, when the profile has used its 250 posts of the day', async () => {
+    const db = new pg.Client({ connectionString: service.databaseUrl });
+    await db.connect();
+    const usage = await db.query('SELECT used FROM network_quota_usage WHERE network = $1 AND scope = $2', ['threads', connectionId]);
+    expect(usage.rows).toEqual([{ used: 5 }]);
+    await db.query('UPDATE network_quota_usage SET used = 250 WHERE network = $1 AND scope = $2', ['threads', connectionId]);
+    const published = meta.threadsPosts.size;
+    const target = await targetWhen(await create('One too many'), (candidate) => Boolean(candidate?.waitingUntil));
+    expect(target).toMatchObject({ status: expect.not.stringMatching(/failed|published/), waitingReason: expect.stringContaining('250 API-published posts') });
+    // Asked again at the next of the day's two-hour buckets (the quota counts a moving 24 hours).
+    expect(Date.parse(target.waitingUntil) % 7_200_000).toBe(0);
+    expect(meta.threadsPosts.size).toBe(published);
+    await db.query('DELETE FROM network_quota_usage WHERE scope = $1', [connectionId]);
+    await db.end();
   });
 
-  it('says which placements take threads, and how many parts', async () => {
-    const { body } = await api('GET', '/providers');
-    const threads = Object.fromEntries(body.data.map((entry: any) => [entry.provider, entry.placements[0].thread ?? null]));
-    expect(threads).toMatchObject({
-      x: { maxParts: 25 },
-      bluesky: { maxParts: 25 },
-      mastodon: { maxParts: 25 },
-      threads: { maxParts: 25 },
-      linkedin: null,
-      tiktok: null,
-    });
+  it('waits as long as Meta’s usage header says when Threads throttles', async () => {
+    meta.throttle = { code: 4, minutes: 2, calls: 1 };
+    const asked = Date.now();
+    const target = await targetWhen(await create('Throttled'), (candidate) => Boolean(candidate?.waitingUntil) && candidate.error);
+    expect(target).toMatchObject({ error: { code: 'RATE_LIMITED_BY_PROVIDER' } });
+    expect(Date.parse(target.waitingUntil) - asked).toBeGreaterThanOrEqual(120_000 - 1_000);
+    expect(Date.parse(target.waitingUntil) - asked).toBeLessThan(125_000);
+  });
+});
+
+describe('keeping the Threads token alive', () => {
+  it('refreshes the long-lived token with th_refresh_token when it comes due, and publishes with the new one', async () => {
+    const before = await storedTokens();
+    // Day 50: the refresh job finds the token due (it is over 24 hours old, as Threads requires).
+    meta.threadsClockAheadMs = 50 * dayMs;
+    await service.services.db.pool.query("UPDATE social_account SET token_expires_at = now() + interval '1 minute' WHERE id = $1", [connectionId]);
+    expect(await service.services.tokens.refreshExpiring()).toBe(1);
+    const refresh = meta.requests.findLast((request) => request.path === '/threads/refresh_access_token')!;
+    expect(refresh.params).toEqual({ grant_type: 'th_refresh_token', access_token: before.accessToken });
+    const after = await storedTokens();
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(Date.parse(after.expiresAt!) - Date.now()).toBeGreaterThan(49 * dayMs);
+    // Day 61: the first token has expired, the refreshed one works.
+    meta.threadsClockAheadMs = 61 * dayMs;
+    expect(await publish('Still here')).toMatchObject({ status: 'published' });
+  }, 60_000);
+
+  it('needs the account reconnected once its token has expired, as an expired token cannot be refreshed', async () => {
+    meta.threadsClockAheadMs = 200 * dayMs;
+    const refreshes = meta.requests.filter((request) => request.path === '/threads/refresh_access_token').length;
+    const target = await publish('After the summer');
+    expect(target).toMatchObject({ status: 'failed', error: { code: 'ACCOUNT_NEEDS_RECONNECT' } });
+    expect(target.error.message).toContain('Session has expired');
+    // The worker tried the refresh once; Threads refused it.
+    expect(meta.requests.filter((request) => request.path === '/threads/refresh_access_token')).toHaveLength(refreshes + 1);
+    expect((await api('GET', `/social-accounts/${connectionId}`)).body.data).toMatchObject({ status: 'NEEDS_RECONNECT' });
   });
 });

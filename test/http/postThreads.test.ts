@@ -1,0 +1,159 @@
+// Threads of posts and first comments through the API (issue 30): a three-part thread with an image in its second
+// part published to a real Bluesky PDS (every part read back: a reply naming the first post as root and the part
+// before as parent), a first comment as one more reply, and each part checked against the network's rules.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPds, type PdsAccount, type TestPds } from '../support/pds.ts';
+import { image } from '../support/mediaFiles.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+import { createWorkspace, keyFor } from '../support/fixtures.ts';
+import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+let pds: TestPds;
+let dana: PdsAccount;
+let service: TestService;
+let api: Api;
+let bluesky: string;
+let sandbox: string;
+let picture: string;
+
+beforeAll(async () => {
+  pds = await startPds();
+  dana = await pds.createAccount('dana');
+  service = await startTestService({ NETWORK_ALLOWED_HOSTS: 'localhost,127.0.0.1' });
+  const workspace = await createWorkspace(service.services);
+  const { apiKey } = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, {
+    scopes: ['posts:read', 'posts:write', 'accounts:read', 'accounts:write', 'media:read', 'media:write'],
+  });
+  api = apiFor(service.url, apiKey);
+  const connected = await api('POST', '/social-accounts', { provider: 'bluesky', identifier: dana.handle, appPassword: dana.appPassword, service: pds.url });
+  bluesky = connected.body.data.id;
+  sandbox = (await api('POST', '/social-accounts', { provider: 'sandbox', username: 'sandy' })).body.data.id;
+  picture = await uploadPicture();
+}, 240_000);
+afterAll(async () => {
+  await service?.stop();
+  await pds?.close();
+});
+
+/** A PNG put in the library through the API: its media id once processed. */
+async function uploadPicture(): Promise<string> {
+  const bytes = await image('png', 40, 30);
+  const started = await api('POST', '/media/uploads', { filename: 'square.png', contentType: 'image/png', size: bytes.length });
+  const { id, uploadUrl, method, headers } = started.body.data;
+  await fetch(uploadUrl.replace(new URL(uploadUrl).origin, service.url), { method, headers, body: new Uint8Array(bytes) });
+  await api('POST', `/media/uploads/${id}/complete`);
+  for (let i = 0; i < 600 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
+  return id;
+}
+
+async function recordAt(uri: string) {
+  const [, , repo, collection, rkey] = uri.split('/');
+  const { data } = await dana.agent.com.atproto.repo.getRecord({ repo: repo!, collection: collection!, rkey: rkey! });
+  return { uri: data.uri, cid: data.cid!, value: data.value as Record<string, any> };
+}
+
+describe('a thread on Bluesky', () => {
+  it('publishes each part once, in order, as a reply to the part before, and the first comment to the last part', async () => {
+    const created = await api('POST', '/posts', {
+      content: { caption: 'A thread 1/3', thread: [{ caption: 'A thread 2/3', mediaIds: [picture] }, { caption: 'A thread 3/3' }] },
+      targets: [{ connectionId: bluesky, placement: 'feed', settings: { firstComment: 'Sources in the comment' } }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.content.thread).toEqual([
+      { caption: 'A thread 2/3', mediaIds: [picture] },
+      { caption: 'A thread 3/3', mediaIds: [] },
+    ]);
+    expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+    const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+    expect(post.status).toBe('published');
+    const [target] = post.targets;
+    expect(target.parts).toHaveLength(3);
+    expect(target.remoteId).toBe(target.parts[0].remoteId);
+    const [first, second, third] = await Promise.all(target.parts.map((part: { remoteId: string }) => recordAt(part.remoteId)));
+    expect([first!.value.text, second!.value.text, third!.value.text]).toEqual(['A thread 1/3', 'A thread 2/3', 'A thread 3/3']);
+    const ref = (record: { uri: string; cid: string }) => ({ uri: record.uri, cid: record.cid });
+    expect(first!.value.reply).toBeUndefined();
+    expect(second!.value.reply).toEqual({ root: ref(first!), parent: ref(first!) });
+    expect(third!.value.reply).toEqual({ root: ref(first!), parent: ref(second!) });
+    expect(second!.value.embed.$type).toBe('app.bsky.embed.images');
+    expect(second!.value.embed.images).toHaveLength(1);
+    expect(first!.value.embed).toBeUndefined();
+    expect(target.firstComment).toMatchObject({ remoteId: expect.stringContaining('app.bsky.feed.post'), error: null });
+    const comment = await recordAt(target.firstComment.remoteId);
+    expect(comment.value).toMatchObject({ text: 'Sources in the comment', reply: { root: ref(first!), parent: ref(third!) } });
+    // Each part once: the account's repository holds these four posts and no other.
+    const { data } = await dana.agent.com.atproto.repo.listRecords({ repo: dana.did, collection: 'app.bsky.feed.post', limit: 100 });
+    expect(data.records).toHaveLength(4);
+  });
+});
+
+describe('checking the parts', () => {
+  it('names the part and the field that break a rule of the network', async () => {
+    const answer = await api('POST', '/posts', {
+      content: { caption: 'Fine', thread: [{ caption: 'Fine too' }, { caption: 'é'.repeat(301) }, {}] },
+      targets: [{ connectionId: bluesky, placement: 'feed' }],
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.code).toBe('PROVIDER_VALIDATION_FAILED');
+    expect(answer.body.error.details).toEqual([
+      expect.objectContaining({ field: 'content.thread[1].caption', code: 'caption.maxLength' }),
+      expect.objectContaining({ field: 'content.thread[2].caption', code: 'content.empty' }),
+    ]);
+  });
+
+  it('names a target’s own thread under its override', async () => {
+    const answer = await api('POST', '/posts', {
+      content: { caption: 'Fine' },
+      targets: [{ connectionId: bluesky, placement: 'feed', override: { thread: [{ caption: 'é'.repeat(301) }] } }],
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details).toEqual([expect.objectContaining({ field: 'targets[0].override.thread[0].caption', code: 'caption.maxLength' })]);
+  });
+
+  it('refuses a thread aimed at a network without threads, unless that target drops it', async () => {
+    const content = { caption: 'Everywhere', thread: [{ caption: 'More' }] };
+    const refused = await api('POST', '/posts', {
+      content,
+      targets: [
+        { connectionId: bluesky, placement: 'feed' },
+        { connectionId: sandbox, placement: 'feed' },
+      ],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({ field: 'content.thread', code: 'thread.unsupported', message: expect.stringContaining('sandbox') }),
+    ]);
+    const dropped = await api('POST', '/posts', {
+      content,
+      targets: [
+        { connectionId: bluesky, placement: 'feed' },
+        { connectionId: sandbox, placement: 'feed', override: { thread: [] } },
+      ],
+    });
+    expect(dropped.status).toBe(201);
+    expect(dropped.body.data.targets[1].override).toEqual({ thread: [] });
+  });
+
+  it('refuses more than 25 parts with 400 details', async () => {
+    const tooMany = await api('POST', '/posts', {
+      content: { caption: 'Long', thread: Array.from({ length: 26 }, (_, index) => ({ caption: `${index}` })) },
+      targets: [{ connectionId: bluesky, placement: 'feed' }],
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.details).toEqual([expect.objectContaining({ field: 'content.thread' })]);
+  });
+
+  it('says which placements take threads, and how many parts', async () => {
+    const { body } = await api('GET', '/providers');
+    const threads = Object.fromEntries(body.data.map((entry: any) => [entry.provider, entry.placements[0].thread ?? null]));
+    expect(threads).toMatchObject({
+      x: { maxParts: 25 },
+      bluesky: { maxParts: 25 },
+      mastodon: { maxParts: 25 },
+      threads: { maxParts: 25 },
+      linkedin: null,
+      tiktok: null,
+    });
+  });
+});
