@@ -151,7 +151,7 @@ describe('checking the parts', () => {
       x: { maxParts: 25 },
       bluesky: { maxParts: 25 },
       mastodon: { maxParts: 25 },
-      threads: { maxParts: 25 },
+      threads: null,
       linkedin: null,
       tiktok: null,
     });
