@@ -285,10 +285,10 @@ describe('the frame', () => {
     expect(new URL(page.url()).pathname).toBe('/webhooks');
 
     await page.getByRole('button', { name: 'Menu' }).click();
-    await menu.getByRole('menuitemcheckbox', { name: 'Dark theme' }).click();
+    await menu.getByRole('menuitem', { name: 'Dark theme' }).click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.getByRole('button', { name: 'Menu' }).click();
-    await menu.getByRole('menuitemcheckbox', { name: 'Dark theme', checked: true }).click();
+    await menu.getByRole('menuitem', { name: 'Light theme' }).click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
   }, 120_000);
 });

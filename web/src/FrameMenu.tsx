@@ -43,18 +43,12 @@ export default function FrameMenu({ session, workspaceId, path, onWorkspace, onS
                 </MenuItem>
               ))}
             </MenuSection>
-            <MenuSection
-              id="account"
-              selectionMode="multiple"
-              selectedKeys={theme === 'dark' ? ['dark'] : []}
-              onSelectionChange={(keys) => setTheme(keys !== 'all' && keys.has('dark') ? 'dark' : 'light')}
-            >
+            <MenuSection id="account">
               <Header className="menu-section-title">{session.user.email}</Header>
-              <MenuItem id="dark" className="menu-item">
-                {t('app.darkTheme')}
+              {/* An action named after the theme it switches to (a checkable item re-rendered under the press crashed the tab). */}
+              <MenuItem id="theme" className="menu-item" onAction={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
+                {t(theme === 'dark' ? 'app.lightTheme' : 'app.darkTheme')}
               </MenuItem>
-            </MenuSection>
-            <MenuSection id="sign-out">
               <MenuItem id="sign-out" className="menu-item" onAction={onSignOut}>
                 {t('app.signOut')}
               </MenuItem>
