@@ -223,3 +223,55 @@ describe('publishing to X', () => {
     });
   });
 });
+
+describe('a thread on X', () => {
+  it('posts each part once as a reply to the one before, the first comment to the last part', async () => {
+    const { connectionId, user } = await connect();
+    const picture = await upload('t.png', 'image/png', await image('png', 64, 48), 'A square');
+    const created = await api('POST', '/posts', {
+      content: { caption: 'X thread 1/3', thread: [{ caption: 'X thread 2/3', mediaIds: [picture] }, { caption: 'X thread 3/3' }] },
+      targets: [{ connectionId, placement: 'feed', settings: { firstComment: 'X thread, the sources' } }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await api('POST', `/posts/${created.body.data.id}/publish`);
+    const published = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+    expect(published.status).toBe('published');
+    const posts = x.postsBy(user);
+    expect(posts.map((post) => [post.text, post.inReplyToId])).toEqual([
+      ['X thread 1/3', null],
+      ['X thread 2/3', posts[0]!.id],
+      ['X thread 3/3', posts[1]!.id],
+      ['X thread, the sources', posts[2]!.id],
+    ]);
+    expect(posts[1]!.mediaIds).toHaveLength(1);
+    const [target] = published.targets;
+    expect(target.remoteId).toBe(posts[0]!.id);
+    expect(target.parts.map((part: { remoteId: string }) => part.remoteId)).toEqual(posts.slice(0, 3).map((post) => post.id));
+    expect(target.firstComment).toEqual({ remoteId: posts[3]!.id, remoteUrl: `https://x.com/${user.username}/status/${posts[3]!.id}`, error: null });
+  });
+
+  it('fails the target at a part X refuses, with the parts already posted kept and listed', async () => {
+    const { connectionId, user } = await connect();
+    // The third part says what the account already said: X refuses it (403 duplicate content).
+    x.posts.push({
+      id: '2',
+      authorId: user.id,
+      text: 'Said before too',
+      mediaIds: [],
+      replySettings: null,
+      inReplyToId: null,
+      createdAt: new Date(0),
+      metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 },
+    });
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Kept 1/3', thread: [{ caption: 'Kept 2/3' }, { caption: 'Said before too' }] },
+      targets: [{ connectionId, placement: 'feed' }],
+    });
+    await api('POST', `/posts/${created.body.data.id}/publish`);
+    const failed = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+    const [first, second] = x.postsBy(user).filter((post) => post.text.startsWith('Kept'));
+    expect(failed.targets[0]).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED' } });
+    expect(failed.targets[0].parts.map((part: { remoteId: string }) => part.remoteId)).toEqual([first!.id, second!.id]);
+    expect(second!.inReplyToId).toBe(first!.id);
+  });
+});
