@@ -41,7 +41,8 @@ export function securityHeaders(_req: Request, res: Response, next: NextFunction
 /**
  * The dashboard (web/, built by Vite: no inline script or style) calls the API and uploads to PUBLIC_BASE_URL's
  * origin, which may differ from the address the page was loaded from; thumbnails come from there or, redirected,
- * from the media store (`mediaOrigin`, S3), which also takes uploads straight from the browser.
+ * from the media store (`mediaOrigin`, S3), which also takes uploads straight from the browser. Account avatars are
+ * the networks' own pictures, on their hosts: any https image (an image cannot run anything).
  */
 export function dashboardPolicy(publicBaseUrl: string, mediaOrigin: string | null): string {
   const service = [...self, new URL(publicBaseUrl).origin];
@@ -50,7 +51,7 @@ export function dashboardPolicy(publicBaseUrl: string, mediaOrigin: string | nul
     'default-src': self,
     'script-src': self,
     'style-src': self,
-    'img-src': media,
+    'img-src': [...media, 'https:'],
     'media-src': media,
     'connect-src': media,
     'object-src': none,

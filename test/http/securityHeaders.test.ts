@@ -45,6 +45,8 @@ describe('pages', () => {
     expect(directives['script-src']).toEqual(["'self'"]);
     expect(directives['style-src']).toEqual(["'self'"]);
     expect(directives['connect-src']).toEqual(["'self'", new URL(service.services.config.publicBaseUrl).origin]);
+    // Account avatars are on the networks' hosts.
+    expect(directives['img-src']).toEqual(["'self'", new URL(service.services.config.publicBaseUrl).origin, 'https:']);
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['base-uri']).toEqual(["'none'"]);
     expect(Object.values(directives).flat()).not.toContain("'unsafe-inline'");

@@ -1,5 +1,5 @@
-// A worker killed in the middle of a publish, and a schedule that comes due while the service is down:
-// after a restart every target is published exactly once.
+// A worker killed in the middle of a publish, in the middle of a burst of posts due in the same second, and a
+// schedule that comes due while the service is down: after a restart every target is published exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -60,6 +60,48 @@ describe('publishing across crashes and restarts', () => {
     }
     await servers.stop(second, 'SIGTERM');
   });
+
+  it('publishes every target of a due burst once when the server is killed in the middle of it', async () => {
+    const server = await servers.start(env);
+    const api = apiFor(server.url, apiKey);
+    // Every third post is slow at the network (3 s), so that the kill finds publishes in flight.
+    const posts = 120;
+    const ids: string[] = [];
+    for (let i = 0; i < posts; i += 10) {
+      const created = await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          api('POST', '/posts', {
+            content: { caption: `Burst ${i + j}${(i + j) % 3 === 0 ? ' [sandbox:slow]' : ''}` },
+            targets: [{ connectionId: accounts[(i + j) % accounts.length], placement: 'feed' }],
+          }),
+        ),
+      );
+      ids.push(...created.map((answer) => answer.body.data.id));
+    }
+    const scheduledAt = inSeconds(20);
+    for (let i = 0; i < posts; i += 10) {
+      const answers = await Promise.all(ids.slice(i, i + 10).map((id) => api('POST', `/posts/${id}/schedule`, { scheduledAt, timezone: 'UTC' })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(answers.length).fill(200));
+    }
+    await until(Date.parse(scheduledAt));
+    const published = async () =>
+      Number((await db.query("SELECT count(*) FROM post_target WHERE post_id = ANY($1::uuid[]) AND status = 'published'", [ids])).rows[0].count);
+    for (let i = 0; i < 600 && (await published()) < posts / 3; i++) await sleep(20);
+    await servers.stop(server, 'SIGKILL');
+    expect(await published()).toBeLessThan(posts);
+
+    const back = await servers.start(env);
+    const restarted = apiFor(back.url, apiKey);
+    for (const id of ids) expect((await waitForPost(restarted, id, ['published', 'failed'], 90_000)).status).toBe('published');
+    const { rows } = await db.query(
+      `SELECT t.id, count(i.id)::int AS items FROM post_target t LEFT JOIN sandbox_item i ON i.idempotency_key = t.id::text
+       WHERE t.post_id = ANY($1::uuid[]) GROUP BY t.id`,
+      [ids],
+    );
+    expect(rows).toHaveLength(posts);
+    expect(rows.filter((row) => row.items !== 1)).toEqual([]);
+    await servers.stop(back, 'SIGTERM');
+  }, 240_000);
 
   it('publishes a post whose time came while the service was stopped, once it is back', async () => {
     const server = await servers.start(env);
