@@ -1,20 +1,25 @@
 // Threads of posts and first comments through the API (issue 30): a three-part thread with an image in its second
 // part published to a real Bluesky PDS (every part read back: a reply naming the first post as root and the part
-// before as parent), a first comment as one more reply, and each part checked against the network's rules.
+// before as parent), a first comment as one more reply, each part checked against the network's rules, and a part
+// a Mastodon instance refuses: the target fails with the parts posted so far, and a retry posts only the rest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPds, type PdsAccount, type TestPds } from '../support/pds.ts';
 import { image } from '../support/mediaFiles.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
+import { MastodonStandIn } from '../support/mastodon.ts';
+import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 let pds: TestPds;
+let instance: MastodonStandIn;
 let dana: PdsAccount;
 let service: TestService;
 let api: Api;
 let bluesky: string;
 let sandbox: string;
+let mastodon: string;
 let picture: string;
 
 beforeAll(async () => {
@@ -30,10 +35,18 @@ beforeAll(async () => {
   bluesky = connected.body.data.id;
   sandbox = (await api('POST', '/social-accounts', { provider: 'sandbox', username: 'sandy' })).body.data.id;
   picture = await uploadPicture();
+  instance = await MastodonStandIn.start();
+  ({ connectionId: mastodon } = await connectSocialAccount(service.services.db, service.services.secrets, service.services.adapters, service.services.outbox, {
+    workspaceId: workspace.workspaceId,
+    provider: 'mastodon',
+    username: 'alice',
+    tokens: { accessToken: instance.issueToken(), extra: { instanceUrl: instance.url } },
+  }));
 }, 240_000);
 afterAll(async () => {
   await service?.stop();
   await pds?.close();
+  await instance?.stop();
 });
 
 /** A PNG put in the library through the API: its media id once processed. */
@@ -85,6 +98,41 @@ describe('a thread on Bluesky', () => {
     // Each part once: the account's repository holds these four posts and no other.
     const { data } = await dana.agent.com.atproto.repo.listRecords({ repo: dana.did, collection: 'app.bsky.feed.post', limit: 100 });
     expect(data.records).toHaveLength(4);
+  });
+});
+
+describe('a part the network refuses', () => {
+  it('fails the target with the parts posted so far, and a retry posts only the missing parts', async () => {
+    const texts = ['Resumed 1/3', 'Resumed 2/3', 'Resumed 3/3, the longest part'];
+    const created = await api('POST', '/posts', {
+      content: { caption: texts[0], thread: texts.slice(1).map((caption) => ({ caption })) },
+      targets: [{ connectionId: mastodon, placement: 'feed' }],
+    });
+    expect(created.status).toBe(201);
+    // The instance lowers its character limit after the post was checked: it refuses the third part (422) for good.
+    const { maxCharacters } = instance.limits;
+    instance.limits.maxCharacters = texts[1]!.length;
+    const threadAtInstance = () => instance.statusesOf().filter((status) => status.text.startsWith('Resumed'));
+    try {
+      expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+      const failed = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+      expect(failed.status).toBe('failed');
+      const [target] = failed.targets;
+      expect(target).toMatchObject({ status: 'failed', error: expect.objectContaining({ code: 'PROVIDER_REJECTED' }) });
+      const posted = threadAtInstance();
+      expect(posted.map((status) => status.text)).toEqual(texts.slice(0, 2));
+      expect(target.parts.map((part: { remoteId: string }) => part.remoteId)).toEqual(posted.map((status) => status.id));
+    } finally {
+      instance.limits.maxCharacters = maxCharacters;
+    }
+
+    expect((await api('POST', `/posts/${created.body.data.id}/retry`)).status).toBe(202);
+    const published = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+    expect(published.status).toBe('published');
+    const thread = threadAtInstance();
+    expect(thread.map((status) => status.text)).toEqual(texts);
+    expect(thread.map((status) => status.inReplyToId)).toEqual([null, thread[0]!.id, thread[1]!.id]);
+    expect(published.targets[0].parts.map((part: { remoteId: string }) => part.remoteId)).toEqual(thread.map((status) => status.id));
   });
 });
 
