@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { Provider } from '../enums.ts';
 import { listProviders, type ProviderEntry } from '../../src/accounts/providers.ts';
-import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, VideoFileRules } from '../../src/providers/rules.ts';
+import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, ThreadRules, VideoFileRules } from '../../src/providers/rules.ts';
 
 const CaptionRulesRef = builder.objectRef<CaptionRules>('CaptionRules').implement({
   fields: (t) => ({
@@ -35,6 +35,10 @@ const DurationRef = builder.objectRef<{ minDurationMs: number; maxDurationMs: nu
   fields: (t) => ({ minDurationMs: t.exposeInt('minDurationMs'), maxDurationMs: t.exposeInt('maxDurationMs') }),
 });
 
+const ThreadRulesRef = builder.objectRef<ThreadRules>('ThreadRules').implement({
+  fields: (t) => ({ maxParts: t.exposeInt('maxParts', { description: 'The most parts that may follow the first post.' }) }),
+});
+
 const PlacementRulesRef = builder.objectRef<PlacementRules>('PlacementRules').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
@@ -43,6 +47,11 @@ const PlacementRulesRef = builder.objectRef<PlacementRules>('PlacementRules').im
     media: t.expose('media', { type: MediaCountRulesRef }),
     aspectRatio: t.expose('aspectRatio', { type: RangeRef, nullable: true, description: 'Allowed width/height ratio, inclusive.' }),
     video: t.expose('video', { type: DurationRef, nullable: true }),
+    thread: t.expose('thread', {
+      type: ThreadRulesRef,
+      nullable: true,
+      description: 'Whether the placement takes threads (`content.thread`); null: a thread is refused here.',
+    }),
   }),
 });
 

@@ -1,13 +1,14 @@
 // A preview per chosen target, laid out as that network lays out a post: the account's avatar, name and handle, the
 // caption (cut where the network's limit ends, links shortened where the network shortens them, links, mentions and
 // hashtags highlighted), the media in a grid (first on networks that lead with the picture), and the length as the
-// network counts it against its limit.
+// network counts it against its limit; a thread's parts below it as a chain, each counted against the same limit, or a
+// note where the network refuses threads.
 import type { CSSProperties } from 'react';
 import { t } from '../i18n.ts';
 import type { MediaItem } from '../media/MediaPicker.tsx';
 import { Avatar } from '../ui/Avatar.tsx';
 import { NetworkIcon } from '../ui/NetworkIcon.tsx';
-import { captionOf, type PlacementRules, type TargetDraft } from './model.ts';
+import { captionOf, type PlacementRules, type TargetDraft, type ThreadPartDraft } from './model.ts';
 import { previewCaption, type CaptionPreview } from './preview.ts';
 
 /** Networks whose posts lead with the picture or video, the caption below it. */
@@ -42,6 +43,34 @@ function Caption({ preview, maxLength }: { preview: CaptionPreview; maxLength: n
   );
 }
 
+function Length({ length, maxLength }: { length: number; maxLength: number }) {
+  return (
+    <footer className={length > maxLength ? 'preview-length over' : 'preview-length'}>
+      {t('composer.previewLength', { length, max: maxLength })}
+    </footer>
+  );
+}
+
+/** The parts after the first post, each as the network would show its reply, numbered as the thread's `count` parts. */
+function ThreadChain({ parts, placement, network }: { parts: readonly ThreadPartDraft[]; placement: PlacementRules; network: string }) {
+  if (!parts.length) return null;
+  if (!placement.thread) return <p className="preview-thread-refused">{t('composer.threadRefused', { network, placement: placement.name })}</p>;
+  const count = parts.length + 1;
+  return (
+    <ol className="preview-thread">
+      {parts.map((part, index) => {
+        const preview = previewCaption(part.caption, placement.caption);
+        return (
+          <li key={part.key} aria-label={t('composer.previewPart', { number: index + 2, count })}>
+            <Caption preview={preview} maxLength={placement.caption.maxLength} />
+            <Length length={preview.length} maxLength={placement.caption.maxLength} />
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
 function MediaGrid({ files }: { files: readonly MediaItem[] }) {
   if (!files.length) return null;
   return (
@@ -58,12 +87,14 @@ function MediaGrid({ files }: { files: readonly MediaItem[] }) {
 function TargetPreview({
   target,
   caption,
+  thread,
   placement,
   network,
   attachments,
 }: {
   target: TargetDraft;
   caption: string;
+  thread: readonly ThreadPartDraft[];
   placement: PlacementRules;
   network: string;
   attachments: readonly MediaItem[];
@@ -71,7 +102,6 @@ function TargetPreview({
   const { account } = target;
   const preview = previewCaption(captionOf(target, caption), placement.caption);
   const files = attachments.filter((file) => file.thumbnailUrl).slice(0, placement.media.max);
-  const over = preview.length > placement.caption.maxLength;
   const title = t('composer.previewOf', { account: `@${account.username}`, network, placement: placement.name });
   const media = <MediaGrid files={files} />;
   return (
@@ -87,9 +117,8 @@ function TargetPreview({
       {mediaFirst.has(account.provider) && media}
       <Caption preview={preview} maxLength={placement.caption.maxLength} />
       {!mediaFirst.has(account.provider) && media}
-      <footer className={over ? 'preview-length over' : 'preview-length'}>
-        {t('composer.previewLength', { length: preview.length, max: placement.caption.maxLength })}
-      </footer>
+      <Length length={preview.length} maxLength={placement.caption.maxLength} />
+      <ThreadChain parts={thread} placement={placement} network={network} />
     </article>
   );
 }
@@ -97,12 +126,14 @@ function TargetPreview({
 export function Preview({
   targets,
   caption,
+  thread,
   attachments,
   placementOf,
   networkOf,
 }: {
   targets: readonly TargetDraft[];
   caption: string;
+  thread: readonly ThreadPartDraft[];
   attachments: readonly MediaItem[];
   placementOf: (target: TargetDraft) => PlacementRules | undefined;
   networkOf: (target: TargetDraft) => string;
@@ -120,6 +151,7 @@ export function Preview({
               key={target.account.id}
               target={target}
               caption={caption}
+              thread={thread}
               placement={placement}
               network={networkOf(target)}
               attachments={attachments}

@@ -31,6 +31,8 @@ export interface PlacementRules {
   name: string;
   caption: { maxLength: number; required: boolean } & CaptionCounting;
   media: { max: number };
+  /** null: the network refuses a thread in this placement. */
+  thread: { maxParts: number } | null;
 }
 export interface ProviderRules {
   provider: Provider;
@@ -62,6 +64,24 @@ export function targetInputs(targets: readonly TargetDraft[]) {
     ...(Object.keys(settings).length ? { settings } : {}),
   }));
 }
+
+/**
+ * A part of a thread after the first post, as `content.thread` takes and answers it. `key` tells the composer's parts
+ * apart while they are moved; a saved part's media are kept as they were read.
+ */
+export interface ThreadPartDraft {
+  key: string;
+  caption: string;
+  mediaIds: string[];
+}
+
+let partsMade = 0;
+export const newThreadPart = (caption = '', mediaIds: string[] = []): ThreadPartDraft => ({ key: `part-${++partsMade}`, caption, mediaIds });
+
+export const threadInput = (parts: readonly ThreadPartDraft[]) => parts.map(({ caption, mediaIds }) => ({ caption, mediaIds }));
+
+export const threadDraftOf = (parts: readonly { caption: string; mediaIds: string[] }[]): ThreadPartDraft[] =>
+  parts.map((part) => newThreadPart(part.caption, part.mediaIds));
 
 export const captionOf = (target: TargetDraft, caption: string) => target.override ?? caption;
 

@@ -12,7 +12,7 @@ import type { MediaItem } from '../media/MediaPicker.tsx';
 import { AccountPicker } from '../composer/AccountPicker.tsx';
 import { AiTools } from '../composer/AiTools.tsx';
 import { Attachments, MediaDropZone } from '../composer/Attachments.tsx';
-import { targetInputs, type Account, type ProviderRules, type TargetDraft } from '../composer/model.ts';
+import { targetInputs, threadInput, type Account, type ProviderRules, type TargetDraft, type ThreadPartDraft } from '../composer/model.ts';
 import type { Provider } from '../../../schema/generated/graphql.ts';
 import { Preview } from '../composer/Preview.tsx';
 import { PublishActions } from '../composer/PublishActions.tsx';
@@ -20,6 +20,7 @@ import { asApiError, submissionsAllowed, submitComposed, type Submission } from 
 import { PostErrorBanner } from '../posts/PostErrorBanner.tsx';
 import { useEditedPost } from '../posts/useEditedPost.ts';
 import { TargetRow } from '../composer/TargetRow.tsx';
+import { ThreadEditor } from '../composer/ThreadEditor.tsx';
 import { useRuleCheck } from '../composer/useRuleCheck.ts';
 import { useUploads } from '../composer/useUploads.ts';
 import '../composer/composer.css';
@@ -27,7 +28,7 @@ import '../composer/composer.css';
 const ComposerData = `
   query ComposerData {
     socialAccounts(first: 100) { edges { node { id displayName username provider status avatarUrl } } }
-    providers { provider displayName settings placements { name caption { maxLength countedIn charactersPerUrl required } media { max } } }
+    providers { provider displayName settings placements { name caption { maxLength countedIn charactersPerUrl required } media { max } thread { maxParts } } }
   }`;
 
 /** `postId`: the saved post to edit (`/posts/<id>/edit`); without it, a new post. */
@@ -36,19 +37,21 @@ export function Composer({ postId }: { postId?: string }) {
   const [{ data }] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderRules[] }>({ query: ComposerData });
   const [caption, setCaption] = useState('');
   const [attachments, setAttachments] = useState<MediaItem[]>([]);
+  const [thread, setThread] = useState<ThreadPartDraft[]>([]);
   const [targets, setTargets] = useState<TargetDraft[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const edited = useEditedPost(postId, (post) => {
     setCaption(post.caption);
     setAttachments(post.attachments);
+    setThread(post.thread);
     setTargets(post.targets);
     setError(null);
   });
 
   const rulesOf = (provider: Provider) => data?.providers.find((rules) => rules.provider === provider);
   const accounts = (data?.socialAccounts.edges ?? []).map((edge) => edge.node).filter((account) => account.status === 'ACTIVE');
-  const content = { caption, mediaIds: attachments.map((file) => file.id) };
+  const content = { caption, mediaIds: attachments.map((file) => file.id), thread: threadInput(thread) };
   const inputs = targetInputs(targets);
   const findings = useRuleCheck(content, inputs);
   const { uploads, start: uploadFiles, dismiss: dismissUpload } = useUploads((media) => setAttachments((current) => [...current, media]));
@@ -95,6 +98,7 @@ export function Composer({ postId }: { postId?: string }) {
               {detailFor(error, 'content.caption') && <p className="field-error">{detailFor(error, 'content.caption')}</p>}
             </div>
             <Attachments attachments={attachments} onChange={setAttachments} uploads={uploads} onDismissUpload={dismissUpload} error={error} />
+            <ThreadEditor parts={thread} onChange={setThread} error={error} />
             {targets.length > 0 && (
               <section className="composer-targets" aria-labelledby="composer-targets-title">
                 <h2 id="composer-targets-title">{t('composer.perAccount')}</h2>
@@ -130,6 +134,7 @@ export function Composer({ postId }: { postId?: string }) {
           <Preview
             targets={targets}
             caption={caption}
+            thread={thread}
             attachments={attachments}
             placementOf={(target) => rulesOf(target.account.provider)?.placements.find((placement) => placement.name === target.placement)}
             networkOf={(target) => networkOf(target.account.provider)}

@@ -84,7 +84,7 @@ export async function carryOut(client: Client, id: string, submission: Submissio
 }
 
 export type ComposedPost = {
-  content: { caption: string; mediaIds: string[] };
+  content: { caption: string; mediaIds: string[]; thread: { caption: string; mediaIds: string[] }[] };
   targets: unknown[];
 };
 

@@ -14,7 +14,7 @@ export const EditedPost = `
   query EditedPost($id: ID!) {
     post(id: $id) {
       id status version scheduledAt timezone actions
-      content { caption }
+      content { caption thread { caption mediaIds } }
       media { id filename status type mimeType size width height durationMs altText thumbnailUrl error { code message } createdAt }
       targets { placement settings override { caption } account { id displayName username provider status avatarUrl } }
     }

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
 import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
-import { draftOf, type SavedTarget, type TargetDraft } from '../composer/model.ts';
+import { draftOf, threadDraftOf, type SavedTarget, type TargetDraft, type ThreadPartDraft } from '../composer/model.ts';
 import type { MediaItem } from '../media/types.ts';
 import type { PostState } from './actions.ts';
 import { EditedPost as EditedPostQuery } from './documents.ts';
@@ -12,11 +12,12 @@ import { EditedPost as EditedPostQuery } from './documents.ts';
 export interface EditedPost extends PostState {
   caption: string;
   attachments: MediaItem[];
+  thread: ThreadPartDraft[];
   targets: TargetDraft[];
 }
 
 interface Answer {
-  post: PostState & { content: { caption: string }; media: MediaItem[]; targets: SavedTarget[] };
+  post: PostState & { content: { caption: string; thread: { caption: string; mediaIds: string[] }[] }; media: MediaItem[]; targets: SavedTarget[] };
 }
 
 /** `postId` undefined: a new post (nothing to read). `onLoad` gets the post each time it is read. */
@@ -41,7 +42,7 @@ export function useEditedPost(postId: string | undefined, onLoad: (post: EditedP
         if (!current) return;
         if (result.error || !result.data) return setError(result.error ? apiErrorOf(result.error) : null);
         const { content, media, targets, ...state } = result.data.post;
-        const edited = { ...state, caption: content.caption, attachments: media, targets: targets.map(draftOf) };
+        const edited = { ...state, caption: content.caption, attachments: media, thread: threadDraftOf(content.thread), targets: targets.map(draftOf) };
         setError(null);
         setPost(edited);
         setSaveAs({ id: edited.id, version: edited.version });
