@@ -199,7 +199,7 @@ describe('checking the parts', () => {
       x: { maxParts: 25 },
       bluesky: { maxParts: 25 },
       mastodon: { maxParts: 25 },
-      threads: null,
+      threads: { maxParts: 25 },
       linkedin: null,
       tiktok: null,
     });

@@ -2,7 +2,8 @@
 // with the long-lived exchange, publishing text (reply control, link attachment), an image and a video with alt text
 // and a carousel through containers never published before FINISHED (media fetched by the stand-in from the service's
 // signed URLs), permalinks, insights, waiting at the 250-a-day quota and at Meta's throttling, the refresh exchange
-// well before day 60, and an expired token that cannot be refreshed.
+// well before day 60, a thread of posts and a first comment as replies (reply_to_id), and an expired token that
+// cannot be refreshed.
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,6 +186,45 @@ describe('publishing to Threads', () => {
     expect(Date.parse(target.waitingUntil) - asked).toBeGreaterThanOrEqual(120_000 - 1_000);
     expect(Date.parse(target.waitingUntil) - asked).toBeLessThan(125_000);
   });
+});
+
+describe('a thread and a first comment on Threads', () => {
+  it('publishes each part once, in order, as a reply to the part before, and the first comment as a reply to the last part', async () => {
+    const picture = await uploadMedia(await image('jpeg', 800, 800), 'crumb.jpg', 'image/jpeg', 'The crumb of a loaf');
+    const publishes = meta.requests.filter((request) => request.path.endsWith('/threads_publish')).length;
+    const before = new Set(meta.threadsPosts.keys());
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Our bread 1/3', thread: [{ caption: 'Our bread 2/3', mediaIds: [picture] }, { caption: 'Our bread 3/3' }] },
+      targets: [{ connectionId, placement: 'feed', settings: { firstComment: 'Recipe in the comment' } }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+    const [target] = (await waitForPost(api, created.body.data.id, ['published', 'failed'], 60_000)).targets;
+    expect(target, JSON.stringify(target)).toMatchObject({ status: 'published' });
+
+    expect(target.parts).toHaveLength(3);
+    expect(target.remoteId).toBe(target.parts[0].remoteId);
+    const [first, second, third] = target.parts.map((part: { remoteId: string; remoteUrl: string }) => {
+      const post = meta.threadsPosts.get(part.remoteId)!;
+      expect(part.remoteUrl).toBe(post.permalink);
+      return post;
+    });
+    expect([first!.text, second!.text, third!.text]).toEqual(['Our bread 1/3', 'Our bread 2/3', 'Our bread 3/3']);
+    expect([first!.replyTo, second!.replyTo, third!.replyTo]).toEqual([undefined, first!.id, second!.id]);
+    expect(meta.threadsContainers.get(second!.container)!.params).toMatchObject({ media_type: 'IMAGE', alt_text: 'The crumb of a loaf', reply_to_id: first!.id });
+    expect(meta.threadsContainers.get(third!.container)!.params).toMatchObject({ media_type: 'TEXT', reply_to_id: second!.id });
+
+    expect(target.firstComment).toMatchObject({ remoteId: expect.any(String), error: null });
+    const comment = meta.threadsPosts.get(target.firstComment.remoteId)!;
+    expect(comment).toMatchObject({ text: 'Recipe in the comment', replyTo: third!.id });
+    expect(target.firstComment.remoteUrl).toBe(comment.permalink);
+
+    // Each part and the comment once: four posts and four publishes, none before its container was FINISHED.
+    expect([...meta.threadsPosts.keys()].filter((id) => !before.has(id))).toEqual([first!.id, second!.id, third!.id, comment.id]);
+    expect(meta.requests.filter((request) => request.path.endsWith('/threads_publish'))).toHaveLength(publishes + 4);
+    expect(meta.earlyPublishes).toBe(0);
+    for (const post of [first, second, third, comment]) expect(meta.threadsContainers.get(post!.container)!.reads).toBeGreaterThan(1);
+  }, 90_000);
 });
 
 describe('keeping the Threads token alive', () => {

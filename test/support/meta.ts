@@ -22,7 +22,8 @@
 //     https://developers.facebook.com/docs/threads/get-started/long-lived-tokens (th_exchange_token, th_refresh_token
 //     only for unexpired tokens at least 24 hours old), https://developers.facebook.com/docs/threads/posts (containers,
 //     carousels of 2–20, threads_publish), https://developers.facebook.com/docs/threads/troubleshooting (container
-//     `status`, `error_message`), https://developers.facebook.com/docs/threads/insights
+//     `status`, `error_message`), https://developers.facebook.com/docs/threads/insights, replies
+//     https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies (`reply_to_id`)
 // Media is FETCHED from the URL given (the service's signed URL; `mediaOrigin` maps PUBLIC_BASE_URL to where the test
 // service listens) and only counted and hashed, never kept.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
@@ -127,6 +128,8 @@ export interface ThreadsPost {
   container: string;
   text: string;
   permalink: string;
+  /** The post this one replies to (`reply_to_id`): a thread's part or a first comment. */
+  replyTo?: string;
 }
 
 export interface GraphComment {
@@ -657,10 +660,11 @@ export class MetaStandIn {
     }
     if (node === profile.id && route === 'POST threads') return this.#threadsContainer(profile, params, res);
     if (node === profile.id && route === 'POST threads_publish') return this.#threadsPublish(profile, params, res);
-    if (node === profile.id && route === 'GET threads')
+    // A profile's posts are listed at /threads, its replies at /replies.
+    if (node === profile.id && (route === 'GET threads' || route === 'GET replies'))
       return this.#latest(
         res,
-        [...this.threadsPosts.values()].filter((post) => post.user === profile.id),
+        [...this.threadsPosts.values()].filter((post) => post.user === profile.id && (post.replyTo !== undefined) === (edge === 'replies')),
         (post) => ({ id: post.id, text: post.text }),
       );
     const post = this.threadsPosts.get(node);
@@ -751,6 +755,8 @@ export class MetaStandIn {
     if (params.alt_text && [...params.alt_text].length > 1000) return refuse('alt_text is longer than 1000 characters');
     if (params.link_attachment && type !== 'TEXT') return refuse('link_attachment is only available for TEXT posts');
     if (params.is_carousel_item === 'true' && type !== 'IMAGE' && type !== 'VIDEO') return refuse('a carousel item is an IMAGE or a VIDEO');
+    if (params.reply_to_id !== undefined && !this.threadsPosts.has(params.reply_to_id))
+      return this.#error(res, 400, 100, `Object with ID '${params.reply_to_id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
     const container: Container = { id: this.#id(), user: profile.id, params, reads: 0, status: 'IN_PROGRESS' };
     if (type === 'CAROUSEL') {
       const children = (params.children ?? '').split(',').filter(Boolean);
@@ -785,7 +791,8 @@ export class MetaStandIn {
     container.status = 'PUBLISHED';
     const id = this.#id();
     const permalink = `https://www.threads.net/@${profile.username}/post/${Buffer.from(id).toString('base64url')}`;
-    this.threadsPosts.set(id, { id, user: profile.id, container: container.id, text: container.params.text ?? '', permalink });
+    const replyTo = container.params.reply_to_id;
+    this.threadsPosts.set(id, { id, user: profile.id, container: container.id, text: container.params.text ?? '', permalink, ...(replyTo ? { replyTo } : {}) });
     if (this.holdPublishMs) await sleep(this.holdPublishMs);
     this.#json(res, 200, { id });
   }

@@ -61,6 +61,8 @@ export interface ContainerPublishing {
   /** The post's text as Meta lists it (`caption`, `text`): an interrupted publish's post is the newest with it. */
   textField: string;
   text: string;
+  /** Put before its step names ('part:0:') where one attempt publishes several containers (a thread's parts); default none. */
+  stepPrefix?: string;
 }
 
 /**
@@ -71,10 +73,10 @@ export async function publishedContainer(
   steps: Steps,
   flow: ContainerFlow,
   container: string,
-  { graph, user, token, signal, publishEdge, postsEdge, textField, text }: ContainerPublishing,
+  { graph, user, token, signal, publishEdge, postsEdge, textField, text, stepPrefix = '' }: ContainerPublishing,
 ): Promise<{ remoteId: string; remoteUrl: string }> {
   const publish = async () => (await graph.post<{ id: string }>(`/${user}/${publishEdge}`, token, { creation_id: container }, signal)).id;
-  const remoteId = await steps.once('publish', publish, {
+  const remoteId = await steps.once(`${stepPrefix}publish`, publish, {
     ifInterrupted: async () => {
       // Not PUBLISHED: the earlier publish did not happen, and publishing again is safe.
       if ((await flow.statusOf(container)).status !== 'PUBLISHED') return null;
@@ -85,7 +87,7 @@ export async function publishedContainer(
     },
   });
   const remoteUrl = await steps.once(
-    'permalink',
+    `${stepPrefix}permalink`,
     async () => (await graph.get<{ permalink?: string }>(`/${remoteId}`, token, { fields: 'permalink' }, signal)).permalink ?? '',
   );
   return { remoteId, remoteUrl };

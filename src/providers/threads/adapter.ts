@@ -8,23 +8,31 @@
 //   Overview, rate limiting  https://developers.facebook.com/docs/threads/overview (250 API-published posts per
 //     profile in 24 hours, a carousel one: kept as a quota, so a target waits rather than fails)
 //   Insights  https://developers.facebook.com/docs/threads/insights (GET /{media}/insights?metric=views,likes,…)
+//   Create Replies  https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies
+//     (a container with `reply_to_id`, published like a post; the publishing reference: "Required if replying to a
+//     post"); a profile's replies are listed at GET /{user}/replies, its posts at GET /{user}/threads
 // Meta fetches every file itself from the signed PublishMedia.url. Containers are polled until FINISHED and never
 // published before (../meta/containers.ts). No duplicates: the publish step is sent once per container; an
 // interrupted one is looked up (the container PUBLISHED, then the profile's newest thread with the same text).
+// A thread's parts and the first comment are replies, each to the part before (kit/thread.ts), through the same
+// containers under their own step names ('part:0:container', 'firstComment:publish').
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import {
   ProviderError,
   type ConnectedAccount,
   type ItemMetrics,
   type ProviderAdapter,
+  type PublishedItem,
   type PublishMedia,
   type PublishOutcome,
+  type PublishPart,
   type PublishRequest,
 } from '../adapter.ts';
 import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
+import { partStep, postFirstComment, publishThread } from '../kit/thread.ts';
 import { finishedContainer, finishedContainers, publishedContainer, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
 import { Graph, insightsOf } from '../meta/graph.ts';
 import { bearerTokenType, threadsLogin } from './login.ts';
@@ -73,31 +81,49 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
       },
     };
     const create = (params: Params) => async () => (await this.#graph.post<{ id: string }>(`/${user}/threads`, token, params, signal)).id;
-    const post: Params = { text: caption || undefined, reply_control: replyControl };
-    let container: string | null;
-    if (media.length > 1) {
-      const children = await finishedContainers(
-        steps,
-        flow,
-        media.map((item, index) => ({ name: `item:${index}`, create: create({ is_carousel_item: 'true', ...itemParams(item) }) })),
+    /**
+     * One post (a carousel's items first) through its containers, each step named after `prefix`: published once, or
+     * null while Meta is still processing one of its containers. Replies are listed on the profile's `replies` edge.
+     */
+    const posted = async (prefix: string, part: PublishPart, params: Params): Promise<PublishedItem | null> => {
+      const post: Params = { text: part.caption || undefined, ...params };
+      let container: string | null;
+      if (part.media.length > 1) {
+        const items = part.media.map((item, index) => ({ name: `${prefix}item:${index}`, create: create({ is_carousel_item: 'true', ...itemParams(item) }) }));
+        const children = await finishedContainers(steps, flow, items);
+        container = children && (await finishedContainer(steps, flow, `${prefix}container`, create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
+      } else {
+        const single: Params = part.media[0] ? { ...itemParams(part.media[0]), ...post } : { media_type: 'TEXT', ...post };
+        container = await finishedContainer(steps, flow, `${prefix}container`, create(single));
+      }
+      if (!container) return null;
+      const postsEdge = params.reply_to_id ? 'replies' : 'threads';
+      const publishing = { graph: this.#graph, user, token, signal, publishEdge: 'threads_publish', postsEdge, textField: 'text', text: part.caption, stepPrefix: prefix };
+      return publishedContainer(steps, flow, container, publishing);
+    };
+    // A reply whose container is still processing ends this attempt as `processing`; the next resumes from its steps.
+    const reply = async (prefix: string, part: PublishPart, params: Params): Promise<PublishedItem> => {
+      const item = await posted(prefix, part, params);
+      if (!item) throw new StillProcessing();
+      return item;
+    };
+    const processing: PublishOutcome = { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
+    const first = await posted('', { caption, media }, { reply_control: replyControl, link_attachment: media.length ? undefined : linkAttachment });
+    if (!first) return processing;
+    try {
+      // Threads "Create Replies": a container with reply_to_id = the media id replied to, then threads_publish
+      // (https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies).
+      const parts = await publishThread(steps, request.thread, first, (part, parent, _root, index) =>
+        reply(`${partStep(index)}:`, part, { reply_control: replyControl, reply_to_id: parent.remoteId }),
       );
-      container = children && (await finishedContainer(steps, flow, 'container', create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
-    } else {
-      const params: Params = media[0] ? { ...itemParams(media[0]), ...post } : { media_type: 'TEXT', ...post, link_attachment: linkAttachment };
-      container = await finishedContainer(steps, flow, 'container', create(params));
+      const firstComment = await postFirstComment(steps, request.firstComment, (text) =>
+        reply('firstComment:', { caption: text, media: [] }, { reply_to_id: parts[parts.length - 1]!.remoteId }),
+      );
+      return { status: 'published', item: { ...first, ...(request.thread.length ? { parts } : {}), ...(firstComment ? { firstComment } : {}) } };
+    } catch (error) {
+      if (error instanceof StillProcessing) return processing;
+      throw error;
     }
-    if (!container) return { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
-    const item = await publishedContainer(steps, flow, container, {
-      graph: this.#graph,
-      user,
-      token,
-      signal,
-      publishEdge: 'threads_publish',
-      postsEdge: 'threads',
-      textField: 'text',
-      text: caption,
-    });
-    return { status: 'published', item };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
@@ -111,6 +137,9 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
     return { impressions: views, likes, comments: replies, shares };
   }
 }
+
+/** A reply's container Meta has not finished processing: the attempt ends as `processing` (not a failure). */
+class StillProcessing extends Error {}
 
 /** An image or a video item of a container, with its alt text (Threads takes it on both). */
 const itemParams = (item: PublishMedia): Params => ({

@@ -1,4 +1,4 @@
-import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import { GB, MB, maxThreadParts, minutes, seconds, firstCommentSetting, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: 5, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(1), maxDurationMs: minutes(5) };
@@ -14,6 +14,7 @@ export const threadsRules: ProviderRules = {
       media: { min: 0, max: 20, kinds: ['image', 'video'], maxVideos: 20, mixedKinds: true },
       aspectRatio: null,
       video: videoDuration,
+      thread: { maxParts: maxThreadParts },
     },
   ],
   image: { formats: ['jpeg', 'png'], maxBytes: 8 * MB, minWidth: null, maxWidth: null, maxPixels: null },
@@ -35,6 +36,7 @@ export const threadsRules: ProviderRules = {
         maxLength: 2048,
         description: 'A link shown as a preview card (link_attachment); only on a post without media.',
       },
+      firstComment: firstCommentSetting(caption.maxLength),
     },
     additionalProperties: false,
   },
