@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPds, type PdsAccount, type TestPds } from '../support/pds.ts';
 import { image } from '../support/mediaFiles.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { createWorkspace, keyFor } from '../support/fixtures.ts';
+import { bearer, createWorkspace, keyFor } from '../support/fixtures.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
@@ -17,6 +17,7 @@ let instance: MastodonStandIn;
 let dana: PdsAccount;
 let service: TestService;
 let api: Api;
+let apiKey: string;
 let bluesky: string;
 let sandbox: string;
 let mastodon: string;
@@ -27,9 +28,9 @@ beforeAll(async () => {
   dana = await pds.createAccount('dana');
   service = await startTestService({ NETWORK_ALLOWED_HOSTS: 'localhost,127.0.0.1' });
   const workspace = await createWorkspace(service.services);
-  const { apiKey } = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, {
+  ({ apiKey } = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, {
     scopes: ['posts:read', 'posts:write', 'accounts:read', 'accounts:write', 'media:read', 'media:write'],
-  });
+  }));
   api = apiFor(service.url, apiKey);
   const connected = await api('POST', '/social-accounts', { provider: 'bluesky', identifier: dana.handle, appPassword: dana.appPassword, service: pds.url });
   bluesky = connected.body.data.id;
@@ -133,6 +134,24 @@ describe('a part the network refuses', () => {
     expect(thread.map((status) => status.text)).toEqual(texts);
     expect(thread.map((status) => status.inReplyToId)).toEqual([null, thread[0]!.id, thread[1]!.id]);
     expect(published.targets[0].parts.map((part: { remoteId: string }) => part.remoteId)).toEqual(thread.map((status) => status.id));
+  });
+});
+
+describe('the placements that take threads', () => {
+  it('are the same in GraphQL as in REST, placement by placement', async () => {
+    const { body } = await api('GET', '/providers');
+    const inRest = Object.fromEntries(body.data.map((entry: any) => [entry.provider, entry.placements.map((placement: any) => placement.thread ?? null)]));
+    const graph = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: bearer(apiKey, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ query: '{ providers { provider placements { thread { maxParts } } } }' }),
+    }).then((response) => response.json());
+    const inGraph = Object.fromEntries(
+      graph.data.providers.map((entry: any) => [entry.provider.toLowerCase(), entry.placements.map((placement: any) => placement.thread)]),
+    );
+    expect(inGraph).toEqual(inRest);
+    expect(inGraph.bluesky).toEqual([{ maxParts: 25 }]);
+    expect(inGraph.linkedin).toEqual([null]);
   });
 });
 
