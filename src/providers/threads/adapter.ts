@@ -108,7 +108,7 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
       return item;
     };
     const processing: PublishOutcome = { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
-    const first = await posted('', { caption, media }, { reply_control: replyControl, link_attachment: media.length ? undefined : linkAttachment });
+    const first = await posted('', { caption, media }, { reply_control: replyControl, link_attachment: linkAttachment });
     if (!first) return processing;
     try {
       // Threads "Create Replies": a container with reply_to_id = the media id replied to, then threads_publish
