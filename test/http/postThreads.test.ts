@@ -18,6 +18,7 @@ let dana: PdsAccount;
 let service: TestService;
 let api: Api;
 let apiKey: string;
+let workspaceId: string;
 let bluesky: string;
 let sandbox: string;
 let mastodon: string;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   dana = await pds.createAccount('dana');
   service = await startTestService({ NETWORK_ALLOWED_HOSTS: 'localhost,127.0.0.1' });
   const workspace = await createWorkspace(service.services);
+  workspaceId = workspace.workspaceId;
   ({ apiKey } = await keyFor(service.services, workspace.workspaceId, workspace.ownerId, {
     scopes: ['posts:read', 'posts:write', 'accounts:read', 'accounts:write', 'media:read', 'media:write'],
   }));
@@ -59,6 +61,15 @@ async function uploadPicture(): Promise<string> {
   await api('POST', `/media/uploads/${id}/complete`);
   for (let i = 0; i < 600 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
   return id;
+}
+
+/** The data of the workspace's events of one type, oldest first (what webhooks deliver). */
+async function eventsOf(type: string): Promise<Record<string, any>[]> {
+  const { rows } = await service.services.db.pool.query('SELECT data FROM outbox_event WHERE workspace_id = $1 AND type = $2 ORDER BY sequence', [
+    workspaceId,
+    type,
+  ]);
+  return rows.map((row) => row.data);
 }
 
 async function recordAt(uri: string) {
@@ -123,6 +134,8 @@ describe('a part the network refuses', () => {
       const posted = threadAtInstance();
       expect(posted.map((status) => status.text)).toEqual(texts.slice(0, 2));
       expect(target.parts.map((part: { remoteId: string }) => part.remoteId)).toEqual(posted.map((status) => status.id));
+      const failedEvent = (await eventsOf('target.failed')).find((data) => data.targetId === target.id);
+      expect(failedEvent?.parts).toEqual(target.parts);
     } finally {
       instance.limits.maxCharacters = maxCharacters;
     }
@@ -134,6 +147,11 @@ describe('a part the network refuses', () => {
     expect(thread.map((status) => status.text)).toEqual(texts);
     expect(thread.map((status) => status.inReplyToId)).toEqual([null, thread[0]!.id, thread[1]!.id]);
     expect(published.targets[0].parts.map((part: { remoteId: string }) => part.remoteId)).toEqual(thread.map((status) => status.id));
+    // Webhooks get the parts too: on the target's event and on the post's.
+    const publishedEvent = (await eventsOf('target.published')).find((data) => data.targetId === published.targets[0].id);
+    expect(publishedEvent).toMatchObject({ parts: published.targets[0].parts, firstComment: null });
+    const postEvent = (await eventsOf('post.published')).find((data) => data.postId === published.id);
+    expect(postEvent?.targets).toEqual([expect.objectContaining({ parts: published.targets[0].parts, firstComment: null })]);
   });
 });
 
