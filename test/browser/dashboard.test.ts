@@ -45,6 +45,12 @@ async function signIn(target: Page, withPassword: string) {
   await target.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** Picks the sandbox account in the composer, unless it is picked already (the composer keeps its state while open). */
+async function chooseSandboxAccount() {
+  const account = page.getByRole('button', { name: /\(@dashboard-sandbox,/ });
+  if ((await account.getAttribute('aria-pressed')) !== 'true') await account.click();
+}
+
 async function openPage(name: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
 }
@@ -118,7 +124,7 @@ describe('the dashboard', () => {
   it('composes a post with a live count and publishes it to the sandbox', async () => {
     await openPage('Compose');
     await page.getByLabel('Caption', { exact: true }).fill('Hello from the dashboard');
-    await page.getByRole('button', { name: /\(@dashboard-sandbox,/ }).click();
+    await chooseSandboxAccount();
     await page.getByText('24 characters of 500').waitFor();
     expect(await inspectPage(page, 'composer')).toEqual([]);
 
@@ -153,9 +159,12 @@ describe('the dashboard', () => {
 
   it('shows the API’s rule check as the caption grows too long, and refuses to publish it', async () => {
     await openPage('Compose');
-    await page.getByRole('button', { name: /\(@dashboard-sandbox,/ }).click();
+    await chooseSandboxAccount();
     await page.getByLabel('Caption', { exact: true }).fill('x'.repeat(501));
     await page.locator('.counter.over').waitFor();
+    // The account's panel says how many problems it holds; opened, it lists them.
+    await page.locator('.target-summary').getByText(/1/).waitFor();
+    await page.locator('.target-trigger').first().click();
     await page.locator('.findings li').first().waitFor();
     await page.getByRole('button', { name: 'Publish now' }).click();
     await page.getByRole('alert').waitFor();
@@ -167,7 +176,7 @@ describe('the dashboard', () => {
     const planned = nextMonth.with({ day: 10 }).toPlainDateTime({ hour: 9, minute: 30 });
     await openPage('Compose');
     await page.getByLabel('Caption', { exact: true }).fill('Planned for later');
-    await page.getByRole('button', { name: /\(@dashboard-sandbox,/ }).click();
+    await chooseSandboxAccount();
     await typeDateTime(page, /Publish at/, planned);
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     await page.getByTestId('post-status').getByText('Scheduled').waitFor();
