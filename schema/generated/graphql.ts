@@ -45,6 +45,13 @@ export type AiCaptionAction =
   /** REST: `translate` */
   | 'TRANSLATE';
 
+/** How caption suggestions come: as posts, or each rewrite also cut into the parts of a thread (REST `format`). */
+export type AiCaptionFormat =
+  /** REST: `post` */
+  | 'POST'
+  /** REST: `thread` */
+  | 'THREAD';
+
 /** Credits each AI action costs, charged only when it succeeds. */
 export type AiCosts = {
   __typename?: 'AiCosts';
@@ -139,13 +146,6 @@ export type CaptionSuggestions = {
   creditsRemaining: Scalars['Int']['output'];
   creditsUsed: Scalars['Int']['output'];
   suggestions: Array<Scalars['String']['output']>;
-};
-
-export type CreatedApiKey = {
-  __typename?: 'CreatedApiKey';
-  /** The full key, shown this once: only a hash of it is kept. */
-  apiKey: Scalars['String']['output'];
-  key: ApiKey;
   /** With format THREAD: each suggestion as the parts of a thread. */
   threads?: Maybe<Array<CaptionThread>>;
 };
@@ -155,6 +155,13 @@ export type CaptionThread = {
   __typename?: 'CaptionThread';
   /** In order: the first post, then each reply. */
   parts: Array<Scalars['String']['output']>;
+};
+
+export type CreatedApiKey = {
+  __typename?: 'CreatedApiKey';
+  /** The full key, shown this once: only a hash of it is kept. */
+  apiKey: Scalars['String']['output'];
+  key: ApiKey;
 };
 
 /** A webhook delivery: pending (first or next attempt due), succeeded, or failed for good. Each value is REST's, in upper case with `_` for punctuation. */
@@ -196,13 +203,6 @@ export type FileRules = {
   minWidth?: Maybe<Scalars['Int']['output']>;
 };
 
-export type MediaCountRules = {
-  __typename?: 'MediaCountRules';
-  kinds: Array<Scalars['String']['output']>;
-  max: Scalars['Int']['output'];
-  maxVideos: Scalars['Int']['output'];
-  min: Scalars['Int']['output'];
-  mixedKinds: Scalars['Boolean']['output'];
 /** The first comment (`settings.firstComment`): posted, or refused by the network (the post stays published). */
 export type FirstComment = {
   __typename?: 'FirstComment';
@@ -211,6 +211,13 @@ export type FirstComment = {
   remoteUrl?: Maybe<Scalars['String']['output']>;
 };
 
+export type MediaCountRules = {
+  __typename?: 'MediaCountRules';
+  kinds: Array<Scalars['String']['output']>;
+  max: Scalars['Int']['output'];
+  maxVideos: Scalars['Int']['output'];
+  min: Scalars['Int']['output'];
+  mixedKinds: Scalars['Boolean']['output'];
 };
 
 export type MediaError = {
@@ -503,6 +510,7 @@ export type MutationSuggestCaptionsArgs = {
   action: AiCaptionAction;
   caption: Scalars['String']['input'];
   count?: InputMaybe<Scalars['Int']['input']>;
+  format?: InputMaybe<AiCaptionFormat>;
   provider?: InputMaybe<Provider>;
   targetLanguage?: InputMaybe<Scalars['String']['input']>;
   tone?: InputMaybe<Scalars['String']['input']>;
@@ -583,6 +591,8 @@ export type PlacementRules = {
   description: Scalars['String']['output'];
   media: MediaCountRules;
   name: Scalars['String']['output'];
+  /** Whether the placement takes threads (`content.thread`); null: a thread is refused here. */
+  thread?: Maybe<ThreadRules>;
   video?: Maybe<DurationRules>;
 };
 
@@ -640,23 +650,23 @@ export type PostContent = {
   __typename?: 'PostContent';
   caption: Scalars['String']['output'];
   mediaIds: Array<Scalars['ID']['output']>;
+  /** The parts after the first post, each a reply to the one before (networks whose placements have `thread`). */
+  thread: Array<ThreadPart>;
 };
 
 export type PostContentInput = {
   caption?: InputMaybe<Scalars['String']['input']>;
   mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** At most 25 parts after the first post, each published as a reply to the one before. */
+  thread?: InputMaybe<Array<ThreadPartInput>>;
 };
 
 /** Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed. Each value is REST's, in upper case with `_` for punctuation. */
-  /** The parts after the first post, each a reply to the one before (networks whose placements have `thread`). */
-  thread: Array<ThreadPart>;
 export type PostStatus =
   | 'DRAFT'
   | 'FAILED'
   | 'PARTIALLY_PUBLISHED'
   | 'PUBLISHED'
-  /** At most 25 parts after the first post, each published as a reply to the one before. */
-  thread?: InputMaybe<Array<ThreadPartInput>>;
   | 'PUBLISHING'
   | 'SCHEDULED';
 
@@ -670,19 +680,19 @@ export type PostTarget = {
   caption: Scalars['String']['output'];
   connectionId: Scalars['ID']['output'];
   error?: Maybe<TargetError>;
+  firstComment?: Maybe<FirstComment>;
   id: Scalars['ID']['output'];
   override?: Maybe<TargetOverride>;
+  /** A thread’s parts at the network, the first included, in order; kept when a later part fails. [] without a thread. */
+  parts: Array<PublishedPart>;
   placement: Placement;
   provider: Provider;
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   remoteId?: Maybe<Scalars['String']['output']>;
   remoteUrl?: Maybe<Scalars['String']['output']>;
   /** The network’s options for this target, defaults applied. */
-  firstComment?: Maybe<FirstComment>;
   settings: Scalars['JSON']['output'];
   status: TargetStatus;
-  /** A thread’s parts at the network, the first included, in order; kept when a later part fails. [] without a thread. */
-  parts: Array<PublishedPart>;
   /** The content checked against the network’s rules as they stand now. */
   validation: TargetValidation;
   /** Why the target waits (which quota or rate limit). */
@@ -734,6 +744,12 @@ export type ProviderRules = {
   video?: Maybe<FileRules>;
 };
 
+export type PublishedPart = {
+  __typename?: 'PublishedPart';
+  remoteId: Scalars['String']['output'];
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   ai: AiStatus;
@@ -742,12 +758,6 @@ export type Query = {
   apiKeys: Array<ApiKey>;
   media: QueryMediaConnection;
   mediaFile: MediaFile;
-export type PublishedPart = {
-  __typename?: 'PublishedPart';
-  remoteId: Scalars['String']['output'];
-  remoteUrl?: Maybe<Scalars['String']['output']>;
-};
-
   /** The people of the workspace, in the order they joined. */
   members: Array<Member>;
   post: Post;
@@ -1100,6 +1110,8 @@ export type TargetOverride = {
 
 export type TargetOverrideInput = {
   caption?: InputMaybe<Scalars['String']['input']>;
+  /** Replaces the post’s thread for this target; [] drops it. */
+  thread?: InputMaybe<Array<ThreadPartInput>>;
 };
 
 /** Where one target (account and placement) of a post is. Each value is REST's, in upper case with `_` for punctuation. */
@@ -1108,8 +1120,6 @@ export type TargetStatus =
   | 'PENDING'
   | 'PUBLISHED'
   | 'PUBLISHING';
-  /** Replaces the post’s thread for this target; [] drops it. */
-  thread?: InputMaybe<Array<ThreadPartInput>>;
 
 export type TargetValidation = {
   __typename?: 'TargetValidation';
@@ -1117,14 +1127,6 @@ export type TargetValidation = {
   valid: Scalars['Boolean']['output'];
 };
 
-/** Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body (with MEDIA_STORAGE=s3 a presigned URL of the bucket, which binds the type and length); or, when `parts` is given, its parts there; then completeUpload. */
-export type Upload = {
-  __typename?: 'Upload';
-  expiresAt: Scalars['String']['output'];
-  headers: Scalars['JSON']['output'];
-  /** The media file’s id, also the upload’s. */
-  id: Scalars['ID']['output'];
-  maxBytes: Scalars['Float']['output'];
 /** A part of a thread: published as a reply to the part before it. */
 export type ThreadPart = {
   __typename?: 'ThreadPart';
@@ -1137,6 +1139,20 @@ export type ThreadPartInput = {
   mediaIds?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
+export type ThreadRules = {
+  __typename?: 'ThreadRules';
+  /** The most parts that may follow the first post. */
+  maxParts: Scalars['Int']['output'];
+};
+
+/** Where to send a file: one request of `method` to `uploadUrl` with `headers` and the whole file as its body (with MEDIA_STORAGE=s3 a presigned URL of the bucket, which binds the type and length); or, when `parts` is given, its parts there; then completeUpload. */
+export type Upload = {
+  __typename?: 'Upload';
+  expiresAt: Scalars['String']['output'];
+  headers: Scalars['JSON']['output'];
+  /** The media file’s id, also the upload’s. */
+  id: Scalars['ID']['output'];
+  maxBytes: Scalars['Float']['output'];
   method: Scalars['String']['output'];
   parts?: Maybe<UploadParts>;
   resumable: ResumableUpload;
