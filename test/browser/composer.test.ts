@@ -200,7 +200,8 @@ describe('the composer', () => {
     await caption().fill('Dropped in');
     // Every label a progress bar shows, recorded as it changes: the upload is over in a moment.
     await page.evaluate(() => {
-      const seen: string[] = ((window as unknown as { progressSeen: string[] }).progressSeen = []);
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
       new MutationObserver(() => {
         for (const bar of document.querySelectorAll('progress')) {
           const label = bar.labels?.[0]?.textContent;

@@ -64,11 +64,7 @@ describe('the thread editor', () => {
     const xPreview = page.getByRole('article', { name: '@thread_x on X (feed)' });
     const chain = xPreview.getByRole('listitem');
     await expect.poll(() => chain.count()).toBe(3);
-    expect(await chain.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual([
-      'Part 2 of 4',
-      'Part 3 of 4',
-      'Part 4 of 4',
-    ]);
+    expect(await chain.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual(['Part 2 of 4', 'Part 3 of 4', 'Part 4 of 4']);
     expect(await xPreview.getByRole('listitem', { name: 'Part 3 of 4' }).getByText('Counted as 9 of 280').count()).toBe(1);
     expect(await xPreview.getByRole('listitem', { name: 'Part 4 of 4' }).getByText('Counted as 5 of 280').count()).toBe(1);
     const sandboxPreview = page.getByRole('article', { name: /^@thread-sandbox on / });

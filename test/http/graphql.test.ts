@@ -171,9 +171,13 @@ describe('posts in the graph', () => {
   it('tells which actions the post’s state allows, as the state machine does', async () => {
     const workspace = await createWorkspace(service.services);
     const account = await connectSandbox(service.services, workspace.workspaceId);
-    const created = await graph(workspace.ownerKey, 'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "Acts" }, targets: $targets) { id actions } }', {
-      targets: [{ connectionId: account, placement: 'FEED' }],
-    });
+    const created = await graph(
+      workspace.ownerKey,
+      'mutation($targets: [TargetInput!]!) { createPost(content: { caption: "Acts" }, targets: $targets) { id actions } }',
+      {
+        targets: [{ connectionId: account, placement: 'FEED' }],
+      },
+    );
     const draft = created.body.data.createPost;
     expect(draft.actions).toEqual(['UPDATE', 'DELETE', 'SCHEDULE', 'QUEUE', 'PUBLISH']);
     const publishing = await graph(workspace.ownerKey, 'mutation($id: ID!) { publishPost(id: $id) { status actions } }', { id: draft.id });

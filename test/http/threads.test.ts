@@ -211,7 +211,11 @@ describe('a thread and a first comment on Threads', () => {
     });
     expect([first!.text, second!.text, third!.text]).toEqual(['Our bread 1/3', 'Our bread 2/3', 'Our bread 3/3']);
     expect([first!.replyTo, second!.replyTo, third!.replyTo]).toEqual([undefined, first!.id, second!.id]);
-    expect(meta.threadsContainers.get(second!.container)!.params).toMatchObject({ media_type: 'IMAGE', alt_text: 'The crumb of a loaf', reply_to_id: first!.id });
+    expect(meta.threadsContainers.get(second!.container)!.params).toMatchObject({
+      media_type: 'IMAGE',
+      alt_text: 'The crumb of a loaf',
+      reply_to_id: first!.id,
+    });
     expect(meta.threadsContainers.get(third!.container)!.params).toMatchObject({ media_type: 'TEXT', reply_to_id: second!.id });
 
     expect(target.firstComment).toMatchObject({ remoteId: expect.any(String), error: null });

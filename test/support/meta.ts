@@ -756,7 +756,13 @@ export class MetaStandIn {
     if (params.link_attachment && type !== 'TEXT') return refuse('link_attachment is only available for TEXT posts');
     if (params.is_carousel_item === 'true' && type !== 'IMAGE' && type !== 'VIDEO') return refuse('a carousel item is an IMAGE or a VIDEO');
     if (params.reply_to_id !== undefined && !this.threadsPosts.has(params.reply_to_id))
-      return this.#error(res, 400, 100, `Object with ID '${params.reply_to_id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+      return this.#error(
+        res,
+        400,
+        100,
+        `Object with ID '${params.reply_to_id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        33,
+      );
     const container: Container = { id: this.#id(), user: profile.id, params, reads: 0, status: 'IN_PROGRESS' };
     if (type === 'CAROUSEL') {
       const children = (params.children ?? '').split(',').filter(Boolean);

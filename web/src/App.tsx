@@ -78,6 +78,7 @@ function Sidebar({ session, workspaceId, path, onWorkspace, onSignOut }: FramePr
       <p className="brand">{t('app.title')}</p>
       <nav aria-label={t('app.navigation')}>
         {sections.map((section) => (
+          // biome-ignore lint/a11y/useSemanticElements: a group of links, not of form controls (fieldset is for forms)
           <div key={section.title} className="nav-group" role="group" aria-labelledby={`nav-${section.title}`}>
             <h2 id={`nav-${section.title}`}>{t(section.title)}</h2>
             <ul>
@@ -111,7 +112,13 @@ function Sidebar({ session, workspaceId, path, onWorkspace, onSignOut }: FramePr
         </p>
         <div className="sidebar-actions">
           <label className="switch">
-            <input type="checkbox" role="switch" checked={theme === 'dark'} onChange={(event) => setTheme(event.target.checked ? 'dark' : 'light')} />
+            <input
+              type="checkbox"
+              role="switch"
+              aria-checked={theme === 'dark'}
+              checked={theme === 'dark'}
+              onChange={(event) => setTheme(event.target.checked ? 'dark' : 'light')}
+            />
             <span className="switch-track" aria-hidden="true" />
             {t('app.darkTheme')}
           </label>

@@ -91,14 +91,25 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
       if (part.media.length > 1) {
         const items = part.media.map((item, index) => ({ name: `${prefix}item:${index}`, create: create({ is_carousel_item: 'true', ...itemParams(item) }) }));
         const children = await finishedContainers(steps, flow, items);
-        container = children && (await finishedContainer(steps, flow, `${prefix}container`, create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
+        container =
+          children && (await finishedContainer(steps, flow, `${prefix}container`, create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
       } else {
         const single: Params = part.media[0] ? { ...itemParams(part.media[0]), ...post } : { media_type: 'TEXT', ...post };
         container = await finishedContainer(steps, flow, `${prefix}container`, create(single));
       }
       if (!container) return null;
       const postsEdge = params.reply_to_id ? 'replies' : 'threads';
-      const publishing = { graph: this.#graph, user, token, signal, publishEdge: 'threads_publish', postsEdge, textField: 'text', text: part.caption, stepPrefix: prefix };
+      const publishing = {
+        graph: this.#graph,
+        user,
+        token,
+        signal,
+        publishEdge: 'threads_publish',
+        postsEdge,
+        textField: 'text',
+        text: part.caption,
+        stepPrefix: prefix,
+      };
       return publishedContainer(steps, flow, container, publishing);
     };
     // A reply whose container is still processing ends this attempt as `processing`; the next resumes from its steps.

@@ -44,11 +44,7 @@ function Caption({ preview, maxLength }: { preview: CaptionPreview; maxLength: n
 }
 
 function Length({ length, maxLength }: { length: number; maxLength: number }) {
-  return (
-    <footer className={length > maxLength ? 'preview-length over' : 'preview-length'}>
-      {t('composer.previewLength', { length, max: maxLength })}
-    </footer>
-  );
+  return <footer className={length > maxLength ? 'preview-length over' : 'preview-length'}>{t('composer.previewLength', { length, max: maxLength })}</footer>;
 }
 
 /** The parts after the first post, each as the network would show its reply, numbered as the thread's `count` parts. */
@@ -140,6 +136,7 @@ export function Preview({
 }) {
   return (
     // Focusable: on a wide screen it is a scrolling box of its own, which the keyboard must be able to scroll.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to be scrolled from the keyboard (axe: scrollable-region-focusable)
     <section aria-labelledby="preview-title" className="previews" tabIndex={0}>
       <h2 id="preview-title">{t('composer.preview')}</h2>
       {!targets.length && <p className="preview-empty">{t('composer.previewEmpty')}</p>}

@@ -36,7 +36,11 @@ export interface PublishActionsProps {
 
 export function PublishActions({ busy, error, onSubmit, offered, primary, saveLabel, timeZone, scheduledAt = null }: PublishActionsProps) {
   const id = useId();
-  const [{ data }] = useQuery<{ queues: { edges: { node: Queue }[] } }>({ query: QueuesQuery, requestPolicy: 'cache-and-network', pause: !offered.includes('queue') });
+  const [{ data }] = useQuery<{ queues: { edges: { node: Queue }[] } }>({
+    query: QueuesQuery,
+    requestPolicy: 'cache-and-network',
+    pause: !offered.includes('queue'),
+  });
   const [at, setAt] = useState<string | null>(scheduledAt);
   const [queueId, setQueueId] = useState('');
   const queues = data?.queues.edges.map((edge) => edge.node) ?? [];

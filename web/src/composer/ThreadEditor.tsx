@@ -56,11 +56,7 @@ export function ThreadEditor({
                   >
                     ↓
                   </Button>
-                  <Button
-                    variant="quiet"
-                    aria-label={t('composer.removePart', { number })}
-                    onPress={() => onChange(parts.filter((other) => other !== part))}
-                  >
+                  <Button variant="quiet" aria-label={t('composer.removePart', { number })} onPress={() => onChange(parts.filter((other) => other !== part))}>
                     ✕
                   </Button>
                 </div>

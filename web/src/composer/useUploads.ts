@@ -19,7 +19,12 @@ export function useUploads(onUploaded: (media: MediaItem) => void) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const running = useRef(new Set<AbortController>());
   const counter = useRef(0);
-  useEffect(() => () => running.current.forEach((controller) => controller.abort()), []);
+  useEffect(
+    () => () => {
+      for (const controller of running.current) controller.abort();
+    },
+    [],
+  );
 
   const update = (key: number, change: Partial<Upload>) => setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
   const dismiss = (key: number) => setUploads((all) => all.filter((upload) => upload.key !== key));

@@ -109,7 +109,11 @@ export function Accounts() {
     account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection === 'oauth2');
   const oauthNetworks = providers.filter((provider) => provider.connection === 'oauth2');
   const columns: Column<Account>[] = [
-    { header: t('accounts.picture'), hidden: true, cell: (account) => <Avatar src={account.avatarUrl} name={account.displayName} provider={account.provider} /> },
+    {
+      header: t('accounts.picture'),
+      hidden: true,
+      cell: (account) => <Avatar src={account.avatarUrl} name={account.displayName} provider={account.provider} />,
+    },
     { header: t('post.account'), cell: (account) => `${account.displayName} (@${account.username})` },
     {
       header: t('accounts.network'),
@@ -120,7 +124,10 @@ export function Accounts() {
         </span>
       ),
     },
-    { header: t('post.status'), cell: (account) => <StatusBadge tone={statusTones[account.status] ?? 'neutral'}>{t('status.account', { status: account.status })}</StatusBadge> },
+    {
+      header: t('post.status'),
+      cell: (account) => <StatusBadge tone={statusTones[account.status] ?? 'neutral'}>{t('status.account', { status: account.status })}</StatusBadge>,
+    },
     { header: t('accounts.connectedAt'), cell: (account) => formatDateTime(account.connectedAt) },
     {
       header: t('common.actions'),
@@ -219,7 +226,13 @@ export function Accounts() {
             <p className="muted">{t('accounts.blueskyHint')}</p>
             <ErrorBanner error={errorOf('BLUESKY')} />
             <Field label={t('accounts.identifier')} name="identifier" autoComplete="username" error={detailFor(errorOf('BLUESKY'), 'identifier')} />
-            <Field label={t('accounts.appPassword')} name="appPassword" type="password" autoComplete="off" error={detailFor(errorOf('BLUESKY'), 'appPassword')} />
+            <Field
+              label={t('accounts.appPassword')}
+              name="appPassword"
+              type="password"
+              autoComplete="off"
+              error={detailFor(errorOf('BLUESKY'), 'appPassword')}
+            />
             <Field label={t('accounts.service')} name="service" type="url" placeholder="https://bsky.social" error={detailFor(errorOf('BLUESKY'), 'service')} />
             <Button type="submit">{t('accounts.connectBluesky')}</Button>
           </form>

@@ -52,7 +52,15 @@ interface Post extends PostState {
 }
 
 const toneOf = (target: Target): Tone =>
-  target.waitingUntil ? 'warning' : target.status === 'PUBLISHED' ? 'success' : target.status === 'FAILED' ? 'danger' : target.status === 'PUBLISHING' ? 'info' : 'neutral';
+  target.waitingUntil
+    ? 'warning'
+    : target.status === 'PUBLISHED'
+      ? 'success'
+      : target.status === 'FAILED'
+        ? 'danger'
+        : target.status === 'PUBLISHING'
+          ? 'info'
+          : 'neutral';
 
 export function PostDetail({ id }: { id: string }) {
   const [{ data, error: loadError }, reload] = useQuery<{ post: Post }>({ query: PostQuery, variables: { id }, requestPolicy: 'network-only' });

@@ -32,6 +32,7 @@ export function PostToolbar({ post, onChanged }: { post: PostState; onChanged: (
 
   const submit = (submission: Submission) => act(() => carryOut(client, post.id, submission).then(onChanged));
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of actions, not of form controls (fieldset is for forms)
     <div className="post-toolbar" aria-label={t('postActions.toolbar')} role="group">
       <PostErrorBanner error={error} onReload={onChanged} />
       <PublishActions
@@ -60,10 +61,12 @@ export function PostToolbar({ post, onChanged }: { post: PostState; onChanged: (
             message={t('postActions.deleteMessage')}
             confirmLabel={t('postActions.deleteConfirm')}
             isDisabled={busy}
-            onConfirm={() => act(async () => {
-              await deletePost(client, post.id);
-              navigate('/calendar');
-            })}
+            onConfirm={() =>
+              act(async () => {
+                await deletePost(client, post.id);
+                navigate('/calendar');
+              })
+            }
           />
         )}
       </div>

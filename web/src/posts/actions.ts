@@ -18,7 +18,11 @@ export interface PostState {
 }
 
 /** What the person asked for: `at` is an instant (ISO), read as wall-clock time in `timeZone`. */
-export type Submission = { action: 'save' } | { action: 'publish' } | { action: 'schedule'; at: string; timeZone: string } | { action: 'queue'; queueId: string };
+export type Submission =
+  | { action: 'save' }
+  | { action: 'publish' }
+  | { action: 'schedule'; at: string; timeZone: string }
+  | { action: 'queue'; queueId: string };
 export type SubmissionAction = Submission['action'];
 
 /** The submissions a post in this state may take (a new post: all of them). */

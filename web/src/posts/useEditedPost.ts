@@ -32,6 +32,7 @@ export function useEditedPost(postId: string | undefined, onLoad: (post: EditedP
   const loaded = useRef(onLoad);
   loaded.current = onLoad;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies(reads): not read, only counted: Reload bumps it so the post is read again
   useEffect(() => {
     if (!postId) return;
     let current = true;

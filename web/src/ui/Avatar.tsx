@@ -7,7 +7,11 @@ import { NetworkIcon } from './NetworkIcon.tsx';
 import { networkLook } from './networks.ts';
 
 function initialsOf(name: string): string {
-  const words = name.replace(/^@/, '').replace(/@.*$/, '').split(/[\s._-]+/).filter(Boolean);
+  const words = name
+    .replace(/^@/, '')
+    .replace(/@.*$/, '')
+    .split(/[\s._-]+/)
+    .filter(Boolean);
   return words
     .slice(0, 2)
     .map((word) => [...word][0]!.toUpperCase())

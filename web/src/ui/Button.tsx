@@ -7,9 +7,6 @@ export type ButtonVariant = 'primary' | 'secondary' | 'destructive' | 'quiet';
 export function Button({ variant = 'secondary', className, ...props }: ButtonProps & { variant?: ButtonVariant }) {
   const own = `button button-${variant}`;
   return (
-    <AriaButton
-      {...props}
-      className={typeof className === 'function' ? (state) => `${own} ${className(state)}` : className ? `${own} ${className}` : own}
-    />
+    <AriaButton {...props} className={typeof className === 'function' ? (state) => `${own} ${className(state)}` : className ? `${own} ${className}` : own} />
   );
 }
