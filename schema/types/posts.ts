@@ -123,7 +123,10 @@ const PostTarget = builder.objectRef<{ post: PostWithTargets | PostDetail; targe
     account: t.field({ type: SocialAccountRef, description: 'The account (connection) this target publishes to.', resolve: ({ target }) => target.account }),
     provider: t.field({ type: Provider, resolve: ({ target }) => target.account.provider as never }),
     placement: t.field({ type: Placement, resolve: ({ target }) => target.placement as never }),
-    caption: t.string({ description: 'The caption this target publishes: its override, else the post’s.', resolve: ({ post, target }) => captionOf(post, target) }),
+    caption: t.string({
+      description: 'The caption this target publishes: its override, else the post’s.',
+      resolve: ({ post, target }) => captionOf(post, target),
+    }),
     override: t.field({
       type: TargetOverride,
       nullable: true,
@@ -238,8 +241,7 @@ const TargetOverrideInput = builder.inputType('TargetOverrideInput', {
 
 type ThreadArgs = { caption?: string | null; mediaIds?: (string | number)[] | null }[] | null | undefined;
 
-const threadInputOf = (thread: ThreadArgs) =>
-  thread?.map((part) => ({ caption: part.caption ?? undefined, mediaIds: part.mediaIds?.map(String) }));
+const threadInputOf = (thread: ThreadArgs) => thread?.map((part) => ({ caption: part.caption ?? undefined, mediaIds: part.mediaIds?.map(String) }));
 
 export const TargetInput = builder.inputType('TargetInput', {
   fields: (t) => ({
