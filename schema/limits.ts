@@ -9,8 +9,11 @@ export const graphLimits = {
   maxTokens: 2000,
   /** Directives in one document. */
   maxDirectives: 20,
-  /** Largest cost of one operation (schema/cost.ts): about 250 posts with their targets and validation. */
-  maxCost: 30_000,
+  /**
+   * Largest cost of one operation (schema/cost.ts): a page of 100 posts with everything about their targets (threads,
+   * parts, first comments) and validation, as MCP's get/list tools ask, costs about 33,000.
+   */
+  maxCost: 40_000,
   /**
    * An operation counts as ceil(cost / costPerRequest) requests against the rate limit, at least one: 50 posts with
    * their targets and validation cost about 5,000.

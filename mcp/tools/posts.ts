@@ -27,7 +27,12 @@ const postId = z.string().describe('A post id (list_posts, create_post).');
 const isoTime = z.string().describe('ISO 8601 time with offset, e.g. 2026-12-01T09:30:00+01:00.');
 
 const thread = z
-  .array(z.object({ caption: z.string().optional(), mediaIds: z.array(z.string()).optional() }))
+  .array(
+    z.object({
+      caption: z.string().optional().describe('The part’s text, checked against the network’s caption rules.'),
+      mediaIds: z.array(z.string()).optional().describe('Media ids of the part (upload_media, list_media), in order.'),
+    }),
+  )
   .max(25)
   .describe('Parts after the first post, each published as a reply to the one before (placements with `thread` in get_provider_rules).');
 const target = z.object({

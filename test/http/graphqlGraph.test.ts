@@ -131,7 +131,7 @@ describe('REST’s field names', () => {
     expect(createPost.targets[0]).toMatchObject({ override: { caption: 'x'.repeat(400) }, settings: {}, validation: { valid: true, problems: [] } });
 
     const rest = await apiFor(service.url, workspace.ownerKey)('GET', `/posts/${createPost.id}`);
-    expect(rest.body.data.content).toEqual(createPost.content);
+    expect(rest.body.data.content).toEqual({ ...createPost.content, thread: [] });
     expect(rest.body.data.targets[0].override).toEqual(createPost.targets[0].override);
 
     // A caption the sandbox no longer takes: the stored post now has a finding, named as a refusal's detail would be.
