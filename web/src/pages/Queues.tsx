@@ -95,14 +95,8 @@ export function Queues() {
       )}
       {editing === null && <ErrorBanner error={error} />}
       {data && !queues.length && editing === null && (
-        <EmptyState
-          title={t('queues.none')}
-          action={
-            <Button variant="primary" onPress={() => edit('new')}>
-              {t('queues.new')}
-            </Button>
-          }
-        >
+        // The page's own "New queue" button is the next step: the empty state only says so, without a second one.
+        <EmptyState title={t('queues.none')}>
           <p>{t('queues.noneHint')}</p>
         </EmptyState>
       )}
