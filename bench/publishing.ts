@@ -8,7 +8,7 @@ import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
 import { createPost } from '../src/posts/posts.ts';
 import { schedulePost } from '../src/posts/publishing.ts';
 import type { Services } from '../src/runtime.ts';
-import { benchRuntime, benchWorkspace, startChildServer, type Bench } from './support.ts';
+import { benchRuntime, benchWorkspace, cpuMs, startChildServer, type Bench } from './support.ts';
 
 const posts = 1000;
 const accounts = 10;
@@ -28,7 +28,7 @@ export async function publishing(bench: Bench): Promise<void> {
   const server = await startChildServer('bin/server.ts', env);
   try {
     console.log(`publisher: ${server.url}`);
-    await dueBurst(bench, runtime.services, 'publish');
+    await dueBurst(bench, runtime.services, 'publish', server.pid);
   } finally {
     await server.stop();
     await runtime.stop();
@@ -37,9 +37,10 @@ export async function publishing(bench: Bench): Promise<void> {
 
 /**
  * 1,000 posts of a workspace of their own (one sandbox target each) scheduled for the same second, published by the
- * server already running; prints the delays from the due time to publication and the rate.
+ * server already running (process `serverPid`); prints the delays from the due time to publication, the rate, and
+ * where the time went: transactions committed and CPU used, by the server and by PostgreSQL, per target.
  */
-export async function dueBurst(bench: Bench, services: Services, label: string): Promise<void> {
+export async function dueBurst(bench: Bench, services: Services, label: string, serverPid: number): Promise<void> {
   const db = new pg.Client({ connectionString: bench.databaseUrl });
   await db.connect();
   try {
@@ -73,6 +74,7 @@ export async function dueBurst(bench: Bench, services: Services, label: string):
     if (lead < 1) console.log('WARNING: scheduling took longer than the lead time; delays include it');
     console.log(`${posts} posts (1 target each, ${accounts} sandbox accounts) scheduled for ${scheduledAt.toISOString()}, ${lead.toFixed(1)} s ahead`);
 
+    const before = await costSoFar(db, serverPid);
     const deadline = scheduledAt.getTime() + 120_000;
     let done = 0;
     while (Date.now() < deadline) {
@@ -84,6 +86,7 @@ export async function dueBurst(bench: Bench, services: Services, label: string):
       if (done >= posts) break;
       await sleep(200);
     }
+    const after = await costSoFar(db, serverPid);
     const { rows } = await db.query<{ published_at: Date; status: string }>(
       `SELECT t.published_at, t.status FROM post_target t JOIN post p ON p.id = t.post_id WHERE p.workspace_id = $1`,
       [actor.workspaceId],
@@ -98,9 +101,30 @@ export async function dueBurst(bench: Bench, services: Services, label: string):
     );
     const rate = published.length / Math.max(0.001, (last - first) / 1000);
     console.log(`throughput: ${rate.toFixed(0)} targets/s between the first and the last publication (target >= 2000)`);
+    let databaseCpuMs = 0;
+    for (const [pid, used] of after.databaseCpuMs) databaseCpuMs += used - (before.databaseCpuMs.get(pid) ?? 0);
+    const perTarget = (total: number) => (total / posts).toFixed(2);
+    console.log(
+      `per target: ${perTarget(after.transactions - before.transactions)} transactions committed (1 of them the sandbox network's own), ` +
+        `CPU ${perTarget(after.serverCpuMs - before.serverCpuMs)} ms in the server and ${perTarget(databaseCpuMs)} ms in PostgreSQL`,
+    );
   } finally {
     await db.end();
   }
+}
+
+/**
+ * The database's committed transactions, the server process's CPU time, and the CPU time of each of PostgreSQL's
+ * processes (a backend that exits between two readings takes its share with it).
+ */
+async function costSoFar(db: pg.Client, serverPid: number) {
+  const { rows } = await db.query<{ transactions: string; pids: number[] }>(
+    `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) AS transactions,
+            (SELECT array_agg(pid) FROM pg_stat_activity) AS pids`,
+  );
+  const databaseCpuMs = new Map<number, number>();
+  for (const pid of rows[0]!.pids) databaseCpuMs.set(pid, await cpuMs(pid));
+  return { transactions: Number(rows[0]!.transactions), serverCpuMs: await cpuMs(serverPid), databaseCpuMs };
 }
 
 /** `count` sandbox accounts connected to the workspace. */

@@ -68,7 +68,7 @@ export async function scheduleScale(bench: Bench): Promise<void> {
       const ratio = (key: string) => `${key} ${(large[key]! / small[key]!).toFixed(2)}`;
       console.log(`p99 at ${sizes.at(-1)} stored / at ${sizes[0]} (target within 1.10): ${['list', 'month', 'reschedule', 'remove'].map(ratio).join(', ')}`);
     }
-    await dueBurst(bench, services, 'scale-burst');
+    await dueBurst(bench, services, 'scale-burst', server.pid);
   } finally {
     await db.end();
     await server.stop();

@@ -218,6 +218,17 @@ export async function benchWorkspace(services: Services, label: string, plan: Pl
   return { workspaceId, apiKey };
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc; 0 for one that is gone. */
+export async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return 0;
+  // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+}
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every architecture Node runs on. */
+const clockTicksPerSecond = 100;
+
 /** Resident memory of a process, from /proc. */
 export async function rssBytes(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;

@@ -2,6 +2,7 @@
 //  1. Delay from an event to its first delivery attempt at healthy endpoints, while one endpoint answers after 9 s.
 //  2. Throughput: a burst of events fanned out to several healthy endpoints, deliveries per second.
 import { createServer, type Server } from 'node:http';
+import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { viaPool, type NewEvent } from '../src/events/outbox.ts';
@@ -74,7 +75,7 @@ export async function webhooks(bench: Bench): Promise<void> {
     const delays = healthy.flatMap((hook) => hook.arrivals.map((arrival) => arrival.at - arrival.createdAt)).sort((a, b) => a - b);
     console.log(`${events} events, 20/s, to 5 healthy endpoints and 1 answering after 9 s (${slow.arrivals.length} reached it so far)`);
     console.log(
-      `delay from event to first attempt (healthy): p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${delays.at(-1)} ms  (${delays.length} deliveries; target p99 < 1000 ms)`,
+      `delay from event to first attempt (healthy): p50=${percentile(delays, 50)} ms  p99=${percentile(delays, 99)} ms  max=${delays.at(-1)} ms  (${delays.length} deliveries; target p99 <= 100 ms)`,
     );
 
     // 2. Throughput: a burst fanned out to 10 healthy endpoints.
@@ -88,7 +89,7 @@ export async function webhooks(bench: Bench): Promise<void> {
     console.log(
       `burst: ${burst} events x ${burstTargets.length} endpoints = ${arrivals.length}/${expected} deliveries in ${seconds.toFixed(2)} s from the events' time`,
     );
-    console.log(`throughput: ${(arrivals.length / seconds).toFixed(0)} deliveries/s (target >= 500)`);
+    console.log(`throughput: ${(arrivals.length / seconds).toFixed(0)} deliveries/s (target >= 1000); load average ${loadavg()[0]!.toFixed(2)}`);
   } finally {
     await server.stop();
     await runtime.stop();

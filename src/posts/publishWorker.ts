@@ -12,7 +12,7 @@
 // the network's handle, no worker waits, and a status-check job asks the network again after the delay it gave.
 // A network's rate-limit answer (or any failure that says when to come back) is retried after that time by a new
 // job; other transient failures by pg-boss's own retries with backoff. A refused access token is refreshed once
-// (src/accounts/tokens.ts) and the call made again; tokens the network no longer accepts fail the target with
+// (TokenKeeper.callWithTokens) and the call made again; tokens the network no longer accepts fail the target with
 // ACCOUNT_NEEDS_RECONNECT and are not retried.
 import type pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -115,8 +115,7 @@ interface ClaimedTarget {
   thread: { caption: string; mediaIds: string[]; media: Media[] }[];
   /** The ready files of the workspace the target's settings name (a thumbnail), by setting. */
   settingsMedia: Record<string, Media>;
-  checkpoint: CheckpointState | null;
-  /** The checkpoint as this attempt last saved it: what a failed thread had posted. */
+  /** The checkpoint as the attempts saved it so far: where a call made again resumes, what a failed thread had posted. */
   saved: { checkpoint: CheckpointState | null };
   attempts: number;
   /** An earlier attempt started and may have reached the network. */
@@ -327,7 +326,6 @@ export class TargetPublisher {
               return media?.workspaceId === row.workspace_id && media.status === 'ready' ? [[setting, media]] : [];
             }),
           ),
-          checkpoint: row.checkpoint,
           saved: { checkpoint: row.checkpoint },
           attempts: row.attempts + (mode === 'publish' ? 1 : 0),
           attemptedBefore: row.attempts > 0,
@@ -407,7 +405,7 @@ export class TargetPublisher {
       settingsMedia: Object.fromEntries(Object.entries(target.settingsMedia).map(([setting, media]) => [setting, this.#publishMedia(media)])),
       idempotencyKey: target.targetId,
       checkpoint: {
-        saved: target.checkpoint ?? undefined,
+        saved: target.saved.checkpoint ?? undefined,
         // Committed at once, outside any batch: the next call to the network may be the last thing this process does.
         save: async (state) => {
           await this.#deps.db.pool.query('UPDATE post_target SET checkpoint = $2 WHERE id = $1', [target.targetId, JSON.stringify(state)]);
@@ -438,22 +436,11 @@ export class TargetPublisher {
 
   async #attempt(target: ClaimedTarget): Promise<Outcome> {
     const adapter = this.#deps.adapters.get(target.provider)!;
+    const account = { id: target.connectionId, encryptedTokens: target.encryptedTokens };
     try {
-      const tokens: ProviderTokens | null = target.encryptedTokens ? JSON.parse(this.#deps.secrets.open(target.encryptedTokens)) : null;
-      const request = this.#request(target, tokens);
-      try {
-        return await this.#call(adapter, target, request);
-      } catch (error) {
-        if (!(error instanceof ProviderError && error.tokenRejected)) throw error;
-        const renewed = await this.#renewTokens(adapter, target, error);
-        try {
-          return await this.#call(adapter, target, { ...request, account: { ...request.account, tokens: renewed } });
-        } catch (again) {
-          if (!(again instanceof ProviderError && again.tokenRejected)) throw again;
-          await this.#deps.tokens.markNeedsReconnect(target.connectionId);
-          throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', again.message, false);
-        }
-      }
+      return await this.#deps.tokens.callWithTokens(account, adapter.refresh !== undefined, (tokens) =>
+        this.#call(adapter, target, this.#request(target, tokens)),
+      );
     } catch (error) {
       return this.#failureOf(target, error);
     }
@@ -480,17 +467,6 @@ export class TargetPublisher {
     }
     const checkAfterMs = Math.min(outcome.checkAfterMs, this.#deps.statusCheckMaxMs ?? Number.POSITIVE_INFINITY);
     return { target, kind: 'processing', handle: outcome.handle, checkAfter: new Date(Date.now() + checkAfterMs) };
-  }
-
-  /** New tokens after the network refused the access token; a refusal of the refresh fails the target for good. */
-  async #renewTokens(adapter: ProviderAdapter, target: ClaimedTarget, refusal: ProviderError): Promise<ProviderTokens> {
-    if (adapter.refresh) {
-      const refreshed = await this.#deps.tokens.refresh(target.connectionId, { seen: target.encryptedTokens });
-      if (refreshed.status !== 'rejected') return refreshed.tokens;
-      throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refreshed.reason, false);
-    }
-    await this.#deps.tokens.markNeedsReconnect(target.connectionId);
-    throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', refusal.message, false);
   }
 
   /**
