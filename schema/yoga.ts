@@ -37,7 +37,8 @@ function documentLimits(): Plugin {
     ],
   });
   return EnvelopArmorPlugin({
-    maxDepth: limit('maxDepth'),
+    // A fragment is not a level of nesting: a query built from fragments has the depth of the same query written out.
+    maxDepth: { ...limit('maxDepth'), flattenFragments: true },
     maxAliases: limit('maxAliases'),
     maxTokens: limit('maxTokens'),
     maxDirectives: limit('maxDirectives'),

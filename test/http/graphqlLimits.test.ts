@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { parse } from 'graphql';
 import { graphLimits } from '../../schema/limits.ts';
+import { operationCost } from '../../schema/cost.ts';
+import { graphSchema } from '../../schema/index.ts';
 import { inputLimits } from '../../src/limits.ts';
 
 let service: TestService;
@@ -91,6 +94,28 @@ describe('cost', () => {
     const message = (error.extensions.details as { message: string }[])[0]!.message;
     expect(message).toMatch(/^Die Abfrage kostet [\d.]+; /);
     expect(message).toContain(`erlaubt sind höchstens ${graphLimits.maxCost.toLocaleString('de')}:`);
+  });
+
+  it('answers a query built from fragments as the same query written out, and counts its cost alike', async () => {
+    const writtenOut = `query($n: Int) { posts(first: $n) { edges { node { id status content { caption } targets { id status } } } } }`;
+    const withFragments = `query($n: Int) { posts(first: $n) { edges { node { ...PostFields } } } }
+      fragment PostFields on Post { id ... on Post { status content { caption } } targets { ...TargetFields } }
+      fragment TargetFields on PostTarget { id status }`;
+    const connectionId = await connectSandbox(service.services, acme.workspaceId);
+    const created = await fetch(`${service.url}/v1/posts`, {
+      method: 'POST',
+      headers: bearer(acme.ownerKey, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ content: { caption: 'Fragments' }, targets: [{ connectionId, placement: 'feed' }] }),
+    });
+    expect(created.status).toBe(201);
+    const [plain, fragmented] = [await graph(writtenOut, { n: 5 }), await graph(withFragments, { n: 5 })];
+    expect(plain.body.data.posts.edges.length).toBeGreaterThan(0);
+    expect(plain.status).toBe(200);
+    expect(fragmented.status).toBe(200);
+    expect(fragmented.body).toEqual(plain.body);
+    for (const n of [1, 100]) {
+      expect(operationCost(graphSchema, parse(withFragments), { n })).toBe(operationCost(graphSchema, parse(writtenOut), { n }));
+    }
   });
 
   it('counts a connection asked for without `first` at the default page size, not as one item', async () => {
