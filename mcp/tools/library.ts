@@ -5,7 +5,7 @@ import { mediaStatuses, mediaTypes } from '../../src/media/library.ts';
 import { groupings } from '../../src/analytics/report.ts';
 import { postStatuses } from '../../src/posts/states.ts';
 import { imageSizes } from '../../src/ai/provider.ts';
-import { captionLimits, defaultCount } from '../../src/ai/captions.ts';
+import { captionFormats, captionLimits, defaultCount } from '../../src/ai/captions.ts';
 import { maxInlineBytes } from '../../src/media/imports.ts';
 import {
   counted,
@@ -34,6 +34,15 @@ const captionDocument = `mutation($action: AiCaptionAction!, $caption: String!, 
   suggestCaptions(action: $action, caption: $caption, targetLanguage: $targetLanguage, tone: $tone, provider: $provider, count: $count) { suggestions creditsUsed creditsRemaining } }`;
 const captionSummary = ({ suggestions, creditsUsed }: { suggestions: string[]; creditsUsed: number }) =>
   `${suggestions.map((s, i) => `${i + 1}. ${s}`).join('\n')}\n(${counted(creditsUsed, 'AI credit')} used)`;
+const rewriteDocument = `mutation($caption: String!, $tone: String, $provider: Provider, $count: Int, $format: AiCaptionFormat) {
+  suggestCaptions(action: REWRITE, caption: $caption, tone: $tone, provider: $provider, count: $count, format: $format) {
+    suggestions threads { parts } creditsUsed creditsRemaining } }`;
+type Rewrites = { suggestions: string[]; threads: { parts: string[] }[] | null; creditsUsed: number };
+/** Each variant, or with format thread each variant's parts in order. */
+const rewriteSummary = ({ suggestions, threads, creditsUsed }: Rewrites) =>
+  threads
+    ? captionSummary({ suggestions: threads.map(({ parts }) => parts.map((part, i) => `[${i + 1}/${parts.length}] ${part}`).join('\n   ')), creditsUsed })
+    : captionSummary({ suggestions, creditsUsed });
 
 export const libraryTools = [
   graphTool({
@@ -203,13 +212,23 @@ export const libraryTools = [
       tone: z.string().optional().describe('e.g. friendly, professional, playful.'),
       provider: provider.optional().describe('Keep within this network’s caption rules.'),
       count: z.number().int().min(1).max(captionLimits.count.rewrite).optional().describe(`How many variants (default ${defaultCount.rewrite}).`),
+      format: z
+        .enum(captionFormats)
+        .optional()
+        .describe('thread: each variant also cut into the parts of a thread, each within the network’s limit (needs `provider`). Default post.'),
     },
-    output: suggestions,
+    output: { ...suggestions, threads: z.array(z.object({ parts: z.array(z.string()) })).nullable() },
     annotations: ai,
-    document: captionDocument,
-    variables: (args) => ({ action: 'REWRITE', caption: args.caption, tone: args.tone, provider: graphEnumOrNull(args.provider), count: args.count }),
+    document: rewriteDocument,
+    variables: (args) => ({
+      caption: args.caption,
+      tone: args.tone,
+      provider: graphEnumOrNull(args.provider),
+      count: args.count,
+      format: graphEnumOrNull(args.format),
+    }),
     result: (data) => data.suggestCaptions,
-    summary: captionSummary,
+    summary: rewriteSummary,
   }),
   graphTool({
     name: 'translate_caption',

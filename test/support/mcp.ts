@@ -139,6 +139,10 @@ export async function exerciseEveryTool(client: Client, options: { connectionId:
 
   expect((await use('get_ai_status')).available).toBe(true);
   expect((await use('write_caption', { caption: 'New shoes in store', count: 2 })).suggestions).toHaveLength(2);
+  const story = 'Every morning at five the ovens are warm and the first dough has rested all night. '.repeat(6);
+  const asThread = await use('write_caption', { caption: story, provider: 'bluesky', format: 'thread', count: 1 });
+  expect(asThread.threads[0].parts.length).toBeGreaterThan(1);
+  expect(asThread.threads[0].parts.join(' ').split(/\s+/)).toEqual(asThread.suggestions[0].trim().split(/\s+/));
   expect((await use('translate_caption', { caption: 'Good morning', targetLanguage: 'de' })).suggestions.length).toBeGreaterThan(0);
   expect((await use('suggest_hashtags', { caption: 'Coffee time', provider: 'sandbox' })).suggestions.length).toBeGreaterThan(0);
   expect((await use('generate_image', { prompt: 'A lighthouse at dawn' })).mediaId).toMatch(/^[0-9a-f-]{36}$/);
