@@ -42,7 +42,7 @@ import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
-import { chargeQuotas } from '../providers/kit/quotas.ts';
+import { chargeQuotas, publishCost, quotaExceededBy } from '../providers/kit/quotas.ts';
 import { mediaSettings } from '../providers/kit/settingsMedia.ts';
 import { throttleBackoffMs } from '../providers/kit/backoff.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
@@ -196,6 +196,9 @@ const accountRefusals: Record<string, Failure> = {
 
 const failed = (target: ClaimedTarget, failure: Failure): Outcome => ({ target, kind: 'failed', failure, retry: 'never' });
 
+/** The replies a target's publish makes: its thread's parts after the first post, and its first comment. */
+const repliesOf = (target: ClaimedTarget) => target.thread.length + (typeof target.settings.firstComment === 'string' ? 1 : 0);
+
 /** A published item as recorded and served: without a permalink where the network's would not pass `webUrl`. */
 interface RecordedItem {
   remoteId: string;
@@ -331,7 +334,7 @@ export class TargetPublisher {
           attemptedBefore: row.attempts > 0,
         };
         const refusal = mode === 'publish' ? this.#refusalOf(row, target) : null;
-        const wait = mode === 'publish' && !refusal && !row.quota_charged ? await this.#quotaWait(client, row) : null;
+        const wait = mode === 'publish' && !refusal && !row.quota_charged ? await this.#quotaWait(client, row, target) : null;
         if (refusal) refused.push(failed(target, refusal));
         else if (wait) refused.push({ target: { ...target, attempts: row.attempts }, kind: 'waiting', ...wait });
         else claimed.push(target);
@@ -348,10 +351,10 @@ export class TargetPublisher {
     });
   }
 
-  /** Charges the publish to its network's quotas; when one is used up, until when the target waits. */
-  #quotaWait(client: pg.PoolClient, row: ClaimRow) {
+  /** Charges the publish (its replies too) to its network's quotas; when one is used up, until when the target waits. */
+  #quotaWait(client: pg.PoolClient, row: ClaimRow, target: ClaimedTarget) {
     const quotas = this.#deps.adapters.get(row.provider)?.quotas ?? [];
-    return chargeQuotas(client, row.provider, quotas, row.connection_id);
+    return chargeQuotas(client, row.provider, quotas, row.connection_id, repliesOf(target));
   }
 
   /** The rules are checked again when the time comes: an account may have been disconnected since scheduling. */
@@ -360,6 +363,11 @@ export class TargetPublisher {
     if (accountRefusal) return accountRefusal;
     if (!this.#deps.adapters.has(row.provider)) {
       return { code: 'PROVIDER_NOT_AVAILABLE', message: `${row.provider} is no longer configured on this installation (its app's settings were removed).` };
+    }
+    const exceeded = quotaExceededBy(this.#deps.adapters.get(row.provider)!.quotas ?? [], repliesOf(target));
+    if (exceeded) {
+      const cost = publishCost(exceeded, repliesOf(target));
+      return { code: 'PROVIDER_VALIDATION_FAILED', message: `The post and its replies cost ${cost} of ${exceeded.name}, more than its ${exceeded.limit}.` };
     }
     const violations = checkTarget({
       provider: row.provider,

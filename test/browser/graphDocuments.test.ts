@@ -13,7 +13,11 @@ async function dashboardDocuments(): Promise<{ file: string; document: string }[
   const found: { file: string; document: string }[] = [];
   for (const file of files) {
     const source = await readFile(join(webSources, file), 'utf8');
-    for (const match of source.matchAll(/`\s*((?:query|mutation) [^`]*)`/g)) found.push({ file, document: match[1]! });
+    // A document may take in a fragment defined as a constant of the same file (`${CalendarPage}`).
+    const constants = new Map([...source.matchAll(/const (\w+) = `([^`]*)`/g)].map((match) => [match[1]!, match[2]!]));
+    for (const match of source.matchAll(/`\s*((?:query|mutation) [^`]*)`/g)) {
+      found.push({ file, document: match[1]!.replace(/\$\{(\w+)\}/g, (text, name: string) => constants.get(name) ?? text) });
+    }
   }
   return found;
 }

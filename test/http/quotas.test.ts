@@ -8,7 +8,7 @@ import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { waitForPost, type Api } from '../support/posts.ts';
-import { chargeQuotas, type Quota } from '../../src/providers/kit/quotas.ts';
+import { chargeQuotas, quotaExceededBy, type Quota } from '../../src/providers/kit/quotas.ts';
 import { withPoolTransaction } from '../../src/db/database.ts';
 
 let service: TestService;
@@ -21,8 +21,8 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const quota = (fields: Partial<Quota>): Quota => ({ name: 'test', scope: 'account', windowSeconds: 3600, limit: 2, costPerPublish: 1, ...fields });
-const charge = (network: string, quotas: Quota[], accountId: string) =>
-  withPoolTransaction(service.services.db.pool, (client) => chargeQuotas(client, network, quotas, accountId));
+const charge = (network: string, quotas: Quota[], accountId: string, replies = 0) =>
+  withPoolTransaction(service.services.db.pool, (client) => chargeQuotas(client, network, quotas, accountId, replies));
 
 describe('charging quotas', () => {
   it('charges until the limit, then answers when to ask again: at the next of the window’s twelve buckets', async () => {
@@ -67,6 +67,23 @@ describe('charging quotas', () => {
       { quota: 'posts', scope: 'b', used: 1 },
       { quota: 'units', scope: 'app', used: 3200 },
     ]);
+  });
+
+  it('charges a thread’s replies at the quota’s cost per reply, and refuses for good a publish no window could hold', async () => {
+    const network = `net-${randomUUID()}`;
+    const posts = quota({ name: 'posts', limit: 4, costPerReply: 1 });
+    const replies = quota({ name: 'replies', limit: 10, costPerPublish: 0, costPerReply: 1 });
+    // A post with two replies and one without: 3 + 1 posts, 2 replies.
+    expect(await charge(network, [posts, replies], 'a', 2)).toBeNull();
+    expect(await charge(network, [posts, replies], 'a', 0)).toBeNull();
+    expect(await charge(network, [posts, replies], 'a', 0)).toMatchObject({ reason: expect.stringContaining('posts') });
+    const { rows } = await service.services.db.pool.query('SELECT quota, used FROM network_quota_usage WHERE network = $1 ORDER BY quota', [network]);
+    expect(rows).toEqual([
+      { quota: 'posts', used: 4 },
+      { quota: 'replies', used: 2 },
+    ]);
+    expect(quotaExceededBy([posts, replies], 3)).toBeNull();
+    expect(quotaExceededBy([posts, replies], 4)).toBe(posts);
   });
 
   it('never lets processes charging at once exceed the limit', async () => {

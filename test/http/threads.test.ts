@@ -165,9 +165,10 @@ describe('publishing to Threads', () => {
   it('waits, rather than fails, when the profile has used its 250 posts of the day', async () => {
     const db = new pg.Client({ connectionString: service.databaseUrl });
     await db.connect();
-    const usage = await db.query('SELECT used FROM network_quota_usage WHERE network = $1 AND scope = $2', ['threads', connectionId]);
+    const posts = ['threads', connectionId, 'Threads: 250 API-published posts per 24 hours'];
+    const usage = await db.query('SELECT used FROM network_quota_usage WHERE network = $1 AND scope = $2 AND quota = $3', posts);
     expect(usage.rows).toEqual([{ used: 5 }]);
-    await db.query('UPDATE network_quota_usage SET used = 250 WHERE network = $1 AND scope = $2', ['threads', connectionId]);
+    await db.query('UPDATE network_quota_usage SET used = 250 WHERE network = $1 AND scope = $2 AND quota = $3', posts);
     const published = meta.threadsPosts.size;
     const target = await targetWhen(await create('One too many'), (candidate) => Boolean(candidate?.waitingUntil));
     expect(target).toMatchObject({ status: expect.not.stringMatching(/failed|published/), waitingReason: expect.stringContaining('250 API-published posts') });

@@ -1,7 +1,7 @@
 // Publishing to X through the service, against the X stand-in (test/support/x.ts): connecting end to end, text, two
 // images with alt text, a GIF, a video X processes before the post is created, refused and expired tokens, a 429
-// that waits for X's reset, and the posts-per-day quota (X_POSTS_PER_DAY=1 here: every test but the quota's posts
-// once per account, each from an account of its own).
+// that waits for X's reset, and the posts-per-day quota (X_POSTS_PER_DAY=4 here: each test from an account of its own, the
+// quota's tests alone posting more than four times).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -21,7 +21,7 @@ let people = 0;
 beforeAll(async () => {
   x = await XStandIn.start([`${publicBaseUrl}/oauth/callback/x`]);
   x.videoPolls = 2;
-  service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...x.settings(), X_POSTS_PER_DAY: '1', NETWORK_TIMEOUT_MS: '5000' });
+  service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...x.settings(), X_POSTS_PER_DAY: '4', NETWORK_TIMEOUT_MS: '5000' });
   acme = await createWorkspace(service.services);
   api = apiFor(service.url, acme.ownerKey);
 });
@@ -193,14 +193,35 @@ describe('publishing to X', () => {
     }
   });
 
-  it('X_POSTS_PER_DAY: a second post the same day waits for the next window instead of reaching X', async () => {
+  it('X_POSTS_PER_DAY: a thread counts each part and its first comment; the next post waits for the window instead of reaching X', async () => {
     const { connectionId, user } = await connect();
-    expect((await waitForPost(api, await publish(connectionId, 'First of the day'), ['published', 'failed'])).targets[0].status).toBe('published');
-    const row = await waiting(await publish(connectionId, 'Second of the day'));
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Day 1/3', thread: [{ caption: 'Day 2/3' }, { caption: 'Day 3/3' }] },
+      targets: [{ connectionId, placement: 'feed', settings: { firstComment: 'Day, the sources' } }],
+    });
+    await api('POST', `/posts/${created.body.data.id}/publish`);
+    expect((await waitForPost(api, created.body.data.id, ['published', 'failed'])).targets[0].status).toBe('published');
+    expect(x.postsBy(user)).toHaveLength(4);
+    const row = await waiting(await publish(connectionId, 'Fifth of the day'));
     // Asked again at the next of the day's two-hour buckets (the quota counts a moving 24 hours).
     expect(new Date(row.waiting_until).getTime()).toBe(Math.ceil(Date.now() / 7_200_000) * 7_200_000);
     expect(row.waiting_reason).toContain('X posts per day');
-    expect(x.postsBy(user)).toHaveLength(1);
+    expect(x.postsBy(user)).toHaveLength(4);
+  });
+
+  it('X_POSTS_PER_DAY: a thread longer than a whole day allows fails at once, naming the quota, with nothing at X', async () => {
+    const { connectionId, user } = await connect();
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Long 1/5', thread: ['Long 2/5', 'Long 3/5', 'Long 4/5', 'Long 5/5'].map((caption) => ({ caption })) },
+      targets: [{ connectionId, placement: 'feed' }],
+    });
+    await api('POST', `/posts/${created.body.data.id}/publish`);
+    const failed = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+    expect(failed.targets[0]).toMatchObject({
+      status: 'failed',
+      error: { code: 'PROVIDER_VALIDATION_FAILED', message: 'The post and its replies cost 5 of X posts per day, more than its 4.' },
+    });
+    expect(x.postsBy(user)).toHaveLength(0);
   });
 
   it('a duplicate X refuses (403) fails the target for good with X’s reason', async () => {

@@ -21,7 +21,15 @@ export interface Quota {
   limit: number;
   /** Units one publish costs (1 post; YouTube's upload 1,600 units). */
   costPerPublish: number;
+  /**
+   * Units each reply of the publish costs: a thread's parts after the first post, and a first comment (X counts each
+   * as a post; YouTube's comment costs 50 units; Threads counts replies in a quota of their own). None by default.
+   */
+  costPerReply?: number;
 }
+
+/** What one publish with `replies` replies costs against the quota. */
+export const publishCost = (quota: Quota, replies: number) => quota.costPerPublish + (quota.costPerReply ?? 0) * replies;
 
 export interface QuotaWait {
   until: Date;
@@ -34,13 +42,21 @@ const bucketsPerWindow = 12;
 export const bucketSeconds = (quota: Quota) => Math.max(1, Math.floor(quota.windowSeconds / bucketsPerWindow));
 
 /**
- * Charges one publish by `accountId` to each quota, in the caller's transaction: null when every quota had room
- * (all charged), else when the first full one is to be asked again, at its next bucket (nothing charged).
+ * Charges one publish by `accountId`, with `replies` replies, to each quota, in the caller's transaction: null when
+ * every quota had room (all charged), else when the first full one is to be asked again, at its next bucket (nothing
+ * charged). A publish costing more than a whole window allows is refused before (`quotaExceededBy`).
  */
-export async function chargeQuotas(client: pg.ClientBase, network: string, quotas: readonly Quota[], accountId: string): Promise<QuotaWait | null> {
-  if (!quotas.length) return null;
+export async function chargeQuotas(
+  client: pg.ClientBase,
+  network: string,
+  quotas: readonly Quota[],
+  accountId: string,
+  replies = 0,
+): Promise<QuotaWait | null> {
+  const charged = quotas.filter((quota) => publishCost(quota, replies) > 0);
+  if (!charged.length) return null;
   await client.query('SAVEPOINT quota_charge');
-  for (const quota of quotas) {
+  for (const quota of charged) {
     const scope = quota.scope === 'app' ? 'app' : accountId;
     const bucket = bucketSeconds(quota);
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`quota:${network}:${quota.name}:${scope}`]);
@@ -54,7 +70,7 @@ export async function chargeQuotas(client: pg.ClientBase, network: string, quota
          ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = u.used + EXCLUDED.used
          RETURNING 1)
        SELECT EXISTS (SELECT 1 FROM charged) AS charged, b.start + make_interval(secs => $4::int) AS next_bucket FROM b`,
-      [network, quota.name, scope, bucket, quota.windowSeconds, quota.costPerPublish, quota.limit],
+      [network, quota.name, scope, bucket, quota.windowSeconds, publishCost(quota, replies), quota.limit],
     );
     const { charged, next_bucket } = rows[0]!;
     if (!charged) {
@@ -64,6 +80,11 @@ export async function chargeQuotas(client: pg.ClientBase, network: string, quota
   }
   await client.query('RELEASE SAVEPOINT quota_charge');
   return null;
+}
+
+/** The first quota a publish with `replies` replies would exceed on its own, however long it waited; else null. */
+export function quotaExceededBy(quotas: readonly Quota[], replies: number): Quota | null {
+  return quotas.find((quota) => publishCost(quota, replies) > quota.limit) ?? null;
 }
 
 /** Forgets buckets long past (housekeeping): no quota counts over more than a month. */

@@ -61,6 +61,8 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
     this.#graph = graph;
     this.quotas = [
       { name: 'Threads: 250 API-published posts per 24 hours', scope: 'account', windowSeconds: 86_400, limit: options.postsPerDay, costPerPublish: 1 },
+      // A thread's parts and a first comment are replies, which Threads counts apart.
+      { name: 'Threads: 1,000 API-published replies per 24 hours', scope: 'account', windowSeconds: 86_400, limit: 1000, costPerPublish: 0, costPerReply: 1 },
     ];
     this.#checkAfterMs = options.containerCheckAfterMs ?? 5_000;
   }

@@ -40,7 +40,7 @@ export const threadsRules: ProviderRules = {
     },
     additionalProperties: false,
   },
-  postingLimits: ['250 API posts per 24 hours'],
+  postingLimits: ['250 API posts per 24 hours', '1,000 API replies per 24 hours (a thread’s parts and a first comment)'],
   notes: [
     "A carousel takes 2 to 20 items (Meta's Threads Posts reference; older third-party sources say 10).",
     'Carousels may mix images and videos.',

@@ -63,7 +63,10 @@ const comparable = (text: string) => text.replace(linkPattern, '').replace(/\s+/
 export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDependencies): ProviderAdapter {
   const http = xHttp(config.networkTimeoutMs);
   const api = app.apiBaseUrl;
-  const quotas: Quota[] = [{ name: 'X posts per day', scope: 'account', windowSeconds: 24 * 3600, limit: config.xPostsPerDay, costPerPublish: 1 }];
+  // Every part of a thread and a first comment is a post of its own at X.
+  const quotas: Quota[] = [
+    { name: 'X posts per day', scope: 'account', windowSeconds: 24 * 3600, limit: config.xPostsPerDay, costPerPublish: 1, costPerReply: 1 },
+  ];
   const sessionOf = (request: PublishRequest): Session => ({ apiBaseUrl: api, accessToken: tokensOf(request.account).accessToken, signal: request.signal });
   const permalink = (account: ConnectedAccount, id: string) => `https://x.com/${encodeURIComponent(account.username)}/status/${id}`;
 

@@ -42,7 +42,9 @@ export const xRules: ProviderRules = {
     },
     additionalProperties: false,
   },
-  postingLimits: ['Posts per account per day: X_POSTS_PER_DAY (default 100, the Basic tier); more wait for the next day (UTC).'],
+  postingLimits: [
+    'Posts per account per day: X_POSTS_PER_DAY (default 100, the Basic tier), each part of a thread and a first comment counting as one; more wait for the next day (UTC).',
+  ],
   notes: [
     'Paid accounts may post longer text; the stricter 280 applies here.',
     'Text is counted as X counts it: links 23, CJK characters and emoji 2, most others 1.',

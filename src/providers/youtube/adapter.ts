@@ -70,8 +70,9 @@ interface VideoState {
   processingDetails?: { processingStatus?: string };
 }
 
-/** Units of the YouTube Data API one upload costs. */
+/** Units of the YouTube Data API one upload costs, and one comment (commentThreads.insert: a first comment). */
 const uploadUnits = 1600;
+const commentUnits = 50;
 
 export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly provider = 'youtube';
@@ -87,7 +88,14 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
     super(linkOf(youtubeProfile(api), options));
     this.#api = api;
     this.quotas = [
-      { name: 'YouTube Data API units per day', scope: 'app', windowSeconds: 24 * 3600, limit: options.dailyQuotaUnits, costPerPublish: uploadUnits },
+      {
+        name: 'YouTube Data API units per day',
+        scope: 'app',
+        windowSeconds: 24 * 3600,
+        limit: options.dailyQuotaUnits,
+        costPerPublish: uploadUnits,
+        costPerReply: commentUnits,
+      },
     ];
     this.#processingCheckAfterMs = options.processingCheckAfterMs ?? 5000;
     this.#chunkBytes = options.chunkBytes;

@@ -29,44 +29,28 @@ interface PostsPage {
 // arrives in one round trip (the graph's cost limit allows about 40 posts × 7 days an operation, and a browser
 // sends six requests at a time). A busier day goes on alone, 100 posts a page. Only the fields a cell shows: the
 // networks and the first file's thumbnail as the graph sums them up (two scalars, not each target and file).
+// The graph counts a fragment's depth and cost as if written out.
+const CalendarPage = `
+  fragment CalendarPage on QueryPostsConnection {
+    edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
+    pageInfo { hasNextPage endCursor }
+  }`;
 const WeekQuery = `
   query CalendarWeek($d0: DateTime!, $d1: DateTime!, $d2: DateTime!, $d3: DateTime!, $d4: DateTime!, $d5: DateTime!, $d6: DateTime!, $d7: DateTime!) {
-    d0: posts(from: $d0, to: $d1, first: 40) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-    d1: posts(from: $d1, to: $d2, first: 40) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-    d2: posts(from: $d2, to: $d3, first: 40) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-    d3: posts(from: $d3, to: $d4, first: 40) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-    d4: posts(from: $d4, to: $d5, first: 40) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-    d5: posts(from: $d5, to: $d6, first: 40) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-    d6: posts(from: $d6, to: $d7, first: 40) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-  }`;
+    d0: posts(from: $d0, to: $d1, first: 40) { ...CalendarPage }
+    d1: posts(from: $d1, to: $d2, first: 40) { ...CalendarPage }
+    d2: posts(from: $d2, to: $d3, first: 40) { ...CalendarPage }
+    d3: posts(from: $d3, to: $d4, first: 40) { ...CalendarPage }
+    d4: posts(from: $d4, to: $d5, first: 40) { ...CalendarPage }
+    d5: posts(from: $d5, to: $d6, first: 40) { ...CalendarPage }
+    d6: posts(from: $d6, to: $d7, first: 40) { ...CalendarPage }
+  }
+  ${CalendarPage}`;
 const DayQuery = `
   query CalendarDay($from: DateTime!, $to: DateTime!, $after: String) {
-    posts(from: $from, to: $to, first: 100, after: $after) {
-      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-      pageInfo { hasNextPage endCursor }
-    }
-  }`;
+    posts(from: $from, to: $to, first: 100, after: $after) { ...CalendarPage }
+  }
+  ${CalendarPage}`;
 
 export const whenOf = (post: CalendarPost) => post.publishedAt ?? post.scheduledAt ?? post.createdAt;
 const startOf = (day: Temporal.PlainDate) => day.toZonedDateTime(timeZone).toInstant().toString();
