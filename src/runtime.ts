@@ -136,7 +136,6 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
         db,
         boss,
         adapters,
-        secrets,
         tokens,
         logger,
         signer,

@@ -17,7 +17,6 @@
 import type pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withPoolTransaction, type Database } from '../db/database.ts';
-import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
 import {
@@ -56,7 +55,6 @@ interface Deps {
   db: Database;
   boss: PgBoss;
   adapters: ProviderAdapters;
-  secrets: SecretBox;
   tokens: TokenKeeper;
   logger: Logger;
   signer: UrlSigner;
@@ -364,9 +362,10 @@ export class TargetPublisher {
     if (!this.#deps.adapters.has(row.provider)) {
       return { code: 'PROVIDER_NOT_AVAILABLE', message: `${row.provider} is no longer configured on this installation (its app's settings were removed).` };
     }
-    const exceeded = quotaExceededBy(this.#deps.adapters.get(row.provider)!.quotas ?? [], repliesOf(target));
+    const replies = repliesOf(target);
+    const exceeded = quotaExceededBy(this.#deps.adapters.get(row.provider)!.quotas ?? [], replies);
     if (exceeded) {
-      const cost = publishCost(exceeded, repliesOf(target));
+      const cost = publishCost(exceeded, replies);
       return { code: 'PROVIDER_VALIDATION_FAILED', message: `The post and its replies cost ${cost} of ${exceeded.name}, more than its ${exceeded.limit}.` };
     }
     const violations = checkTarget({

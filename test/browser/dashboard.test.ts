@@ -106,12 +106,14 @@ describe('the dashboard', () => {
 
     await row.getByRole('button', { name: 'Disconnect to-disconnect' }).click();
     await dialog.waitFor();
-    // The less harmful choice has the focus; Escape closes the dialog and gives the focus back.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    // The less harmful choice has the focus; Escape closes the dialog and gives the focus back (react-aria restores it
+    // once the dialog is gone, a frame or so after it leaves the page).
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await expect.poll(focused).toBe('Cancel');
     expect(await inspectPage(page, 'accounts-disconnect-dialog')).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Disconnect to-disconnect');
+    await expect.poll(focused).toBe('Disconnect to-disconnect');
     expect(await statusOf()).toBe('ACTIVE');
 
     await page.keyboard.press('Enter');
