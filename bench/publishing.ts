@@ -38,7 +38,7 @@ export async function publishing(bench: Bench): Promise<void> {
 /**
  * 1,000 posts of a workspace of their own (one sandbox target each) scheduled for the same second, published by the
  * server already running (process `serverPid`); prints the delays from the due time to publication, the rate, and
- * where the time went: transactions committed and CPU used, by the server and by PostgreSQL, per target.
+ * where the time went per target: CPU used by the server and by PostgreSQL, and the statements run where counted.
  */
 export async function dueBurst(bench: Bench, services: Services, label: string, serverPid: number): Promise<void> {
   const db = new pg.Client({ connectionString: bench.databaseUrl });

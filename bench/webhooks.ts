@@ -74,7 +74,7 @@ export async function webhooks(bench: Bench): Promise<void> {
       }
     };
     // A second of warm-up, as the HTTP sections have: the first deliveries to new endpoints (connections opened,
-    // code compiled) took 230–430 ms, all within the first 240 ms of a run; reported apart.
+    // code compiled) are far slower than the rest, and are reported apart.
     const warmUp = 20;
     await paced(warmUp);
     await waitUntil(() => healthy.every((hook) => hook.arrivals.length >= warmUp), 30_000);

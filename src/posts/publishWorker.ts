@@ -41,7 +41,7 @@ import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
-import { chargeQuotas, publishCost, quotaExceededBy } from '../providers/kit/quotas.ts';
+import { chargeQuotas, publishCost, quotaExceededBy, type Quota } from '../providers/kit/quotas.ts';
 import { mediaSettings } from '../providers/kit/settingsMedia.ts';
 import { throttleBackoffMs } from '../providers/kit/backoff.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
@@ -331,8 +331,10 @@ export class TargetPublisher {
           attempts: row.attempts + (mode === 'publish' ? 1 : 0),
           attemptedBefore: row.attempts > 0,
         };
-        const refusal = mode === 'publish' ? this.#refusalOf(row, target) : null;
-        const wait = mode === 'publish' && !refusal && !row.quota_charged ? await this.#quotaWait(client, row, target) : null;
+        const publish = mode === 'publish' ? { quotas: this.#deps.adapters.get(row.provider)?.quotas ?? [], replies: repliesOf(target) } : null;
+        const refusal = publish ? this.#refusalOf(row, target, publish) : null;
+        const wait =
+          publish && !refusal && !row.quota_charged ? await chargeQuotas(client, row.provider, publish.quotas, row.connection_id, publish.replies) : null;
         if (refusal) refused.push(failed(target, refusal));
         else if (wait) refused.push({ target: { ...target, attempts: row.attempts }, kind: 'waiting', ...wait });
         else claimed.push(target);
@@ -349,23 +351,20 @@ export class TargetPublisher {
     });
   }
 
-  /** Charges the publish (its replies too) to its network's quotas; when one is used up, until when the target waits. */
-  #quotaWait(client: pg.PoolClient, row: ClaimRow, target: ClaimedTarget) {
-    const quotas = this.#deps.adapters.get(row.provider)?.quotas ?? [];
-    return chargeQuotas(client, row.provider, quotas, row.connection_id, repliesOf(target));
-  }
-
-  /** The rules are checked again when the time comes: an account may have been disconnected since scheduling. */
-  #refusalOf(row: ClaimRow, target: ClaimedTarget): Failure | null {
+  /**
+   * The rules are checked again when the time comes: an account may have been disconnected since scheduling.
+   * `publish`: the network's quotas and what the target's replies add to its cost.
+   */
+  #refusalOf(row: ClaimRow, target: ClaimedTarget, publish: { quotas: readonly Quota[]; replies: number }): Failure | null {
     const accountRefusal = accountRefusals[row.account_status];
     if (accountRefusal) return accountRefusal;
     if (!this.#deps.adapters.has(row.provider)) {
       return { code: 'PROVIDER_NOT_AVAILABLE', message: `${row.provider} is no longer configured on this installation (its app's settings were removed).` };
     }
-    const replies = repliesOf(target);
-    const exceeded = quotaExceededBy(this.#deps.adapters.get(row.provider)!.quotas ?? [], replies);
+    // A publish costing more than a whole window of a quota allows would wait for ever.
+    const exceeded = quotaExceededBy(publish.quotas, publish.replies);
     if (exceeded) {
-      const cost = publishCost(exceeded, replies);
+      const cost = publishCost(exceeded, publish.replies);
       return { code: 'PROVIDER_VALIDATION_FAILED', message: `The post and its replies cost ${cost} of ${exceeded.name}, more than its ${exceeded.limit}.` };
     }
     const violations = checkTarget({
