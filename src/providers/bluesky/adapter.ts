@@ -13,22 +13,13 @@
 import type { Agent, AppBskyFeedPost, BlobRef } from '@atproto/api';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type CredentialConnector,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type ProviderTokens,
-  type PublishMedia,
-  type PublishOutcome,
-  type PublishRequest,
-  type PublishedItem,
-  type RemoteIdentity,
-} from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { ConnectedAccount, CredentialConnector, ProviderAdapter, ProviderTokens, RemoteIdentity } from '../adapter.ts';
+import type { ItemMetrics, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { networkFetch } from '../http.ts';
 import { RefusedDestination, webUrl } from '../../outbound/guard.ts';
 import { blueskyRules } from './rules.ts';
+import { NetworkAdapter } from '../kit/networkAdapter.ts';
 import { mapErrors, providerErrorOf, xrpcErrorName } from './errors.ts';
 import { prepareImage } from './images.ts';
 import { linkCardFor } from './linkCard.ts';
@@ -109,10 +100,7 @@ interface Session {
   authorization: string;
 }
 
-export class BlueskyAdapter implements ProviderAdapter {
-  readonly provider = 'bluesky';
-  readonly duplicates = 'deterministic-id';
-  readonly rules = blueskyRules;
+export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
   readonly connector: CredentialConnector;
   readonly #allowedHosts: ReadonlySet<string>;
   readonly #timeoutMs: number;
@@ -122,6 +110,7 @@ export class BlueskyAdapter implements ProviderAdapter {
   readonly #fetch: typeof fetch;
 
   constructor(settings: BlueskySettings) {
+    super({ rules: blueskyRules, duplicates: 'deterministic-id' });
     this.#allowedHosts = settings.allowedHosts;
     this.#timeoutMs = settings.timeoutMs ?? 15_000;
     this.#fetch = networkFetch(settings.allowedHosts);

@@ -14,7 +14,7 @@
 // (same message) before it is sent again; unpublished photos sent twice stay invisible.
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest } from '../adapter.ts';
-import { OAuthAdapter } from '../kit/oauthAdapter.ts';
+import { MetaAdapter } from '../meta/adapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
@@ -27,47 +27,41 @@ const firstUrl = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
 /** Video permalinks come as paths of www.facebook.com. */
 const absolute = (permalink: string | undefined) => (permalink?.startsWith('/') ? `https://www.facebook.com${permalink}` : (permalink ?? ''));
 
-export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
-  readonly provider = 'facebook';
-  readonly duplicates = 'look-up';
-  readonly rules = facebookRules;
-  readonly #graph: Graph;
-  readonly #checkAfterMs: number;
+/** How long Meta usually takes to process a video or a reel before its status is asked again. */
+const videoCheckAfterMs = 10_000;
+
+export class FacebookAdapter extends MetaAdapter implements ProviderAdapter {
   /** `<FACEBOOK_UPLOAD_BASE_URL>/video-upload/<api-version>` */
   readonly #reelUploadUrl: string;
 
-  constructor(graph: Graph, link: OAuthLink, options: { reelUploadUrl: string; videoCheckAfterMs?: number }) {
-    super(link);
-    this.#graph = graph;
-    this.#reelUploadUrl = options.reelUploadUrl;
-    this.#checkAfterMs = options.videoCheckAfterMs ?? 10_000;
+  constructor(graph: Graph, link: OAuthLink, reelUploadUrl: string) {
+    super({ rules: facebookRules, duplicates: 'look-up' }, graph, link);
+    this.#reelUploadUrl = reelUploadUrl;
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const { account, caption, media, signal } = request;
-    const page = account.remoteId;
-    const token = tokensOf(account).accessToken;
-    if (!page) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The Facebook account has no Page id: connect it again.', false);
+    const { id: page, token } = this.idAndToken(account);
     const steps = new Steps(request.checkpoint);
     const post = (path: string, params: Record<string, string | undefined>) => async () =>
-      this.#graph.post<{ id: string; post_id?: string }>(`/${page}${path}`, token, params, signal);
+      this.graph.post<{ id: string; post_id?: string }>(`/${page}${path}`, token, params, signal);
     const earlier = (edge: string, field: string) => async (): Promise<{ id: string; post_id?: string } | null> => {
-      const id = await recentItemWith(this.#graph, `/${page}/${edge}`, token, field, caption, signal);
+      const id = await recentItemWith(this.graph, `/${page}/${edge}`, token, field, caption, signal);
       return id ? { id } : null;
     };
     const video = media.find((item) => item.kind === 'video');
     let postId: string;
     if (request.placement === 'reel' && video) {
-      const reel = await publishedReel(steps, { graph: this.#graph, uploadUrl: this.#reelUploadUrl, page, token, signal }, video, caption);
-      if (!reel) return { status: 'processing', handle: 'reel', checkAfterMs: this.#checkAfterMs };
+      const reel = await publishedReel(steps, { graph: this.graph, uploadUrl: this.#reelUploadUrl, page, token, signal }, video, caption);
+      if (!reel) return { status: 'processing', handle: 'reel', checkAfterMs: videoCheckAfterMs };
       postId = reel;
     } else if (video) {
       const { id } = await steps.once('video', post('/videos', { file_url: video.url, description: caption }), {
         ifInterrupted: earlier('videos', 'description'),
       });
-      const { status } = await this.#graph.get<{ status?: { video_status?: string } }>(`/${id}`, token, { fields: 'status' }, signal);
+      const { status } = await this.graph.get<{ status?: { video_status?: string } }>(`/${id}`, token, { fields: 'status' }, signal);
       if (status?.video_status === 'error') throw new ProviderError('PROVIDER_REJECTED', 'Facebook could not process the video.', false);
-      if (status?.video_status !== 'ready') return { status: 'processing', handle: 'video', checkAfterMs: this.#checkAfterMs };
+      if (status?.video_status !== 'ready') return { status: 'processing', handle: 'video', checkAfterMs: videoCheckAfterMs };
       postId = id;
     } else if (media.length === 1) {
       const only = media[0]!;
@@ -85,10 +79,10 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
       postId = (await steps.once('post', post('/feed', { message: caption, link, ...attached }), { ifInterrupted: earlier('feed', 'message') })).id;
     }
     const permalink = await steps.once('permalink', async () =>
-      absolute((await this.#graph.get<{ permalink_url?: string }>(`/${postId}`, token, { fields: 'permalink_url' }, signal)).permalink_url),
+      absolute((await this.graph.get<{ permalink_url?: string }>(`/${postId}`, token, { fields: 'permalink_url' }, signal)).permalink_url),
     );
     const firstComment = await postFirstComment(steps, request.firstComment, async (message) => {
-      const { id } = await this.#graph.post<{ id: string }>(`/${postId}/comments`, token, { message }, signal);
+      const { id } = await this.graph.post<{ id: string }>(`/${postId}/comments`, token, { message }, signal);
       // A comment's id is `<post>_<comment>`; Facebook opens the post at it with `comment_id`.
       const at = `comment_id=${id.split('_').at(-1)}`;
       return { remoteId: id, remoteUrl: permalink && `${permalink}${permalink.includes('?') ? '&' : '?'}${at}` };
@@ -98,7 +92,7 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
     const values = await insightsOf(
-      this.#graph,
+      this.graph,
       remoteId,
       tokensOf(account).accessToken,
       'post_impressions,post_impressions_unique,post_clicks,post_reactions_like_total',
@@ -109,5 +103,5 @@ export class FacebookAdapter extends OAuthAdapter implements ProviderAdapter {
 
 export function createFacebookAdapter(deps: OAuthAdapterDependencies): FacebookAdapter {
   const { graph, link } = metaParts(deps, 'Facebook');
-  return new FacebookAdapter(graph, link, { reelUploadUrl: `${deps.app.uploadBaseUrl}/video-upload/${deps.config.metaGraphVersion}` });
+  return new FacebookAdapter(graph, link, `${deps.app.uploadBaseUrl}/video-upload/${deps.config.metaGraphVersion}`);
 }

@@ -15,22 +15,15 @@
 // step is sent once per container; an interrupted one is looked up (the container PUBLISHED, then the account's
 // newest media with the same caption).
 import type { OAuthAdapterDependencies } from '../registry.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type PublishMedia,
-  type PublishOutcome,
-  type PublishRequest,
-} from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest } from '../adapter.ts';
 import { jpegUrlOf } from '../../media/renditions.ts';
-import { OAuthAdapter } from '../kit/oauthAdapter.ts';
+import { MetaAdapter } from '../meta/adapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
-import { finishedContainer, finishedContainers, publishedContainer, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
+import { containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
 import { insightsOf, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { instagramRules } from './rules.ts';
@@ -41,34 +34,21 @@ export const instagramQuotas: readonly Quota[] = [
 
 type Params = Record<string, string | undefined>;
 
-export class InstagramAdapter extends OAuthAdapter implements ProviderAdapter {
-  readonly provider = 'instagram';
-  readonly duplicates = 'look-up';
-  readonly quotas = instagramQuotas;
-  readonly rules = instagramRules;
-  readonly #graph: Graph;
-  readonly #checkAfterMs: number;
+/** How long Meta usually takes to process a container before its status is asked again. */
+const containerCheckAfterMs = 5_000;
 
-  constructor(graph: Graph, link: OAuthLink, options: { containerCheckAfterMs?: number } = {}) {
-    super(link);
-    this.#graph = graph;
-    this.#checkAfterMs = options.containerCheckAfterMs ?? 5_000;
+export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
+  constructor(graph: Graph, link: OAuthLink) {
+    super({ rules: instagramRules, duplicates: 'look-up', quotas: instagramQuotas }, graph, link);
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const { account, caption, media, signal } = request;
-    const user = account.remoteId;
-    const token = tokensOf(account).accessToken;
-    if (!user || !media.length) throw new ProviderError('PROVIDER_REJECTED', 'Instagram cannot post a caption without an image or a video.', false);
+    const { id: user, token } = this.idAndToken(account);
+    if (!media.length) throw new ProviderError('PROVIDER_REJECTED', 'Instagram cannot post a caption without an image or a video.', false);
     const steps = new Steps(request.checkpoint);
-    const flow: ContainerFlow = {
-      network: 'Instagram',
-      statusOf: async (id) => {
-        const body = await this.#graph.get<{ status_code?: ContainerStatus; status?: string }>(`/${id}`, token, { fields: 'status_code,status' }, signal);
-        return { status: body.status_code ?? 'IN_PROGRESS', reason: body.status };
-      },
-    };
-    const create = (params: Params) => async () => (await this.#graph.post<{ id: string }>(`/${user}/media`, token, params, signal)).id;
+    const flow = containerFlow('Instagram', { graph: this.graph, token, signal }, { status: 'status_code', reason: 'status' });
+    const create = (params: Params) => async () => (await this.graph.post<{ id: string }>(`/${user}/media`, token, params, signal)).id;
     const shareToFeed = String((request.settings as { shareToFeed?: boolean }).shareToFeed ?? true);
     let container: string | null;
     if (media.length > 1) {
@@ -89,9 +69,9 @@ export class InstagramAdapter extends OAuthAdapter implements ProviderAdapter {
             : { ...itemParams(only), caption };
       container = await finishedContainer(steps, flow, 'container', create(params));
     }
-    if (!container) return { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
+    if (!container) return { status: 'processing', handle: 'container', checkAfterMs: containerCheckAfterMs };
     const item = await publishedContainer(steps, flow, container, {
-      graph: this.#graph,
+      graph: this.graph,
       user,
       token,
       signal,
@@ -102,14 +82,14 @@ export class InstagramAdapter extends OAuthAdapter implements ProviderAdapter {
     });
     // Comments have no page of their own at Instagram: the post's is the comment's link.
     const firstComment = await postFirstComment(steps, request.firstComment, async (message) => ({
-      remoteId: (await this.#graph.post<{ id: string }>(`/${item.remoteId}/comments`, token, { message }, signal)).id,
+      remoteId: (await this.graph.post<{ id: string }>(`/${item.remoteId}/comments`, token, { message }, signal)).id,
       remoteUrl: item.remoteUrl,
     }));
     return { status: 'published', item: { ...item, ...(firstComment ? { firstComment } : {}) } };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const values = await insightsOf(this.#graph, remoteId, tokensOf(account).accessToken, 'reach,likes,comments,shares,saved,views');
+    const values = await insightsOf(this.graph, remoteId, tokensOf(account).accessToken, 'reach,likes,comments,shares,saved,views');
     return { reach: values.reach, likes: values.likes, comments: values.comments, shares: values.shares, saves: values.saved, videoViews: values.views };
   }
 }

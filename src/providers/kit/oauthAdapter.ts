@@ -4,6 +4,7 @@
 import type { GivenApp } from '../../config.ts';
 import type { OAuthConnector, ProviderAdapter } from '../adapter.ts';
 import { networkFetch } from '../http.ts';
+import { NetworkAdapter, type NetworkTraits } from './networkAdapter.ts';
 import { oauthLink, type OAuthLink, type OAuthProfile } from './oauthLink.ts';
 
 /** The options every such adapter takes (its own add to them). */
@@ -26,12 +27,13 @@ export function linkOf(profile: OAuthProfile, options: Pick<OAuthAdapterOptions,
   return oauthLink(profile, options.app, { redirectUri: options.redirectUri, timeoutMs: options.timeoutMs, fetch: networkFetch() });
 }
 
-export abstract class OAuthAdapter implements Pick<ProviderAdapter, 'connector' | 'refresh' | 'revoke'> {
+export abstract class OAuthAdapter extends NetworkAdapter implements Pick<ProviderAdapter, 'connector' | 'refresh' | 'revoke'> {
   readonly connector: OAuthConnector;
   readonly refresh: ProviderAdapter['refresh'];
   readonly revoke: ProviderAdapter['revoke'];
 
-  constructor(link: OAuthLink) {
+  constructor(traits: NetworkTraits, link: OAuthLink) {
+    super(traits);
     this.connector = link.connector as OAuthConnector;
     this.refresh = link.refresh;
     this.revoke = link.revoke;

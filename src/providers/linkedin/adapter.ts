@@ -17,15 +17,8 @@
 //             (https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics);
 //             LinkedIn offers no statistics of a member's posts to this app's scopes, so those read as zeros.
 import type { OAuthAdapterDependencies } from '../registry.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type PublishOutcome,
-  type PublishRequest,
-  type PublishedItem,
-} from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
@@ -54,16 +47,13 @@ interface ShareStatistics {
 }
 
 export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
-  readonly provider = 'linkedin';
-  readonly duplicates = 'look-up';
-  readonly rules = linkedinRules;
   readonly #api: LinkedInApi;
   readonly #videoCheckAfterMs: number;
 
   constructor(options: LinkedInAdapterOptions) {
     const api = new LinkedInApi({ ...apiOptions(options), version: options.version });
     // LinkedIn has no revocation endpoint for these tokens (its profile names none), and the member's pages share them.
-    super(linkOf(linkedinProfile(api), options));
+    super({ rules: linkedinRules, duplicates: 'look-up' }, linkOf(linkedinProfile(api), options));
     this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
   }

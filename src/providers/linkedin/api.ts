@@ -4,16 +4,11 @@
 // its word and so go through the SSRF guard. Its error answers are `{message, status, serviceErrorCode}`; it
 // throttles with 429 and no header saying for how long (limits count per day and reset at midnight UTC:
 // https://learn.microsoft.com/linkedin/shared/api-guide/concepts/rate-limits): the worker then backs off (kit/backoff.ts).
-import { NetworkHttp, type NetworkRequest, type NetworkResponse } from '../http.ts';
+import type { NetworkRequest, NetworkResponse } from '../http.ts';
+import { NetworkApi, type NetworkApiOptions, type NetworkCall } from '../kit/networkApi.ts';
 
-export interface LinkedInApiOptions {
-  /** LINKEDIN_API_BASE_URL */
-  baseUrl: string;
+export interface LinkedInApiOptions extends NetworkApiOptions {
   version: string;
-  timeoutMs: number;
-  /** NETWORK_ALLOWED_HOSTS: upload URLs are LinkedIn's word and may name only public hosts, or these. */
-  allowedHosts: ReadonlySet<string>;
-  retryDelayMs?: number;
 }
 
 /** `{message, status, serviceErrorCode}`, LinkedIn's error answer (https://learn.microsoft.com/linkedin/shared/api-guide/concepts/error-handling). */
@@ -24,33 +19,23 @@ function reasonOf(body: unknown): string | undefined {
   return typeof description === 'string' && description ? `LinkedIn: ${description}` : undefined;
 }
 
-export type LinkedInCall = Omit<NetworkRequest, 'url'> & { path: string };
-
-export class LinkedInApi {
-  readonly #api: NetworkHttp;
-  readonly #uploads: NetworkHttp;
-  readonly #baseUrl: string;
+export class LinkedInApi extends NetworkApi {
   readonly #version: string;
 
   constructor(options: LinkedInApiOptions) {
-    const common = { network: 'LinkedIn', reasonOf, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs };
-    // The API's host is the operator's setting; upload URLs are LinkedIn's answer.
-    this.#api = new NetworkHttp(common);
-    this.#uploads = new NetworkHttp({ ...common, allowedHosts: options.allowedHosts });
-    this.#baseUrl = options.baseUrl;
+    super(options, { network: 'LinkedIn', reasonOf });
     this.#version = options.version;
   }
 
   /** A call to LinkedIn's API at `path` (/rest/… versioned, /v2/userinfo not). */
-  send<T>(call: LinkedInCall): Promise<NetworkResponse<T>> {
-    const { path, headers, ...rest } = call;
-    const versioned: Record<string, string> = path.startsWith('/rest/') ? { 'linkedin-version': this.#version, 'x-restli-protocol-version': '2.0.0' } : {};
-    return this.#api.send<T>({ ...rest, url: `${this.#baseUrl}${path}`, headers: { ...versioned, ...headers } });
+  override send<T>(call: NetworkCall): Promise<NetworkResponse<T>> {
+    const versioned: Record<string, string> = call.path.startsWith('/rest/') ? { 'linkedin-version': this.#version, 'x-restli-protocol-version': '2.0.0' } : {};
+    return super.send<T>({ ...call, headers: { ...versioned, ...call.headers } });
   }
 
   /** A PUT of bytes to an upload URL LinkedIn gave (images, video parts); answers its headers (a part's ETag). */
   async upload(uploadUrl: unknown, call: Pick<NetworkRequest, 'accessToken' | 'body' | 'signal'>): Promise<NetworkResponse<unknown>> {
-    return this.#uploads.send({ ...call, method: 'PUT', url: this.#uploads.urlFromNetwork(uploadUrl, 'upload URL') });
+    return this.sendToGiven(uploadUrl, 'upload URL', { ...call, method: 'PUT' });
   }
 }
 

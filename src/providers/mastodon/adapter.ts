@@ -17,19 +17,9 @@
 import type { Database } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secretBox.ts';
 import { invalidRequest } from '../../errors/appError.ts';
-import {
-  ProviderError,
-  type AuthorizationContext,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type OAuthConnector,
-  type ProviderAdapter,
-  type ProviderTokens,
-  type PublishMedia,
-  type PublishOutcome,
-  type PublishRequest,
-  type PublishedItem,
-} from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { AuthorizationContext, ConnectedAccount, OAuthConnector, ProviderAdapter, ProviderTokens } from '../adapter.ts';
+import type { ItemMetrics, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment, publishThread } from '../kit/thread.ts';
 import { multipartFileBody } from '../kit/upload.ts';
@@ -39,6 +29,7 @@ import { instanceOrigin, type Account, type AuthorizationServerMetadata, type Me
 import { MastodonApps, mastodonScopes } from './apps.ts';
 import { InstanceRules } from './instanceRules.ts';
 import { mastodonRules } from './rules.ts';
+import { NetworkAdapter } from '../kit/networkAdapter.ts';
 
 export interface MastodonAdapterOptions {
   db: Database;
@@ -66,10 +57,7 @@ interface UploadedMedia {
   ready: boolean;
 }
 
-export class MastodonAdapter implements ProviderAdapter {
-  readonly provider = 'mastodon';
-  readonly duplicates = 'idempotency-key';
-  readonly rules = mastodonRules;
+export class MastodonAdapter extends NetworkAdapter implements ProviderAdapter {
   readonly connector: OAuthConnector = {
     method: 'oauth2',
     instanceRequired: true,
@@ -82,6 +70,7 @@ export class MastodonAdapter implements ProviderAdapter {
   readonly #mediaCheckAfterMs: number;
 
   constructor(options: MastodonAdapterOptions) {
+    super({ rules: mastodonRules, duplicates: 'idempotency-key' });
     this.#http = options.http;
     this.#apps = new MastodonApps(options.db, options.secrets, this.#http, {
       name: options.appName ?? 'Social Publishing Service',

@@ -20,6 +20,21 @@ export interface ContainerFlow {
   statusOf: (containerId: string) => Promise<{ status: ContainerStatus; reason?: string }>;
 }
 
+/** Where a network's containers stand: Instagram names the status `status_code` (its reason `status`), Threads `status` (`error_message`). */
+export function containerFlow(
+  network: string,
+  { graph, token, signal }: { graph: Graph; token: string; signal: AbortSignal },
+  fields: { status: string; reason: string },
+): ContainerFlow {
+  return {
+    network,
+    statusOf: async (id) => {
+      const body = await graph.get<Record<string, string | undefined>>(`/${id}`, token, { fields: `${fields.status},${fields.reason}` }, signal);
+      return { status: (body[fields.status] as ContainerStatus | undefined) ?? 'IN_PROGRESS', reason: body[fields.reason] };
+    },
+  };
+}
+
 /**
  * The container of step `name`, created once by `create`: its id once Meta has FINISHED processing it, null while it
  * is IN_PROGRESS. ERROR and EXPIRED are Meta's refusal (its reason, permanent).

@@ -17,16 +17,16 @@
 //   Options  the settings form's boards: GET /v5/boards, page by page (`bookmark`, up to 250 a page)
 //     https://developers.pinterest.com/docs/api/v5/boards-list
 import type { OAuthAdapterDependencies } from '../registry.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type PublishMedia,
-  type PublishOutcome,
-  type PublishRequest,
-  type SettingChoice,
-  type SettingOptions,
+import { ProviderError } from '../adapter.ts';
+import type {
+  ConnectedAccount,
+  ItemMetrics,
+  ProviderAdapter,
+  PublishMedia,
+  PublishOutcome,
+  PublishRequest,
+  SettingChoice,
+  SettingOptions,
 } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
@@ -71,16 +71,13 @@ const boardPagesRead = 40;
 const keyFrameSeconds = 1;
 
 export class PinterestAdapter extends OAuthAdapter implements ProviderAdapter {
-  readonly provider = 'pinterest';
-  readonly duplicates = 'look-up';
-  readonly rules = pinterestRules;
   readonly #api: PinterestApi;
   readonly #videoCheckAfterMs: number;
 
   constructor(options: PinterestAdapterOptions) {
     const api = new PinterestApi(apiOptions(options));
     // Pinterest offers apps no token revocation (its profile names none): disconnecting forgets the tokens here only.
-    super(linkOf(pinterestProfile(api, options.app), options));
+    super({ rules: pinterestRules, duplicates: 'look-up' }, linkOf(pinterestProfile(api, options.app), options));
     this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
   }

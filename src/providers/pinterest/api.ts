@@ -4,15 +4,7 @@
 // HTTP Basic, and the upload URL a media registration hands out (Pinterest's word, so through the SSRF guard).
 import { ProviderError, type ProviderTokens } from '../adapter.ts';
 import { NetworkHttp, type NetworkRequest, type NetworkResponse } from '../http.ts';
-
-export interface PinterestApiOptions {
-  /** PINTEREST_API_BASE_URL */
-  baseUrl: string;
-  timeoutMs: number;
-  /** NETWORK_ALLOWED_HOSTS: the upload URL is Pinterest's word and may name only public hosts, or these. */
-  allowedHosts: ReadonlySet<string>;
-  retryDelayMs?: number;
-}
+import { NetworkApi, type NetworkApiOptions, type NetworkCall } from '../kit/networkApi.ts';
 
 function reasonOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return typeof body === 'string' && body ? `Pinterest: ${body.slice(0, 300)}` : undefined;
@@ -28,37 +20,31 @@ interface TokenAnswer {
   scope?: string;
 }
 
-export type PinterestCall = Omit<NetworkRequest, 'url'> & { path: string };
-
-export class PinterestApi {
-  readonly #api: NetworkHttp;
-  readonly #uploads: NetworkHttp;
+export class PinterestApi extends NetworkApi {
   readonly #tokens: NetworkHttp;
-  readonly #baseUrl: string;
 
-  constructor(options: PinterestApiOptions) {
-    const common = { network: 'Pinterest', reasonOf, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs };
-    this.#api = new NetworkHttp(common);
-    this.#uploads = new NetworkHttp({ ...common, allowedHosts: options.allowedHosts });
+  constructor(options: NetworkApiOptions) {
+    super(options, { network: 'Pinterest', reasonOf });
     // The token endpoint refuses a grant with `{code, message}`, not RFC 6749's `error`: any refusal but throttling
     // means the refresh token is dead and the account must be connected again.
     this.#tokens = new NetworkHttp({
-      ...common,
+      network: 'Pinterest',
+      reasonOf,
+      timeoutMs: options.timeoutMs,
+      retryDelayMs: options.retryDelayMs,
       classify: ({ status, reason }) =>
         status >= 400 && status < 500 && status !== 429 ? new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false) : undefined,
     });
-    this.#baseUrl = options.baseUrl;
   }
 
   /** A call to `<base>/v5<path>`. */
-  send<T>(call: PinterestCall): Promise<NetworkResponse<T>> {
-    const { path, ...rest } = call;
-    return this.#api.send<T>({ ...rest, url: `${this.#baseUrl}/v5${path}` });
+  override send<T>(call: NetworkCall): Promise<NetworkResponse<T>> {
+    return super.send<T>({ ...call, path: `/v5${call.path}` });
   }
 
   /** The multipart POST of a file to the upload URL a media registration gave (S3's form upload: 204). */
   async upload(uploadUrl: unknown, call: Pick<NetworkRequest, 'body' | 'signal'>): Promise<void> {
-    await this.#uploads.send({ ...call, method: 'POST', url: this.#uploads.urlFromNetwork(uploadUrl, 'upload URL') });
+    await this.sendToGiven(uploadUrl, 'upload URL', { ...call, method: 'POST' });
   }
 
   /**
@@ -71,7 +57,7 @@ export class PinterestApi {
     const basic = Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString('base64');
     const { body } = await this.#tokens.send<TokenAnswer>({
       method: 'POST',
-      url: `${this.#baseUrl}/v5/oauth/token`,
+      url: `${this.baseUrl}/v5/oauth/token`,
       headers: { authorization: `Basic ${basic}` },
       body: { form: { grant_type: 'refresh_token', refresh_token: tokens.refreshToken, continuous_refresh: 'true' } },
     });

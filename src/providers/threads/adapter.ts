@@ -17,23 +17,14 @@
 // A thread's parts and the first comment are replies, each to the part before (kit/thread.ts), through the same
 // containers under their own step names ('part:0:container', 'firstComment:publish').
 import type { OAuthAdapterDependencies } from '../registry.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type PublishedItem,
-  type PublishMedia,
-  type PublishOutcome,
-  type PublishPart,
-  type PublishRequest,
-} from '../adapter.ts';
-import { OAuthAdapter } from '../kit/oauthAdapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishedItem, PublishMedia, PublishOutcome, PublishPart, PublishRequest } from '../adapter.ts';
+import { MetaAdapter } from '../meta/adapter.ts';
 import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { partStep, postFirstComment, publishThread } from '../kit/thread.ts';
-import { finishedContainer, finishedContainers, publishedContainer, type ContainerFlow, type ContainerStatus } from '../meta/containers.ts';
+import { containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
 import { Graph, insightsOf } from '../meta/graph.ts';
 import { bearerTokenType, threadsLogin } from './login.ts';
 import { threadsRules } from './rules.ts';
@@ -48,41 +39,28 @@ interface ThreadsSettings {
   linkAttachment?: string;
 }
 
-export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
-  readonly provider = 'threads';
-  readonly duplicates = 'look-up';
-  readonly rules = threadsRules;
-  readonly quotas: readonly Quota[];
-  readonly #graph: Graph;
-  readonly #checkAfterMs: number;
+const threadsQuotas = (postsPerDay: number): Quota[] => [
+  { name: 'Threads: 250 API-published posts per 24 hours', scope: 'account', windowSeconds: 86_400, limit: postsPerDay, costPerPublish: 1 },
+  // A thread's parts and a first comment are replies, which Threads counts apart.
+  { name: 'Threads: 1,000 API-published replies per 24 hours', scope: 'account', windowSeconds: 86_400, limit: 1000, costPerPublish: 0, costPerReply: 1 },
+];
 
-  constructor(graph: Graph, link: OAuthLink, options: { postsPerDay: number; containerCheckAfterMs?: number }) {
-    super(link);
-    this.#graph = graph;
-    this.quotas = [
-      { name: 'Threads: 250 API-published posts per 24 hours', scope: 'account', windowSeconds: 86_400, limit: options.postsPerDay, costPerPublish: 1 },
-      // A thread's parts and a first comment are replies, which Threads counts apart.
-      { name: 'Threads: 1,000 API-published replies per 24 hours', scope: 'account', windowSeconds: 86_400, limit: 1000, costPerPublish: 0, costPerReply: 1 },
-    ];
-    this.#checkAfterMs = options.containerCheckAfterMs ?? 5_000;
+/** How long Meta usually takes to process a container before its status is asked again. */
+const containerCheckAfterMs = 5_000;
+
+export class ThreadsAdapter extends MetaAdapter implements ProviderAdapter {
+  constructor(graph: Graph, link: OAuthLink, postsPerDay: number) {
+    super({ rules: threadsRules, duplicates: 'look-up', quotas: threadsQuotas(postsPerDay) }, graph, link);
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const { account, caption, media, signal } = request;
-    const user = account.remoteId;
-    const token = tokensOf(account).accessToken;
-    if (!user) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The Threads account has no user id: reconnect it.', false);
+    const { id: user, token } = this.idAndToken(account);
     const { replyControl, linkAttachment } = request.settings as ThreadsSettings;
     if (linkAttachment && media.length) throw new ProviderError('PROVIDER_REJECTED', 'Threads shows a link attachment only on a post without media.', false);
     const steps = new Steps(request.checkpoint);
-    const flow: ContainerFlow = {
-      network: 'Threads',
-      statusOf: async (id) => {
-        const body = await this.#graph.get<{ status?: ContainerStatus; error_message?: string }>(`/${id}`, token, { fields: 'status,error_message' }, signal);
-        return { status: body.status ?? 'IN_PROGRESS', reason: body.error_message };
-      },
-    };
-    const create = (params: Params) => async () => (await this.#graph.post<{ id: string }>(`/${user}/threads`, token, params, signal)).id;
+    const flow = containerFlow('Threads', { graph: this.graph, token, signal }, { status: 'status', reason: 'error_message' });
+    const create = (params: Params) => async () => (await this.graph.post<{ id: string }>(`/${user}/threads`, token, params, signal)).id;
     /**
      * One post (a carousel's items first) through its containers, each step named after `prefix`: published once, or
      * null while Meta is still processing one of its containers. Replies are listed on the profile's `replies` edge.
@@ -102,7 +80,7 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
       if (!container) return null;
       const postsEdge = params.reply_to_id ? 'replies' : 'threads';
       const publishing = {
-        graph: this.#graph,
+        graph: this.graph,
         user,
         token,
         signal,
@@ -120,7 +98,7 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
       if (!item) throw new StillProcessing();
       return item;
     };
-    const processing: PublishOutcome = { status: 'processing', handle: 'container', checkAfterMs: this.#checkAfterMs };
+    const processing: PublishOutcome = { status: 'processing', handle: 'container', checkAfterMs: containerCheckAfterMs };
     const first = await posted('', { caption, media }, { reply_control: replyControl, link_attachment: linkAttachment });
     if (!first) return processing;
     try {
@@ -141,7 +119,7 @@ export class ThreadsAdapter extends OAuthAdapter implements ProviderAdapter {
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
     const { views, likes, replies, reposts, quotes } = await insightsOf(
-      this.#graph,
+      this.graph,
       remoteId,
       tokensOf(account).accessToken,
       'views,likes,replies,reposts,quotes',
@@ -167,5 +145,5 @@ export function createThreadsAdapter({ app, redirectUri, config }: OAuthAdapterD
   const profile = threadsLogin(tokens, graph);
   const fetch = bearerTokenType(graph.fetch, profile.server(app).tokenEndpoint);
   const link = oauthLink(profile, app, { redirectUri, timeoutMs: config.networkTimeoutMs, fetch });
-  return new ThreadsAdapter(graph, link, { postsPerDay: config.threadsPostsPerDay });
+  return new ThreadsAdapter(graph, link, config.threadsPostsPerDay);
 }

@@ -25,16 +25,8 @@
 //   options   the settings form's privacy levels and switches: creator_info read for the account (settingOptions)
 //   metrics   the Display API's /v2/video/query/ needs video.list, which this app does not ask for: none read.
 import type { OAuthAdapterDependencies } from '../registry.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type PublishMedia,
-  type PublishOutcome,
-  type PublishRequest,
-  type SettingOptions,
-} from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest, SettingOptions } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
@@ -70,29 +62,20 @@ interface PublishStatus {
   publicaly_available_post_id?: (string | number)[];
 }
 
+const tiktokQuotas = ({ initsPerMinute, postsPerDay }: Pick<TikTokAdapterOptions, 'initsPerMinute' | 'postsPerDay'>): Quota[] => [
+  { name: 'TikTok post initializations a minute (TIKTOK_INITS_PER_MINUTE)', scope: 'account', windowSeconds: 60, limit: initsPerMinute, costPerPublish: 1 },
+  { name: 'TikTok posts per day (TIKTOK_POSTS_PER_DAY)', scope: 'account', windowSeconds: 24 * 3600, limit: postsPerDay, costPerPublish: 1 },
+];
+
 export class TikTokAdapter extends OAuthAdapter implements ProviderAdapter {
-  readonly provider = 'tiktok';
-  readonly duplicates = 'look-up';
-  readonly rules = tiktokRules;
-  readonly quotas: readonly Quota[];
   readonly #api: TikTokApi;
   readonly #pullFromUrl: boolean;
   readonly #processingCheckAfterMs: number;
 
   constructor(options: TikTokAdapterOptions) {
     const api = new TikTokApi(apiOptions(options));
-    super(linkOf(tiktokProfile(api), options));
+    super({ rules: tiktokRules, duplicates: 'look-up', quotas: tiktokQuotas(options) }, linkOf(tiktokProfile(api), options));
     this.#api = api;
-    this.quotas = [
-      {
-        name: 'TikTok post initializations a minute (TIKTOK_INITS_PER_MINUTE)',
-        scope: 'account',
-        windowSeconds: 60,
-        limit: options.initsPerMinute,
-        costPerPublish: 1,
-      },
-      { name: 'TikTok posts per day (TIKTOK_POSTS_PER_DAY)', scope: 'account', windowSeconds: 24 * 3600, limit: options.postsPerDay, costPerPublish: 1 },
-    ];
     this.#pullFromUrl = options.pullFromUrl;
     this.#processingCheckAfterMs = options.processingCheckAfterMs ?? 15_000;
   }

@@ -13,17 +13,9 @@
 //   anything else                         a refusal, with TikTok's message (privacy_level_option_mismatch,
 //                                         url_ownership_unverified, unaudited_client_can_only_post_to_private_accounts, ...)
 import { ProviderError } from '../adapter.ts';
-import { NetworkHttp, type NetworkRequestBody } from '../http.ts';
+import type { NetworkRequestBody } from '../http.ts';
+import { NetworkApi, type NetworkApiOptions } from '../kit/networkApi.ts';
 import { parseKeepingLargeIntegers } from '../kit/preciseJson.ts';
-
-export interface TikTokApiOptions {
-  /** TIKTOK_API_BASE_URL */
-  baseUrl: string;
-  timeoutMs: number;
-  /** NETWORK_ALLOWED_HOSTS: upload URLs are TikTok's word and may name only public hosts, or these. */
-  allowedHosts: ReadonlySet<string>;
-  retryDelayMs?: number;
-}
 
 interface Envelope {
   data?: unknown;
@@ -59,31 +51,19 @@ export function failureOf(status: number, body: unknown): ProviderError | undefi
   return new ProviderError('PROVIDER_REJECTED', reason, false);
 }
 
-export class TikTokApi {
-  readonly #api: NetworkHttp;
-  readonly #uploads: NetworkHttp;
-  readonly #baseUrl: string;
+export class TikTokApi extends NetworkApi {
   readonly #timeoutMs: number;
 
-  constructor(options: TikTokApiOptions) {
-    const common = {
-      network: 'TikTok',
-      reasonOf,
-      classify: ({ status, body }: { status: number; body: unknown }) => failureOf(status, body),
-      timeoutMs: options.timeoutMs,
-      retryDelayMs: options.retryDelayMs,
-    };
-    this.#api = new NetworkHttp(common);
-    this.#uploads = new NetworkHttp({ ...common, allowedHosts: options.allowedHosts });
-    this.#baseUrl = options.baseUrl;
+  constructor(options: NetworkApiOptions) {
+    super(options, { network: 'TikTok', reasonOf, classify: ({ status, body }) => failureOf(status, body) });
     this.#timeoutMs = options.timeoutMs;
   }
 
   /** A call at `path` (/v2/…) answering the envelope's `data`; a JSON body makes it a POST. */
   async call<T>(path: string, accessToken: string, json?: unknown, signal?: AbortSignal): Promise<T> {
-    const { body } = await this.#api.send<Envelope>({
+    const { body } = await this.send<Envelope>({
       method: json === undefined ? 'GET' : 'POST',
-      url: `${this.#baseUrl}${path}`,
+      path,
       accessToken,
       ...(json === undefined ? {} : { body: { json } }),
       signal,
@@ -93,7 +73,7 @@ export class TikTokApi {
 
   /** A PUT of bytes to an upload URL TikTok gave. */
   async upload(uploadUrl: string, body: NetworkRequestBody, headers: Record<string, string>, signal?: AbortSignal): Promise<number> {
-    const { status } = await this.#uploads.send({ method: 'PUT', url: this.#uploads.urlFromNetwork(uploadUrl, 'upload URL'), body, headers, signal });
+    const { status } = await this.sendToGiven(uploadUrl, 'upload URL', { method: 'PUT', body, headers, signal });
     return status;
   }
 
@@ -106,7 +86,7 @@ export class TikTokApi {
     let answer: Response;
     let text: string;
     try {
-      answer = await this.#api.fetch(`${this.#baseUrl}${path}`, {
+      answer = await this.api.fetch(`${this.baseUrl}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8', accept: 'application/json' },
         body: JSON.stringify(json),

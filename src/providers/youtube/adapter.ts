@@ -26,16 +26,8 @@
 //             left out of the quota like the thumbnail).
 //   metrics   videos.list part=statistics (https://developers.google.com/youtube/v3/docs/videos/list).
 import type { OAuthAdapterDependencies } from '../registry.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type PublishMedia,
-  type PublishOutcome,
-  type PublishRequest,
-  type PublishedItem,
-} from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
@@ -74,29 +66,26 @@ interface VideoState {
 const uploadUnits = 1600;
 const commentUnits = 50;
 
+const youtubeQuotas = (unitsPerDay: number): Quota[] => [
+  {
+    name: 'YouTube Data API units per day',
+    scope: 'app',
+    windowSeconds: 24 * 3600,
+    limit: unitsPerDay,
+    costPerPublish: uploadUnits,
+    costPerReply: commentUnits,
+  },
+];
+
 export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
-  readonly provider = 'youtube';
-  readonly duplicates = 'look-up';
-  readonly rules = youtubeRules;
-  readonly quotas: readonly Quota[];
   readonly #api: YouTubeApi;
   readonly #processingCheckAfterMs: number;
   readonly #chunkBytes: number | undefined;
 
   constructor(options: YouTubeAdapterOptions) {
     const api = new YouTubeApi(apiOptions(options));
-    super(linkOf(youtubeProfile(api), options));
+    super({ rules: youtubeRules, duplicates: 'look-up', quotas: youtubeQuotas(options.dailyQuotaUnits) }, linkOf(youtubeProfile(api), options));
     this.#api = api;
-    this.quotas = [
-      {
-        name: 'YouTube Data API units per day',
-        scope: 'app',
-        windowSeconds: 24 * 3600,
-        limit: options.dailyQuotaUnits,
-        costPerPublish: uploadUnits,
-        costPerReply: commentUnits,
-      },
-    ];
     this.#processingCheckAfterMs = options.processingCheckAfterMs ?? 5000;
     this.#chunkBytes = options.chunkBytes;
   }

@@ -10,16 +10,7 @@
 //   other 4xx                           refused, with Google's `error.message`
 import { Temporal } from 'temporal-polyfill';
 import { ProviderError } from '../adapter.ts';
-import { NetworkHttp, type NetworkRequest, type NetworkResponse } from '../http.ts';
-
-export interface YouTubeApiOptions {
-  /** YOUTUBE_API_BASE_URL */
-  baseUrl: string;
-  timeoutMs: number;
-  /** NETWORK_ALLOWED_HOSTS: upload session URLs are Google's word and may name only public hosts, or these. */
-  allowedHosts: ReadonlySet<string>;
-  retryDelayMs?: number;
-}
+import { NetworkApi, type NetworkApiOptions } from '../kit/networkApi.ts';
 
 interface GoogleError {
   error?: { code?: number; message?: string; errors?: { reason?: string; message?: string }[] } | string;
@@ -52,25 +43,10 @@ export function untilQuotaReset(now: Temporal.Instant): number {
   return midnight.toInstant().epochMilliseconds - now.epochMilliseconds;
 }
 
-export type YouTubeCall = Omit<NetworkRequest, 'url'> & { path: string };
-
-export class YouTubeApi {
-  /** Calls to the upload sessions Google named. */
-  readonly uploads: NetworkHttp;
-  readonly #api: NetworkHttp;
-  readonly #baseUrl: string;
-
-  constructor(options: YouTubeApiOptions) {
-    const common = { network: 'YouTube', reasonOf, classify, timeoutMs: options.timeoutMs, retryDelayMs: options.retryDelayMs };
-    this.#api = new NetworkHttp(common);
-    this.uploads = new NetworkHttp({ ...common, allowedHosts: options.allowedHosts });
-    this.#baseUrl = options.baseUrl;
-  }
-
-  /** A call at `path` (/youtube/v3/…, /upload/youtube/v3/…). */
-  send<T>(call: YouTubeCall): Promise<NetworkResponse<T>> {
-    const { path, ...rest } = call;
-    return this.#api.send<T>({ ...rest, url: `${this.#baseUrl}${path}` });
+/** Calls at paths /youtube/v3/… and /upload/youtube/v3/…; `uploads` calls the upload sessions Google names. */
+export class YouTubeApi extends NetworkApi {
+  constructor(options: NetworkApiOptions) {
+    super(options, { network: 'YouTube', reasonOf, classify });
   }
 
   /** An upload session URL Google answered with, once it passes the SSRF guard. */
