@@ -125,6 +125,10 @@ async function callNetwork<Result>(provider: string, timeoutMs: number, call: ()
   } catch (error) {
     if (error instanceof AppError || error instanceof GrantRefused) throw error;
     if (error instanceof ProviderError && error.code === 'CREDENTIALS_REJECTED') throw error;
+    // The network answered, and will answer the same again (a scope not granted, a Google account without a channel).
+    if (error instanceof ProviderError && error.code === 'PROVIDER_REJECTED' && !error.transient) {
+      throw new AppError('INVALID_REQUEST', 'connectionRefusedByNetwork', { reason: error.message }, { cause: error });
+    }
     throw unavailable(provider, error);
   } finally {
     clearTimeout(timer);

@@ -86,6 +86,24 @@ describe('connecting an X account', () => {
     const { body } = await api('GET', '/providers');
     expect(body.data.find((entry: any) => entry.provider === 'x')).toMatchObject({ configured: true, publishing: true, connection: 'oauth2' });
   });
+
+  it('refuses an app X grants no write scopes ("Read" permissions), naming them and what to change; no account is made', async () => {
+    const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
+    x.oauth.grantable = ['tweet.read', 'users.read', 'offline.access'];
+    try {
+      const started = await api('POST', '/social-accounts/connect', { provider: 'x' });
+      const browser = new OAuthBrowser(service.url, publicBaseUrl);
+      const atX = await fetch(await browser.start(started.body.data.authorizationUrl), { redirect: 'manual' });
+      const { location } = await browser.callback(atX.headers.get('location')!);
+      expect(location!.searchParams.get('error')).toBe('invalid_request');
+      expect(location!.searchParams.get('error_description')).toBe(
+        'Nothing was connected: X did not grant tweet.write, media.write, which publishing needs: give the app "Read and write" permissions in the X developer portal, then connect again.',
+      );
+    } finally {
+      x.oauth.grantable = undefined;
+    }
+    expect((await api('GET', '/social-accounts?limit=100')).body.data).toHaveLength(before);
+  });
 });
 
 describe('publishing to X', () => {

@@ -84,3 +84,30 @@ describe('the X stand-in, through twitter-api-v2', () => {
     expect((await failure(client.tweet('Expired'))).code).toBe(401);
   });
 });
+
+describe("the X stand-in's OAuth 2.0", () => {
+  const verifier = 'v'.repeat(43);
+
+  it('refuses a code exchanged with another PKCE verifier, and a code exchanged twice', async () => {
+    const code = await x.authorizationCode(redirectUri, verifier);
+    expect(await x.exchange(redirectUri, code, 'w'.repeat(43))).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const fresh = await x.authorizationCode(redirectUri, verifier);
+    expect((await x.exchange(redirectUri, fresh, verifier)).status).toBe(200);
+    expect(await x.exchange(redirectUri, fresh, verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('grants an app with "Read" permissions no write scopes, and its token cannot post or upload (403)', async () => {
+    x.oauth.grantable = ['tweet.read', 'users.read', 'offline.access'];
+    try {
+      const { body } = await x.exchange(redirectUri, await x.authorizationCode(redirectUri, verifier), verifier);
+      expect(body.scope).toBe('tweet.read users.read offline.access');
+      const reader = new TwitterApi(String(body.access_token), { httpAgent: new Agent() }).v2;
+      (reader as unknown as { setPrefix(prefix: string): void }).setPrefix(`${x.url}/2/`);
+      expect((await reader.me()).data.username).toBe(x.oauth.user.username);
+      expect((await failure(reader.tweet('Read only'))).data).toMatchObject({ status: 403, title: 'Forbidden' });
+      expect((await failure(reader.uploadMedia(Buffer.alloc(10), { media_type: 'image/png' }))).code).toBe(403);
+    } finally {
+      x.oauth.grantable = undefined;
+    }
+  });
+});

@@ -73,6 +73,11 @@ export class OAuthNetwork {
   user: NetworkUser = { id: '2244994945', name: 'X Developers', username: 'XDevelopers', profileImageUrl: 'https://pbs.twimg.com/profile_images/x.jpg' };
   /** The person refuses at the authorization page (RFC 6749 4.1.2.1 `access_denied`). */
   deny = false;
+  /**
+   * The scopes the app may be granted, where not every one asked for (an X app whose permissions are "Read" gets no
+   * tweet.write or media.write): the others are left out of the grant and of the token answer's `scope`.
+   */
+  grantable: string[] | undefined;
   /** The token endpoint answers 503 (a network in trouble), or not at all. */
   tokenEndpoint: 'ok' | 'failing' | 'hanging' = 'ok';
   readonly requests: RecordedRequest[] = [];
@@ -181,7 +186,10 @@ export class OAuthNetwork {
     } else {
       const code = randomBytes(24).toString('base64url');
       const offline = query.get('access_type') === 'offline';
-      this.#codes.set(code, { clientId: this.clientId, redirectUri, challenge, scope: query.get('scope') ?? '', user: { ...this.user }, used: false, offline });
+      const separator = this.#options.scopeSeparator;
+      const asked = (query.get('scope') ?? '').split(separator);
+      const scope = (this.grantable ? asked.filter((name) => this.grantable!.includes(name)) : asked).join(separator);
+      this.#codes.set(code, { clientId: this.clientId, redirectUri, challenge, scope, user: { ...this.user }, used: false, offline });
       back.searchParams.set('code', code);
     }
     res.writeHead(302, { location: back.href }).end();

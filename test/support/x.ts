@@ -14,6 +14,7 @@
 //   GET  /2/tweets/:id                     https://docs.x.com/x-api/posts/get-post-by-id (public_metrics)
 //   GET  /2/users/:id/tweets               https://docs.x.com/x-api/users/get-posts (newest first, start_time,
 //                                          tweet.fields=referenced_tweets)
+// Each endpoint needs the OAuth 2.0 scopes its reference page names (a token without one: 403 Forbidden).
 // Errors are problem JSON (https://docs.x.com/x-api/fundamentals/response-codes-and-errors); every answer carries
 // x-rate-limit-limit/-remaining/-reset (https://docs.x.com/x-api/fundamentals/rate-limits). Uploaded bytes are only
 // counted and hashed, never kept.
@@ -61,6 +62,18 @@ export interface XPost {
 
 /** A route of the API, as the switches below name it. */
 export type XRoute = 'initialize' | 'append' | 'finalize' | 'status' | 'metadata' | 'tweet' | 'lookup' | 'timeline';
+
+/** The scopes each route's reference page requires of an OAuth 2.0 user token. */
+const scopesOf: Record<XRoute, string[]> = {
+  initialize: ['media.write'],
+  append: ['media.write'],
+  finalize: ['media.write'],
+  status: ['media.write'],
+  metadata: ['media.write'],
+  tweet: ['tweet.read', 'tweet.write', 'users.read'],
+  lookup: ['tweet.read', 'users.read'],
+  timeline: ['tweet.read', 'users.read'],
+};
 
 export class XStandIn {
   readonly oauth: OAuthNetwork;
@@ -110,6 +123,12 @@ export class XStandIn {
   /** Tokens for the next user, through the authorization code flow with PKCE as a client would run it. */
   async authorize(redirectUri: string): Promise<{ access_token: string; refresh_token?: string }> {
     const verifier = randomBytes(32).toString('base64url');
+    const code = await this.authorizationCode(redirectUri, verifier);
+    return (await this.exchange(redirectUri, code, verifier)).body as { access_token: string; refresh_token?: string };
+  }
+
+  /** The code X's authorization page gives the next user, for the PKCE challenge of `verifier`. */
+  async authorizationCode(redirectUri: string, verifier: string): Promise<string> {
     const query = new URLSearchParams({
       response_type: 'code',
       client_id: this.oauth.clientId,
@@ -120,13 +139,18 @@ export class XStandIn {
       code_challenge_method: 'S256',
     });
     const back = new URL((await fetch(`${this.url}/i/oauth2/authorize?${query}`, { redirect: 'manual' })).headers.get('location')!);
+    return back.searchParams.get('code')!;
+  }
+
+  /** The token endpoint's answer to the exchange of `code` by the app (HTTP Basic). */
+  async exchange(redirectUri: string, code: string, verifier: string): Promise<{ status: number; body: Record<string, unknown> }> {
     const basic = Buffer.from(`${this.oauth.clientId}:${this.oauth.clientSecret}`).toString('base64');
     const answer = await fetch(`${this.url}/2/oauth2/token`, {
       method: 'POST',
       headers: { authorization: `Basic ${basic}` },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: verifier }),
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier }),
     });
-    return (await answer.json()) as { access_token: string; refresh_token?: string };
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   }
 
   postsBy(user: NetworkUser): XPost[] {
@@ -181,6 +205,11 @@ export class XStandIn {
       await drain(req);
       this.#problem(res, route, 401, 'Unauthorized', 'Unauthorized');
       return true;
+    }
+    const granted = this.oauth.scopeOf(token);
+    if (!scopesOf[route].every((scope) => granted.includes(scope))) {
+      await drain(req);
+      return this.#problem(res, route, 403, 'Forbidden', 'Forbidden');
     }
     const reset = this.limited.get(route);
     if (reset && reset > Date.now() / 1000) {

@@ -28,6 +28,12 @@ export interface OAuthProfile {
    * network without refresh: the account reconnects when the network refuses them).
    */
   refresh: 'standard' | 'none' | ((account: ConnectedAccount, app: OAuthApp) => Promise<ProviderTokens>);
+  /**
+   * Where a network may grant fewer scopes than asked (people untick them, an app's settings withhold them): those
+   * publishing cannot do without, checked against the token answer's `scope` before any account is made, and what
+   * to do about a missing one.
+   */
+  requiredScopes?: { scopes: readonly string[]; advice: string };
 }
 
 export type OAuthLink = Pick<ProviderAdapter, 'connector' | 'refresh' | 'revoke'>;
@@ -35,6 +41,15 @@ export type OAuthLink = Pick<ProviderAdapter, 'connector' | 'refresh' | 'revoke'
 export function tokensOf(account: ConnectedAccount): ProviderTokens {
   if (!account.tokens) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The account has no tokens: reconnect it.', false, { tokenRejected: true });
   return account.tokens;
+}
+
+/** An account connected without a scope publishing needs would only fail at its first post: refused at once instead. */
+function refuseMissingScopes({ network, requiredScopes }: OAuthProfile, tokens: ProviderTokens): void {
+  if (!requiredScopes || tokens.scope === undefined) return;
+  const granted = new Set(tokens.scope.split(/[\s,]+/));
+  const missing = requiredScopes.scopes.filter((scope) => !granted.has(scope));
+  if (missing.length)
+    throw new ProviderError('PROVIDER_REJECTED', `${network} did not grant ${missing.join(', ')}, which publishing needs: ${requiredScopes.advice}.`, false);
 }
 
 /** The connector, refresh and revocation of an OAuth network, for its adapter to include. */
@@ -46,7 +61,10 @@ export function oauthLink(profile: OAuthProfile, app: GivenApp, options: { redir
   const connector: OAuthConnector = {
     method: 'oauth2',
     prepare: async (context: AuthorizationContext) => oauthApp(context.redirectUri),
-    identities: (tokens) => profile.identities(tokens, app),
+    identities: (tokens) => {
+      refuseMissingScopes(profile, tokens);
+      return profile.identities(tokens, app);
+    },
   };
   const { refresh } = profile;
   return {

@@ -11,16 +11,10 @@ import type { Quota } from '../kit/quotas.ts';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.ts';
-import {
-  ProviderError,
-  type ConnectedAccount,
-  type ItemMetrics,
-  type ProviderAdapter,
-  type PublishOutcome,
-  type PublishRequest,
-  type PublishedItem,
-} from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { sandboxRules } from './rules.ts';
+import { NetworkAdapter } from '../kit/networkAdapter.ts';
 
 export const sandboxMarkers = {
   fail: '[sandbox:fail]',
@@ -33,29 +27,29 @@ export const sandboxSlowMs = 3000;
 /** How long the sandbox "processes" a post, and how long its rate limit lasts. */
 export const sandboxDelayMs = 1000;
 
-export class SandboxAdapter implements ProviderAdapter {
-  readonly provider = 'sandbox';
-  readonly duplicates = 'look-up';
-  readonly rules = sandboxRules;
+/** SANDBOX_QUOTA: a quota to see quota waits without a network. */
+const sandboxQuotas = (quota: { posts: number; seconds: number } | null): Quota[] =>
+  quota
+    ? [
+        {
+          name: `${quota.posts} posts per ${quota.seconds} s per account (SANDBOX_QUOTA)`,
+          scope: 'account',
+          windowSeconds: quota.seconds,
+          limit: quota.posts,
+          costPerPublish: 1,
+        },
+      ]
+    : [];
+
+export class SandboxAdapter extends NetworkAdapter implements ProviderAdapter {
   readonly connector = { method: 'local' } as const;
-  readonly quotas: readonly Quota[];
   readonly #db: Database;
   readonly #publicBaseUrl: string;
 
   constructor(db: Database, publicBaseUrl: string, quota: { posts: number; seconds: number } | null = null) {
+    super({ rules: sandboxRules, duplicates: 'look-up', quotas: sandboxQuotas(quota) });
     this.#db = db;
     this.#publicBaseUrl = publicBaseUrl;
-    this.quotas = quota
-      ? [
-          {
-            name: `${quota.posts} posts per ${quota.seconds} s per account (SANDBOX_QUOTA)`,
-            scope: 'account',
-            windowSeconds: quota.seconds,
-            limit: quota.posts,
-            costPerPublish: 1,
-          },
-        ]
-      : [];
   }
 
   #item(id: string): PublishedItem {

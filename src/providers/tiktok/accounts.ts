@@ -36,10 +36,8 @@ export function tiktokProfile(api: TikTokApi): OAuthProfile {
       clientIdParameter: 'client_key',
       scopeSeparator: ',',
     }),
+    requiredScopes: { scopes: ['video.publish'], advice: 'connect again and allow posting videos' },
     identities: async (tokens: ProviderTokens) => {
-      const granted = tokens.scope?.split(/[\s,]+/) ?? tiktokScopes;
-      if (!granted.includes('video.publish'))
-        throw new ProviderError('PROVIDER_REJECTED', 'TikTok: the permission to post videos was not granted: connect again and allow it.', false);
       const { user } = await api.call<UserInfo>('/v2/user/info/?fields=open_id,union_id,avatar_url,display_name', tokens.accessToken);
       if (!user?.open_id) throw new ProviderError('PROVIDER_UNAVAILABLE', 'TikTok answered GET /v2/user/info/ without the open_id.', true);
       const creator = await creatorInfo(api, tokens.accessToken);

@@ -44,6 +44,8 @@ function xProfile(http: NetworkHttp): OAuthProfile {
       pkce: true,
       clientAuthentication: 'basic',
     }),
+    // An app whose permissions in the developer portal are "Read" is granted no tweet.write or media.write.
+    requiredScopes: { scopes: xScopes, advice: 'give the app "Read and write" permissions in the X developer portal, then connect again' },
     identities: async (tokens: ProviderTokens, app: GivenApp) => {
       const { body } = await http.send<{ data?: User }>({
         method: 'GET',

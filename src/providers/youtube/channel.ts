@@ -41,23 +41,14 @@ export function youtubeProfile(api: YouTubeApi): OAuthProfile {
         authorizationParams: { access_type: 'offline', prompt: 'consent' },
       };
     },
+    requiredScopes: { scopes: youtubeScopes, advice: 'connect again and allow uploading videos and seeing the channel' },
     identities: async (tokens) => {
-      const granted = tokens.scope?.split(' ') ?? youtubeScopes;
-      const missing = youtubeScopes.filter((name) => !granted.includes(name));
-      if (missing.length)
-        throw new ProviderError(
-          'PROVIDER_REJECTED',
-          `YouTube: the permission to ${missing.map(permissionOf).join(' and ')} was not granted: connect again and allow it.`,
-          false,
-        );
       const { body } = await api.send<Channels>({ method: 'GET', path: '/youtube/v3/channels?part=snippet&mine=true', accessToken: tokens.accessToken });
       return [{ identity: channelOf(body), tokens }];
     },
     refresh: 'standard',
   };
 }
-
-const permissionOf = (name: string) => (name.endsWith('youtube.upload') ? 'upload videos' : 'see the channel');
 
 function channelOf(body: Channels): RemoteIdentity {
   const channel = body.items?.[0];
