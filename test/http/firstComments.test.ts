@@ -1,7 +1,8 @@
 // First comments (issue 30) on the four networks that take them as comments, end to end against their stand-ins
 // (test/support/meta.ts, linkedin.ts, youtube.ts): `settings.firstComment` is posted once, on the item just published,
 // by the account that published it; a comment the network refuses leaves the target published with the comment's
-// error on it; an attempt stopped between the post and its comment posts the comment once when it resumes; a YouTube
+// error on it; an attempt stopped between the post and its comment posts the comment once when it resumes; a comment
+// the network made but whose answer was lost is found by the next attempt, not posted again; a YouTube
 // channel connected without youtube.force-ssl gets the comment's error, not a failed video.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +79,10 @@ const networks = [
     refuse: (on: boolean) => {
       meta.refuseComments = on;
     },
+    loseNextCommentAnswer: () => {
+      meta.lostCommentAnswers = 1;
+    },
+    lostAnswersLeft: () => meta.lostCommentAnswers,
   },
   {
     name: 'instagram',
@@ -87,6 +92,10 @@ const networks = [
     refuse: (on: boolean) => {
       meta.refuseComments = on;
     },
+    loseNextCommentAnswer: () => {
+      meta.lostCommentAnswers = 1;
+    },
+    lostAnswersLeft: () => meta.lostCommentAnswers,
   },
   {
     name: 'linkedin',
@@ -96,6 +105,10 @@ const networks = [
     refuse: (on: boolean) => {
       linkedin.refuseComments = on;
     },
+    loseNextCommentAnswer: () => {
+      linkedin.lostCommentAnswers = 1;
+    },
+    lostAnswersLeft: () => linkedin.lostCommentAnswers,
   },
   {
     name: 'youtube',
@@ -105,6 +118,10 @@ const networks = [
     refuse: (on: boolean) => {
       youtube.refuseComments = on;
     },
+    loseNextCommentAnswer: () => {
+      youtube.lostCommentAnswers = 1;
+    },
+    lostAnswersLeft: () => youtube.lostCommentAnswers,
   },
 ];
 
@@ -172,6 +189,18 @@ describe('a first comment', () => {
     } finally {
       network.refuse(false);
     }
+  });
+});
+
+describe('a first comment whose answer was lost', () => {
+  it.each(networks)('is found on the $name item by the next attempt, not posted again', async (network) => {
+    network.loseNextCommentAnswer();
+    const text = `Posted once: https://moreau.example/${network.name}`;
+    const target = await network.post(text);
+    // The comment was made and its answer lost: an attempt or a status check after it found it.
+    expect(network.lostAnswersLeft()).toBe(0);
+    expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', firstComment: { remoteId: expect.any(String), error: null } });
+    expect(network.commentsOn(target.remoteId)).toEqual([{ by: network.author, text }]);
   });
 });
 

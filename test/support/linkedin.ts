@@ -13,7 +13,8 @@
 //   Posts API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api
 //   Comments API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/comments-api
 //     (POST /rest/socialActions/{urn}/comments {actor, object, message: {text}}: the actor a person or organization
-//     the member may act as, the object the post of the path; 201 with the comment and its URN)
+//     the member may act as, the object the post of the path; 201 with the comment and its URN; GET of the same path lists
+//     a post's comments as `elements` with `actor`, `commentUrn` and `message.text`)
 //   little text  https://learn.microsoft.com/linkedin/marketing/community-management/shares/little-text-format
 //   Share statistics  https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics
 //   Versioning  https://learn.microsoft.com/linkedin/marketing/versioning (no LinkedIn-Version: 400 VERSION_MISSING)
@@ -113,6 +114,8 @@ export class LinkedInStandIn {
   refuseComments = false;
   /** The next this many comments answer 503 (LinkedIn unavailable), before anything is created. */
   commentsUnavailable = 0;
+  /** The next this many comments are made, but answered 504 (a gateway timeout), as if the answer were lost. */
+  lostCommentAnswers = 0;
   /** Organizations each member administers, by member id (`sub`). */
   readonly administers = new Map<string, LinkedInOrganization[]>();
   readonly requests: { method: string; path: string; version: string | undefined }[] = [];
@@ -225,6 +228,7 @@ export class LinkedInStandIn {
     if (route === 'GET /rest/posts' && url.searchParams.get('q') === 'author') return this.#postsBy(res, member, url.searchParams);
     const commented = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(url.pathname);
     if (req.method === 'POST' && commented) return this.#createComment(res, member, decodeURIComponent(commented[1]!), body);
+    if (req.method === 'GET' && commented) return this.#commentsOn(res, member, decodeURIComponent(commented[1]!));
     if (route === 'GET /rest/organizationalEntityShareStatistics') return this.#shareStatistics(res, member, url.searchParams);
     error(res, 404, `No route ${route}`);
   }
@@ -397,7 +401,21 @@ export class LinkedInStandIn {
     const id = this.#nextId();
     const comment: StoredComment = { urn: `urn:li:comment:(${urn},${id})`, actor: body.actor, object: urn, text };
     this.comments.set(comment.urn, comment);
+    if (this.lostCommentAnswers > 0) {
+      this.lostCommentAnswers--;
+      return error(res, 504, 'Gateway Timeout');
+    }
     json(res, 201, { id, commentUrn: comment.urn, actor: comment.actor, object: urn, message: { text } }, { 'x-restli-id': comment.urn });
+  }
+
+  #commentsOn(res: ServerResponse, member: NetworkUser, urn: string): void {
+    const post = this.posts.get(urn);
+    if (!post) return error(res, 404, `Entity ${urn} does not exist`);
+    if (!this.#mayAct(member, post.author)) return error(res, 403, `Not enough permissions to read the comments of ${urn}`, { serviceErrorCode: 100 });
+    const elements = [...this.comments.values()]
+      .filter((comment) => comment.object === urn)
+      .map((comment) => ({ actor: comment.actor, commentUrn: comment.urn, object: urn, message: { text: comment.text } }));
+    json(res, 200, { paging: { start: 0, count: elements.length, links: [] }, elements });
   }
 
   #contentRefusal(author: string, content: StoredPost['content']): string | null {

@@ -16,7 +16,8 @@
 //     (containers IN_PROGRESS until polled, publishing one early is 9007/2207027; images JPEG only)
 //   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments (a Page post or video, with that
 //     Page's token: the Page is the author), https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments
-//     (POST /{ig-media-id}/comments `message` required, with the token of the account's Page)
+//     (POST /{ig-media-id}/comments `message` required, with the token of the account's Page; GET of the same edge lists
+//     them: a Page post's as `message` and `from` {id, name}, an IG media's as `text` and `from` {id, username})
 //   Threads  https://developers.facebook.com/documentation/threads/get-started/get-access-tokens-and-permissions
 //     (authorize, POST /oauth/access_token → `{access_token, user_id}` without token_type),
 //     https://developers.facebook.com/docs/threads/get-started/long-lived-tokens (th_exchange_token, th_refresh_token
@@ -178,6 +179,8 @@ export class MetaStandIn {
   readonly comments = new Map<string, GraphComment>();
   /** Comments are refused (the app lacks the comment permission for this Page: #200) while set. */
   refuseComments = false;
+  /** The next this many comments are made, but answered with Meta's unexpected error (code 2), as if the answer were lost. */
+  lostCommentAnswers = 0;
   /** The Threads app of the same Meta app: its own id and secret. */
   readonly threadsClientId = String(700_000_000 + Math.floor(Math.random() * 1e8));
   readonly threadsClientSecret = randomBytes(16).toString('hex');
@@ -376,6 +379,7 @@ export class MetaStandIn {
         (media) => ({ id: media.id, caption: media.caption }),
       );
     if (node && route === 'POST comments') return this.#comment(node, params, token, res);
+    if (node && route === 'GET comments') return this.#commentsOn(node, res);
     if (node && route === 'GET insights') return this.#insights(node, res);
     if (node && route === 'GET ') return this.#object(node, res);
     this.#error(
@@ -597,7 +601,31 @@ export class MetaStandIn {
       message: params.message,
     };
     this.comments.set(comment.id, comment);
+    if (this.lostCommentAnswers > 0) {
+      this.lostCommentAnswers--;
+      return this.#error(res, 500, 2, 'An unexpected error has occurred. Please retry your request later.');
+    }
     this.#json(res, 200, { id: comment.id });
+  }
+
+  /** The comments on a post, video or IG media, oldest first, in the shape of the object's network. */
+  #commentsOn(id: string, res: ServerResponse): void {
+    const media = this.igMedia.get(id);
+    if (!media && !this.posts.has(id) && !this.videos.has(id))
+      return this.#error(res, 400, 100, `Unsupported get request. Object with ID '${id}' does not exist`, 33);
+    const on = [...this.comments.values()].filter((comment) => comment.on === id);
+    const data = media
+      ? on.map((comment) => ({ id: comment.id, text: comment.message, from: { id: comment.from, username: this.#igUsername(comment.from) } }))
+      : on.map((comment) => ({
+          id: comment.id,
+          message: comment.message,
+          from: { id: comment.from, name: this.pages.find((page) => page.id === comment.from)?.name },
+        }));
+    this.#json(res, 200, { data });
+  }
+
+  #igUsername(id: string): string | undefined {
+    return this.pages.find((page) => page.instagram?.id === id)?.instagram?.username;
   }
 
   #object(id: string, res: ServerResponse): void {

@@ -18,6 +18,8 @@
 //   commentThreads.insert  https://developers.google.com/youtube/v3/docs/commentThreads/insert (youtube.force-ssl
 //     only; part=snippet; snippet.channelId, videoId, topLevelComment.snippet.textOriginal required; 404
 //     videoNotFound; 403 commentsDisabled)
+//   commentThreads.list  https://developers.google.com/youtube/v3/docs/commentThreads/list (part=snippet, videoId;
+//     items newest first, each topLevelComment.snippet with textOriginal and authorChannelId.value)
 //   errors  https://developers.google.com/youtube/v3/docs/errors: `{error: {code, message, errors: [{message,
 //     domain, reason}], status}}`; 401 authError with WWW-Authenticate; 403 quotaExceeded; 403 rateLimitExceeded.
 // Uploaded bytes are counted and hashed, never kept.
@@ -119,6 +121,8 @@ export class YouTubeStandIn {
   readonly comments = new Map<string, StoredComment>();
   /** Comments are refused (403 commentsDisabled) while set. */
   refuseComments = false;
+  /** The next this many comments are made, but answered 503 backendError, as if the answer were lost. */
+  lostCommentAnswers = 0;
   readonly requests: { method: string; path: string }[] = [];
   /** Every call answers 403 quotaExceeded while set. */
   quotaExceeded = false;
@@ -223,6 +227,10 @@ export class YouTubeStandIn {
       return this.#channels(res, url.searchParams, channel);
     }
     if (route === 'GET /youtube/v3/videos') return this.#videosList(res, url.searchParams);
+    if (route === 'GET /youtube/v3/commentThreads') {
+      if (!allowed(readScopes)) return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+      return this.#listComments(res, url.searchParams);
+    }
     if (route === 'POST /youtube/v3/commentThreads') {
       if (!granted.includes(scopes('youtube.force-ssl')))
         return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
@@ -252,6 +260,10 @@ export class YouTubeStandIn {
     if (this.refuseComments) return googleError(res, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
     const comment: StoredComment = { id: `Ug${randomBytes(12).toString('base64url')}`, videoId: video.id, channelId: channel.id, text };
     this.comments.set(comment.id, comment);
+    if (this.lostCommentAnswers > 0) {
+      this.lostCommentAnswers--;
+      return googleError(res, 503, 'backendError', 'Backend Error');
+    }
     const topLevelComment = {
       kind: 'youtube#comment',
       etag: 'etag',
@@ -264,6 +276,28 @@ export class YouTubeStandIn {
       id: comment.id,
       snippet: { channelId: channel.id, videoId: video.id, topLevelComment, canReply: true, totalReplyCount: 0, isPublic: true },
     });
+  }
+
+  #listComments(res: ServerResponse, query: URLSearchParams): void {
+    if (!partsOf(query).includes('snippet')) return googleError(res, 400, 'required', 'Required parameter: part');
+    const video = this.videos.get(query.get('videoId') ?? '');
+    if (!video) return googleError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
+    const items = [...this.comments.values()]
+      .filter((comment) => comment.videoId === video.id)
+      .reverse()
+      .map((comment) => ({
+        kind: 'youtube#commentThread',
+        id: comment.id,
+        snippet: {
+          videoId: video.id,
+          topLevelComment: {
+            kind: 'youtube#comment',
+            id: comment.id,
+            snippet: { videoId: video.id, textOriginal: comment.text, textDisplay: comment.text, authorChannelId: { value: comment.channelId } },
+          },
+        },
+      }));
+    json(res, 200, { kind: 'youtube#commentThreadListResponse', pageInfo: { totalResults: items.length, resultsPerPage: 20 }, items });
   }
 
   #channels(res: ServerResponse, query: URLSearchParams, channel: Channel | undefined): void {

@@ -18,7 +18,7 @@ import { MetaAdapter } from '../meta/adapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
-import { insightsOf, recentItemWith, type Graph } from '../meta/graph.ts';
+import { commentBy, insightsOf, recentItemWith, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { publishedReel } from './reels.ts';
 import { facebookRules } from './rules.ts';
@@ -81,12 +81,20 @@ export class FacebookAdapter extends MetaAdapter implements ProviderAdapter {
     const permalink = await steps.once('permalink', async () =>
       absolute((await this.graph.get<{ permalink_url?: string }>(`/${postId}`, token, { fields: 'permalink_url' }, signal)).permalink_url),
     );
-    const firstComment = await postFirstComment(steps, request.firstComment, async (message) => {
-      const { id } = await this.graph.post<{ id: string }>(`/${postId}/comments`, token, { message }, signal);
-      // A comment's id is `<post>_<comment>`; Facebook opens the post at it with `comment_id`.
-      const at = `comment_id=${id.split('_').at(-1)}`;
-      return { remoteId: id, remoteUrl: permalink && `${permalink}${permalink.includes('?') ? '&' : '?'}${at}` };
+    // A comment's id is `<post>_<comment>`; Facebook opens the post at it with `comment_id`.
+    const commentItem = (id: string) => ({
+      remoteId: id,
+      remoteUrl: permalink && `${permalink}${permalink.includes('?') ? '&' : '?'}comment_id=${id.split('_').at(-1)}`,
     });
+    const firstComment = await postFirstComment(
+      steps,
+      request.firstComment,
+      async (message) => commentItem((await this.graph.post<{ id: string }>(`/${postId}/comments`, token, { message }, signal)).id),
+      async (message) => {
+        const id = await commentBy(this.graph, postId, { author: page, textField: 'message', text: message }, token, signal);
+        return id ? commentItem(id) : null;
+      },
+    );
     return { status: 'published', item: { remoteId: postId, remoteUrl: permalink, ...(firstComment ? { firstComment } : {}) } };
   }
 

@@ -24,7 +24,7 @@ import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
-import { insightsOf, type Graph } from '../meta/graph.ts';
+import { commentBy, insightsOf, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { instagramRules } from './rules.ts';
 
@@ -81,10 +81,18 @@ export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
       text: caption,
     });
     // Comments have no page of their own at Instagram: the post's is the comment's link.
-    const firstComment = await postFirstComment(steps, request.firstComment, async (message) => ({
-      remoteId: (await this.graph.post<{ id: string }>(`/${item.remoteId}/comments`, token, { message }, signal)).id,
-      remoteUrl: item.remoteUrl,
-    }));
+    const firstComment = await postFirstComment(
+      steps,
+      request.firstComment,
+      async (message) => ({
+        remoteId: (await this.graph.post<{ id: string }>(`/${item.remoteId}/comments`, token, { message }, signal)).id,
+        remoteUrl: item.remoteUrl,
+      }),
+      async (message) => {
+        const id = await commentBy(this.graph, item.remoteId, { author: user, textField: 'text', text: message }, token, signal);
+        return id ? { remoteId: id, remoteUrl: item.remoteUrl } : null;
+      },
+    );
     return { status: 'published', item: { ...item, ...(firstComment ? { firstComment } : {}) } };
   }
 

@@ -11,8 +11,9 @@ export interface FirstCommentResult {
 }
 
 /**
- * Posts `text` once (kit step 'firstComment'); a permanent ProviderError is returned as `error` (the post stays
- * published); transient errors and rate limits are thrown, so the worker retries and the step resumes.
+ * Posts `text` once (kit step 'firstComment'); a permanent ProviderError, of the comment or of the look-up, is
+ * returned as `error` (the post stays published); transient errors and rate limits are thrown, so the worker retries
+ * and the step resumes.
  */
 export async function postFirstComment(
   steps: Steps,
@@ -24,22 +25,21 @@ export async function postFirstComment(
   if (text === null) return undefined;
   const lookUp =
     ifInterrupted &&
-    (async () => {
-      const item = await ifInterrupted(text);
-      return item && { item, error: null };
-    });
-  return steps.once(
-    'firstComment',
-    async (): Promise<FirstCommentResult> => {
-      try {
-        return { item: await comment(text), error: null };
-      } catch (error) {
-        if (!(error instanceof ProviderError) || error.transient || error.retryAfterMs !== undefined || error.tokenRejected) throw error;
-        return { item: null, error: { code: error.code, message: error.message } };
-      }
-    },
-    lookUp ? { ifInterrupted: lookUp } : {},
-  );
+    (() =>
+      refusalAsResult(async () => {
+        const item = await ifInterrupted(text);
+        return item && { item, error: null };
+      }));
+  return steps.once('firstComment', () => refusalAsResult(async () => ({ item: await comment(text), error: null })), lookUp ? { ifInterrupted: lookUp } : {});
+}
+
+async function refusalAsResult<Result>(call: () => Promise<Result>): Promise<Result | FirstCommentResult> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ProviderError) || error.transient || error.retryAfterMs !== undefined || error.tokenRejected) throw error;
+    return { item: null, error: { code: error.code, message: error.message } };
+  }
 }
 
 /** The checkpoint steps that hold a thread's posted parts: the first post, then 'part:0', 'part:1', ... */

@@ -87,7 +87,12 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
       ...(Object.keys(content).length ? { content } : {}),
     };
     const urn = await steps.once('post', () => this.#post(session, post), { ifInterrupted: () => this.#earlierPost(session, post) });
-    const firstComment = await postFirstComment(steps, request.firstComment, (text) => this.#comment(session, urn, text));
+    const firstComment = await postFirstComment(
+      steps,
+      request.firstComment,
+      (text) => this.#comment(session, urn, text),
+      (text) => this.#earlierComment(session, urn, text),
+    );
     return { status: 'published', item: { ...published(urn), ...(firstComment ? { firstComment } : {}) } };
   }
 
@@ -143,7 +148,28 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
     const commentUrn = body?.commentUrn ?? headers['x-restli-id'];
     if (typeof commentUrn !== 'string' || !commentUrn.startsWith('urn:li:comment:'))
       throw new ProviderError('PROVIDER_UNAVAILABLE', 'LinkedIn took the comment without naming it.', false);
-    return { remoteId: commentUrn, remoteUrl: `${published(urn).remoteUrl}?commentUrn=${restliUrn(commentUrn)}` };
+    return commentItem(urn, commentUrn);
+  }
+
+  /** The comment an interrupted attempt made on the post, among its comments: the author's, with the same text. */
+  async #earlierComment(session: Session, urn: string, text: string): Promise<PublishedItem | null> {
+    const { body } = await this.#api
+      .send<{ elements?: { actor?: string; commentUrn?: string; message?: { text?: string } }[] }>({
+        method: 'GET',
+        path: `/rest/socialActions/${restliUrn(urn)}/comments`,
+        accessToken: session.accessToken,
+        signal: session.signal,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ProviderError) || error.code !== 'PROVIDER_REJECTED') throw error;
+        throw new ProviderError(
+          'PROVIDER_REJECTED',
+          `An earlier attempt may have posted the first comment, and LinkedIn does not let this app read the post's comments to check (${error.message}). Look at the post and comment there if it is missing.`,
+          false,
+        );
+      });
+    const found = (body.elements ?? []).find((comment) => comment.actor === session.author && comment.message?.text === text);
+    return found?.commentUrn ? commentItem(urn, found.commentUrn) : null;
   }
 
   /** The post an interrupted attempt created, among the author's latest: the same commentary and media. */
@@ -171,6 +197,10 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
 const mediaIds = (content: Post['content']) => [content?.media?.id, ...(content?.multiImage?.images ?? []).map((image) => image.id)].filter(Boolean).join(',');
 
 const published = (urn: string): PublishedItem => ({ remoteId: urn, remoteUrl: `https://www.linkedin.com/feed/update/${urn}/` });
+const commentItem = (urn: string, commentUrn: string): PublishedItem => ({
+  remoteId: commentUrn,
+  remoteUrl: `${published(urn).remoteUrl}?commentUrn=${restliUrn(commentUrn)}`,
+});
 
 export function createLinkedInAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): LinkedInAdapter {
   return new LinkedInAdapter({ app, redirectUri, version: config.linkedinVersion, timeoutMs: config.networkTimeoutMs, allowedHosts });

@@ -168,3 +168,23 @@ export async function recentItemWith(
   const found = (body.data ?? []).find((item) => (item[field] ?? '') === value);
   return typeof found?.id === 'string' ? found.id : null;
 }
+
+/**
+ * The comment `author` (a Page, an Instagram account) left on `on` saying `text`, if any: what an interrupted first
+ * comment step may have posted. Facebook names a comment's text `message`, Instagram `text`.
+ */
+export async function commentBy(
+  graph: Graph,
+  on: string,
+  { author, textField, text }: { author: string; textField: 'message' | 'text'; text: string },
+  accessToken: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const body = await graph.get<{ data?: ({ id?: string; from?: { id?: string } } & Record<string, unknown>)[] }>(
+    `/${on}/comments`,
+    accessToken,
+    { fields: `id,from,${textField}`, limit: '50' },
+    signal,
+  );
+  return (body.data ?? []).find((comment) => comment.from?.id === author && comment[textField] === text)?.id ?? null;
+}

@@ -66,6 +66,16 @@ interface VideoState {
 const uploadUnits = 1600;
 const commentUnits = 50;
 
+interface CommentSnippet {
+  textOriginal?: string;
+  authorChannelId?: { value?: string };
+}
+
+const commentItem = (videoId: string, commentId: string): PublishedItem => ({
+  remoteId: commentId,
+  remoteUrl: `https://www.youtube.com/watch?v=${videoId}&lc=${commentId}`,
+});
+
 const youtubeQuotas = (unitsPerDay: number): Quota[] => [
   {
     name: 'YouTube Data API units per day',
@@ -118,7 +128,12 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
       await steps.record('processed', true);
     }
     const page = request.placement === 'short' ? `https://www.youtube.com/shorts/${id}` : `https://www.youtube.com/watch?v=${id}`;
-    const firstComment = await postFirstComment(steps, request.firstComment, (text) => this.#comment(request.account, id, text, signal));
+    const firstComment = await postFirstComment(
+      steps,
+      request.firstComment,
+      (text) => this.#comment(request.account, id, text, signal),
+      (text) => this.#earlierComment(request.account, id, text, signal),
+    );
     return { status: 'published', item: { remoteId: id, remoteUrl: page, ...(firstComment ? { firstComment } : {}) } };
   }
 
@@ -174,7 +189,21 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
     });
     const commentId = body.snippet?.topLevelComment?.id ?? body.id;
     if (!commentId) throw new ProviderError('PROVIDER_UNAVAILABLE', 'YouTube took the comment without naming it.', false);
-    return { remoteId: commentId, remoteUrl: `https://www.youtube.com/watch?v=${videoId}&lc=${commentId}` };
+    return commentItem(videoId, commentId);
+  }
+
+  /** The comment an interrupted attempt made on the video, among its latest (commentThreads.list): the channel's, with the same text. */
+  async #earlierComment(account: ConnectedAccount, videoId: string, text: string, signal: AbortSignal): Promise<PublishedItem | null> {
+    const { body } = await this.#api.send<{ items?: { snippet?: { topLevelComment?: { id?: string; snippet?: CommentSnippet } } }[] }>({
+      method: 'GET',
+      path: `/youtube/v3/commentThreads?part=snippet&videoId=${encodeURIComponent(videoId)}&maxResults=50`,
+      accessToken: tokensOf(account).accessToken,
+      signal,
+    });
+    const found = (body.items ?? [])
+      .map((thread) => thread.snippet?.topLevelComment)
+      .find((comment) => comment?.snippet?.authorChannelId?.value === account.remoteId && comment.snippet?.textOriginal === text);
+    return found?.id ? commentItem(videoId, found.id) : null;
   }
 
   async #setThumbnail(videoId: string, image: PublishMedia, accessToken: string, signal: AbortSignal): Promise<void> {
