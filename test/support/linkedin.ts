@@ -1,5 +1,5 @@
-// A stand-in for LinkedIn, as its reference documents the calls the adapter makes. LinkedIn maintains no official
-// Node client to drive it with, so its answers follow the reference pages:
+// A stand-in for LinkedIn, as its reference documents the calls the adapter makes, kept honest by LinkedIn's official
+// client, linkedin-api-client (test/http/linkedinStandIn.test.ts), which encodes the Rest.li 2.0 requests against it:
 //   OAuth 2.0 (the shared OAuth stand-in, test/support/oauthNetwork.ts, with LinkedIn's paths, the client secret in
 //     the form and refresh tokens kept across refreshes)
 //     https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow
