@@ -193,8 +193,8 @@ export async function startAccountConnection(
   return { authorizationUrl: startLink.href, state, expiresAt: expiresAt.toISOString() };
 }
 
-/** Where the person goes when no `redirectUri` was given: the dashboard. */
-export const dashboardPath = '/';
+/** Where the person goes when no `redirectUri` was given: the dashboard's accounts page, which says how it went. */
+export const dashboardPath = '/accounts';
 
 /**
  * An authorization that ended without an account. `returnTo` is where to send the person with `error` (an RFC 6749

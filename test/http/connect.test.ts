@@ -207,7 +207,7 @@ describe('the OAuth callback', () => {
   it('reconnecting the same remote account keeps one account with the same id, ACTIVE again after a disconnect', async () => {
     const first = (await connectMastodon()).location!.searchParams.get('connectionId');
     const again = await connectMastodon();
-    expect(again.location!.origin + again.location!.pathname).toBe(`${publicBaseUrl}/`);
+    expect(again.location!.origin + again.location!.pathname).toBe(`${publicBaseUrl}/accounts`);
     expect(again.location!.searchParams.get('connectionId')).toBe(first);
     expect((await api('DELETE', `/social-accounts/${first}`)).body.data.status).toBe('REVOKED');
     const back = await connectMastodon();

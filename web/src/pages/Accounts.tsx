@@ -1,8 +1,8 @@
 // Connected accounts, each with its picture, network and status: reconnect one the network no longer accepts,
 // disconnect one (after a confirmation). Connect one of the networks set up here, grouped by how: an OAuth network
-// (the person is sent to the network and comes back through /oauth/callback to the dashboard), Bluesky by app
-// password, the sandbox.
-import { useState, type FormEvent } from 'react';
+// (the person is sent to the network and comes back through /oauth/callback to this page, which says how it went),
+// Bluesky by app password, the sandbox.
+import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
@@ -28,7 +28,7 @@ const AddAccount = `
   mutation AddAccount($provider: Provider!, $username: String, $identifier: String, $appPassword: String, $service: String) {
     addSocialAccount(provider: $provider, username: $username, identifier: $identifier, appPassword: $appPassword, service: $service) { id }
   }`;
-// Without a redirectUri the network's callback brings the person back to the dashboard at the service's public address.
+// Without a redirectUri the network's callback brings the person back to this page at the service's public address.
 const StartConnection = `mutation StartConnection($provider: Provider!, $instanceUrl: String) { startAccountConnection(provider: $provider, instanceUrl: $instanceUrl) { authorizationUrl } }`;
 const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
 
@@ -54,6 +54,18 @@ const statusTones: Record<string, Tone> = { ACTIVE: 'success', NEEDS_RECONNECT: 
 /** OAuth networks where the person names their own server (Mastodon's instance), sent as `instanceUrl`. */
 const ownServerNetworks = new Set<Provider>(['MASTODON']);
 
+/**
+ * What the callback said as it sent the person back here: the accounts it connected (`connectionId`, one each), or
+ * why it connected nothing (`error`, and the localized `error_description`, shown as text).
+ */
+function callbackOutcome(): { connected: number } | { refused: string } | null {
+  const query = new URLSearchParams(window.location.search);
+  const error = query.get('error');
+  if (error) return { refused: query.get('error_description') || error };
+  const connected = query.getAll('connectionId').length;
+  return connected ? { connected } : null;
+}
+
 /** The API's details that name no field of the form they came from (an OAuth button has none). */
 function Details({ error }: { error: ApiError | null }) {
   if (!error?.details.length) return null;
@@ -74,6 +86,11 @@ export function Accounts() {
   const [, addAccount] = useMutation(AddAccount);
   const [, startConnection] = useMutation(StartConnection);
   const [, disconnect] = useMutation(Disconnect);
+  const [outcome] = useState(callbackOutcome);
+  // Read once: a reload or a shared link does not say it again.
+  useEffect(() => {
+    if (outcome) window.history.replaceState(window.history.state, '', window.location.pathname);
+  }, [outcome]);
   // Where an error shows: a network's form (or its button), or the list.
   const [error, setError] = useState<{ form: Provider | 'list'; error: ApiError } | null>(null);
   // Only networks set up here are offered (the operator's app at the network).
@@ -160,6 +177,12 @@ export function Accounts() {
   return (
     <section aria-labelledby="accounts-title">
       <h1 id="accounts-title">{t('accounts.title')}</h1>
+      {outcome && 'refused' in outcome && (
+        <p role="alert" className="error">
+          {outcome.refused}
+        </p>
+      )}
+      {outcome && 'connected' in outcome && <p role="status">{t('accounts.connected', { count: outcome.connected })}</p>}
       {data && accounts.length === 0 ? (
         <EmptyState title={t('accounts.none')}>
           <p>{t('accounts.noneHint')}</p>
