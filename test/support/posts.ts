@@ -16,11 +16,19 @@ export function apiFor(baseUrl: string, apiKey: string): Api {
   };
 }
 
-/** Polls GET /posts/{id} until its status is one of `statuses`. */
+/**
+ * Polls GET /posts/{id} until its status is one of `statuses`. A 503 is asked again a second later, as the API
+ * documents for a passing database failure (Retry-After: 1); any other error answer ends the wait, saying what it was.
+ */
 export async function waitForPost(api: Api, id: string, statuses: string[], timeoutMs = 30_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { body } = await api('GET', `/posts/${id}`);
+    const { status, body } = await api('GET', `/posts/${id}`);
+    if (status === 503 && Date.now() < deadline) {
+      await sleep(1000);
+      continue;
+    }
+    if (status !== 200) throw new Error(`GET /posts/${id} answered ${status}: ${JSON.stringify(body)}`);
     if (statuses.includes(body.data.status)) return body.data;
     if (Date.now() > deadline) throw new Error(`post ${id} is ${body.data.status}, not ${statuses.join('|')}: ${JSON.stringify(body.data.targets)}`);
     await sleep(100);

@@ -153,44 +153,36 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
 
   /** The comment an interrupted attempt made on the post, among its comments: the author's, with the same text. */
   async #earlierComment(session: Session, urn: string, text: string): Promise<PublishedItem | null> {
-    const { body } = await this.#api
-      .send<{ elements?: { actor?: string; commentUrn?: string; message?: { text?: string } }[] }>({
-        method: 'GET',
-        path: `/rest/socialActions/${restliUrn(urn)}/comments`,
-        accessToken: session.accessToken,
-        signal: session.signal,
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof ProviderError) || error.code !== 'PROVIDER_REJECTED') throw error;
-        throw new ProviderError(
-          'PROVIDER_REJECTED',
-          `An earlier attempt may have posted the first comment, and LinkedIn does not let this app read the post's comments to check (${error.message}). Look at the post and comment there if it is missing.`,
-          false,
-        );
-      });
-    const found = (body.elements ?? []).find((comment) => comment.actor === session.author && comment.message?.text === text);
+    const { elements } = await this.#lookUp<{ elements?: { actor?: string; commentUrn?: string; message?: { text?: string } }[] }>(
+      session,
+      `/rest/socialActions/${restliUrn(urn)}/comments`,
+      (reason) =>
+        `An earlier attempt may have posted the first comment, and LinkedIn does not let this app read the post's comments to check (${reason}). Look at the post and comment there if it is missing.`,
+    );
+    const found = (elements ?? []).find((comment) => comment.actor === session.author && comment.message?.text === text);
     return found?.commentUrn ? commentItem(urn, found.commentUrn) : null;
   }
 
   /** The post an interrupted attempt created, among the author's latest: the same commentary and media. */
   async #earlierPost(session: Session, post: { commentary: string; content?: Post['content'] }): Promise<string | null> {
-    const { body } = await this.#api
-      .send<{ elements?: Post[] }>({
-        method: 'GET',
-        path: `/rest/posts?author=${restliUrn(session.author)}&q=author&count=10&sortBy=LAST_MODIFIED`,
-        accessToken: session.accessToken,
-        signal: session.signal,
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof ProviderError) || error.code !== 'PROVIDER_REJECTED') throw error;
-        throw new ProviderError(
-          'PROVIDER_REJECTED',
-          `An earlier attempt may have posted, and LinkedIn does not let this app read the author's posts to check (${error.message}). Look at the profile and publish again if the post is not there.`,
-          false,
-        );
-      });
-    const found = (body.elements ?? []).find((candidate) => candidate.commentary === post.commentary && mediaIds(candidate.content) === mediaIds(post.content));
+    const { elements } = await this.#lookUp<{ elements?: Post[] }>(
+      session,
+      `/rest/posts?author=${restliUrn(session.author)}&q=author&count=10&sortBy=LAST_MODIFIED`,
+      (reason) =>
+        `An earlier attempt may have posted, and LinkedIn does not let this app read the author's posts to check (${reason}). Look at the profile and publish again if the post is not there.`,
+    );
+    const found = (elements ?? []).find((candidate) => candidate.commentary === post.commentary && mediaIds(candidate.content) === mediaIds(post.content));
     return found?.id ?? null;
+  }
+
+  /** A read made to learn what an interrupted attempt did; LinkedIn refusing the app that read is said with what to do. */
+  async #lookUp<Body>(session: Session, path: string, refused: (reason: string) => string): Promise<Body> {
+    try {
+      return (await this.#api.send<Body>({ method: 'GET', path, accessToken: session.accessToken, signal: session.signal })).body;
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.code !== 'PROVIDER_REJECTED') throw error;
+      throw new ProviderError('PROVIDER_REJECTED', refused(error.message), false);
+    }
   }
 }
 
