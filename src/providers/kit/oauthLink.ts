@@ -43,10 +43,15 @@ export function tokensOf(account: ConnectedAccount): ProviderTokens {
   return account.tokens;
 }
 
+/** The scopes the token answer says were granted (networks join them with spaces or commas); undefined where it named none. */
+export function grantedScopes(tokens: ProviderTokens): ReadonlySet<string> | undefined {
+  return tokens.scope === undefined ? undefined : new Set(tokens.scope.split(/[\s,]+/));
+}
+
 /** An account connected without a scope publishing needs would only fail at its first post: refused at once instead. */
 function refuseMissingScopes({ network, requiredScopes }: OAuthProfile, tokens: ProviderTokens): void {
-  if (!requiredScopes || tokens.scope === undefined) return;
-  const granted = new Set(tokens.scope.split(/[\s,]+/));
+  const granted = grantedScopes(tokens);
+  if (!requiredScopes || !granted) return;
   const missing = requiredScopes.scopes.filter((scope) => !granted.has(scope));
   if (missing.length)
     throw new ProviderError('PROVIDER_REJECTED', `${network} did not grant ${missing.join(', ')}, which publishing needs: ${requiredScopes.advice}.`, false);

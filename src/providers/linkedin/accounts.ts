@@ -13,7 +13,7 @@
 //     (GET /rest/organizations/{id}: localizedName, vanityName)
 import type { GivenApp } from '../../config.ts';
 import { ProviderError, type ProviderTokens, type RemoteIdentity } from '../adapter.ts';
-import type { OAuthProfile } from '../kit/oauthLink.ts';
+import { grantedScopes, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { LinkedInApi } from './api.ts';
 
 /** The member's identity and posting as them; their pages' posts, statistics and roles. */
@@ -49,7 +49,7 @@ export function linkedinProfile(api: LinkedInApi): OAuthProfile {
     }),
     identities: async (tokens) => {
       const member = await memberOf(api, tokens);
-      const pages = tokens.scope?.split(/[\s,]+/).includes('w_organization_social') ? await organizationsOf(api, tokens) : [];
+      const pages = grantedScopes(tokens)?.has('w_organization_social') ? await organizationsOf(api, tokens) : [];
       return [member, ...pages].map((identity) => ({ identity, tokens }));
     },
     refresh: 'standard',

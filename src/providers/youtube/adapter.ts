@@ -29,7 +29,7 @@ import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
-import { tokensOf } from '../kit/oauthLink.ts';
+import { grantedScopes, tokensOf } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { uploadResumable } from '../kit/resumable.ts';
 import { mediaOfSetting } from '../kit/settingsMedia.ts';
@@ -174,7 +174,8 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
   async #comment(account: ConnectedAccount, videoId: string, text: string, signal: AbortSignal): Promise<PublishedItem> {
     const tokens = tokensOf(account);
     // Granted scopes are known from the authorization: a channel without this one would only get Google's bare 403.
-    if (tokens.scope !== undefined && !tokens.scope.split(' ').includes(youtubeCommentScope))
+    const granted = grantedScopes(tokens);
+    if (granted && !granted.has(youtubeCommentScope))
       throw new ProviderError(
         'PROVIDER_REJECTED',
         'YouTube: the permission to manage comments (youtube.force-ssl) was not granted: reconnect the channel and allow it to post first comments.',
