@@ -23,7 +23,7 @@ import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
-import { containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
+import { containerCheckAfterMs, containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
 import { commentBy, insightsOf, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { instagramRules } from './rules.ts';
@@ -33,9 +33,6 @@ export const instagramQuotas: readonly Quota[] = [
 ];
 
 type Params = Record<string, string | undefined>;
-
-/** How long Meta usually takes to process a container before its status is asked again. */
-const containerCheckAfterMs = 5_000;
 
 export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
   constructor(graph: Graph, link: OAuthLink) {

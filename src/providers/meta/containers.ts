@@ -12,6 +12,9 @@ import { ProviderError } from '../adapter.ts';
 import type { Steps } from '../kit/steps.ts';
 import { recentItemWith, type Graph } from './graph.ts';
 
+/** How long Meta usually takes to process a container before its status is asked again. */
+export const containerCheckAfterMs = 5_000;
+
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 
 export interface ContainerFlow {

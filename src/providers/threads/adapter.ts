@@ -24,7 +24,7 @@ import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { partStep, postFirstComment, publishThread } from '../kit/thread.ts';
-import { containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
+import { containerCheckAfterMs, containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
 import { Graph, insightsOf } from '../meta/graph.ts';
 import { bearerTokenType, threadsLogin } from './login.ts';
 import { threadsRules } from './rules.ts';
@@ -44,9 +44,6 @@ const threadsQuotas = (postsPerDay: number): Quota[] => [
   // A thread's parts and a first comment are replies, which Threads counts apart.
   { name: 'Threads: 1,000 API-published replies per 24 hours', scope: 'account', windowSeconds: 86_400, limit: 1000, costPerPublish: 0, costPerReply: 1 },
 ];
-
-/** How long Meta usually takes to process a container before its status is asked again. */
-const containerCheckAfterMs = 5_000;
 
 export class ThreadsAdapter extends MetaAdapter implements ProviderAdapter {
   constructor(graph: Graph, link: OAuthLink, postsPerDay: number) {
