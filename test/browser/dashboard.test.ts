@@ -185,8 +185,11 @@ describe('the dashboard', () => {
   });
 
   it('schedules a post in the person’s time zone, and dragging it to another day reschedules it', async () => {
+    // Pinned to the grid's hardest place whatever today is: next month's second Sunday, in the last column (a post
+    // there once overflowed the page), with room in the month for the drag two days on.
     const nextMonth = Temporal.Now.plainDateISO(timeZone).with({ day: 1 }).add({ months: 1 });
-    const planned = nextMonth.with({ day: 10 }).toPlainDateTime({ hour: 9, minute: 30 });
+    const secondSunday = nextMonth.add({ days: 7 + ((7 - nextMonth.dayOfWeek) % 7) });
+    const planned = secondSunday.toPlainDateTime({ hour: 9, minute: 30 });
     await openPage('Compose');
     await page.getByLabel('Caption', { exact: true }).fill('Planned for later');
     await chooseSandboxAccount();
