@@ -13,6 +13,12 @@ import { openDashboard, openPage, type DashboardSession } from './session.ts';
 const timeZone = 'Europe/Berlin';
 // Two months ahead: no other test's posts, and every post still in the future (only scheduled posts move).
 const month = Temporal.Now.plainDateISO(timeZone).with({ day: 1 }).add({ months: 2 });
+/** The day of the month of its `nth` Monday (1) … Sunday (7): the same column of the grid whatever today is. */
+const nthWeekday = (nth: number, dayOfWeek: number) => 1 + ((dayOfWeek - month.dayOfWeek + 7) % 7) + 7 * (nth - 1);
+// The grid's first and last columns, where a chip meets the page's edges.
+const earlyDay = nthWeekday(1, 1);
+const lateDay = nthWeekday(3, 7);
+const movedDay = lateDay + 2;
 const at = (day: number, hour: number) =>
   month.with({ day }).toPlainDateTime({ hour }).toZonedDateTime(timeZone).toInstant().toString({ smallestUnit: 'millisecond' });
 
@@ -45,9 +51,9 @@ beforeAll(async () => {
   const picture = await readyImage();
   // Created out of time order: the calendar orders them.
   const planned = [
-    { key: 'late', caption: 'Late in the month', when: at(20, 15), mediaIds: [] },
-    { key: 'early', caption: 'Early with a picture', when: at(5, 9), mediaIds: [picture] },
-    { key: 'sameDayLater', caption: 'Same day, later', when: at(5, 17), mediaIds: [] },
+    { key: 'late', caption: 'Late in the month', when: at(lateDay, 15), mediaIds: [] },
+    { key: 'early', caption: 'Early with a picture', when: at(earlyDay, 9), mediaIds: [picture] },
+    { key: 'sameDayLater', caption: 'Same day, later', when: at(earlyDay, 17), mediaIds: [] },
   ] as const;
   for (const { key, caption, when, mediaIds } of planned) {
     const created = await api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId: account, placement: 'feed' }] });
@@ -63,18 +69,18 @@ describe('the calendar', () => {
     const { page } = session;
     await openPage(page, 'Calendar');
     for (let step = 0; step < 2; step++) await page.getByRole('button', { name: 'Next' }).click();
-    const early = page.locator(`[data-day="${month.with({ day: 5 })}"] [data-post-id="${ids.early}"]`);
+    const early = page.locator(`[data-day="${month.with({ day: earlyDay })}"] [data-post-id="${ids.early}"]`);
     await early.waitFor();
     expect(await early.getByRole('img', { name: 'Sandbox' }).count()).toBe(1);
     const thumbnail = early.locator('img.post-thumbnail');
     await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    const late = page.locator(`[data-day="${month.with({ day: 20 })}"] [data-post-id="${ids.late}"]`);
+    const late = page.locator(`[data-day="${month.with({ day: lateDay })}"] [data-post-id="${ids.late}"]`);
     expect(await late.getByRole('img', { name: 'Sandbox' }).count()).toBe(1);
     expect(await late.locator('img.post-thumbnail').count()).toBe(0);
     // The day's posts in time order.
     expect(
       await page
-        .locator(`[data-day="${month.with({ day: 5 })}"] [data-post-id]`)
+        .locator(`[data-day="${month.with({ day: earlyDay })}"] [data-post-id]`)
         .evaluateAll((chips) => chips.map((chip) => chip.getAttribute('data-post-id'))),
     ).toEqual([ids.early, ids.sameDayLater]);
     expect(await inspectPage(page, 'calendar-posts-month')).toEqual([]);
@@ -120,7 +126,7 @@ describe('the calendar', () => {
   it('moves a scheduled post to another day by dragging its handle, at the same time of day', async () => {
     const { page, api } = session;
     await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'Month' }).click();
-    const to = page.locator(`[data-day="${month.with({ day: 22 })}"]`);
+    const to = page.locator(`[data-day="${month.with({ day: movedDay })}"]`);
     const handle = (await page.locator(`[data-post-id="${ids.late}"]`).getByRole('button', { name: 'Move “Late in the month” to another day' }).boundingBox())!;
     const drop = (await to.boundingBox())!;
     await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
@@ -128,6 +134,6 @@ describe('the calendar', () => {
     await page.mouse.move(drop.x + drop.width / 2, drop.y + drop.height / 2, { steps: 10 });
     await page.mouse.up();
     await to.locator(`[data-post-id="${ids.late}"]`).waitFor();
-    await expect.poll(async () => (await api('GET', `/posts/${ids.late}`)).body.data.scheduledAt).toBe(at(22, 15));
+    await expect.poll(async () => (await api('GET', `/posts/${ids.late}`)).body.data.scheduledAt).toBe(at(movedDay, 15));
   });
 });
