@@ -78,7 +78,14 @@ async function uploadMedia(api: Api, service: TestService, bytes: Buffer, filena
 /** The privacy level chosen when a test names none (TikTok's guidelines give none by default). */
 const everyone = { privacyLevel: 'PUBLIC_TO_EVERYONE' };
 
-async function createPost(api: Api, connectionId: string, caption: string, mediaIds: string[], placement = 'video', settings: Record<string, unknown> = everyone) {
+async function createPost(
+  api: Api,
+  connectionId: string,
+  caption: string,
+  mediaIds: string[],
+  placement = 'video',
+  settings: Record<string, unknown> = everyone,
+) {
   const created = await api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId, placement, settings }] });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
@@ -207,7 +214,12 @@ describe('TikTok', () => {
     options.commentDisabled = true;
     options.duetDisabled = true;
     try {
-      const target = await publish(main.api, main.connectionId, 'Quiet one', [clipId], 'video', { ...everyone, allowComments: true, allowDuet: true, allowStitch: false });
+      const target = await publish(main.api, main.connectionId, 'Quiet one', [clipId], 'video', {
+        ...everyone,
+        allowComments: true,
+        allowDuet: true,
+        allowStitch: false,
+      });
       expect(target.status).toBe('published');
       expect(lastPublish().postInfo).toMatchObject({ disable_comment: true, disable_duet: true, disable_stitch: true });
     } finally {

@@ -44,9 +44,24 @@ export const tiktokRules: ProviderRules = {
         description:
           "Chosen for each post, with no default: one the creator's account offers (a private account offers no PUBLIC_TO_EVERYONE, unaudited TikTok apps only SELF_ONLY). Branded content cannot be private (SELF_ONLY).",
       },
-      allowComments: { type: 'boolean', default: false, title: 'Allow comments', description: 'Off unless turned on, and off where the creator turned comments off.' },
-      allowDuet: { type: 'boolean', default: false, title: 'Allow duet', description: 'Videos only; off unless turned on, and off where the creator turned duets off.' },
-      allowStitch: { type: 'boolean', default: false, title: 'Allow stitch', description: 'Videos only; off unless turned on, and off where the creator turned stitches off.' },
+      allowComments: {
+        type: 'boolean',
+        default: false,
+        title: 'Allow comments',
+        description: 'Off unless turned on, and off where the creator turned comments off.',
+      },
+      allowDuet: {
+        type: 'boolean',
+        default: false,
+        title: 'Allow duet',
+        description: 'Videos only; off unless turned on, and off where the creator turned duets off.',
+      },
+      allowStitch: {
+        type: 'boolean',
+        default: false,
+        title: 'Allow stitch',
+        description: 'Videos only; off unless turned on, and off where the creator turned stitches off.',
+      },
       yourBrand: {
         type: 'boolean',
         default: false,
@@ -67,6 +82,7 @@ export const tiktokRules: ProviderRules = {
     allOf: [
       {
         if: { properties: { brandedContent: { const: true } }, required: ['brandedContent'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword; the rules are data, never awaited.
         then: { properties: { privacyLevel: { enum: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR'] } } },
       },
     ],
