@@ -1,6 +1,8 @@
 // A stand-in for Pinterest's API v5, as its reference documents the calls the adapter makes. Pinterest maintains no
 // official Node client (its generated clients are Python and Ruby), so its answers follow the reference
-// (https://developers.pinterest.com/docs/api/v5/, the OpenAPI description github.com/pinterest/api-description):
+// (https://developers.pinterest.com/docs/api/v5/, the OpenAPI description github.com/pinterest/api-description,
+// v5/openapi.yaml as of release 5.23.0: its schemas' constraints the adapter's calls depend on are checked here, as
+// the description itself is not part of this repository):
 //   OAuth (the shared OAuth stand-in, test/support/oauthNetwork.ts): <url>/oauth/ with comma-separated scopes,
 //     POST /v5/oauth/token with HTTP Basic, continuous refresh (a new refresh token at every refresh, the old one
 //     dead), refusals as `{code, message}`
