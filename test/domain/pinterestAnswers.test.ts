@@ -9,25 +9,17 @@
 //   429 code 8                            the reference's rate limit, which names no time to come back
 //   token endpoint                        refusals as {code, message}, not RFC 6749's `error`; continuous refresh
 //                                         answers a new refresh token each time
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PinterestApi } from '../../src/providers/pinterest/api.ts';
-import { RecordedNetwork, refusalOf } from '../support/recordedAnswers.ts';
+import { recordedNetworkFor, refusalOf } from '../support/recordedAnswers.ts';
 
-let pinterest: RecordedNetwork;
-let api: PinterestApi;
+const recorded = recordedNetworkFor((options) => new PinterestApi(options));
 const app = { clientId: '1509641', clientSecret: 'secret' };
 
-beforeAll(async () => {
-  pinterest = await RecordedNetwork.start();
-  api = new PinterestApi({ baseUrl: pinterest.url, timeoutMs: 5_000, allowedHosts: new Set(), retryDelayMs: 1 });
-});
-
-afterAll(() => pinterest?.stop());
-
 async function pinRefusal(status: number, body: unknown) {
-  pinterest.answer({ status, body });
+  recorded.network.answer({ status, body });
   return refusalOf(() =>
-    api.send({ method: 'POST', path: '/pins', accessToken: 'pina_token', body: { json: { board_id: '549755885176', media_source: {} } } }),
+    recorded.api.send({ method: 'POST', path: '/pins', accessToken: 'pina_token', body: { json: { board_id: '549755885176', media_source: {} } } }),
   );
 }
 
@@ -80,15 +72,15 @@ describe("Pinterest's token endpoint, on refresh", () => {
       [400, { code: 1, message: 'Invalid refresh token.' }],
       [401, { code: 2, message: 'Authentication failed.' }],
     ] as const) {
-      pinterest.answer({ status, body });
-      expect(await refusalOf(() => api.refresh(app, tokens))).toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', transient: false });
+      recorded.network.answer({ status, body });
+      expect(await refusalOf(() => recorded.api.refresh(app, tokens))).toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', transient: false });
     }
   });
 
   it('throttled: waits; a continuous refresh: the new refresh token replaces the old', async () => {
-    pinterest.answer({ status: 429, body: { code: 8, message: 'You have exceeded your rate limit. Try again later.' } });
-    expect(await refusalOf(() => api.refresh(app, tokens))).toMatchObject({ code: 'RATE_LIMITED_BY_PROVIDER', transient: true });
-    pinterest.answer({
+    recorded.network.answer({ status: 429, body: { code: 8, message: 'You have exceeded your rate limit. Try again later.' } });
+    expect(await refusalOf(() => recorded.api.refresh(app, tokens))).toMatchObject({ code: 'RATE_LIMITED_BY_PROVIDER', transient: true });
+    recorded.network.answer({
       status: 200,
       body: {
         access_token: 'pina_new',
@@ -101,6 +93,6 @@ describe("Pinterest's token endpoint, on refresh", () => {
         scope: 'boards:read,pins:write',
       },
     });
-    expect(await api.refresh(app, tokens)).toMatchObject({ accessToken: 'pina_new', refreshToken: 'pinr_new', scope: 'boards:read,pins:write' });
+    expect(await recorded.api.refresh(app, tokens)).toMatchObject({ accessToken: 'pina_new', refreshToken: 'pinr_new', scope: 'boards:read,pins:write' });
   });
 });

@@ -9,25 +9,17 @@
 //     unaudited_client_can_only_post_to_private_accounts, url_ownership_unverified, privacy_level_option_mismatch, 403)
 //   Integrators report some refusals with HTTP 200 (networks-video.md): the code is read whatever the status.
 // TikTok's token endpoint's refusals (`{error, error_description, log_id}`) are the OAuth client's (oauth2.ts), not here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TikTokApi } from '../../src/providers/tiktok/api.ts';
-import { RecordedNetwork, refusalOf } from '../support/recordedAnswers.ts';
+import { recordedNetworkFor, refusalOf } from '../support/recordedAnswers.ts';
 
-let tiktok: RecordedNetwork;
-let api: TikTokApi;
+const recorded = recordedNetworkFor((options) => new TikTokApi(options));
 
 const envelope = (code: string, message: string) => ({ data: {}, error: { code, message, log_id: '202612011200000102030405060708090A' } });
 
-beforeAll(async () => {
-  tiktok = await RecordedNetwork.start();
-  api = new TikTokApi({ baseUrl: tiktok.url, timeoutMs: 5_000, allowedHosts: new Set(), retryDelayMs: 1 });
-});
-
-afterAll(() => tiktok?.stop());
-
 async function classified(status: number, body: unknown) {
-  tiktok.answer({ status, body });
-  return refusalOf(() => api.call('/v2/post/publish/video/init/', 'act.token', { post_info: {}, source_info: {} }));
+  recorded.network.answer({ status, body });
+  return refusalOf(() => recorded.api.call('/v2/post/publish/video/init/', 'act.token', { post_info: {}, source_info: {} }));
 }
 
 describe("TikTok's answers, classified", () => {
@@ -90,7 +82,7 @@ describe("TikTok's answers, classified", () => {
     expect(await classified(200, envelope('unaudited_client_can_only_post_to_private_accounts', 'Private accounts only.'))).toMatchObject({
       code: 'PROVIDER_REJECTED',
     });
-    tiktok.answer({ status: 200, body: { data: { publish_id: 'v_pub_file~v2-1.7' }, error: { code: 'ok', message: '', log_id: 'X' } } });
-    expect(await api.call('/v2/post/publish/video/init/', 'act.token', {})).toEqual({ publish_id: 'v_pub_file~v2-1.7' });
+    recorded.network.answer({ status: 200, body: { data: { publish_id: 'v_pub_file~v2-1.7' }, error: { code: 'ok', message: '', log_id: 'X' } } });
+    expect(await recorded.api.call('/v2/post/publish/video/init/', 'act.token', {})).toEqual({ publish_id: 'v_pub_file~v2-1.7' });
   });
 });

@@ -3,6 +3,7 @@
 // (reconnect, wait until when, retry, refuse with which message) is the ProviderError the call throws.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface RecordedAnswer {
   status: number;
@@ -44,6 +45,19 @@ export class RecordedNetwork {
   stop(): Promise<void> {
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
+}
+
+type ApiOptions = { baseUrl: string; timeoutMs: number; allowedHosts: Set<string>; retryDelayMs: number };
+
+/** A recorded network for the test file's tests, and a network's API client calling it (retrying at once). */
+export function recordedNetworkFor<T>(client: (options: ApiOptions) => T): { readonly network: RecordedNetwork; readonly api: T } {
+  const held = {} as { network: RecordedNetwork; api: T };
+  beforeAll(async () => {
+    held.network = await RecordedNetwork.start();
+    held.api = client({ baseUrl: held.network.url, timeoutMs: 5_000, allowedHosts: new Set(), retryDelayMs: 1 });
+  });
+  afterAll(() => held.network?.stop());
+  return held;
 }
 
 /** The error a call threw, or a failure if it succeeded. */
