@@ -108,6 +108,10 @@ describe('the settings form with the account’s own options', () => {
     await settings.getByRole('checkbox', { name: 'Allow comments' }).check();
     await branded.check();
     expect(await branded.isChecked()).toBe(true);
+    // Branded content cannot be private: the API's check says so under the privacy choice.
+    await privacy.selectOption({ label: 'Only me' });
+    await settings.getByText('Must be one of: PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR.').waitFor();
+    expect(await privacy.getAttribute('aria-invalid')).toBe('true');
     expect(await inspectPage(page, 'composer-tiktok-options')).toEqual([]);
   });
 });
