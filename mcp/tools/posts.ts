@@ -95,7 +95,7 @@ export const postTools = [
     name: 'get_setting_options',
     title: 'Get an account’s setting options',
     description:
-      'What one account may choose for its network’s target settings, read from the network now: Pinterest’s boards for boardId, TikTok’s privacy levels for privacyLevel (with the default) and the switches the creator turned off (unavailable, with why). Empty for networks without per-account choices. Use a choice’s value in create_post’s target settings.',
+      'What one account may choose for its network’s target settings, read from the network now: Pinterest’s boards for boardId, TikTok’s privacy levels for privacyLevel (no default: ask the person which, TikTok requires it chosen per post) and the switches the creator turned off (unavailable, with why). Empty for networks without per-account choices. Use a choice’s value in create_post’s target settings.',
     input: { connectionId: z.string().describe('A social account id from list_social_accounts.') },
     output: {
       provider: z.string(),

@@ -5,9 +5,13 @@ export type MediaKind = 'image' | 'video' | 'gif';
 /** A JSON Schema (2020-12) object describing `targets[].settings` for one network, with defaults. */
 export interface SettingsSchema {
   type: 'object';
+  /** What the person is told before posting with these settings (TikTok's Music Usage Confirmation). */
+  description?: string;
   properties: Record<string, Record<string, unknown>>;
   additionalProperties: false;
   required?: string[];
+  /** Rules between settings (`if`/`then`), e.g. TikTok's branded content that cannot be private. */
+  allOf?: Record<string, unknown>[];
 }
 
 /** Networks without options of their own. */

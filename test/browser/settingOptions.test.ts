@@ -1,7 +1,8 @@
 // The composer's settings form with an account's own options, in headless Chromium against the Pinterest and TikTok
-// stand-ins: a Pinterest account's boards offered by name for the board (its id what is chosen), TikTok's privacy
-// levels in the creator's order with the default preselected, and the switch the creator turned off shown disabled
-// with the reason.
+// stand-ins: a Pinterest account's boards offered by name for the board (its id what is chosen), and TikTok's settings as
+// its Content Sharing Guidelines require them: the privacy levels in the creator's order with none chosen, comments,
+// duets and stitches off (the switch the creator turned off disabled with the reason), the commercial content
+// disclosure with TikTok's wording, and the Music Usage Confirmation before posting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { PinterestStandIn } from '../support/pinterest.ts';
@@ -78,18 +79,39 @@ describe('the settings form with the account’s own options', () => {
     expect(await inspectPage(page, 'composer-pinterest-boards')).toEqual([]);
   });
 
-  it("offers TikTok's privacy levels in the creator's order with the default chosen, and the duet switch the creator turned off disabled with why", async () => {
+  it("shows TikTok's settings as its guidelines require: no privacy level chosen, interactions off, the disclosure and the music confirmation", async () => {
     const settings = await settingsOf('maraquill');
-    const privacy = settings.getByLabel('Privacy level');
+    const privacy = settings.getByLabel('Who can see this post (required)');
     await privacy.locator('option', { hasText: 'Only me' }).waitFor({ state: 'attached' });
-    expect(await privacy.locator('option').allTextContents()).toEqual(['Followers', 'Everyone', 'Only me']);
-    expect(await privacy.inputValue()).toBe('PUBLIC_TO_EVERYONE');
+    expect(await privacy.locator('option').allTextContents()).toEqual(['Not set', 'Followers', 'Everyone', 'Only me']);
+    expect(await privacy.inputValue()).toBe('');
+    for (const name of ['Allow comments', 'Allow stitch']) {
+      const interaction = settings.getByRole('checkbox', { name });
+      expect(await interaction.isChecked()).toBe(false);
+      expect(await interaction.isDisabled()).toBe(false);
+    }
     const duet = settings.getByRole('checkbox', { name: 'Allow duet' });
     expect(await duet.isDisabled()).toBe(true);
     expect(await duet.isChecked()).toBe(false);
     const reasons = await Promise.all((await duet.getAttribute('aria-describedby'))!.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()));
     expect(reasons).toContain('The creator turned duets off on TikTok.');
-    expect(await settings.getByRole('checkbox', { name: 'Allow stitch' }).isDisabled()).toBe(false);
+    const yourBrand = settings.getByRole('checkbox', { name: 'Your brand', exact: true });
+    const branded = settings.getByRole('checkbox', { name: 'Branded content', exact: true });
+    expect(await yourBrand.isChecked()).toBe(false);
+    expect(await branded.isChecked()).toBe(false);
+    expect(await settings.getByText("labeled 'Promotional content'").count()).toBe(1);
+    expect(await settings.getByText(/labeled 'Paid partnership' and cannot be private/).count()).toBe(1);
+    await settings.getByText("By posting, you agree to TikTok's Music Usage Confirmation.").waitFor();
+
+    await privacy.selectOption({ label: 'Everyone' });
+    expect(await privacy.inputValue()).toBe('PUBLIC_TO_EVERYONE');
+    await settings.getByRole('checkbox', { name: 'Allow comments' }).check();
+    await branded.check();
+    expect(await branded.isChecked()).toBe(true);
+    // Branded content cannot be private: the API's check says so under the privacy choice.
+    await privacy.selectOption({ label: 'Only me' });
+    await settings.getByText('Must be one of: PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR.').waitFor();
+    expect(await privacy.getAttribute('aria-invalid')).toBe('true');
     expect(await inspectPage(page, 'composer-tiktok-options')).toEqual([]);
   });
 });

@@ -152,6 +152,24 @@ describe('pinning', () => {
     expect(pinterest.pins.get(target.remoteId)!.video?.cover).toEqual({ keyFrameTime: 1 });
   });
 
+  it("fails a Trial app's pin at once (Pinterest's code 29), saying to get Standard access or use the API Sandbox", async () => {
+    const mediaId = await uploadMedia(await image('png', 100, 150), 'trial.png', 'image/png');
+    pinterest.trialAccess = true;
+    try {
+      const target = await publish('Not in production', [mediaId]);
+      expect(target).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        error: {
+          code: 'PROVIDER_REJECTED',
+          message: expect.stringMatching(/Trial access.*Standard access.*PINTEREST_API_BASE_URL=https:\/\/api-sandbox\.pinterest\.com/),
+        },
+      });
+    } finally {
+      pinterest.trialAccess = false;
+    }
+  });
+
   it('refuses a pin without a board when the post is made (422), before Pinterest is asked', async () => {
     const mediaId = await uploadMedia(await image('png', 100, 150), 'x.png', 'image/png');
     const calls = pinterest.requests.length;

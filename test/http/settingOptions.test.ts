@@ -85,7 +85,7 @@ describe("an account's setting options", () => {
     await expectNoTokenIn(answer.body, pinterestAccount);
   });
 
-  it("gives the TikTok creator's privacy levels in TikTok's order with the default, and the switches the creator turned off", async () => {
+  it("gives the TikTok creator's privacy levels in TikTok's order with no default (the person chooses), and the switches, off, the creator turned off", async () => {
     const answer = await options(tiktokAccount);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.data).toEqual({
@@ -95,11 +95,10 @@ describe("an account's setting options", () => {
           { value: 'PUBLIC_TO_EVERYONE', label: 'Everyone' },
           { value: 'SELF_ONLY', label: 'Only me' },
         ],
-        default: 'PUBLIC_TO_EVERYONE',
       },
-      allowComments: { default: true },
+      allowComments: { default: false },
       allowDuet: { default: false, unavailable: 'The creator turned duets off on TikTok.' },
-      allowStitch: { default: true },
+      allowStitch: { default: false },
     });
     await expectNoTokenIn(answer.body, tiktokAccount);
   });
@@ -114,10 +113,10 @@ describe("an account's setting options", () => {
     const { data, errors } = await response.json();
     expect(errors).toBeUndefined();
     expect(data.socialAccount.settingOptions).toEqual([
-      { name: 'privacyLevel', choices: expect.arrayContaining([{ value: 'SELF_ONLY', label: 'Only me' }]), default: 'PUBLIC_TO_EVERYONE', unavailable: null },
-      { name: 'allowComments', choices: null, default: true, unavailable: null },
+      { name: 'privacyLevel', choices: expect.arrayContaining([{ value: 'SELF_ONLY', label: 'Only me' }]), default: null, unavailable: null },
+      { name: 'allowComments', choices: null, default: false, unavailable: null },
       { name: 'allowDuet', choices: null, default: false, unavailable: 'The creator turned duets off on TikTok.' },
-      { name: 'allowStitch', choices: null, default: true, unavailable: null },
+      { name: 'allowStitch', choices: null, default: false, unavailable: null },
     ]);
     const client = await httpClient(service.url, workspace.ownerKey);
     try {

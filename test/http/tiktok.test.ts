@@ -1,7 +1,9 @@
 // TikTok end to end against its stand-in (test/support/tiktok.ts): connecting a creator through Login Kit
 // (`client_key`, comma-separated scopes), a video by chunked FILE_UPLOAD and by PULL_FROM_URL, photos pulled from
-// signed URLs, creator_info deciding the privacy level and the interaction switches, the per-minute init quota
-// spacing seven videos, TikTok's 429 and FAILED, and a refused token refreshed once, then NEEDS_RECONNECT.
+// signed URLs, creator_info deciding the privacy level and the interaction switches, the settings TikTok's Content
+// Sharing Guidelines require (a privacy level chosen for each post, interactions off by default, the commercial
+// content disclosure), a video longer than the creator's maximum refused before it is sent, the per-minute init
+// quota spacing seven videos, TikTok's 429 and FAILED, and a refused token refreshed once, then NEEDS_RECONNECT.
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +75,17 @@ async function uploadMedia(api: Api, service: TestService, bytes: Buffer, filena
   return id;
 }
 
-async function createPost(api: Api, connectionId: string, caption: string, mediaIds: string[], placement = 'video', settings: Record<string, unknown> = {}) {
+/** The privacy level chosen when a test names none (TikTok's guidelines give none by default). */
+const everyone = { privacyLevel: 'PUBLIC_TO_EVERYONE' };
+
+async function createPost(
+  api: Api,
+  connectionId: string,
+  caption: string,
+  mediaIds: string[],
+  placement = 'video',
+  settings: Record<string, unknown> = everyone,
+) {
   const created = await api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId, placement, settings }] });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
@@ -146,13 +158,15 @@ describe('TikTok', () => {
       bytesReceived: clip.length,
       contentRanges: [`bytes 0-${clip.length - 1}/${clip.length}`],
       sourceInfo: { source: 'FILE_UPLOAD', video_size: clip.length, chunk_size: clip.length, total_chunk_count: 1 },
-      // The first public level the creator offers; every switch as the settings' defaults allow.
+      // The privacy level chosen; comments, duets and stitches off and no commercial content, as the settings' defaults.
       postInfo: {
         title: 'Low tide at the harbour #sea',
         privacy_level: 'PUBLIC_TO_EVERYONE',
-        disable_comment: false,
-        disable_duet: false,
-        disable_stitch: false,
+        disable_comment: true,
+        disable_duet: true,
+        disable_stitch: true,
+        brand_organic_toggle: false,
+        brand_content_toggle: false,
       },
     });
   });
@@ -165,7 +179,7 @@ describe('TikTok', () => {
       await uploadMedia(main.api, main.service, webp, 'b.webp', 'image/webp'),
     ];
     const caption = 'Market morning\nFigs, bread and the first cherries.';
-    const target = await publish(main.api, main.connectionId, caption, ids, 'photo', { privacyLevel: 'SELF_ONLY' });
+    const target = await publish(main.api, main.connectionId, caption, ids, 'photo', { privacyLevel: 'SELF_ONLY', allowComments: true });
     const made = lastPublish();
     expect(target).toMatchObject({ status: 'published', remoteUrl: `https://www.tiktok.com/@maraquill/photo/${made.postId}` });
     expect(made.fetched.map(({ contentType, sha256: hash }) => ({ contentType, hash }))).toEqual([
@@ -187,8 +201,8 @@ describe('TikTok', () => {
         error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('allowed: FOLLOWER_OF_CREATOR, SELF_ONLY') },
       });
       expect(tiktok.inits.length).toBe(inits);
-      // Without a setting: the first level offered, none of them public.
-      expect(await publish(main.api, main.connectionId, 'For followers', [clipId])).toMatchObject({ status: 'published' });
+      const forFollowers = await publish(main.api, main.connectionId, 'For followers', [clipId], 'video', { privacyLevel: 'FOLLOWER_OF_CREATOR' });
+      expect(forFollowers).toMatchObject({ status: 'published' });
       expect(lastPublish().postInfo.privacy_level).toBe('FOLLOWER_OF_CREATOR');
     } finally {
       tiktok.creators.get(creator.id)!.privacyLevels = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
@@ -200,7 +214,12 @@ describe('TikTok', () => {
     options.commentDisabled = true;
     options.duetDisabled = true;
     try {
-      const target = await publish(main.api, main.connectionId, 'Quiet one', [clipId], 'video', { allowComments: true, allowDuet: true, allowStitch: false });
+      const target = await publish(main.api, main.connectionId, 'Quiet one', [clipId], 'video', {
+        ...everyone,
+        allowComments: true,
+        allowDuet: true,
+        allowStitch: false,
+      });
       expect(target.status).toBe('published');
       expect(lastPublish().postInfo).toMatchObject({ disable_comment: true, disable_duet: true, disable_stitch: true });
     } finally {
@@ -208,6 +227,54 @@ describe('TikTok', () => {
       options.duetDisabled = false;
     }
   });
+
+  it('refuses a target without a chosen privacy level, and branded content made private, when the post is made (422 on settings.privacyLevel)', async () => {
+    const calls = tiktok.requests.length;
+    for (const settings of [{}, { privacyLevel: 'SELF_ONLY', brandedContent: true }]) {
+      const refused = await main.api('POST', '/posts', {
+        content: { caption: 'Whose is it?', mediaIds: [clipId] },
+        targets: [{ connectionId: main.connectionId, placement: 'video', settings }],
+      });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'targets[0].settings.privacyLevel' })]);
+    }
+    expect(tiktok.requests.length).toBe(calls);
+  });
+
+  it('sends the commercial content disclosure the person chose, and the interactions they turned on', async () => {
+    const settings = { privacyLevel: 'MUTUAL_FOLLOW_FRIENDS', allowComments: true, allowStitch: true, yourBrand: true, brandedContent: true };
+    expect(await publish(main.api, main.connectionId, 'Made with our own flour #bakery', [clipId], 'video', settings)).toMatchObject({ status: 'published' });
+    expect(lastPublish().postInfo).toMatchObject({
+      privacy_level: 'MUTUAL_FOLLOW_FRIENDS',
+      disable_comment: false,
+      disable_duet: true,
+      disable_stitch: false,
+      brand_organic_toggle: true,
+      brand_content_toggle: true,
+    });
+  });
+
+  it("refuses a video longer than the creator's own maximum before any init or upload, naming the limit", async () => {
+    const long = await video(160, 120, 61);
+    const longId = await uploadMedia(main.api, main.service, long, 'long.mp4', 'video/mp4');
+    const options = tiktok.creators.get(creator.id)!;
+    options.maxVideoSeconds = 60;
+    try {
+      const inits = tiktok.inits.length;
+      const target = await publish(main.api, main.connectionId, 'The whole walk', [longId]);
+      expect(target).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        error: { code: 'PROVIDER_REJECTED', message: expect.stringMatching(/at most 60 seconds.*lasts 61 seconds/) },
+      });
+      expect(tiktok.inits.length).toBe(inits);
+      // A creator allowed 3 minutes posts the same video.
+      options.maxVideoSeconds = 180;
+      expect(await publish(main.api, main.connectionId, 'The whole walk', [longId])).toMatchObject({ status: 'published' });
+    } finally {
+      options.maxVideoSeconds = 600;
+    }
+  }, 90_000);
 
   it('waits for the status check while TikTok processes, and fails with TikTok’s fail_reason', async () => {
     tiktok.processingPolls = 1;

@@ -117,7 +117,10 @@ describe('uploading a video to TikTok across a crash', () => {
     // Each chunk answered 3 s after it arrived: the second is in flight when the worker dies.
     tiktok.chunkDelayMs = 3000;
     const post = (
-      await api('POST', '/posts', { content: { caption: 'One video, crash or not', mediaIds: [mediaId] }, targets: [{ connectionId, placement: 'video' }] })
+      await api('POST', '/posts', {
+        content: { caption: 'One video, crash or not', mediaIds: [mediaId] },
+        targets: [{ connectionId, placement: 'video', settings: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }],
+      })
     ).body.data;
     expect((await api('POST', `/posts/${post.id}/publish`)).status).toBe(202);
 

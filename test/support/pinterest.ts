@@ -1,6 +1,8 @@
 // A stand-in for Pinterest's API v5, as its reference documents the calls the adapter makes. Pinterest maintains no
 // official Node client (its generated clients are Python and Ruby), so its answers follow the reference
-// (https://developers.pinterest.com/docs/api/v5/, the OpenAPI description github.com/pinterest/api-description):
+// (https://developers.pinterest.com/docs/api/v5/, the OpenAPI description github.com/pinterest/api-description,
+// v5/openapi.yaml as of release 5.23.0: its schemas' constraints the adapter's calls depend on are checked here, as
+// the description itself is not part of this repository):
 //   OAuth (the shared OAuth stand-in, test/support/oauthNetwork.ts): <url>/oauth/ with comma-separated scopes,
 //     POST /v5/oauth/token with HTTP Basic, continuous refresh (a new refresh token at every refresh, the old one
 //     dead), refusals as `{code, message}`
@@ -18,6 +20,9 @@
 //   GET /v5/pins/{id}/analytics  https://developers.pinterest.com/docs/api/v5/pins-analytics
 //   Errors  `{code, message}`: 401 code 2 (authentication failed), 429 code 8 with no header saying when to come
 //     back; codes the reference does not name are 1 here.
+//   Trial access  an app with Trial access is refused every pin in production: 403 code 29 with the message as
+//     received in gitroomhq/postiz-app#1084 (Nov 2025; the access tiers page's "visible to their creator only" is
+//     now the API Sandbox's behaviour, https://developers.pinterest.com/docs/developer-tools/sandbox/).
 // Fetched and uploaded bytes are counted and hashed, never kept.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -78,6 +83,8 @@ export class PinterestStandIn {
   mediaOrigin: { from: string; to: string } | undefined;
   /** The next this many API calls answer 429. */
   throttleNext = 0;
+  /** The app has Trial access, and this is production: POST /v5/pins is refused with code 29. */
+  trialAccess = false;
   /** How many GET /v5/media/{id} answers say `processing` after the upload. */
   processingPolls = 1;
   /** Called once a pin is created, before the answer: true holds the answer forever (a worker killed meanwhile). */
@@ -165,6 +172,13 @@ export class PinterestStandIn {
         .slice(0, Number(url.searchParams.get('page_size') ?? 25));
       return send(res, 200, { items: items.map(pinView), bookmark: null });
     }
+    if (route === 'POST /v5/pins' && this.trialAccess)
+      return refuse(
+        res,
+        403,
+        29,
+        'Apps with Trial access may not create Pins in production https://api.pinterest.com - use API Sandbox https://api-sandbox.pinterest.com instead.',
+      );
     if (route === 'POST /v5/pins') return this.#createPin(res, user, await jsonOf(req));
     if (route === 'POST /v5/media') {
       const body = (await jsonOf(req)) as { media_type?: string } | undefined;

@@ -7,15 +7,18 @@
 //   Get user info  https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info (`fields` required; `username`
 //     needs user.info.profile: scope_permission_missed)
 //   Query creator info  https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
+//     (`max_video_post_duration_sec` differs per creator: 60, 180 or 600 s; `maxVideoSeconds` here)
 //   Direct Post  https://developers.tiktok.com/doc/content-posting-api-reference-direct-post (6 inits a minute per
-//     token; privacy_level must be one the creator offers: privacy_level_option_mismatch)
+//     token; `post_info.privacy_level` is required and must be one the creator offers: privacy_level_option_mismatch)
 //   Media transfer  https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide (the chunk rules;
 //     PUT with Content-Range in order, 206 per chunk, 201 after the last; PULL_FROM_URL only from verified prefixes:
 //     url_ownership_unverified)
 //   Photo post  https://developers.tiktok.com/doc/content-posting-api-reference-photo-post (1-35 JPEG or WebP URLs,
 //     title <= 90, description <= 4,000)
 //   Get post status  https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status
-//     (`publicaly_available_post_id` written as bare int64 numbers beyond 2^53, as TikTok does)
+//     (`publicaly_available_post_id` written as bare int64 numbers beyond 2^53, as TikTok does; a video longer than
+//     the creator's maximum is taken, uploaded, and then FAILED with fail_reason `duration_check_failed`, the
+//     reference's reason for it: its length is read from the MP4's `mvhd` box as the chunks arrive)
 //   Errors  https://developers.tiktok.com/doc/tiktok-api-v2-error-handling: `{data, error: {code, message, log_id}}`.
 // Uploaded and fetched bytes are counted and hashed, never kept.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
@@ -29,6 +32,8 @@ export interface Creator {
   commentDisabled: boolean;
   duetDisabled: boolean;
   stitchDisabled: boolean;
+  /** creator_info's max_video_post_duration_sec. */
+  maxVideoSeconds: number;
 }
 
 export interface Publish {
@@ -47,6 +52,8 @@ export interface Publish {
   fetched: { contentType: string; sha256: string; bytes: number }[];
   statusPolls: number;
   postId: string | null;
+  /** The uploaded video's length, from its MP4 header (FILE_UPLOAD). */
+  durationSeconds: number | null;
 }
 
 const mb = 1024 * 1024;
@@ -119,6 +126,7 @@ export class TikTokStandIn {
       commentDisabled: false,
       duetDisabled: false,
       stitchDisabled: false,
+      maxVideoSeconds: 600,
       ...creator,
     });
   }
@@ -227,7 +235,7 @@ export class TikTokStandIn {
       comment_disabled: creator.commentDisabled,
       duet_disabled: creator.duetDisabled,
       stitch_disabled: creator.stitchDisabled,
-      max_video_post_duration_sec: 600,
+      max_video_post_duration_sec: creator.maxVideoSeconds,
     });
   }
 
@@ -240,7 +248,11 @@ export class TikTokStandIn {
       return true;
     }
     const creator = this.creators.get(openId)!;
-    if (!creator.privacyLevels.includes(String(postInfo?.privacy_level))) {
+    if (typeof postInfo?.privacy_level !== 'string') {
+      this.#error(res, 400, 'invalid_params', 'post_info.privacy_level is required.');
+      return true;
+    }
+    if (!creator.privacyLevels.includes(postInfo.privacy_level)) {
       this.#error(res, 400, 'privacy_level_option_mismatch', 'privacy_level is not among the privacy_level_options of the creator.');
       return true;
     }
@@ -263,6 +275,7 @@ export class TikTokStandIn {
       fetched: [],
       statusPolls: 0,
       postId: null,
+      durationSeconds: null,
     };
     this.publishes.set(publish.id, publish);
     return publish;
@@ -328,6 +341,7 @@ export class TikTokStandIn {
     const again = first + bytes.length === publish.received && bytes.length > 0;
     if ((first !== publish.received && !again) || !Number.isInteger(index) || last !== expectedLast || bytes.length !== last - first + 1)
       return void res.writeHead(416).end(`expected bytes ${publish.received}-…/${total}`);
+    publish.durationSeconds ??= mp4DurationSeconds(bytes);
     publish.contentRanges.push(`bytes ${first}-${last}/${total}`);
     publish.bytesReceived += bytes.length;
     if (!again) {
@@ -349,6 +363,8 @@ export class TikTokStandIn {
       this.failNext = null;
       return this.#send(res, 200, { status: 'FAILED', fail_reason: reason, ...base });
     }
+    if ((publish.durationSeconds ?? 0) > this.creators.get(openId)!.maxVideoSeconds)
+      return this.#send(res, 200, { status: 'FAILED', fail_reason: 'duration_check_failed', ...base });
     if (publish.statusPolls++ < this.processingPolls) return this.#send(res, 200, { status: 'PROCESSING_DOWNLOAD', ...base });
     publish.postId ??= String(this.#nextPostId++);
     this.#send(res, 200, { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [`int64:${publish.postId}`], ...base });
@@ -370,6 +386,16 @@ export class TikTokStandIn {
         : (answer.headers.get('content-type') ?? '');
     return { contentType, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
   }
+}
+
+/** An MP4's length from its movie header (`mvhd`, ISO/IEC 14496-12: version, flags, times, timescale, duration), if the bytes hold it. */
+function mp4DurationSeconds(bytes: Buffer): number | null {
+  const at = bytes.indexOf('mvhd', 0, 'latin1');
+  if (at < 0 || at + 32 > bytes.length) return null;
+  const version = bytes[at + 4];
+  const timescale = version === 1 ? bytes.readUInt32BE(at + 24) : bytes.readUInt32BE(at + 16);
+  const duration = version === 1 ? Number(bytes.readBigUInt64BE(at + 28)) : bytes.readUInt32BE(at + 20);
+  return timescale ? duration / timescale : null;
 }
 
 /** The Media Transfer Guide's chunk rules; the reason they are broken, if they are. */

@@ -2,6 +2,10 @@
 // bearer token, error answers `{code, message}` (https://developers.pinterest.com/docs/api/v5/ "Errors"; 429 is
 // code 8 with no header saying when to come back: the worker backs off, kit/backoff.ts), the token endpoint with
 // HTTP Basic, and the upload URL a media registration hands out (Pinterest's word, so through the SSRF guard).
+// An app with Trial access is refused pins in production: 403 `{"code": 29, "message": "Apps with Trial access may not
+// create Pins in production https://api.pinterest.com - use API Sandbox https://api-sandbox.pinterest.com instead."}`
+// (as received: gitroomhq/postiz-app#1084; code 29 is the OpenAPI description's 403), which no retry mends: the target
+// fails with what the operator can do (https://developers.pinterest.com/docs/developer-tools/sandbox/).
 import { ProviderError, type ProviderTokens } from '../adapter.ts';
 import { NetworkHttp, type NetworkRequest, type NetworkResponse } from '../http.ts';
 import { NetworkApi, type NetworkApiOptions, type NetworkCall } from '../kit/networkApi.ts';
@@ -10,6 +14,17 @@ function reasonOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return typeof body === 'string' && body ? `Pinterest: ${body.slice(0, 300)}` : undefined;
   const { message } = body as { message?: unknown };
   return typeof message === 'string' && message ? `Pinterest: ${message}` : undefined;
+}
+
+/** Pinterest's refusal of a Trial app's pin, with the operator's two ways out (within the 300 characters shown); undefined for any other answer. */
+export function trialAccessRefusal(status: number, body: unknown): ProviderError | undefined {
+  const { code, message } = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown };
+  if (status !== 403 || code !== 29 || typeof message !== 'string' || !/trial access/i.test(message)) return undefined;
+  return new ProviderError(
+    'PROVIDER_REJECTED',
+    "Pinterest refuses pins from this installation's app: it has Trial access (code 29). Apply for Standard access on the app's page at developers.pinterest.com, or set PINTEREST_API_BASE_URL=https://api-sandbox.pinterest.com to pin in Pinterest's API Sandbox.",
+    false,
+  );
 }
 
 /** What the token endpoint answers (OauthAccessTokenResponse). */
@@ -24,7 +39,7 @@ export class PinterestApi extends NetworkApi {
   readonly #tokens: NetworkHttp;
 
   constructor(options: NetworkApiOptions) {
-    super(options, { network: 'Pinterest', reasonOf });
+    super(options, { network: 'Pinterest', reasonOf, classify: ({ status, body }) => trialAccessRefusal(status, body) });
     // The token endpoint refuses a grant with `{code, message}`, not RFC 6749's `error`: any refusal but throttling
     // means the refresh token is dead and the account must be connected again.
     this.#tokens = new NetworkHttp({

@@ -1,6 +1,7 @@
 // TikTok: a creator (accounts.ts) posting through the Content Posting API's Direct Post
 // (https://developers.tiktok.com/doc/content-posting-api-get-started).
-//   publish   creator_info first (creator.ts: the privacy levels and switches the creator allows), then
+//   publish   creator_info first (creator.ts: the privacy levels and switches the creator allows, the longest
+//             video it may post), then
 //             a video  POST /v2/post/publish/video/init/ {post_info, source_info}
 //                      (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post): FILE_UPLOAD
 //                      with the chunk plan, the chunks PUT to `upload_url` (media.ts); or PULL_FROM_URL from the
@@ -33,7 +34,7 @@ import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { TikTokApi } from './api.ts';
 import { tiktokProfile } from './accounts.ts';
-import { creatorInfo, creatorSettingOptions, interactionsFor, type TikTokSettings } from './creator.ts';
+import { checkVideoDuration, creatorInfo, creatorSettingOptions, interactionsFor, type TikTokSettings } from './creator.ts';
 import { chunkPlan, uploadChunks } from './media.ts';
 import { tiktokRules } from './rules.ts';
 
@@ -116,6 +117,7 @@ export class TikTokAdapter extends OAuthAdapter implements ProviderAdapter {
     const settings = request.settings as unknown as TikTokSettings;
     const creator = await creatorInfo(this.#api, accessToken, request.signal);
     const interactions = interactionsFor(creator, settings);
+    if (video) checkVideoDuration(creator, video.durationMs);
     const username = creator.creator_username || request.account.username;
     if (!video) {
       const { disable_duet: _duet, disable_stitch: _stitch, ...photoInteractions } = interactions;

@@ -1,10 +1,12 @@
 // A network's options for one target, as a form generated from the JSON Schema the network publishes
 // (`providers` → settings): a choice is a select, a yes/no a checkbox, a set of choices a group of checkboxes, a list
-// of words one text field (comma-separated), text a text field. What is left alone is not sent: the network's default
-// applies. The API's findings and details for a setting are shown under its field. Where the network decides a
+// of words one text field (comma-separated), text a text field, each labelled by the schema's `title` where the network
+// gives one (TikTok's "Your brand", "Branded content"), and the schema's own `description` (TikTok's Music Usage
+// Confirmation) shown under the form, before posting. What is left alone is not sent: the network's default applies. The API's findings and details for a setting are shown under its field. Where the network decides a
 // setting per account (Pinterest's boards, TikTok's privacy levels and switches), the account's own options are read
-// (SocialAccount.settingOptions): a select of its choices by label with its default preselected, and a setting the
-// account cannot use shown disabled with the reason.
+// (SocialAccount.settingOptions): a select of its choices by label with its default preselected (none where the
+// network has the person choose: TikTok's privacy level), and a setting the account cannot use shown disabled with
+// the reason.
 import { useId } from 'react';
 import { useQuery } from 'urql';
 import { apiErrorOf } from '../api/client.ts';
@@ -62,7 +64,8 @@ function Setting({
   messages: string[];
 }) {
   const id = useId();
-  const label = required ? t('composer.settingRequired', { name: labelOf(name) }) : labelOf(name);
+  const shown = schema.title ?? labelOf(name);
+  const label = required ? t('composer.settingRequired', { name: shown }) : shown;
   const unavailable = option?.unavailable ?? undefined;
   const described =
     [schema.description ? `${id}-hint` : '', unavailable ? `${id}-unavailable` : '', messages.length ? `${id}-messages` : ''].filter(Boolean).join(' ') ||
@@ -205,6 +208,7 @@ export function TargetSettings({ schema, accountId, owner, values, onChange, mes
           }}
         />
       ))}
+      {schema.description && <p className="muted settings-consent">{schema.description}</p>}
     </fieldset>
   );
 }

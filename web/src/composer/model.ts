@@ -16,6 +16,8 @@ export interface Account {
 /** A JSON Schema of one setting, as the networks publish them (GET /providers `settings`). */
 export interface SettingSchema {
   type?: string;
+  /** The label to show, where the network gives one (TikTok's "Your brand"); else made from the name. */
+  title?: string;
   enum?: unknown[];
   default?: unknown;
   description?: string;
@@ -23,6 +25,8 @@ export interface SettingSchema {
   items?: { type?: string; enum?: unknown[] };
 }
 export interface SettingsSchema {
+  /** What the person is told before posting with these settings (TikTok's Music Usage Confirmation). */
+  description?: string;
   properties?: Record<string, SettingSchema>;
   required?: string[];
 }
