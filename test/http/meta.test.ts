@@ -11,6 +11,7 @@ import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { connectRefusal } from '../support/oauthConnect.ts';
 import { MetaStandIn, type MetaPage } from '../support/meta.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
@@ -382,11 +383,7 @@ describe('Meta as it really answers', () => {
     const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
     meta.declinedPermissions = ['pages_manage_posts'];
     try {
-      const started = await api('POST', '/social-accounts/connect', { provider: 'facebook' });
-      const person = new OAuthBrowser(service.url, publicBaseUrl);
-      const atMeta = await fetch(await person.start(started.body.data.authorizationUrl), { redirect: 'manual' });
-      const { location } = await person.callback(atMeta.headers.get('location')!);
-      expect(location!.searchParams.get('error_description')).toContain('Facebook did not grant pages_manage_posts, which publishing needs');
+      expect(await connectRefusal(service, publicBaseUrl, api, 'facebook')).toContain('Facebook did not grant pages_manage_posts, which publishing needs');
     } finally {
       meta.declinedPermissions = [];
     }

@@ -12,6 +12,7 @@ import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { connectByOAuth, connectRefusal } from '../support/oauthConnect.ts';
 import { MetaStandIn } from '../support/meta.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
 import type { ProviderTokens } from '../../src/providers/adapter.ts';
@@ -243,11 +244,7 @@ describe('Threads as it really answers', () => {
     const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
     meta.threadsDeclinedPermissions = ['threads_content_publish'];
     try {
-      const started = await api('POST', '/social-accounts/connect', { provider: 'threads' });
-      const person = new OAuthBrowser(service.url, publicBaseUrl);
-      const atThreads = await fetch(await person.start(started.body.data.authorizationUrl), { redirect: 'manual' });
-      const { location } = await person.callback(atThreads.headers.get('location')!);
-      expect(location!.searchParams.get('error_description')).toContain('Threads did not grant threads_content_publish, which publishing needs');
+      expect(await connectRefusal(service, publicBaseUrl, api, 'threads')).toContain('Threads did not grant threads_content_publish, which publishing needs');
     } finally {
       meta.threadsDeclinedPermissions = [];
     }
@@ -268,6 +265,27 @@ describe('Threads as it really answers', () => {
     } finally {
       meta.threadsRepliesNeedPermission = true;
     }
+  });
+
+  it('says how to get threads_manage_replies where Threads refuses a reply from a profile that did not grant it', async () => {
+    meta.threadsDeclinedPermissions = ['threads_manage_replies'];
+    try {
+      // Not required at connect (Threads' pages disagree on whether replies need it): the profile connects.
+      await connectByOAuth(service, publicBaseUrl, api, 'threads');
+    } finally {
+      meta.threadsDeclinedPermissions = [];
+    }
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Refused reply', thread: [{ caption: 'never posted' }] },
+      targets: [{ connectionId, placement: 'feed' }],
+    });
+    await api('POST', `/posts/${created.body.data.id}/publish`);
+    const target = (await waitForPost(api, created.body.data.id, ['published', 'failed'], 60_000)).targets[0];
+    expect(target.status).toBe('failed');
+    expect(target.error.message).toContain('Application does not have permission for this action');
+    expect(target.error.message).toContain('threads_manage_replies permission: connect the profile again and allow it');
+    // Connected again with every permission, as the reason says.
+    expect(await connectByOAuth(service, publicBaseUrl, api, 'threads')).toBe(connectionId);
   });
 
   it('publishes again, once, after Threads answers Media Not Found (24/4279009) for a container it said was FINISHED', async () => {

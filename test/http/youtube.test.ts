@@ -12,6 +12,7 @@ import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { YouTubeStandIn } from '../support/youtube.ts';
+import { methodOf, youtubeClientMethods } from '../support/youtubeMethods.ts';
 import { YouTubeAdapter } from '../../src/providers/youtube/adapter.ts';
 import type { ProviderTokens } from '../../src/providers/adapter.ts';
 
@@ -309,3 +310,17 @@ async function storedTokens({ service }: Connected, connectionId: string): Promi
   const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
   return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
 }
+
+describe("Google's own description of the API", () => {
+  it('finds every call the adapter made in these tests among the methods of Google’s generated client (HTTP method, path, required parameters)', () => {
+    const methods = youtubeClientMethods();
+    expect(methods.length).toBeGreaterThan(50);
+    // The bytes sent to an upload session (`upload_id`) are the resumable protocol, not a method of the API.
+    const calls = youtube.requests.filter((request) => !new URL(request.path, youtube.url).searchParams.has('upload_id'));
+    expect(calls.length).toBeGreaterThan(10);
+    const unknown = calls.filter((request) => methodOf(methods, request) === null);
+    expect(unknown).toEqual([]);
+    const used = new Set(calls.map((request) => methodOf(methods, request)!.mediaPath ?? methodOf(methods, request)!.path));
+    expect([...used].sort()).toEqual(['/upload/youtube/v3/thumbnails/set', '/upload/youtube/v3/videos', '/youtube/v3/channels', '/youtube/v3/videos']);
+  });
+});
