@@ -3,40 +3,22 @@
 // src/providers/meta/graph.ts; YouTube's API, src/providers/youtube/api.ts), and the ProviderError it becomes says
 // what the worker does: reconnect (tokenRejected), wait (retryAfterMs, RATE_LIMITED_BY_PROVIDER), retry (transient),
 // or refuse for good with the network's own message. Sources are named with each answer.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/adapter.ts';
 import { Graph } from '../../src/providers/meta/graph.ts';
 import { untilQuotaReset, YouTubeApi } from '../../src/providers/youtube/api.ts';
+import { RecordedNetwork, refusalOf, type RecordedAnswer } from '../support/recordedAnswers.ts';
 
-interface Answer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-let server: Server;
-let baseUrl = '';
-let next: Answer = { status: 200, body: {} };
-
+let network: RecordedNetwork;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    res.writeHead(next.status, { 'content-type': 'application/json; charset=UTF-8', ...next.headers }).end(JSON.stringify(next.body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  network = await RecordedNetwork.start();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => network.stop());
 
-async function failureOf(call: () => Promise<unknown>, answer: Answer): Promise<ProviderError> {
-  next = answer;
-  const error = await call().then(
-    () => null,
-    (caught: unknown) => caught,
-  );
+async function failureOf(call: () => Promise<unknown>, answer: RecordedAnswer): Promise<ProviderError> {
+  network.answer(answer);
+  const error = await refusalOf(call);
   if (!(error instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(error)}`);
   return error;
 }
@@ -44,8 +26,8 @@ async function failureOf(call: () => Promise<unknown>, answer: Answer): Promise<
 const graphError = (error: Record<string, unknown>) => ({ error: { type: 'OAuthException', fbtrace_id: 'AbCdEf123', ...error } });
 
 /** How a network's answer to a POST (where publishing happens) is classified by Graph, as Facebook, Instagram or Threads call it. */
-const viaGraph = (network: string) => (answer: Answer) => {
-  const graph = new Graph({ baseUrl, version: 'v23.0', network, timeoutMs: 5000, retryDelayMs: 1 });
+const viaGraph = (name: string) => (answer: RecordedAnswer) => {
+  const graph = new Graph({ baseUrl: network.url, version: 'v23.0', network: name, timeoutMs: 5000, retryDelayMs: 1 });
   return failureOf(() => graph.post('/1101/feed', 'EAAtoken', { message: 'hello' }), answer);
 };
 
@@ -170,8 +152,8 @@ describe('Threads', () => {
 });
 
 describe('YouTube', () => {
-  const youtube = (answer: Answer) => {
-    const api = new YouTubeApi({ baseUrl, timeoutMs: 5000, allowedHosts: new Set(['127.0.0.1']), retryDelayMs: 1 });
+  const youtube = (answer: RecordedAnswer) => {
+    const api = new YouTubeApi({ baseUrl: network.url, timeoutMs: 5000, allowedHosts: new Set(), retryDelayMs: 1 });
     return failureOf(
       () => api.send({ method: 'POST', path: '/upload/youtube/v3/thumbnails/set?videoId=abc&uploadType=media', accessToken: 'ya29.token' }),
       answer,
