@@ -78,6 +78,10 @@ export interface Config {
   tiktokPullFromUrl: boolean;
   /** `YOUTUBE_DAILY_QUOTA_UNITS`: the YouTube Data API units the operator's Google Cloud project has a day (10,000 unless raised). */
   youtubeDailyQuotaUnits: number;
+  /** `YOUTUBE_DAILY_UPLOADS`: videos.insert calls a day of the operator's project, a bucket of its own (100 unless raised). */
+  youtubeDailyUploads: number;
+  /** `APP_QUOTA_WORKSPACE_SHARE`: the percentage of an app-wide quota (YouTube's) one workspace may use in a window (100: no share). */
+  appQuotaWorkspaceShare: number;
   /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing (each network says its own). */
   statusCheckMaxMs: number | undefined;
   /** SANDBOX_QUOTA `<posts>/<seconds>`: a quota per account for the sandbox network, to try waiting targets; none by default. */
@@ -126,6 +130,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function percentage(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = integer(env, name, fallback, 1);
+  if (value > 100) throw new Error(`${name} must be a percentage from 1 to 100, got "${env[name]}"`);
   return value;
 }
 
@@ -286,6 +296,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tiktokInitsPerMinute: integer(env, 'TIKTOK_INITS_PER_MINUTE', 6, 1),
     tiktokPullFromUrl: env.TIKTOK_PULL_FROM_URL === 'true',
     youtubeDailyQuotaUnits: integer(env, 'YOUTUBE_DAILY_QUOTA_UNITS', 10_000, 1),
+    youtubeDailyUploads: integer(env, 'YOUTUBE_DAILY_UPLOADS', 100, 1),
+    appQuotaWorkspaceShare: percentage(env, 'APP_QUOTA_WORKSPACE_SHARE', 50),
     statusCheckMaxMs: env.STATUS_CHECK_MAX_MS ? integer(env, 'STATUS_CHECK_MAX_MS', 0, 100) : undefined,
     sandboxQuota: sandboxQuota(env.SANDBOX_QUOTA),
     ai: aiSettings(env),

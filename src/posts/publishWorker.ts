@@ -41,7 +41,7 @@ import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
-import { chargeQuotas, publishCost, quotaExceededBy, type Quota } from '../providers/kit/quotas.ts';
+import { chargeQuotas, publishCost, quotaExceededBy, quotasFor, workspaceLimit, type Quota } from '../providers/kit/quotas.ts';
 import { mediaSettings } from '../providers/kit/settingsMedia.ts';
 import { throttleBackoffMs } from '../providers/kit/backoff.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
@@ -203,6 +203,7 @@ interface RecordedItem {
   remoteUrl: string | null;
   parts?: RecordedItem[];
   firstComment?: { item: RecordedItem | null; error: Failure | null };
+  warning?: Failure;
 }
 
 /** A thread's parts as stored on the target (post_target.parts): null for a target without a thread. */
@@ -331,10 +332,13 @@ export class TargetPublisher {
           attempts: row.attempts + (mode === 'publish' ? 1 : 0),
           attemptedBefore: row.attempts > 0,
         };
-        const publish = mode === 'publish' ? { quotas: this.#deps.adapters.get(row.provider)?.quotas ?? [], replies: repliesOf(target) } : null;
+        const publish =
+          mode === 'publish' ? { quotas: quotasFor(this.#deps.adapters.get(row.provider)?.quotas ?? [], row.placement), replies: repliesOf(target) } : null;
         const refusal = publish ? this.#refusalOf(row, target, publish) : null;
         const wait =
-          publish && !refusal && !row.quota_charged ? await chargeQuotas(client, row.provider, publish.quotas, row.connection_id, publish.replies) : null;
+          publish && !refusal && !row.quota_charged
+            ? await chargeQuotas(client, row.provider, publish.quotas, row.connection_id, publish.replies, row.workspace_id)
+            : null;
         if (refusal) refused.push(failed(target, refusal));
         else if (wait) refused.push({ target: { ...target, attempts: row.attempts }, kind: 'waiting', ...wait });
         else claimed.push(target);
@@ -365,7 +369,10 @@ export class TargetPublisher {
     const exceeded = quotaExceededBy(publish.quotas, publish.replies);
     if (exceeded) {
       const cost = publishCost(exceeded, publish.replies);
-      return { code: 'PROVIDER_VALIDATION_FAILED', message: `The post and its replies cost ${cost} of ${exceeded.name}, more than its ${exceeded.limit}.` };
+      return {
+        code: 'PROVIDER_VALIDATION_FAILED',
+        message: `The post and its replies cost ${cost} of ${exceeded.name}, more than its ${workspaceLimit(exceeded)}.`,
+      };
     }
     const violations = checkTarget({
       provider: row.provider,
@@ -531,8 +538,9 @@ export class TargetPublisher {
         const { rows: delays } = await client.query<{ delay_seconds: number | null }>(
           `UPDATE post_target t SET status = 'published', remote_id = u.remote_id, remote_url = u.remote_url, published_at = u.published_at,
                   parts = u.parts::jsonb, first_comment = u.first_comment::jsonb,
-                  processing_handle = NULL, error_code = NULL, error_message = NULL, waiting_until = NULL, waiting_reason = NULL
-           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[]) AS u(id, remote_id, remote_url, published_at, parts, first_comment), post p
+                  processing_handle = NULL, error_code = u.warning_code, error_message = u.warning_message, waiting_until = NULL, waiting_reason = NULL
+           FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[])
+                AS u(id, remote_id, remote_url, published_at, parts, first_comment, warning_code, warning_message), post p
            WHERE t.id = u.id AND p.id = t.post_id
            RETURNING extract(epoch FROM u.published_at - p.scheduled_at)::float8 AS delay_seconds`,
           [
@@ -542,6 +550,9 @@ export class TargetPublisher {
             published.map((o) => o.at),
             published.map((o) => storedParts(o.item.parts)),
             published.map((o) => JSON.stringify(storedFirstComment(o.item.firstComment))),
+            // What the network refused of a published post (a thumbnail) stays as the target's error.
+            published.map((o) => o.item.warning?.code ?? null),
+            published.map((o) => o.item.warning?.message ?? null),
           ],
         );
         for (const { delay_seconds } of delays) if (delay_seconds !== null) publishDelaySeconds.observe(Math.max(0, delay_seconds));

@@ -170,6 +170,8 @@ export interface PublishedItem {
   parts?: PublishedItem[];
   /** What became of the request's `firstComment`. */
   firstComment?: FirstCommentResult;
+  /** What the network refused of the post without refusing the post (YouTube's custom thumbnail): the target's `error`. */
+  warning?: { code: string; message: string };
 }
 
 export type PublishOutcome =

@@ -11,6 +11,7 @@ import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { connectRefusal } from '../support/oauthConnect.ts';
 import { MetaStandIn, type MetaPage } from '../support/meta.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
@@ -375,6 +376,68 @@ describe('publishing to Instagram', () => {
       expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
     }
   }, 60_000);
+});
+
+describe('Meta as it really answers', () => {
+  it('refuses at connect a Facebook Login whose person unticked a permission publishing needs (read from /me/permissions); no account is made', async () => {
+    const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
+    meta.declinedPermissions = ['pages_manage_posts'];
+    try {
+      expect(await connectRefusal(service, publicBaseUrl, api, 'facebook')).toContain('Facebook did not grant pages_manage_posts, which publishing needs');
+    } finally {
+      meta.declinedPermissions = [];
+    }
+    expect(meta.requests.some((request) => request.path === '/me/permissions')).toBe(true);
+    expect((await api('GET', '/social-accounts?limit=100')).body.data).toHaveLength(before);
+  });
+
+  it('lets a 31st reel of the Page’s 24 hours wait instead of failing at Meta, while its other posts go out', async () => {
+    const accountId = accounts.get(bakery.id)!;
+    // 30 reels published in the last hours (through this service or another app): Meta would refuse a 31st.
+    meta.reelsPublishedAt.set(
+      bakery.id,
+      Array.from({ length: 30 }, (_, i) => Date.now() - (i + 1) * 60_000),
+    );
+    await service.services.db.pool.query(
+      `INSERT INTO network_quota_usage (network, quota, scope, window_start, used)
+       VALUES ('facebook', 'Facebook: 30 API-published reels per Page per 24 hours', $1, to_timestamp(floor(extract(epoch FROM now()) / 7200) * 7200), 30)
+       ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = 30`,
+      [accountId],
+    );
+    try {
+      const finishes = [...meta.reels.values()].reduce((sum, reel) => sum + reel.finishes, 0);
+      const clip = await uploadMedia(await video(360, 640, 3), 'one-more.mp4', 'video/mp4');
+      const waiting = await targetWhen(await create(bakery.id, 'One reel too many', [clip], 'reel'), (target) => Boolean(target?.waitingUntil));
+      expect(waiting).toMatchObject({
+        status: expect.not.stringMatching(/failed|published/),
+        error: null,
+        waitingReason: expect.stringContaining('30 API-published reels'),
+      });
+      expect([...meta.reels.values()].reduce((sum, reel) => sum + reel.finishes, 0)).toBe(finishes);
+      // The quota counts reels only.
+      expect(await publish(bakery.id, 'Bread is out of the oven')).toMatchObject({ status: 'published' });
+    } finally {
+      meta.reelsPublishedAt.delete(bakery.id);
+      await service.services.db.pool.query(`DELETE FROM network_quota_usage WHERE network = 'facebook'`);
+    }
+  });
+
+  it('waits an hour when Instagram’s daily cap is reached by another app (9/2207042), instead of failing for good', async () => {
+    meta.instagramDailyCapReached = true;
+    try {
+      const photo = await uploadMedia(await image('jpeg', 1080, 1080), 'capped.jpg', 'image/jpeg');
+      const asked = Date.now();
+      const target = await targetWhen(await create(bakery.instagram!.id, 'Past the daily cap', [photo]), (candidate) => Boolean(candidate?.waitingUntil));
+      expect(target).toMatchObject({
+        status: expect.not.stringMatching(/failed|published/),
+        error: { code: 'RATE_LIMITED_BY_PROVIDER', message: expect.stringContaining('2207042') },
+      });
+      expect(Date.parse(target.waitingUntil) - asked).toBeGreaterThan(3_500_000);
+      expect(Date.parse(target.waitingUntil) - asked).toBeLessThan(3_700_000);
+    } finally {
+      meta.instagramDailyCapReached = false;
+    }
+  });
 });
 
 describe('Meta refusing', () => {

@@ -8,7 +8,7 @@ import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { waitForPost, type Api } from '../support/posts.ts';
-import { chargeQuotas, quotaExceededBy, type Quota } from '../../src/providers/kit/quotas.ts';
+import { chargeQuotas, quotaExceededBy, quotasFor, type Quota } from '../../src/providers/kit/quotas.ts';
 import { withPoolTransaction } from '../../src/db/database.ts';
 
 let service: TestService;
@@ -84,6 +84,30 @@ describe('charging quotas', () => {
     ]);
     expect(quotaExceededBy([posts, replies], 3)).toBeNull();
     expect(quotaExceededBy([posts, replies], 4)).toBe(posts);
+  });
+
+  it('keeps each workspace to its share of an app-wide quota, so that one using it up leaves the others their share', async () => {
+    const network = `net-${randomUUID()}`;
+    const uploads = quota({ name: 'uploads', scope: 'app', limit: 4, workspaceShare: 50 });
+    const inWorkspace = (accountId: string, workspaceId: string) =>
+      withPoolTransaction(service.services.db.pool, (client) => chargeQuotas(client, network, [uploads], accountId, 0, workspaceId));
+    expect(await inWorkspace('a1', 'A')).toBeNull();
+    expect(await inWorkspace('a2', 'A')).toBeNull();
+    // Workspace A has used its half, whichever of its accounts asks: B still has its own.
+    expect(await inWorkspace('a3', 'A')).toMatchObject({ reason: expect.stringContaining('this workspace has used its 50% (2 of 4) of uploads') });
+    expect(await inWorkspace('b1', 'B')).toBeNull();
+    expect(await inWorkspace('b2', 'B')).toBeNull();
+    // And the app's whole limit still holds.
+    expect(await inWorkspace('c1', 'C')).toMatchObject({ reason: expect.stringContaining('Quota used up: uploads') });
+    // A publish costing more than a workspace's share could never go out.
+    expect(quotaExceededBy([quota({ name: 'units', scope: 'app', limit: 10, costPerPublish: 6, workspaceShare: 50 })], 0)).not.toBeNull();
+  });
+
+  it('counts a quota of some placements only for publishes to them (Facebook’s reels)', () => {
+    const reels = quota({ name: 'reels', placements: ['reel'] });
+    const posts = quota({ name: 'posts' });
+    expect(quotasFor([reels, posts], 'reel')).toEqual([reels, posts]);
+    expect(quotasFor([reels, posts], 'feed')).toEqual([posts]);
   });
 
   it('never lets processes charging at once exceed the limit', async () => {

@@ -12,6 +12,7 @@ import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { connectByOAuth, connectRefusal } from '../support/oauthConnect.ts';
 import { MetaStandIn } from '../support/meta.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
 import type { ProviderTokens } from '../../src/providers/adapter.ts';
@@ -85,7 +86,10 @@ describe('connecting a Threads profile', () => {
     const person = new OAuthBrowser(service.url, publicBaseUrl);
     const authorization = await person.start(started.body.data.authorizationUrl);
     expect(authorization.origin + authorization.pathname).toBe(`${meta.threadsUrl}/oauth/authorize`);
-    expect(authorization.searchParams.get('scope')).toBe('threads_basic,threads_content_publish,threads_manage_insights');
+    // Replies (a thread's parts, first comments) and reading them have permissions of their own (the get-started page).
+    expect(authorization.searchParams.get('scope')).toBe(
+      'threads_basic,threads_content_publish,threads_manage_insights,threads_manage_replies,threads_read_replies',
+    );
     expect(authorization.searchParams.get('client_id')).toBe(meta.threadsClientId);
     const atThreads = await fetch(authorization, { redirect: 'manual' });
     const back = await person.callback(atThreads.headers.get('location')!);
@@ -100,6 +104,9 @@ describe('connecting a Threads profile', () => {
     expect(code.authorization).toBeUndefined();
     const exchange = meta.requests.find((request) => request.path === '/threads/access_token')!;
     expect(exchange).toMatchObject({ method: 'GET', params: { grant_type: 'th_exchange_token', client_secret: meta.threadsClientSecret } });
+    // What was granted, read from debug_token (the token answer names no scopes), is kept with the tokens.
+    expect(meta.requests.some((request) => request.path === '/threads/v1.0/debug_token')).toBe(true);
+    expect((await storedTokens()).scope).toBe('threads_basic,threads_content_publish,threads_manage_insights,threads_manage_replies,threads_read_replies');
 
     const account = (await api('GET', `/social-accounts/${connectionId}`)).body.data;
     expect(account).toMatchObject({ provider: 'threads', username: 'alice.moreau', displayName: 'Alice Moreau', status: 'ACTIVE' });
@@ -230,6 +237,69 @@ describe('a thread and a first comment on Threads', () => {
     expect(meta.earlyPublishes).toBe(0);
     for (const post of [first, second, third, comment]) expect(meta.threadsContainers.get(post!.container)!.reads).toBeGreaterThan(1);
   }, 90_000);
+});
+
+describe('Threads as it really answers', () => {
+  it('refuses at connect a grant without threads_content_publish (read from debug_token); no account is made', async () => {
+    const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
+    meta.threadsDeclinedPermissions = ['threads_content_publish'];
+    try {
+      expect(await connectRefusal(service, publicBaseUrl, api, 'threads')).toContain('Threads did not grant threads_content_publish, which publishing needs');
+    } finally {
+      meta.threadsDeclinedPermissions = [];
+    }
+    expect((await api('GET', '/social-accounts?limit=100')).body.data).toHaveLength(before);
+  });
+
+  it('publishes a thread and its first comment also where Threads asks replies for no permission of their own (the Create Replies page)', async () => {
+    meta.threadsRepliesNeedPermission = false;
+    try {
+      const created = await api('POST', '/posts', {
+        content: { caption: 'Either reading', thread: [{ caption: 'holds' }] },
+        targets: [{ connectionId, placement: 'feed', settings: { firstComment: 'for replies' } }],
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      await api('POST', `/posts/${created.body.data.id}/publish`);
+      const target = (await waitForPost(api, created.body.data.id, ['published', 'failed'], 60_000)).targets[0];
+      expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', parts: [{}, {}], firstComment: { error: null } });
+    } finally {
+      meta.threadsRepliesNeedPermission = true;
+    }
+  });
+
+  it('says how to get threads_manage_replies where Threads refuses a reply from a profile that did not grant it', async () => {
+    meta.threadsDeclinedPermissions = ['threads_manage_replies'];
+    try {
+      // Not required at connect (Threads' pages disagree on whether replies need it): the profile connects.
+      await connectByOAuth(service, publicBaseUrl, api, 'threads');
+    } finally {
+      meta.threadsDeclinedPermissions = [];
+    }
+    const created = await api('POST', '/posts', {
+      content: { caption: 'Refused reply', thread: [{ caption: 'never posted' }] },
+      targets: [{ connectionId, placement: 'feed' }],
+    });
+    await api('POST', `/posts/${created.body.data.id}/publish`);
+    const target = (await waitForPost(api, created.body.data.id, ['published', 'failed'], 60_000)).targets[0];
+    expect(target.status).toBe('failed');
+    expect(target.error.message).toContain('Application does not have permission for this action');
+    expect(target.error.message).toContain('threads_manage_replies permission: connect the profile again and allow it');
+    // Connected again with every permission, as the reason says.
+    expect(await connectByOAuth(service, publicBaseUrl, api, 'threads')).toBe(connectionId);
+  });
+
+  it('publishes again, once, after Threads answers Media Not Found (24/4279009) for a container it said was FINISHED', async () => {
+    meta.threadsMediaNotFound = 1;
+    const posts = meta.threadsPosts.size;
+    const target = await publish('Published at the second try');
+    expect(target, JSON.stringify(target)).toMatchObject({ status: 'published', error: null });
+    expect(meta.threadsPosts.size).toBe(posts + 1);
+    expect(meta.threadsMediaNotFound).toBe(0);
+    // The same container published twice: refused with Media Not Found, then taken.
+    const container = containerOf(target.remoteId).id;
+    const publishes = meta.requests.filter((request) => request.path.endsWith('/threads_publish') && request.params.creation_id === container);
+    expect(publishes).toHaveLength(2);
+  });
 });
 
 describe('keeping the Threads token alive', () => {

@@ -1,6 +1,7 @@
 // YouTube end to end against its stand-in (test/support/youtube.ts): connecting a channel through Google's OAuth,
 // publishing a video and a Short with a thumbnail through the resumable upload (processed before it is published),
-// the project's daily units as a quota the target waits for, Google's quotaExceeded and rateLimitExceeded, a
+// videos.insert's daily bucket and the project's units as quotas the target waits for (each workspace its share), a
+// thumbnail refused to a channel without custom thumbnails (the video published all the same), Google's quotaExceeded and rateLimitExceeded, a
 // refused token, and the video's statistics.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +12,7 @@ import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { YouTubeStandIn } from '../support/youtube.ts';
+import { methodOf, youtubeClientMethods } from '../support/youtubeMethods.ts';
 import { YouTubeAdapter } from '../../src/providers/youtube/adapter.ts';
 import type { ProviderTokens } from '../../src/providers/adapter.ts';
 
@@ -240,18 +242,67 @@ describe('YouTube', () => {
   });
 });
 
-describe("the project's daily units", () => {
-  it('lets an upload past YOUTUBE_DAILY_QUOTA_UNITS wait for the next day instead of failing', async () => {
-    const { service, api, connectionId } = await connectedService({ YOUTUBE_DAILY_QUOTA_UNITS: '1600' });
+describe("the project's daily quota", () => {
+  it('lets an upload past YOUTUBE_DAILY_UPLOADS (videos.insert’s own bucket) wait for the window to have room instead of failing', async () => {
+    const { service, api, connectionId } = await connectedService({ YOUTUBE_DAILY_UPLOADS: '1' });
     const mediaId = await uploadMedia(api, service, await video(320, 240, 1), 'clip.mp4', 'video/mp4');
     const videosBefore = youtube.videos.size;
     const first = await publish(api, connectionId, 'The day’s one upload', [mediaId]);
     expect(first.status).toBe('published');
     const second = await waitingTarget(api, await createPost(api, connectionId, 'Tomorrow’s', [mediaId]));
-    expect(second).toMatchObject({ status: 'pending', waitingReason: expect.stringContaining('YouTube Data API units per day') });
+    expect(second).toMatchObject({ status: 'pending', waitingReason: expect.stringContaining('YouTube videos.insert calls per day') });
     // Asked again at the next of the day's two-hour buckets (the quota counts a moving 24 hours).
     expect(Date.parse(second.waitingUntil)).toBe(Math.ceil(Date.now() / 7_200_000) * 7_200_000);
     expect(youtube.videos.size).toBe(videosBefore + 1);
+  }, 120_000);
+
+  it('publishes a seventh upload of the day: an upload is one call of the 100 a day, not 1,600 of the 10,000 units', async () => {
+    const { service, api, connectionId } = await connectedService();
+    const mediaId = await uploadMedia(api, service, await video(320, 240, 1), 'clip.mp4', 'video/mp4');
+    const uploadsBefore = youtube.uploadsUsed;
+    const ids = await Promise.all(Array.from({ length: 7 }, (_, i) => createPost(api, connectionId, `Upload ${i + 1} of the day`, [mediaId])));
+    for (const id of ids) expect((await waitForPost(api, id, ['published', 'failed'], 60_000)).targets[0]).toMatchObject({ status: 'published', attempts: 1 });
+    expect(youtube.uploadsUsed - uploadsBefore).toBe(7);
+    expect(youtube.unitsUsed).toBeLessThan(youtube.unitsPerDay);
+  }, 120_000);
+
+  it('keeps a workspace to its share of the app-wide quota: one workspace using its share leaves another’s upload going out', async () => {
+    // Two uploads a day for the installation, each workspace at most half (APP_QUOTA_WORKSPACE_SHARE's default, 50).
+    const a = await connectedService({ YOUTUBE_DAILY_UPLOADS: '2', YOUTUBE_DAILY_QUOTA_UNITS: '3200' });
+    const other = { id: '208548912937466', name: 'Omar Lund', username: 'omar@example.test' };
+    youtube.signInAs(other, { id: 'UCo2mArLuNdChAnNeL00000A', title: 'Omar Lund', customUrl: '@omarlund' });
+    const workspaceB = await createWorkspace(a.service.services);
+    const apiB = apiFor(a.service.url, workspaceB.ownerKey);
+    const b = await connect(a.service, apiB);
+    youtube.signInAs(owner, channel);
+    const clipA = await uploadMedia(a.api, a.service, await video(320, 240, 1), 'a.mp4', 'video/mp4');
+    const clipB = await uploadMedia(apiB, a.service, await video(320, 240, 1), 'b.mp4', 'video/mp4');
+    expect(await publish(a.api, a.connectionId, 'A’s first', [clipA])).toMatchObject({ status: 'published' });
+    const secondOfA = await waitingTarget(a.api, await createPost(a.api, a.connectionId, 'A’s second', [clipA]));
+    expect(secondOfA).toMatchObject({ status: 'pending', waitingReason: expect.stringContaining('this workspace has used its 50% (1 of 2)') });
+    expect(await publish(apiB, b.connectionId, 'B’s upload', [clipB])).toMatchObject({ status: 'published', attempts: 1 });
+  }, 120_000);
+});
+
+describe('a channel without custom thumbnails', () => {
+  it('publishes the video, its id recorded, with the thumbnail’s refusal as the target’s warning', async () => {
+    const { service, api, connectionId } = await connectedService();
+    youtube.withoutCustomThumbnails.add(channel.id);
+    try {
+      const clipId = await uploadMedia(api, service, await video(320, 240, 1), 'clip.mp4', 'video/mp4');
+      const coverId = await uploadMedia(api, service, await image('jpeg', 320, 180), 'cover.jpg', 'image/jpeg');
+      const target = await publish(api, connectionId, 'Unverified channel', [clipId], 'video', { thumbnailMediaId: coverId });
+      expect(target).toMatchObject({
+        status: 'published',
+        attempts: 1,
+        remoteUrl: `https://www.youtube.com/watch?v=${target.remoteId}`,
+        error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('without its thumbnail') },
+      });
+      expect(target.error.message).toContain('permissions to upload and set custom video thumbnails');
+      expect(youtube.videos.get(target.remoteId)).toMatchObject({ channelId: channel.id, thumbnail: null });
+    } finally {
+      youtube.withoutCustomThumbnails.delete(channel.id);
+    }
   }, 120_000);
 });
 
@@ -259,3 +310,17 @@ async function storedTokens({ service }: Connected, connectionId: string): Promi
   const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
   return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
 }
+
+describe("Google's own description of the API", () => {
+  it('finds every call the adapter made in these tests among the methods of Google’s generated client (HTTP method, path, required parameters)', () => {
+    const methods = youtubeClientMethods();
+    expect(methods.length).toBeGreaterThan(50);
+    // The bytes sent to an upload session (`upload_id`) are the resumable protocol, not a method of the API.
+    const calls = youtube.requests.filter((request) => !new URL(request.path, youtube.url).searchParams.has('upload_id'));
+    expect(calls.length).toBeGreaterThan(10);
+    const unknown = calls.filter((request) => methodOf(methods, request) === null);
+    expect(unknown).toEqual([]);
+    const used = new Set(calls.map((request) => methodOf(methods, request)!.mediaPath ?? methodOf(methods, request)!.path));
+    expect([...used].sort()).toEqual(['/upload/youtube/v3/thumbnails/set', '/upload/youtube/v3/videos', '/youtube/v3/channels', '/youtube/v3/videos']);
+  });
+});

@@ -25,6 +25,20 @@
 //     carousels of 2–20, threads_publish), https://developers.facebook.com/docs/threads/troubleshooting (container
 //     `status`, `error_message`), https://developers.facebook.com/docs/threads/insights, replies
 //     https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies (`reply_to_id`)
+// What the references' own pages leave out, replayed from the answers networks gave (each named where it is modelled):
+//   Permissions  https://developers.facebook.com/docs/facebook-login/guides/permissions/request-revoke (people
+//     untick permissions in the dialog; GET /me/permissions lists each as granted or declined); Threads'
+//     https://developers.facebook.com/documentation/threads/troubleshooting/debug-access-token (`data.scopes`)
+//   Threads replies  the get-started page: threads_manage_replies "Required for making POST calls to reply
+//     endpoints", threads_read_replies for GET; the "Create Replies" page asks neither: `threadsRepliesNeedPermission`
+//     plays either reading (a refusal is Graph's permission error, code 10)
+//   Reels per Page  https://developers.facebook.com/docs/video-api/guides/reels-publishing#rate-limit (30 in a moving
+//     24 hours, enforced when a reel is published; the error is not documented: a plain refusal here)
+//   Page insights  https://developers.facebook.com/documentation/pages-api/platforminsights/page/deprecated-metrics
+//     (post_impressions*, post_impressions_unique*: "invalid metric" for the whole call)
+//   Instagram's daily cap  code 9 / subcode 2207042 (Postiz `instagram.provider.ts` `handleErrors`)
+//   Threads' Media Not Found  the body as received in nopara73/LongevityWorldCup#466 and gitroomhq/postiz-app#2047:
+//     HTTP 400, code 24, subcode 4279009, `is_transient: false`, from threads_publish of a FINISHED container
 // Media is FETCHED from the URL given (the service's signed URL; `mediaOrigin` maps PUBLIC_BASE_URL to where the test
 // service listens) and only counted and hashed, never kept.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
@@ -46,6 +60,8 @@ export interface MetaPage {
 
 interface Token {
   kind: 'short' | 'long' | 'page';
+  /** The permissions granted: those asked for, less what the person declined. */
+  scopes: string[];
   person: MetaPerson;
   pages: MetaPage[];
   page?: MetaPage;
@@ -117,6 +133,7 @@ export interface ThreadsProfile {
 
 interface ThreadsToken {
   kind: 'short' | 'long';
+  scopes: string[];
   profile: ThreadsProfile;
   /** On the stand-in's Threads clock (`threadsNow`). */
   issuedAt: number;
@@ -181,6 +198,18 @@ export class MetaStandIn {
   refuseComments = false;
   /** The next this many comments are made, but answered with Meta's unexpected error (code 2), as if the answer were lost. */
   lostCommentAnswers = 0;
+  /** Permissions the next person to log in unticks in the dialog (Facebook Login; Threads). */
+  declinedPermissions: string[] = [];
+  threadsDeclinedPermissions: string[] = [];
+  /** Replies need threads_manage_replies (and reading them threads_read_replies), as the get-started page says. */
+  threadsRepliesNeedPermission = true;
+  /** The next this many threads_publish calls answer Threads' Media Not Found (24/4279009) though the container is FINISHED. */
+  threadsMediaNotFound = 0;
+  /** Instagram's media_publish answers the daily cap (9/2207042) while set: another app used the account's posts up. */
+  instagramDailyCapReached = false;
+  /** Reels a Page may publish in a moving 24 hours, and when each of its reels was published. */
+  reelsPerDay = 30;
+  readonly reelsPublishedAt = new Map<string, number[]>();
   /** The Threads app of the same Meta app: its own id and secret. */
   readonly threadsClientId = String(700_000_000 + Math.floor(Math.random() * 1e8));
   readonly threadsClientSecret = randomBytes(16).toString('hex');
@@ -190,7 +219,7 @@ export class MetaStandIn {
   threadsClockAheadMs = 0;
   readonly threadsContainers = new Map<string, Container>();
   readonly threadsPosts = new Map<string, ThreadsPost>();
-  readonly #threadsCodes = new Map<string, { redirectUri: string; profile: ThreadsProfile }>();
+  readonly #threadsCodes = new Map<string, { redirectUri: string; profile: ThreadsProfile; scopes: string[] }>();
   readonly #threadsTokens = new Map<string, ThreadsToken>();
   /** media_publish calls refused because their container was not FINISHED. */
   earlyPublishes = 0;
@@ -338,7 +367,8 @@ export class MetaStandIn {
     if (!issued) return this.#error(res, 400, 100, 'This authorization code has been used.', 36009);
     if (issued.redirectUri !== params.redirect_uri)
       return this.#error(res, 400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical.', 36008);
-    const access_token = this.#issue({ kind: 'short', person: issued.person, pages: issued.pages });
+    const scopes = issued.scope.split(',').filter((scope) => scope && !this.declinedPermissions.includes(scope));
+    const access_token = this.#issue({ kind: 'short', scopes, person: issued.person, pages: issued.pages });
     this.#json(res, 200, { access_token, token_type: 'bearer', expires_in: 5_400 });
   }
 
@@ -347,6 +377,10 @@ export class MetaStandIn {
     const route = `${method} ${edge ?? ''}`;
     if (node === 'me' && !edge && method === 'GET') return this.#json(res, 200, { id: token.person.id, name: token.person.name });
     if (node === 'me' && edge === 'accounts' && method === 'GET') return this.#accounts(params, token, res);
+    if (node === 'me' && edge === 'permissions' && method === 'GET') {
+      const asked = [...new Set([...token.scopes, ...this.declinedPermissions])];
+      return this.#json(res, 200, { data: asked.map((permission) => ({ permission, status: token.scopes.includes(permission) ? 'granted' : 'declined' })) });
+    }
     const page = this.pages.find((candidate) => candidate.id === node);
     const igPage = this.pages.find((candidate) => candidate.instagram?.id === node);
     if (page || igPage) {
@@ -380,7 +414,7 @@ export class MetaStandIn {
       );
     if (node && route === 'POST comments') return this.#comment(node, params, token, res);
     if (node && route === 'GET comments') return this.#commentsOn(node, res);
-    if (node && route === 'GET insights') return this.#insights(node, res);
+    if (node && route === 'GET insights') return this.#insights(node, params, res);
     if (node && route === 'GET ') return this.#object(node, res);
     this.#error(
       res,
@@ -402,7 +436,7 @@ export class MetaStandIn {
       name: page.name,
       username: page.username,
       tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
-      access_token: this.#issue({ kind: 'page', person: token.person, pages: token.pages, page, from: userToken }),
+      access_token: this.#issue({ kind: 'page', scopes: token.scopes, person: token.person, pages: token.pages, page, from: userToken }),
       ...(page.instagram ? { instagram_business_account: { id: page.instagram.id, username: page.instagram.username, name: page.instagram.name } } : {}),
     }));
     const more = start + 2 < token.pages.length;
@@ -495,6 +529,10 @@ export class MetaStandIn {
       this.failReelFinishes--;
       return this.#error(res, 500, 2, 'An unexpected error has occurred. Please retry your request later.');
     }
+    const published = (this.reelsPublishedAt.get(page.id) ?? []).filter((at) => at > Date.now() - dayMs);
+    if (reel.finishes === 0 && published.length >= this.reelsPerDay)
+      return this.#error(res, 400, 100, `The Page has published ${this.reelsPerDay} reels through the API in the last 24 hours.`);
+    if (reel.finishes === 0) this.reelsPublishedAt.set(page.id, [...published, Date.now()]);
     reel.finishes++;
     reel.description = params.description;
     this.#json(res, 200, { success: true });
@@ -571,6 +609,8 @@ export class MetaStandIn {
       this.earlyPublishes++;
       return this.#error(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment', 2207027);
     }
+    if (this.instagramDailyCapReached)
+      return this.#error(res, 400, 9, 'You have reached the maximum number of posts that is allowed to be published by Content Publishing API.', 2207042);
     container.status = 'PUBLISHED';
     const id = this.#id();
     this.igMedia.set(id, {
@@ -652,16 +692,18 @@ export class MetaStandIn {
     this.#error(res, 400, 100, `Object with ID '${id}' does not exist`, 33);
   }
 
-  #insights(id: string, res: ServerResponse): void {
+  #insights(id: string, params: Record<string, string>, res: ServerResponse): void {
     const metric = (name: string, value: number) => ({ name, period: 'lifetime', values: [{ value }] });
     if (this.igMedia.has(id))
       return this.#json(res, 200, {
         data: [metric('reach', 120), metric('likes', 14), metric('comments', 3), metric('shares', 2), metric('saved', 5), metric('views', 300)],
       });
     if (this.posts.has(id) || this.videos.has(id)) {
-      return this.#json(res, 200, {
-        data: [metric('post_impressions', 250), metric('post_impressions_unique', 180), metric('post_clicks', 12), metric('post_reactions_like_total', 9)],
-      });
+      const values: Record<string, number> = { post_media_view: 250, post_total_media_view_unique: 180, post_clicks: 12, post_reactions_like_total: 9 };
+      const asked = (params.metric ?? '').split(',');
+      // A deprecated metric (or any unknown one) fails the whole call.
+      if (asked.some((name) => !(name in values))) return this.#error(res, 400, 100, '(#100) The value must be a valid insights metric');
+      return this.#json(res, 200, { data: asked.map((name) => metric(name, values[name]!)) });
     }
     this.#error(res, 400, 100, `Object with ID '${id}' does not exist`, 33);
   }
@@ -682,6 +724,25 @@ export class MetaStandIn {
     if (this.#throttled(res, profile.id, 'threads')) return;
     const [node = '', edge] = path.slice('/v1.0/'.length).split('/');
     const route = `${method} ${edge ?? ''}`;
+    const lacks = (scope: string) => this.threadsRepliesNeedPermission && !info.scopes.includes(scope);
+    const permissionError = () => this.#error(res, 400, 10, 'Application does not have permission for this action');
+    if (node === 'debug_token' && method === 'GET') {
+      const inspected = this.#liveThreadsToken(params.input_token);
+      if (!inspected) return this.#error(res, 400, 190, 'Invalid OAuth access token.');
+      return this.#json(res, 200, {
+        data: {
+          type: 'USER',
+          application: 'Publisher',
+          is_valid: true,
+          issued_at: Math.floor(inspected.issuedAt / 1000),
+          expires_at: Math.floor(inspected.expiresAt / 1000),
+          scopes: inspected.scopes,
+          user_id: inspected.profile.id,
+        },
+      });
+    }
+    if (edge === 'replies' && method === 'GET' && lacks('threads_read_replies')) return permissionError();
+    if (route === 'POST threads' && params.reply_to_id !== undefined && lacks('threads_manage_replies')) return permissionError();
     if (node === 'me' && route === 'GET ') {
       const { id, username, name } = profile;
       return this.#json(res, 200, { id, username, name, threads_profile_picture_url: `https://scontent.cdninstagram.com/v/${id}.jpg` });
@@ -706,9 +767,9 @@ export class MetaStandIn {
     this.#error(res, 400, 100, `Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
   }
 
-  #issueThreads(kind: ThreadsToken['kind'], profile: ThreadsProfile, lifetimeMs: number): string {
+  #issueThreads(kind: ThreadsToken['kind'], profile: ThreadsProfile, lifetimeMs: number, scopes: string[]): string {
     const token = `TH${randomBytes(24).toString('base64url')}`;
-    this.#threadsTokens.set(token, { kind, profile, issuedAt: this.threadsNow, expiresAt: this.threadsNow + lifetimeMs });
+    this.#threadsTokens.set(token, { kind, scopes, profile, issuedAt: this.threadsNow, expiresAt: this.threadsNow + lifetimeMs });
     return token;
   }
 
@@ -731,7 +792,8 @@ export class MetaStandIn {
         .end('Invalid request: client_id, redirect_uri, response_type=code and threads_basic are required');
     }
     const code = randomBytes(24).toString('base64url');
-    this.#threadsCodes.set(code, { redirectUri, profile: { ...this.threadsProfile } });
+    const granted = scopes.filter((scope) => !this.threadsDeclinedPermissions.includes(scope));
+    this.#threadsCodes.set(code, { redirectUri, profile: { ...this.threadsProfile }, scopes: granted });
     const back = new URL(redirectUri);
     if (params.state) back.searchParams.set('state', params.state);
     back.searchParams.set('code', code);
@@ -748,7 +810,7 @@ export class MetaStandIn {
     this.#threadsCodes.delete(params.code ?? '');
     if (!issued) return refuse(100, 'This authorization code has been used.');
     if (issued.redirectUri !== params.redirect_uri) return refuse(100, 'Error validating verification code. Please make sure your redirect_uri is identical.');
-    this.#json(res, 200, { access_token: this.#issueThreads('short', issued.profile, hourMs), user_id: Number(issued.profile.id) });
+    this.#json(res, 200, { access_token: this.#issueThreads('short', issued.profile, hourMs, issued.scopes), user_id: Number(issued.profile.id) });
   }
 
   #threadsExchange(params: Record<string, string>, res: ServerResponse): void {
@@ -756,7 +818,7 @@ export class MetaStandIn {
     if (params.client_secret !== this.threadsClientSecret) return this.#error(res, 400, 101, 'Error validating client secret.');
     const short = this.#liveThreadsToken(params.access_token);
     if (short?.kind !== 'short') return this.#error(res, 400, 190, 'Invalid OAuth access token.');
-    this.#json(res, 200, { access_token: this.#issueThreads('long', short.profile, 60 * dayMs), token_type: 'bearer', expires_in: 5_183_944 });
+    this.#json(res, 200, { access_token: this.#issueThreads('long', short.profile, 60 * dayMs, short.scopes), token_type: 'bearer', expires_in: 5_183_944 });
   }
 
   #threadsRefresh(params: Record<string, string>, res: ServerResponse): void {
@@ -764,7 +826,11 @@ export class MetaStandIn {
     const current = this.#liveThreadsToken(params.access_token);
     if (current?.kind !== 'long') return this.#error(res, 400, 190, 'Error validating access token: Session has expired.', 463);
     if (this.threadsNow - current.issuedAt < dayMs) return this.#error(res, 400, 100, 'A long-lived token can be refreshed once it is at least 24 hours old.');
-    this.#json(res, 200, { access_token: this.#issueThreads('long', current.profile, 60 * dayMs), token_type: 'bearer', expires_in: 5_183_944 });
+    this.#json(res, 200, {
+      access_token: this.#issueThreads('long', current.profile, 60 * dayMs, current.scopes),
+      token_type: 'bearer',
+      expires_in: 5_183_944,
+    });
   }
 
   async #threadsContainer(profile: ThreadsProfile, params: Record<string, string>, res: ServerResponse): Promise<void> {
@@ -821,6 +887,21 @@ export class MetaStandIn {
     if (container.status !== 'FINISHED') {
       this.earlyPublishes++;
       return this.#error(res, 400, 9007, 'The media is not ready for publishing, please wait for a moment', 2207027);
+    }
+    if (this.threadsMediaNotFound > 0) {
+      this.threadsMediaNotFound--;
+      return this.#json(res, 400, {
+        error: {
+          message: 'The requested resource does not exist',
+          type: 'OAuthException',
+          code: 24,
+          error_subcode: 4279009,
+          is_transient: false,
+          error_user_title: 'Media Not Found',
+          error_user_msg: `The media with id ${container.id} cannot be found.`,
+          fbtrace_id: randomBytes(8).toString('base64url'),
+        },
+      });
     }
     container.status = 'PUBLISHED';
     const id = this.#id();

@@ -22,6 +22,13 @@
 //     items newest first, each topLevelComment.snippet with textOriginal and authorChannelId.value)
 //   errors  https://developers.google.com/youtube/v3/docs/errors: `{error: {code, message, errors: [{message,
 //     domain, reason}], status}}`; 401 authError with WWW-Authenticate; 403 quotaExceeded; 403 rateLimitExceeded.
+//   quota  Google's quota calculator https://developers.google.com/youtube/v3/determine_quota_cost: videos.insert
+//     has a bucket of its own (100 calls a day by default), every other call costs units of the project's 10,000 a
+//     day (a list 1, thumbnails.set 50, commentThreads.insert 50); past either, 403 quotaExceeded (domain
+//     youtube.quota, the errors page). Counted per stand-in (one project), never reset (a test lasts less than a day).
+//   custom thumbnails  thumbnails.set's errors (https://developers.google.com/youtube/v3/docs/thumbnails/set#errors):
+//     403 forbidden "The authenticated user doesn't have permissions to upload and set custom video thumbnails." for
+//     a channel not allowed them (unverified: https://support.google.com/youtube/answer/72431); the video stays.
 // Uploaded bytes are counted and hashed, never kept.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -75,6 +82,16 @@ export interface YouTubeStandInOptions {
   processingPolls?: number;
   /** How long each chunk's answer waits after its bytes arrived (to stop a worker mid-upload). */
   chunkDelayMs?: number;
+  /** videos.insert calls the project has a day (Google's default 100). */
+  uploadsPerDay?: number;
+  /** Units the project has a day for every other call (Google's default 10,000). */
+  unitsPerDay?: number;
+}
+
+/** Units a call costs by Google's quota calculator; videos.insert counts in its own bucket instead. */
+function unitsOf(route: string): number {
+  if (route === 'POST /upload/youtube/v3/thumbnails/set' || route === 'POST /youtube/v3/commentThreads') return 50;
+  return 1;
 }
 
 const scopes = (name: string) => `https://www.googleapis.com/auth/${name}`;
@@ -126,6 +143,13 @@ export class YouTubeStandIn {
   readonly requests: { method: string; path: string }[] = [];
   /** Every call answers 403 quotaExceeded while set. */
   quotaExceeded = false;
+  /** The project's use: videos.insert calls and the units of every other call. */
+  uploadsUsed = 0;
+  unitsUsed = 0;
+  readonly uploadsPerDay: number;
+  readonly unitsPerDay: number;
+  /** Channels not allowed custom thumbnails (not verified): thumbnails.set answers 403 forbidden. */
+  readonly withoutCustomThumbnails = new Set<string>();
   /** The next this many calls answer 403 rateLimitExceeded. */
   rateLimitNext = 0;
   chunkDelayMs: number;
@@ -143,6 +167,8 @@ export class YouTubeStandIn {
     });
     this.#processingPolls = options.processingPolls ?? 1;
     this.chunkDelayMs = options.chunkDelayMs ?? 0;
+    this.uploadsPerDay = options.uploadsPerDay ?? 100;
+    this.unitsPerDay = options.unitsPerDay ?? 10_000;
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((caught: unknown) => googleError(res, 500, 'backendError', String(caught)));
     });
@@ -206,7 +232,9 @@ export class YouTubeStandIn {
         },
       );
     }
-    if (this.quotaExceeded) {
+    const route = `${req.method} ${url.pathname}`;
+    const insert = route === 'POST /upload/youtube/v3/videos';
+    if (this.quotaExceeded || (insert ? this.uploadsUsed >= this.uploadsPerDay : this.unitsUsed + unitsOf(route) > this.unitsPerDay)) {
       return googleError(
         res,
         403,
@@ -218,10 +246,11 @@ export class YouTubeStandIn {
       this.rateLimitNext--;
       return googleError(res, 403, 'rateLimitExceeded', 'The request cannot be completed because you have exceeded your quota.');
     }
+    if (insert) this.uploadsUsed++;
+    else this.unitsUsed += unitsOf(route);
     const granted = this.oauth.scopeOf(token);
     const allowed = (needed: string[]) => needed.some((scope) => granted.includes(scope));
     const channel = this.channels.get(user.id);
-    const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /youtube/v3/channels') {
       if (!allowed(readScopes)) return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
       return this.#channels(res, url.searchParams, channel);
@@ -439,6 +468,8 @@ export class YouTubeStandIn {
     const bytes = await bodyOf(req);
     const video = this.videos.get(query.get('videoId') ?? '');
     if (!video || video.channelId !== channel.id) return googleError(res, 404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
+    if (this.withoutCustomThumbnails.has(channel.id))
+      return googleError(res, 403, 'forbidden', "The authenticated user doesn't have permissions to upload and set custom video thumbnails.");
     const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!;
     if (!['image/jpeg', 'image/png', 'application/octet-stream'].includes(contentType))
       return googleError(res, 400, 'invalidImage', 'The provided image content is invalid.');

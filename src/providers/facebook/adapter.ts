@@ -5,7 +5,12 @@
 //   Page videos  https://developers.facebook.com/docs/video-api/guides/publishing (file_url fetched by Meta;
 //     GET /{video-id}?fields=status until `video_status` is ready)
 //   Reels Publishing API  https://developers.facebook.com/docs/video-api/guides/reels-publishing (./reels.ts)
-//   Page post insights  https://developers.facebook.com/docs/graph-api/reference/insights
+//     (30 API-published reels per Page in a moving 24 hours, enforced when a reel is published: kept as a quota
+//     of the `reel` placement, so a 31st reel waits rather than fails)
+//   Page post insights  https://developers.facebook.com/docs/graph-api/reference/insights (post_impressions and
+//     post_impressions_unique are refused for every version since 2025, "invalid metric" failing the whole call:
+//     post_media_view and post_total_media_view_unique replace them,
+//     https://developers.facebook.com/documentation/pages-api/platforminsights/page/deprecated-metrics)
 //   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments,
 //     https://developers.facebook.com/documentation/pages-api/comments-mentions (POST /{post-id}/comments `message`
 //     with the Page token, pages_manage_engagement: the Page is the author; `settings.firstComment`, kit/thread.ts)
@@ -16,6 +21,7 @@ import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest } from '../adapter.ts';
 import { MetaAdapter } from '../meta/adapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { commentBy, insightsOf, recentItemWith, type Graph } from '../meta/graph.ts';
@@ -27,6 +33,17 @@ const firstUrl = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
 /** Video permalinks come as paths of www.facebook.com. */
 const absolute = (permalink: string | undefined) => (permalink?.startsWith('/') ? `https://www.facebook.com${permalink}` : (permalink ?? ''));
 
+export const facebookQuotas: readonly Quota[] = [
+  {
+    name: 'Facebook: 30 API-published reels per Page per 24 hours',
+    scope: 'account',
+    windowSeconds: 86_400,
+    limit: 30,
+    costPerPublish: 1,
+    placements: ['reel'],
+  },
+];
+
 /** How long Meta usually takes to process a video or a reel before its status is asked again. */
 const videoCheckAfterMs = 10_000;
 
@@ -35,7 +52,7 @@ export class FacebookAdapter extends MetaAdapter implements ProviderAdapter {
   readonly #reelUploadUrl: string;
 
   constructor(graph: Graph, link: OAuthLink, reelUploadUrl: string) {
-    super({ rules: facebookRules, duplicates: 'look-up' }, graph, link);
+    super({ rules: facebookRules, duplicates: 'look-up', quotas: facebookQuotas }, graph, link);
     this.#reelUploadUrl = reelUploadUrl;
   }
 
@@ -103,9 +120,14 @@ export class FacebookAdapter extends MetaAdapter implements ProviderAdapter {
       this.graph,
       remoteId,
       tokensOf(account).accessToken,
-      'post_impressions,post_impressions_unique,post_clicks,post_reactions_like_total',
+      'post_media_view,post_total_media_view_unique,post_clicks,post_reactions_like_total',
     );
-    return { impressions: values.post_impressions, reach: values.post_impressions_unique, clicks: values.post_clicks, likes: values.post_reactions_like_total };
+    return {
+      impressions: values.post_media_view,
+      reach: values.post_total_media_view_unique,
+      clicks: values.post_clicks,
+      likes: values.post_reactions_like_total,
+    };
   }
 }
 

@@ -49,7 +49,7 @@ export function grantedScopes(tokens: ProviderTokens): ReadonlySet<string> | und
 }
 
 /** An account connected without a scope publishing needs would only fail at its first post: refused at once instead. */
-function refuseMissingScopes({ network, requiredScopes }: OAuthProfile, tokens: ProviderTokens): void {
+export function refuseMissingScopes({ network, requiredScopes }: Pick<OAuthProfile, 'network' | 'requiredScopes'>, tokens: ProviderTokens): void {
   const granted = grantedScopes(tokens);
   if (!requiredScopes || !granted) return;
   const missing = requiredScopes.scopes.filter((scope) => !granted.has(scope));

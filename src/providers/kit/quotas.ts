@@ -1,4 +1,4 @@
-// A network's quotas as data (YouTube's 10,000 units a day with 1,600 per upload, Threads' 250 posts a day, TikTok's
+// A network's quotas as data (YouTube's 100 uploads and 10,000 units a day, Facebook's 30 reels a day, Threads' 250 posts a day, TikTok's
 // 6 requests a minute, X's posts per day by tier), kept in PostgreSQL so every process charges the same counters.
 // A publish is charged before it starts, to every quota of its network at once or to none; one that would exceed a
 // quota waits instead of failing (the target shows `waitingUntil` and `waitingReason`) and is tried again then.
@@ -10,6 +10,10 @@
 // could be calls less than a window apart there. No moving window at the network holds more than the limit. One
 // charge per quota and scope at a time (an advisory lock held to the end of the claiming transaction), so that
 // processes charging at once cannot both take the last unit.
+//
+// A quota of the operator's whole app (YouTube's) is shared by every workspace of the installation: each workspace
+// may use at most its `workspaceShare` of it in any window (APP_QUOTA_WORKSPACE_SHARE), counted as a quota of its
+// own, so that one workspace's uploads cannot stop the network for all the others for a day.
 import type pg from 'pg';
 
 export interface Quota {
@@ -26,7 +30,20 @@ export interface Quota {
    * as a post; YouTube's comment costs 50 units; Threads counts replies in a quota of their own). None by default.
    */
   costPerReply?: number;
+  /** Only publishes to these placements are counted (Facebook's reels); every placement where unset. */
+  placements?: readonly string[];
+  /** An app quota: the percentage of each window one workspace may use (100: no share). */
+  workspaceShare?: number;
 }
+
+/** The quotas a publish to `placement` is counted in. */
+export const quotasFor = (quotas: readonly Quota[], placement: string) => quotas.filter((quota) => !quota.placements || quota.placements.includes(placement));
+
+/** The most of a window one workspace may use: the whole limit, or its share of an app quota (at least 1). */
+export const workspaceLimit = (quota: Quota) =>
+  quota.scope === 'app' && quota.workspaceShare !== undefined && quota.workspaceShare < 100
+    ? Math.max(1, Math.floor((quota.limit * quota.workspaceShare) / 100))
+    : quota.limit;
 
 /** What one publish with `replies` replies costs against the quota. */
 export const publishCost = (quota: Quota, replies: number) => quota.costPerPublish + (quota.costPerReply ?? 0) * replies;
@@ -41,10 +58,36 @@ const bucketsPerWindow = 12;
 /** The length of a quota's buckets in whole seconds. */
 export const bucketSeconds = (quota: Quota) => Math.max(1, Math.floor(quota.windowSeconds / bucketsPerWindow));
 
+/** One counter a charge goes to: a quota at its scope, or a workspace's share of an app quota. */
+interface Counter {
+  quota: Quota;
+  scope: string;
+  limit: number;
+  reason: string;
+}
+
+function countersOf(quota: Quota, accountId: string, workspaceId: string | undefined): Counter[] {
+  const reason = `Quota used up: ${quota.name}; the target goes out when the network's window has room again.`;
+  if (quota.scope === 'account') return [{ quota, scope: accountId, limit: quota.limit, reason }];
+  const whole: Counter = { quota, scope: 'app', limit: quota.limit, reason };
+  const share = workspaceLimit(quota);
+  if (!workspaceId || share === quota.limit) return [whole];
+  return [
+    {
+      quota,
+      scope: `workspace:${workspaceId}`,
+      limit: share,
+      reason: `Quota share used up: this workspace has used its ${quota.workspaceShare}% (${share} of ${quota.limit}) of ${quota.name}, shared by every workspace; the target goes out when the window has room again.`,
+    },
+    whole,
+  ];
+}
+
 /**
- * Charges one publish by `accountId`, with `replies` replies, to each quota, in the caller's transaction: null when
- * every quota had room (all charged), else when the first full one is to be asked again, at its next bucket (nothing
- * charged). A publish costing more than a whole window allows is refused before (`quotaExceededBy`).
+ * Charges one publish by `accountId` (of `workspaceId`), with `replies` replies, to each quota, in the caller's
+ * transaction: null when every quota had room (all charged), else when the first full one is to be asked again, at
+ * its next bucket (nothing charged). A publish costing more than a whole window allows is refused before
+ * (`quotaExceededBy`).
  */
 export async function chargeQuotas(
   client: pg.ClientBase,
@@ -52,12 +95,12 @@ export async function chargeQuotas(
   quotas: readonly Quota[],
   accountId: string,
   replies = 0,
+  workspaceId?: string,
 ): Promise<QuotaWait | null> {
-  const charged = quotas.filter((quota) => publishCost(quota, replies) > 0);
+  const charged = quotas.filter((quota) => publishCost(quota, replies) > 0).flatMap((quota) => countersOf(quota, accountId, workspaceId));
   if (!charged.length) return null;
   await client.query('SAVEPOINT quota_charge');
-  for (const quota of charged) {
-    const scope = quota.scope === 'app' ? 'app' : accountId;
+  for (const { quota, scope, limit, reason } of charged) {
     const bucket = bucketSeconds(quota);
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`quota:${network}:${quota.name}:${scope}`]);
     const { rows } = await client.query<{ charged: boolean; next_bucket: Date }>(
@@ -70,21 +113,21 @@ export async function chargeQuotas(
          ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = u.used + EXCLUDED.used
          RETURNING 1)
        SELECT EXISTS (SELECT 1 FROM charged) AS charged, b.start + make_interval(secs => $4::int) AS next_bucket FROM b`,
-      [network, quota.name, scope, bucket, quota.windowSeconds, publishCost(quota, replies), quota.limit],
+      [network, quota.name, scope, bucket, quota.windowSeconds, publishCost(quota, replies), limit],
     );
     const { charged, next_bucket } = rows[0]!;
     if (!charged) {
       await client.query('ROLLBACK TO SAVEPOINT quota_charge');
-      return { until: next_bucket, reason: `Quota used up: ${quota.name}; the target goes out when the network's window has room again.` };
+      return { until: next_bucket, reason };
     }
   }
   await client.query('RELEASE SAVEPOINT quota_charge');
   return null;
 }
 
-/** The first quota a publish with `replies` replies would exceed on its own, however long it waited; else null. */
+/** The first quota a publish with `replies` replies would exceed on its own (or a workspace's share of it), however long it waited; else null. */
 export function quotaExceededBy(quotas: readonly Quota[], replies: number): Quota | null {
-  return quotas.find((quota) => publishCost(quota, replies) > quota.limit) ?? null;
+  return quotas.find((quota) => publishCost(quota, replies) > workspaceLimit(quota)) ?? null;
 }
 
 /** Forgets buckets long past (housekeeping): no quota counts over more than a month. */

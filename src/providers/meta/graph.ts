@@ -6,6 +6,13 @@
 //   Rate Limits  https://developers.facebook.com/docs/graph-api/overview/rate-limiting/
 //     throttling is an error code (4, 17, 32, 613, 80001–80014), never HTTP 429; `X-Business-Use-Case-Usage`
 //     (and `X-App-Usage`) carry `estimated_time_to_regain_access` in minutes.
+//   Instagram's daily publishing cap  code 9 / subcode 2207042 (Postiz `instagram.provider.ts` `handleErrors`: "the
+//     maximum of posts per day"): counted per account and app, so another app can have used it up although our quota
+//     had room; the cap is a moving 24 hours that Meta does not say the end of: asked again in an hour.
+//   Threads' "Media Not Found"  code 24 / subcode 4279009 from threads_publish seconds after the container said
+//     FINISHED (`is_transient: false` all the same): a race at Threads, a third of a production client's unexplained
+//     Threads failures (gitroomhq/postiz-app#2047: 210 of 584, a median 7 s after the container was made; its fix and
+//     trypostit/trypost#280 publish again after a few seconds). Transient: published again in a few seconds.
 import { ProviderError } from '../adapter.ts';
 import { NetworkHttp, type NetworkRequest, type NetworkResponse, type ResponseHeaders } from '../http.ts';
 
@@ -38,6 +45,8 @@ const throttlingCodes = new Set([4, 17, 32, 613]);
 const isThrottling = (code: number) => throttlingCodes.has(code) || (code >= 80001 && code <= 80014);
 /** Where Meta throttles without saying for how long: a minute, as its usage windows are counted in minutes. */
 const defaultThrottleWaitMs = 60_000;
+const dailyCapWaitMs = 3_600_000;
+const mediaNotFoundWaitMs = 5_000;
 
 /** The longest `estimated_time_to_regain_access` (minutes) in the usage headers, in ms. */
 export function regainAccessMs(headers: ResponseHeaders): number | undefined {
@@ -68,6 +77,19 @@ function classify({ headers, body, reason }: { headers: ResponseHeaders; body: u
   const error = graphErrorOf(body);
   if (error?.code === undefined) return undefined;
   if (error.code === 190 || error.code === 102) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
+  if (error.code === 9 && error.error_subcode === 2207042)
+    return new ProviderError(
+      'RATE_LIMITED_BY_PROVIDER',
+      `${reason}: the account's daily publishing cap is reached (by any app); asked again in an hour.`,
+      true,
+      {
+        retryAfterMs: dailyCapWaitMs,
+      },
+    );
+  if (error.code === 24 && error.error_subcode === 4279009)
+    return new ProviderError('PROVIDER_UNAVAILABLE', `${reason}: Meta had not yet found the finished media; published again shortly.`, true, {
+      retryAfterMs: mediaNotFoundWaitMs,
+    });
   if (isThrottling(error.code)) {
     const wait = regainAccessMs(headers);
     return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: wait && wait > 0 ? wait : defaultThrottleWaitMs });

@@ -10,9 +10,13 @@
 //   Page access tokens  https://developers.facebook.com/docs/pages-api/getting-started (GET /me/accounts)
 //   IG User  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user
 //     (a Page's `instagram_business_account`)
+//   Permissions  https://developers.facebook.com/docs/facebook-login/guides/permissions/request-revoke
+//     (GET /me/permissions → `{data: [{permission, status: granted | declined}]}`): the token answer names no scopes
+//     and people may untick permissions in the dialog, so what was granted is read there, with the user token, and a
+//     grant without what publishing needs is refused at connect (the kit's `requiredScopes`).
 import type { GivenApp } from '../../config.ts';
 import { ProviderError, type ProviderTokens, type RemoteIdentity } from '../adapter.ts';
-import { oauthLink, type OAuthProfile } from '../kit/oauthLink.ts';
+import { oauthLink, refuseMissingScopes, type OAuthProfile } from '../kit/oauthLink.ts';
 import { Graph } from './graph.ts';
 
 /** Pages: list, read, post, insights; Instagram: profile, publishing, insights. */
@@ -29,6 +33,11 @@ export const facebookLoginScopes = [
   'pages_manage_engagement',
   'instagram_manage_comments',
 ];
+
+/** What publishing to a Page needs (Reels Publishing API, Page feed), and to an Instagram account linked to one. */
+const pageScopes = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts'];
+const instagramScopes = ['instagram_basic', 'instagram_content_publish'];
+const grantAdvice = 'connect again and leave every permission ticked (Meta lets people untick them), or ask the app administrator to add them';
 
 /** An account one Facebook Login reached: a Page ('facebook') or an Instagram account linked to one ('instagram'). */
 export interface ReachedAccount {
@@ -64,6 +73,7 @@ export function facebookLogin(graph: Graph, version: string): OAuthProfile {
       clientAuthentication: 'post',
       scopeSeparator: ',',
     }),
+    requiredScopes: { scopes: pageScopes, advice: grantAdvice },
     identities: (tokens, app) => reachedAccounts(graph, tokens, app),
     // There is no refresh token: a Page token that Meta refuses means the person logs in again.
     refresh: 'none',
@@ -78,13 +88,15 @@ async function reachedAccounts(graph: Graph, tokens: ProviderTokens, app: GivenA
     fb_exchange_token: tokens.accessToken,
   });
   if (!longLived.access_token) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Meta exchanged the token without giving a long-lived one.', true);
+  const scope = await grantedPermissions(graph, longLived.access_token);
+  refuseMissingScopes({ network: 'Facebook', requiredScopes: { scopes: pageScopes, advice: grantAdvice } }, { ...tokens, scope });
   const person = await graph.get<{ id?: string }>('/me', longLived.access_token, { fields: 'id' });
   // Who granted the Pages: a later authorization by the same person that no longer reaches one tells it apart.
   const grantedBy = `facebook-login:${person.id}`;
   const reached: ReachedAccount[] = [];
   for await (const page of grantedPages(graph, longLived.access_token)) {
     if (!page.access_token) continue;
-    const tokensOfPage: ProviderTokens = { accessToken: page.access_token, scope: tokens.scope, extra: { grantedBy, pageId: page.id } };
+    const tokensOfPage: ProviderTokens = { accessToken: page.access_token, scope, extra: { grantedBy, pageId: page.id } };
     reached.push({
       provider: 'facebook',
       identity: { remoteId: page.id, username: page.username || page.id, displayName: page.name || page.id, avatarUrl: page.picture?.data?.url ?? null },
@@ -92,6 +104,7 @@ async function reachedAccounts(graph: Graph, tokens: ProviderTokens, app: GivenA
     });
     const instagram = page.instagram_business_account;
     if (instagram?.id) {
+      refuseMissingScopes({ network: 'Facebook', requiredScopes: { scopes: instagramScopes, advice: grantAdvice } }, { ...tokens, scope });
       const handle = instagram.username || instagram.id;
       reached.push({
         provider: 'instagram',
@@ -101,6 +114,15 @@ async function reachedAccounts(graph: Graph, tokens: ProviderTokens, app: GivenA
     }
   }
   return reached;
+}
+
+/** The permissions the person granted the app (GET /me/permissions), comma-separated as Facebook Login's scopes are. */
+async function grantedPermissions(graph: Graph, userToken: string): Promise<string> {
+  const body = await graph.get<{ data?: { permission?: string; status?: string }[] }>('/me/permissions', userToken);
+  return (body.data ?? [])
+    .filter((entry) => entry.status === 'granted' && entry.permission)
+    .map((entry) => entry.permission)
+    .join(',');
 }
 
 async function* grantedPages(graph: Graph, userToken: string): AsyncGenerator<Page> {

@@ -20,7 +20,7 @@ import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishedItem, PublishMedia, PublishOutcome, PublishPart, PublishRequest } from '../adapter.ts';
 import { MetaAdapter } from '../meta/adapter.ts';
-import { oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
+import { grantedScopes, oauthLink, tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { partStep, postFirstComment, publishThread } from '../kit/thread.ts';
@@ -91,7 +91,9 @@ export class ThreadsAdapter extends MetaAdapter implements ProviderAdapter {
     };
     // A reply whose container is still processing ends this attempt as `processing`; the next resumes from its steps.
     const reply = async (prefix: string, part: PublishPart, params: Params): Promise<PublishedItem> => {
-      const item = await posted(prefix, part, params);
+      const item = await posted(prefix, part, params).catch((error: unknown) => {
+        throw withReplyAdvice(error, grantedScopes(tokensOf(account)));
+      });
       if (!item) throw new StillProcessing();
       return item;
     };
@@ -124,6 +126,19 @@ export class ThreadsAdapter extends MetaAdapter implements ProviderAdapter {
     const shares = reposts === undefined && quotes === undefined ? undefined : (reposts ?? 0) + (quotes ?? 0);
     return { impressions: views, likes, comments: replies, shares };
   }
+}
+
+/**
+ * A reply refused for a permission (Graph's code 10) from a profile not known to have granted threads_manage_replies
+ * (connected before it was asked for, or it was unticked): the reason says how to get it (login.ts: replies may need it).
+ */
+function withReplyAdvice(error: unknown, granted: ReadonlySet<string> | undefined): unknown {
+  if (!(error instanceof ProviderError) || error.transient || !error.message.includes('(#10)') || granted?.has('threads_manage_replies')) return error;
+  return new ProviderError(
+    error.code,
+    `${error.message} Threads asks replies (a thread's parts, first comments) for the threads_manage_replies permission: connect the profile again and allow it.`,
+    false,
+  );
 }
 
 /** A reply's container Meta has not finished processing: the attempt ends as `processing` (not a failure). */

@@ -14,10 +14,15 @@
 //             target has one session, saved before the first byte is sent: a re-attempt or a worker killed mid-upload
 //             asks that session where it stands (`Content-Range: bytes */TOTAL`) and sends only what it lacks, or
 //             reads the finished video from it. A session opened but not saved never gets a byte, so never a video.
-//   quota     the project's 10,000 units a day (YOUTUBE_DAILY_QUOTA_UNITS), of which an upload costs 1,600
-//             (https://developers.google.com/youtube/v3/determine_quota_cost), as a kit quota per app: an upload
-//             past the day's units waits for the next day. The thumbnail (50) and the status reads (1 each) are
-//             left out of the count; Google's own quotaExceeded waits until its reset (api.ts).
+//   quota     Google's quota calculator (https://developers.google.com/youtube/v3/determine_quota_cost): videos.insert
+//             has a bucket of its own, 100 calls a day (YOUTUBE_DAILY_UPLOADS), and every other method shares the
+//             project's 10,000 units a day (YOUTUBE_DAILY_QUOTA_UNITS; a first comment 50). Both are kit quotas per
+//             app, each workspace allowed its share (APP_QUOTA_WORKSPACE_SHARE): an upload past either waits for
+//             the window to have room. The thumbnail (50) and the status reads (1 each) are left out of the count;
+//             Google's own quotaExceeded waits until its reset (api.ts).
+//   thumbnail a channel not allowed custom thumbnails (not verified) is refused thumbnails.set with 403 `forbidden`
+//             (https://developers.google.com/youtube/v3/docs/thumbnails/set#errors) while the video is on YouTube:
+//             the video is published all the same, the refusal kept as the target's warning.
 //   first comment  `settings.firstComment` once the video is processed (kit/thread.ts): commentThreads.insert
 //             (https://developers.google.com/youtube/v3/docs/commentThreads/insert) POST
 //             /youtube/v3/commentThreads?part=snippet {snippet: {channelId, videoId, topLevelComment: {snippet:
@@ -43,6 +48,10 @@ import { youtubeRules } from './rules.ts';
 export interface YouTubeAdapterOptions extends OAuthAdapterOptions {
   /** YOUTUBE_DAILY_QUOTA_UNITS */
   dailyQuotaUnits: number;
+  /** YOUTUBE_DAILY_UPLOADS: videos.insert's own bucket (100 unless Google raised it). */
+  dailyUploads?: number;
+  /** APP_QUOTA_WORKSPACE_SHARE: the percentage of each quota one workspace may use (100: none). */
+  workspaceShare?: number;
   /** When the worker should look again at a video YouTube is processing. */
   processingCheckAfterMs?: number;
   /** Bytes per chunk of the resumable upload (a multiple of 256 KiB). */
@@ -62,8 +71,7 @@ interface VideoState {
   processingDetails?: { processingStatus?: string };
 }
 
-/** Units of the YouTube Data API one upload costs, and one comment (commentThreads.insert: a first comment). */
-const uploadUnits = 1600;
+/** Units of the YouTube Data API one comment costs (commentThreads.insert: a first comment). */
 const commentUnits = 50;
 
 interface CommentSnippet {
@@ -76,14 +84,16 @@ const commentItem = (videoId: string, commentId: string): PublishedItem => ({
   remoteUrl: `https://www.youtube.com/watch?v=${videoId}&lc=${commentId}`,
 });
 
-const youtubeQuotas = (unitsPerDay: number): Quota[] => [
+const youtubeQuotas = ({ dailyQuotaUnits, dailyUploads = 100, workspaceShare }: YouTubeAdapterOptions): Quota[] => [
+  { name: 'YouTube videos.insert calls per day', scope: 'app', windowSeconds: 24 * 3600, limit: dailyUploads, costPerPublish: 1, workspaceShare },
   {
     name: 'YouTube Data API units per day',
     scope: 'app',
     windowSeconds: 24 * 3600,
-    limit: unitsPerDay,
-    costPerPublish: uploadUnits,
+    limit: dailyQuotaUnits,
+    costPerPublish: 0,
     costPerReply: commentUnits,
+    workspaceShare,
   },
 ];
 
@@ -94,7 +104,7 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
 
   constructor(options: YouTubeAdapterOptions) {
     const api = new YouTubeApi(apiOptions(options));
-    super({ rules: youtubeRules, duplicates: 'look-up', quotas: youtubeQuotas(options.dailyQuotaUnits) }, linkOf(youtubeProfile(api), options));
+    super({ rules: youtubeRules, duplicates: 'look-up', quotas: youtubeQuotas(options) }, linkOf(youtubeProfile(api), options));
     this.#api = api;
     this.#processingCheckAfterMs = options.processingCheckAfterMs ?? 5000;
     this.#chunkBytes = options.chunkBytes;
@@ -121,8 +131,8 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
       if (!uploaded.id) throw new ProviderError('PROVIDER_UNAVAILABLE', 'YouTube took the video without naming it.', true);
       return uploaded.id;
     });
-    // Setting it again replaces it: a re-sent step does no harm.
-    if (thumbnail) await steps.once('thumbnail', () => this.#setThumbnail(id, thumbnail, accessToken, signal));
+    // Setting it again replaces it: a re-sent step does no harm. Refused for good, the video goes out without it.
+    const thumbnailRefusal = thumbnail ? await steps.once('thumbnail', () => this.#setThumbnail(id, thumbnail, accessToken, signal)) : null;
     if (!steps.result('processed')) {
       if (!(await this.#processed(id, accessToken, signal))) return { status: 'processing', handle: id, checkAfterMs: this.#processingCheckAfterMs };
       await steps.record('processed', true);
@@ -134,7 +144,11 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
       (text) => this.#comment(request.account, id, text, signal),
       (text) => this.#earlierComment(request.account, id, text, signal),
     );
-    return { status: 'published', item: { remoteId: id, remoteUrl: page, ...(firstComment ? { firstComment } : {}) } };
+    const warning = thumbnailRefusal && {
+      code: thumbnailRefusal.code,
+      message: `YouTube published the video without its thumbnail: ${thumbnailRefusal.message}`,
+    };
+    return { status: 'published', item: { remoteId: id, remoteUrl: page, ...(firstComment ? { firstComment } : {}), ...(warning ? { warning } : {}) } };
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
@@ -207,14 +221,21 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
     return found?.id ? commentItem(videoId, found.id) : null;
   }
 
-  async #setThumbnail(videoId: string, image: PublishMedia, accessToken: string, signal: AbortSignal): Promise<void> {
-    await this.#api.send({
-      method: 'POST',
-      path: `/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(videoId)}&uploadType=media`,
-      accessToken,
-      body: fileBody(image),
-      signal,
-    });
+  /** Null once set; YouTube's refusal where it will not take it (a channel without custom thumbnails, an image it refuses). */
+  async #setThumbnail(videoId: string, image: PublishMedia, accessToken: string, signal: AbortSignal): Promise<{ code: string; message: string } | null> {
+    try {
+      await this.#api.send({
+        method: 'POST',
+        path: `/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(videoId)}&uploadType=media`,
+        accessToken,
+        body: fileBody(image),
+        signal,
+      });
+      return null;
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.transient || error.tokenRejected || error.retryAfterMs !== undefined) throw error;
+      return { code: error.code, message: error.message };
+    }
   }
 
   /** Whether YouTube has processed the video; a refusal when it failed or rejected it. */
@@ -246,5 +267,13 @@ function titleOf(caption: string): string {
 }
 
 export function createYouTubeAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): YouTubeAdapter {
-  return new YouTubeAdapter({ app, redirectUri, timeoutMs: config.networkTimeoutMs, allowedHosts, dailyQuotaUnits: config.youtubeDailyQuotaUnits });
+  return new YouTubeAdapter({
+    app,
+    redirectUri,
+    timeoutMs: config.networkTimeoutMs,
+    allowedHosts,
+    dailyQuotaUnits: config.youtubeDailyQuotaUnits,
+    dailyUploads: config.youtubeDailyUploads,
+    workspaceShare: config.appQuotaWorkspaceShare,
+  });
 }
