@@ -1,7 +1,9 @@
 // A stand-in for LinkedIn, as its reference documents the calls the adapter makes, kept honest by LinkedIn's official
 // client, linkedin-api-client (test/http/linkedinStandIn.test.ts), which encodes the Rest.li 2.0 requests against it:
 //   OAuth 2.0 (the shared OAuth stand-in, test/support/oauthNetwork.ts, with LinkedIn's paths, the client secret in
-//     the form and refresh tokens kept across refreshes)
+//     the form and refresh tokens kept across refreshes; its token answers as LinkedIn gives them: the code exchange
+//     of an `openid` grant with an ID token from LinkedIn's issuer, <auth base URL> as https://www.linkedin.com/oauth
+//     is, and refresh answers without `token_type`, see OAuthNetwork.quirks)
 //     https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow
 //     https://learn.microsoft.com/linkedin/shared/authentication/programmatic-refresh-tokens
 //   GET /v2/userinfo  https://learn.microsoft.com/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
@@ -144,6 +146,7 @@ export class LinkedInStandIn {
   static async start(options: LinkedInStandInOptions): Promise<LinkedInStandIn> {
     const standIn = new LinkedInStandIn(options);
     await standIn.oauth.start();
+    standIn.oauth.quirks = { idTokenIssuer: standIn.authBaseUrl, tokenType: 'not-on-refresh', refusalStatus: 400 };
     await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
     standIn.url = `http://127.0.0.1:${(standIn.#server.address() as AddressInfo).port}`;
     return standIn;
