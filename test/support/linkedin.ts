@@ -6,9 +6,20 @@
 //     is, and refresh answers without `token_type`, see OAuthNetwork.quirks)
 //     https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow
 //     https://learn.microsoft.com/linkedin/shared/authentication/programmatic-refresh-tokens
+//   the app's products  an app has "Sign In with LinkedIn using OpenID Connect" + "Share on LinkedIn" (`share`), or the
+//     "Community Management API" alone (`community-management`: the portal requires it to be the only product,
+//     verbb/social-poster#52; its member scope is r_basicprofile, n8n-io/n8n#7451), or, made before that rule, all of
+//     them (unset; gitroomhq/postiz-app#523). Asking for a scope the products do not provide refuses the authorization
+//     (OAuthNetwork.ungrantable); an API call the token's scopes do not open is 403 "Not enough permissions to access:
+//     <resource>.GET.NO_VERSION" (LinkedIn's ACCESS_DENIED, https://learn.microsoft.com/linkedin/shared/api-guide/concepts/error-handling)
 //   GET /v2/userinfo  https://learn.microsoft.com/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
+//     (openid)
+//   GET /v2/me  https://learn.microsoft.com/linkedin/shared/integrations/people/profile-api (r_basicprofile:
+//     {id, localizedFirstName, localizedLastName, vanityName})
 //   GET /rest/organizationAcls, /rest/organizations/{id}
 //     https://learn.microsoft.com/linkedin/marketing/community-management/organizations/organization-access-control-by-role
+//     (each of the member's roles, `role=` narrowing them; ADMINISTRATOR, CONTENT_ADMINISTRATOR and
+//     DIRECT_SPONSORED_CONTENT_POSTER may post as the page, ANALYST may not)
 //     https://learn.microsoft.com/linkedin/marketing/community-management/organizations/organization-lookup-api
 //   Images API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/images-api
 //   Videos API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/videos-api
@@ -33,7 +44,17 @@ export interface LinkedInOrganization {
   id: string;
   localizedName: string;
   vanityName: string;
+  /** The member's role on the page; ADMINISTRATOR where unset. */
+  role?: 'ADMINISTRATOR' | 'CONTENT_ADMINISTRATOR' | 'DIRECT_SPONSORED_CONTENT_POSTER' | 'ANALYST' | 'RECRUITING_POSTER';
 }
+
+/** The scopes each product set provisions (see above). */
+export const productScopes = {
+  share: ['openid', 'profile', 'email', 'w_member_social'],
+  'community-management': ['r_basicprofile', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_organization_admin'],
+};
+
+const postingRoles = ['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER'];
 
 export interface StoredPost {
   id: string;
@@ -79,6 +100,8 @@ interface StoredVideo {
 
 export interface LinkedInStandInOptions {
   redirectUris: string[];
+  /** The app's products (see above); unset: an older app with every product. */
+  products?: keyof typeof productScopes;
   /** Bytes per video part (LinkedIn's are 4 MiB). */
   partBytes?: number;
   /** GET /rest/videos/{urn} answers PROCESSING this many times after the finalize. */
@@ -126,8 +149,9 @@ export class LinkedInStandIn {
   partDelayMs: number;
   url = '';
   readonly #server: Server;
-  readonly #options: Required<Omit<LinkedInStandInOptions, 'redirectUris' | 'partDelayMs'>>;
+  readonly #options: Required<Omit<LinkedInStandInOptions, 'redirectUris' | 'partDelayMs' | 'products'>>;
   readonly #tokensSeen = new Set<string>();
+  readonly #products: keyof typeof productScopes;
   #sequence = 7_100_000_000_000_000_000n;
 
   private constructor(options: LinkedInStandInOptions) {
@@ -138,6 +162,7 @@ export class LinkedInStandIn {
     });
     this.#options = { partBytes: options.partBytes ?? 4 * 1024 * 1024, processingPolls: options.processingPolls ?? 1 };
     this.partDelayMs = options.partDelayMs ?? 0;
+    this.#products = options.products ?? 'share';
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((caught: unknown) => error(res, 500, String(caught)));
     });
@@ -147,6 +172,10 @@ export class LinkedInStandIn {
     const standIn = new LinkedInStandIn(options);
     await standIn.oauth.start();
     standIn.oauth.quirks = { idTokenIssuer: standIn.authBaseUrl, tokenType: 'not-on-refresh', refusalStatus: 400 };
+    if (options.products) {
+      standIn.oauth.grantable = productScopes[options.products];
+      standIn.oauth.ungrantable = 'refused';
+    }
     await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
     standIn.url = `http://127.0.0.1:${(standIn.#server.address() as AddressInfo).port}`;
     return standIn;
@@ -174,8 +203,8 @@ export class LinkedInStandIn {
     for (const token of this.#tokensSeen) this.oauth.revoked.add(token);
   }
 
-  /** An access token for the member signed in, by the authorization code flow as an app would run it. */
-  async accessToken(redirectUri: string, scope = 'openid profile email w_member_social'): Promise<string> {
+  /** An access token for the member signed in, by the authorization code flow as an app would run it (by default for the app's products' scopes). */
+  async accessToken(redirectUri: string, scope = productScopes[this.#products].join(' ')): Promise<string> {
     const authorize = new URL(`${this.authBaseUrl}/v2/authorization`);
     authorize.search = new URLSearchParams({ response_type: 'code', client_id: this.oauth.clientId, redirect_uri: redirectUri, scope, state: 's' }).toString();
     const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
@@ -206,7 +235,10 @@ export class LinkedInStandIn {
     const member = this.oauth.userOf(token);
     if (!member) return error(res, 401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' });
     if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) return this.#upload(req, res, url.pathname);
-    if (url.pathname === '/v2/userinfo' && req.method === 'GET') return this.#userinfo(res, member);
+    const scopes = this.oauth.scopeOf(token);
+    const denied = (resource: string) => error(res, 403, `Not enough permissions to access: ${resource}.GET.NO_VERSION`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (url.pathname === '/v2/userinfo' && req.method === 'GET') return scopes.includes('openid') ? this.#userinfo(res, member) : denied('userinfo');
+    if (url.pathname === '/v2/me' && req.method === 'GET') return scopes.includes('r_basicprofile') ? this.#me(res, member) : denied('me');
     if (!url.pathname.startsWith('/rest/')) return error(res, 404, `No route ${url.pathname}`);
     if (!version) {
       return error(res, 400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', { code: 'VERSION_MISSING' });
@@ -250,20 +282,30 @@ export class LinkedInStandIn {
     });
   }
 
+  #me(res: ServerResponse, member: NetworkUser): void {
+    const [given, ...family] = member.name.split(' ');
+    json(res, 200, { id: member.id, localizedFirstName: given, localizedLastName: family.join(' '), vanityName: member.username.split('@')[0] });
+  }
+
   #mayAct(member: NetworkUser, urn: unknown): boolean {
     if (urn === `urn:li:person:${member.id}`) return true;
-    return (this.administers.get(member.id) ?? []).some((organization) => urn === `urn:li:organization:${organization.id}`);
+    return (this.administers.get(member.id) ?? []).some(
+      (organization) => urn === `urn:li:organization:${organization.id}` && postingRoles.includes(organization.role ?? 'ADMINISTRATOR'),
+    );
   }
 
   #acls(res: ServerResponse, member: NetworkUser, query: URLSearchParams): void {
     if (query.get('q') !== 'roleAssignee') return error(res, 400, 'Finder requires q=roleAssignee or q=organization');
     const role = query.get('role');
-    const elements = (role && role !== 'ADMINISTRATOR' ? [] : (this.administers.get(member.id) ?? [])).map((organization) => ({
-      roleAssignee: `urn:li:person:${member.id}`,
-      state: 'APPROVED',
-      role: 'ADMINISTRATOR',
-      organization: `urn:li:organization:${organization.id}`,
-    }));
+    const roles = (this.administers.get(member.id) ?? []).map((organization) => ({ organization, role: organization.role ?? 'ADMINISTRATOR' }));
+    const elements = roles
+      .filter((assigned) => !role || assigned.role === role)
+      .map(({ organization, role: assigned }) => ({
+        roleAssignee: `urn:li:person:${member.id}`,
+        state: 'APPROVED',
+        role: assigned,
+        organization: `urn:li:organization:${organization.id}`,
+      }));
     json(res, 200, { paging: { count: 100, start: 0, total: elements.length }, elements });
   }
 

@@ -78,6 +78,13 @@ export class OAuthNetwork {
    * tweet.write or media.write): the others are left out of the grant and of the token answer's `scope`.
    */
   grantable: string[] | undefined;
+  /**
+   * What happens to scopes asked for that are not grantable: left out of the grant (X), or the whole authorization
+   * refused with `unauthorized_scope_error` (LinkedIn, for a scope none of the app's products provides:
+   * hybridauth/hybridauth#1296 `error=unauthorized_scope_error&error_description=Scope "w_member_social" is not
+   * authorized for your application`; learn.microsoft.com authorization-code-flow, "Failed requests").
+   */
+  ungrantable: 'left-out' | 'refused' = 'left-out';
   /** The token endpoint answers 503 (a network in trouble), or not at all. */
   tokenEndpoint: 'ok' | 'failing' | 'hanging' = 'ok';
   /**
@@ -198,7 +205,10 @@ export class OAuthNetwork {
     const challenge = query.get('code_challenge');
     if (query.get('response_type') !== 'code') back.searchParams.set('error', 'unsupported_response_type');
     else if (challenge && query.get('code_challenge_method') !== 'S256') back.searchParams.set('error', 'invalid_request');
-    else if (this.deny) {
+    else if (this.ungrantable === 'refused' && this.#notGrantable(query.get('scope') ?? '')) {
+      back.searchParams.set('error', 'unauthorized_scope_error');
+      back.searchParams.set('error_description', `Scope "${this.#notGrantable(query.get('scope') ?? '')}" is not authorized for your application`);
+    } else if (this.deny) {
       back.searchParams.set('error', 'access_denied');
       back.searchParams.set('error_description', 'The user denied the request');
     } else {
@@ -211,6 +221,11 @@ export class OAuthNetwork {
       back.searchParams.set('code', code);
     }
     res.writeHead(302, { location: back.href }).end();
+  }
+
+  /** The first scope asked for that the app may not be granted. */
+  #notGrantable(scope: string): string | undefined {
+    return this.grantable && scope.split(this.#options.scopeSeparator).find((name) => !this.grantable!.includes(name));
   }
 
   /** RFC 6749 2.3.1: HTTP Basic with the client id and secret each application/x-www-form-urlencoded, or both in the form. */

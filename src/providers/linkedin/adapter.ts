@@ -25,6 +25,7 @@ import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { LinkedInApi, restliUrn } from './api.ts';
 import { linkedinProfile } from './accounts.ts';
+import type { LinkedInProducts } from './products.ts';
 import { littleText } from './littleText.ts';
 import { uploadImage, uploadedVideo, type Session } from './media.ts';
 import { linkedinRules } from './rules.ts';
@@ -32,6 +33,8 @@ import { linkedinRules } from './rules.ts';
 export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
   /** LINKEDIN_VERSION */
   version: string;
+  /** LINKEDIN_PRODUCTS: what the app may ask for (products.ts); `share` where unset, as the setting's default. */
+  products?: LinkedInProducts;
   /** When the worker should look again at a video LinkedIn is processing. */
   videoCheckAfterMs?: number;
 }
@@ -53,7 +56,7 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
   constructor(options: LinkedInAdapterOptions) {
     const api = new LinkedInApi({ ...apiOptions(options), version: options.version });
     // LinkedIn has no revocation endpoint for these tokens (its profile names none), and the member's pages share them.
-    super({ rules: linkedinRules, duplicates: 'look-up' }, linkOf(linkedinProfile(api), options));
+    super({ rules: linkedinRules, duplicates: 'look-up' }, linkOf(linkedinProfile(api, options.products ?? 'share'), options));
     this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
   }
@@ -195,5 +198,12 @@ const commentItem = (urn: string, commentUrn: string): PublishedItem => ({
 });
 
 export function createLinkedInAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): LinkedInAdapter {
-  return new LinkedInAdapter({ app, redirectUri, version: config.linkedinVersion, timeoutMs: config.networkTimeoutMs, allowedHosts });
+  return new LinkedInAdapter({
+    app,
+    redirectUri,
+    version: config.linkedinVersion,
+    products: config.linkedinProducts,
+    timeoutMs: config.networkTimeoutMs,
+    allowedHosts,
+  });
 }
