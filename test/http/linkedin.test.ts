@@ -38,7 +38,13 @@ let acme: string;
 
 beforeAll(async () => {
   // A Community Management app: the member and their pages (LINKEDIN_PRODUCTS=community-management).
-  linkedin = await LinkedInStandIn.start({ redirectUris: [callback], partBytes: 32 * 1024, processingPolls: 1, products: 'community-management' });
+  linkedin = await LinkedInStandIn.start({
+    redirectUris: [callback],
+    partBytes: 32 * 1024,
+    processingPolls: 1,
+    imageProcessingPolls: 1,
+    products: 'community-management',
+  });
   linkedin.signInAs(alice, pages);
   service = await startTestService({
     PUBLIC_BASE_URL: publicBaseUrl,
@@ -130,7 +136,7 @@ describe('publishing to LinkedIn', () => {
     expect(new Set(versions)).toEqual(new Set(['202610']));
   });
 
-  it('posts two images with their alt text as a multi-image post of the page', async () => {
+  it('posts two images with their alt text as a multi-image post of the page, once LinkedIn says they are AVAILABLE', async () => {
     const files = [await image('png', 64, 48), await image('jpeg', 48, 64)];
     const mediaIds = [await uploadMedia(files[0]!, 'a.png', 'image/png', 'A red square'), await uploadMedia(files[1]!, 'b.jpg', 'image/jpeg', 'Another')];
     const target = await publish(acme, 'Two pictures from the page', mediaIds);
@@ -139,9 +145,18 @@ describe('publishing to LinkedIn', () => {
     expect(post.author).toBe(`urn:li:organization:${pages[0]!.id}`);
     expect(post.content?.multiImage?.images.map((entry) => entry.altText)).toEqual(['A red square', 'Another']);
     const uploaded = post.content!.multiImage!.images.map((entry) => linkedin.images.get(entry.id)!);
-    expect(uploaded.map((entry) => ({ owner: entry.owner, sha256: entry.sha256 }))).toEqual(
-      files.map((file) => ({ owner: post.author, sha256: sha256(file) })),
+    expect(uploaded.map((entry) => ({ owner: entry.owner, sha256: entry.sha256, status: entry.status }))).toEqual(
+      files.map((file) => ({ owner: post.author, sha256: sha256(file), status: 'AVAILABLE' })),
     );
+  });
+
+  it("posts the member's image after one status check's wait, as a member's token may not read its images", async () => {
+    const file = await image('png', 40, 40);
+    const mediaId = await uploadMedia(file, 'c.png', 'image/png');
+    const target = await publish(member, 'A picture of mine', [mediaId]);
+    expect(target).toMatchObject({ status: 'published', attempts: 1 });
+    const post = linkedin.posts.get(target.remoteId)!;
+    expect(linkedin.images.get(post.content!.media!.id)).toMatchObject({ owner: `urn:li:person:${alice.id}`, status: 'AVAILABLE', sha256: sha256(file) });
   });
 
   it('uploads a video in parts, waits while LinkedIn processes it, then posts it once', async () => {

@@ -78,6 +78,8 @@ interface StoredImage {
   owner: string;
   bytes: number;
   sha256: string | null;
+  status: 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE';
+  pollsLeft: number;
 }
 
 export interface VideoPart {
@@ -106,6 +108,12 @@ export interface LinkedInStandInOptions {
   partBytes?: number;
   /** GET /rest/videos/{urn} answers PROCESSING this many times after the finalize. */
   processingPolls?: number;
+  /**
+   * An uploaded image is PROCESSING for this many reads of GET /rest/images/{urn} (default 0: AVAILABLE at once). A
+   * member's token may not read its images (403; postiz linkedin.provider.ts: "images/documents only for organization
+   * tokens"): its refused reads count the same, standing in for the time processing takes.
+   */
+  imageProcessingPolls?: number;
   /** How long each video part's PUT waits before answering (to stop a worker mid-upload). */
   partDelayMs?: number;
 }
@@ -160,7 +168,11 @@ export class LinkedInStandIn {
       clientAuthentication: 'post',
       refreshTokens: 'kept',
     });
-    this.#options = { partBytes: options.partBytes ?? 4 * 1024 * 1024, processingPolls: options.processingPolls ?? 1 };
+    this.#options = {
+      partBytes: options.partBytes ?? 4 * 1024 * 1024,
+      processingPolls: options.processingPolls ?? 1,
+      imageProcessingPolls: options.imageProcessingPolls ?? 0,
+    };
     this.partDelayMs = options.partDelayMs ?? 0;
     this.#products = options.products ?? 'share';
     this.#server = createServer((req, res) => {
@@ -257,6 +269,8 @@ export class LinkedInStandIn {
     if (route === 'POST /rest/images' && action === 'initializeUpload') return this.#initializeImage(res, member, body);
     if (route === 'POST /rest/videos' && action === 'initializeUpload') return this.#initializeVideo(res, member, body);
     if (route === 'POST /rest/videos' && action === 'finalizeUpload') return this.#finalizeVideo(res, body);
+    if (req.method === 'GET' && url.pathname.startsWith('/rest/images/'))
+      return this.#image(res, decodeURIComponent(url.pathname.slice('/rest/images/'.length)), version);
     if (req.method === 'GET' && url.pathname.startsWith('/rest/videos/'))
       return this.#video(res, decodeURIComponent(url.pathname.slice('/rest/videos/'.length)));
     if (route === 'POST /rest/posts') return this.#createPost(res, member, body);
@@ -320,7 +334,7 @@ export class LinkedInStandIn {
     const owner = body?.initializeUploadRequest?.owner;
     if (!this.#mayAct(member, owner)) return error(res, 403, `Not enough permissions to upload images as ${owner}`, { serviceErrorCode: 100 });
     const image = `urn:li:image:D4E${this.#nextId()}`;
-    this.images.set(image, { owner, bytes: 0, sha256: null });
+    this.images.set(image, { owner, bytes: 0, sha256: null, status: 'WAITING_UPLOAD', pollsLeft: this.#options.imageProcessingPolls });
     json(res, 200, {
       value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/image/${encodeURIComponent(image)}`, image },
     });
@@ -372,7 +386,7 @@ export class LinkedInStandIn {
     if (kind === 'image') {
       const image = this.images.get(urn);
       if (!image) return error(res, 404, 'Unknown upload');
-      Object.assign(image, { bytes, sha256: hash.digest('hex') });
+      Object.assign(image, { bytes, sha256: hash.digest('hex'), status: image.pollsLeft > 0 ? 'PROCESSING' : 'AVAILABLE' });
       return void res.writeHead(201).end();
     }
     const part = this.videos.get(urn)?.parts[Number(index)];
@@ -398,6 +412,15 @@ export class LinkedInStandIn {
     }
     video.status = 'PROCESSING';
     json(res, 200, {});
+  }
+
+  #image(res: ServerResponse, urn: string, version: string): void {
+    const image = this.images.get(urn);
+    if (!image) return error(res, 404, `Image ${urn} does not exist`);
+    if (image.status === 'PROCESSING' && image.pollsLeft-- <= 0) image.status = 'AVAILABLE';
+    if (!image.owner.startsWith('urn:li:organization:'))
+      return error(res, 403, `Not enough permissions to access: images.GET.${version}01`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    json(res, 200, { owner: image.owner, id: urn, status: image.status });
   }
 
   #video(res: ServerResponse, urn: string): void {
@@ -471,6 +494,7 @@ export class LinkedInStandIn {
       const image = this.images.get(id);
       const video = this.videos.get(id);
       if (image && (image.owner !== author || image.sha256 === null)) return `Image ${id} is not uploaded for ${author}`;
+      if (image && image.status !== 'AVAILABLE') return `Image ${id} is not available: ${image.status}`;
       if (video && (video.owner !== author || video.status !== 'AVAILABLE')) return `Video ${id} is not available: ${video.status}`;
       if (!image && !video) return `Media ${id} does not exist`;
     }
