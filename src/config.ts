@@ -69,7 +69,7 @@ export interface Config {
   linkedinProducts: LinkedInProducts;
   /** META_GRAPH_API_VERSION: the Graph API version (`v23.0`) Facebook Pages and Instagram are called with, in every path. */
   metaGraphVersion: string;
-  /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API tier allows (Basic: 100). */
+  /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API access allows (the tier's per-user cap: Free about 17, Basic 100). */
   xPostsPerDay: number;
   /** `THREADS_POSTS_PER_DAY`: posts per Threads profile per day (Threads allows 250 API-published posts in 24 hours). */
   threadsPostsPerDay: number;
