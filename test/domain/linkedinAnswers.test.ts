@@ -38,7 +38,13 @@ describe("LinkedIn's token answers", () => {
   it('reads the code exchange of an openid grant, whose ID token is of LinkedIn\'s own issuer ("Sign In with LinkedIn using OpenID Connect")', async () => {
     linkedin.next = {
       status: 200,
-      body: { access_token: 'AQUvlL_DYEzvT2wz1QJiEPeLioeA', expires_in: 5184000, scope: 'email,openid,profile,w_member_social', token_type: 'Bearer', id_token: idToken },
+      body: {
+        access_token: 'AQUvlL_DYEzvT2wz1QJiEPeLioeA',
+        expires_in: 5184000,
+        scope: 'email,openid,profile,w_member_social',
+        token_type: 'Bearer',
+        id_token: idToken,
+      },
     };
     const tokens = await exchange();
     expect(tokens).toMatchObject({ accessToken: 'AQUvlL_DYEzvT2wz1QJiEPeLioeA', scope: 'email,openid,profile,w_member_social' });
@@ -103,7 +109,12 @@ describe("LinkedIn's API errors (https://learn.microsoft.com/linkedin/shared/api
       'a permission the app lacks: refused with LinkedIn’s reason',
       {
         status: 403,
-        body: { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: partnerApiPostsExternal.CREATE.20261001' },
+        body: {
+          status: 403,
+          serviceErrorCode: 100,
+          code: 'ACCESS_DENIED',
+          message: 'Not enough permissions to access: partnerApiPostsExternal.CREATE.20261001',
+        },
       },
       { code: 'PROVIDER_REJECTED', transient: false, message: 'LinkedIn: Not enough permissions to access: partnerApiPostsExternal.CREATE.20261001' },
     ],
@@ -112,7 +123,11 @@ describe("LinkedIn's API errors (https://learn.microsoft.com/linkedin/shared/api
       { status: 422, body: { status: 422, message: 'ERROR :: /visibility :: "CONNECTIONS" is not an enum symbol for this author' } },
       { code: 'PROVIDER_REJECTED', transient: false },
     ],
-    ['LinkedIn failing (500): retried', { status: 500, body: { status: 500, message: 'Internal Server Error' } }, { code: 'PROVIDER_UNAVAILABLE', transient: true }],
+    [
+      'LinkedIn failing (500): retried',
+      { status: 500, body: { status: 500, message: 'Internal Server Error' } },
+      { code: 'PROVIDER_UNAVAILABLE', transient: true },
+    ],
   ])('%s', async (_case, answer, expected) => {
     linkedin.next = answer;
     expect(await classification(post())).toMatchObject(expected);

@@ -65,7 +65,13 @@ describe("a Mastodon instance's answers", () => {
     };
     const app = {
       client: { clientId: 'c', clientSecret: 's', redirectUri: 'https://publisher.example/oauth/callback/mastodon' },
-      server: { authorizationEndpoint: `${instance.url}/oauth/authorize`, tokenEndpoint: `${instance.url}/oauth/token`, scopes: [], pkce: true, fetch: networkFetch() },
+      server: {
+        authorizationEndpoint: `${instance.url}/oauth/authorize`,
+        tokenEndpoint: `${instance.url}/oauth/token`,
+        scopes: [],
+        pkce: true,
+        fetch: networkFetch(),
+      },
     };
     expect(await classification(refreshTokens(app, 'Mastodon', { accessToken: 'a', refreshToken: 'r' }, 5000))).toMatchObject({
       code: 'ACCOUNT_NEEDS_RECONNECT',

@@ -62,7 +62,12 @@ describe("X's answers to POST /2/tweets (https://docs.x.com/x-api/fundamentals/r
   });
 
   it.each([
-    ['a refused token: reconnect (after one refresh)', 401, problem(401, 'Unauthorized', 'Unauthorized'), { code: 'ACCOUNT_NEEDS_RECONNECT', transient: false }],
+    [
+      'a refused token: reconnect (after one refresh)',
+      401,
+      problem(401, 'Unauthorized', 'Unauthorized'),
+      { code: 'ACCOUNT_NEEDS_RECONNECT', transient: false },
+    ],
     [
       'a duplicate: refused with X’s reason',
       403,

@@ -51,7 +51,14 @@ export interface LinkedInOrganization {
 /** The scopes each product set provisions (see above). */
 export const productScopes = {
   share: ['openid', 'profile', 'email', 'w_member_social'],
-  'community-management': ['r_basicprofile', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_organization_admin'],
+  'community-management': [
+    'r_basicprofile',
+    'w_member_social',
+    'w_organization_social',
+    'r_organization_social',
+    'rw_organization_admin',
+    'r_organization_admin',
+  ],
 };
 
 const postingRoles = ['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER'];
@@ -248,7 +255,8 @@ export class LinkedInStandIn {
     if (!member) return error(res, 401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' });
     if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) return this.#upload(req, res, url.pathname);
     const scopes = this.oauth.scopeOf(token);
-    const denied = (resource: string) => error(res, 403, `Not enough permissions to access: ${resource}.GET.NO_VERSION`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    const denied = (resource: string) =>
+      error(res, 403, `Not enough permissions to access: ${resource}.GET.NO_VERSION`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
     if (url.pathname === '/v2/userinfo' && req.method === 'GET') return scopes.includes('openid') ? this.#userinfo(res, member) : denied('userinfo');
     if (url.pathname === '/v2/me' && req.method === 'GET') return scopes.includes('r_basicprofile') ? this.#me(res, member) : denied('me');
     if (!url.pathname.startsWith('/rest/')) return error(res, 404, `No route ${url.pathname}`);

@@ -323,7 +323,9 @@ export class MastodonStandIn {
     // :scopes, :website)`): an array is dropped, and the app is refused as if none were given. 4.3.0 added arrays
     // (mastodon/documentation content/en/methods/apps.md; mastodon/mastodon app/controllers/api/v1/apps_controller.rb,
     // `redirect_uris: []`). A string holds one URI per line (Doorkeeper).
-    const redirectUris = (this.#options.pkce ? params.list('redirect_uris') : [params.scalar('redirect_uris')]).flatMap((uri) => uri.split('\n')).filter(Boolean);
+    const redirectUris = (this.#options.pkce ? params.list('redirect_uris') : [params.scalar('redirect_uris')])
+      .flatMap((uri) => uri.split('\n'))
+      .filter(Boolean);
     if (!name) throw validationFailed("Application name can't be blank");
     if (redirectUris.length === 0) throw validationFailed("Redirect URI can't be blank");
     if (redirectUris.some((uri) => uri !== 'urn:ietf:wg:oauth:2.0:oob' && !URL.canParse(uri))) throw validationFailed('Redirect URI must be an absolute URI.');

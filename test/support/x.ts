@@ -363,7 +363,12 @@ export class XStandIn {
           return this.#problem(res, route, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
         }
         if (this.credits !== undefined && this.credits <= 0) {
-          this.#send(res, 402, { detail: 'credits depleted', status: 402, title: 'Payment Required', type: 'https://api.x.com/2/problems/credits-depleted' }, route);
+          this.#send(
+            res,
+            402,
+            { detail: 'credits depleted', status: 402, title: 'Payment Required', type: 'https://api.x.com/2/problems/credits-depleted' },
+            route,
+          );
           return true;
         }
         const capKey = this.dailyCap?.scope === 'user' ? user.id : 'app';

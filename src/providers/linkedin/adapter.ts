@@ -76,7 +76,13 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
         const id = await steps.once(`image:${index}`, () => uploadImage(session, media));
         images.push({ id, ...(media.altText ? { altText: media.altText } : {}) });
       }
-      if (!(await imagesAvailable(steps, session, images.map((image) => image.id))))
+      if (
+        !(await imagesAvailable(
+          steps,
+          session,
+          images.map((image) => image.id),
+        ))
+      )
         return { status: 'processing', handle: 'images', checkAfterMs: this.#videoCheckAfterMs };
       if (images.length === 1) content.media = images[0];
       else content.multiImage = { images };
