@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { S3Settings } from './media/s3Storage.ts';
 import { networks } from './providers/networks.ts';
 import { defaultLinkedInVersion } from './providers/linkedin/version.ts';
+import { linkedinProductSets, type LinkedInProducts } from './providers/linkedin/products.ts';
 
 export const processRoles = ['all', 'api', 'worker'] as const;
 export type ProcessRole = (typeof processRoles)[number];
@@ -64,9 +65,11 @@ export interface Config {
   networkTimeoutMs: number;
   /** LINKEDIN_VERSION: the `LinkedIn-Version` (YYYYMM) of LinkedIn's versioned API to ask for. */
   linkedinVersion: string;
+  /** LINKEDIN_PRODUCTS: the products of the operator's LinkedIn app, which decide the scopes asked for (linkedin/accounts.ts). */
+  linkedinProducts: LinkedInProducts;
   /** META_GRAPH_API_VERSION: the Graph API version (`v23.0`) Facebook Pages and Instagram are called with, in every path. */
   metaGraphVersion: string;
-  /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API tier allows (Basic: 100). */
+  /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API access allows (the tier's per-user cap: Free about 17, Basic 100). */
   xPostsPerDay: number;
   /** `THREADS_POSTS_PER_DAY`: posts per Threads profile per day (Threads allows 250 API-published posts in 24 hours). */
   threadsPostsPerDay: number;
@@ -152,6 +155,12 @@ function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): 
   const values = raw.split(',').map((part) => Number(part.trim()));
   if (values.some((value) => !Number.isFinite(value) || value < 0)) throw new Error(`${name} must be comma-separated seconds, got "${raw}"`);
   return values;
+}
+
+function oneOf<Value extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly Value[], fallback: Value): Value {
+  const raw = env[name] || fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as Value;
 }
 
 function yearMonth(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -289,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
     linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
+    linkedinProducts: oneOf(env, 'LINKEDIN_PRODUCTS', linkedinProductSets, 'share'),
     metaGraphVersion: graphVersion(env.META_GRAPH_API_VERSION || 'v23.0'),
     xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
     threadsPostsPerDay: integer(env, 'THREADS_POSTS_PER_DAY', 250, 1),

@@ -4,6 +4,7 @@
 import * as oauth from 'oauth4webapi';
 import { ProviderError, type OAuthClient, type OAuthServer, type ProviderTokens } from './adapter.ts';
 import { refusalOf } from './http.ts';
+import { readableTokenAnswers } from './tokenAnswers.ts';
 
 /** The app and endpoints of one authorization, as a connector's `prepare` gives them. */
 export interface OAuthApp {
@@ -43,6 +44,12 @@ function requestOptions(app: OAuthApp, endpoint: string, timeoutMs: number) {
     // Never the global fetch: the network's own client, guarded where a network named the endpoint.
     [oauth.customFetch]: server.fetch,
   };
+}
+
+/** The request options of a token request (a code exchange, a refresh): its answer made readable (tokenAnswers.ts). */
+function tokenRequestOptions(app: OAuthApp, timeoutMs: number) {
+  const options = requestOptions(app, app.server.tokenEndpoint, timeoutMs);
+  return { ...options, [oauth.customFetch]: readableTokenAnswers(options[oauth.customFetch]) };
 }
 
 /** The URL the person opens to authorize the app; `codeVerifier` is kept (sealed) until the callback. */
@@ -105,6 +112,11 @@ function providerErrorOf(error: unknown, provider: string): ProviderError {
     if (status >= 400 && status < 500 && status !== 429) return new GrantRefused('invalid_grant', `${provider} refused the grant (HTTP ${status}).`);
     return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} answered ${status}.`, true);
   }
+  // The network answered, in a form no reading makes a token answer of (tokenAnswers.ts reads what real networks
+  // send): asking again gets the same. A refresh then leaves the account to reconnect, a connect says what came.
+  if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
+    return new ProviderError('PROVIDER_REJECTED', `${provider} answered in a form this service cannot read as tokens (${error.message}).`, false);
+  }
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} did not answer in time`, true);
   }
@@ -136,7 +148,7 @@ export async function exchangeCode(
       parameters,
       app.client.redirectUri,
       codeVerifier ?? oauth.nopkce,
-      requestOptions(app, app.server.tokenEndpoint, timeoutMs),
+      tokenRequestOptions(app, timeoutMs),
     );
     return tokensOf(await oauth.processAuthorizationCodeResponse(server, client, response));
   } catch (error) {
@@ -156,7 +168,7 @@ export async function refreshTokens(app: OAuthApp, provider: string, tokens: Pro
       client,
       clientAuthentication(app.client, app.server),
       tokens.refreshToken,
-      requestOptions(app, app.server.tokenEndpoint, timeoutMs),
+      tokenRequestOptions(app, timeoutMs),
     );
     return tokensOf(await oauth.processRefreshTokenResponse(server, client, response), tokens);
   } catch (error) {

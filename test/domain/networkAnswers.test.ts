@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => network.stop());
 
 async function failureOf(call: () => Promise<unknown>, answer: RecordedAnswer): Promise<ProviderError> {
-  network.answer(answer);
+  network.next = answer;
   const error = await refusalOf(call);
   if (!(error instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(error)}`);
   return error;

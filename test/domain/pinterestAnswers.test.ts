@@ -17,7 +17,7 @@ const recorded = recordedNetworkFor((options) => new PinterestApi(options));
 const app = { clientId: '1509641', clientSecret: 'secret' };
 
 async function pinRefusal(status: number, body: unknown) {
-  recorded.network.answer({ status, body });
+  recorded.network.next = { status, body };
   return refusalOf(() =>
     recorded.api.send({ method: 'POST', path: '/pins', accessToken: 'pina_token', body: { json: { board_id: '549755885176', media_source: {} } } }),
   );
@@ -72,15 +72,15 @@ describe("Pinterest's token endpoint, on refresh", () => {
       [400, { code: 1, message: 'Invalid refresh token.' }],
       [401, { code: 2, message: 'Authentication failed.' }],
     ] as const) {
-      recorded.network.answer({ status, body });
+      recorded.network.next = { status, body };
       expect(await refusalOf(() => recorded.api.refresh(app, tokens))).toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', transient: false });
     }
   });
 
   it('throttled: waits; a continuous refresh: the new refresh token replaces the old', async () => {
-    recorded.network.answer({ status: 429, body: { code: 8, message: 'You have exceeded your rate limit. Try again later.' } });
+    recorded.network.next = { status: 429, body: { code: 8, message: 'You have exceeded your rate limit. Try again later.' } };
     expect(await refusalOf(() => recorded.api.refresh(app, tokens))).toMatchObject({ code: 'RATE_LIMITED_BY_PROVIDER', transient: true });
-    recorded.network.answer({
+    recorded.network.next = {
       status: 200,
       body: {
         access_token: 'pina_new',
@@ -92,7 +92,7 @@ describe("Pinterest's token endpoint, on refresh", () => {
         refresh_token_expires_at: 1_800_000_000,
         scope: 'boards:read,pins:write',
       },
-    });
+    };
     expect(await recorded.api.refresh(app, tokens)).toMatchObject({ accessToken: 'pina_new', refreshToken: 'pinr_new', scope: 'boards:read,pins:write' });
   });
 });

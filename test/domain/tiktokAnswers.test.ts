@@ -18,7 +18,7 @@ const recorded = recordedNetworkFor((options) => new TikTokApi(options));
 const envelope = (code: string, message: string) => ({ data: {}, error: { code, message, log_id: '202612011200000102030405060708090A' } });
 
 async function classified(status: number, body: unknown) {
-  recorded.network.answer({ status, body });
+  recorded.network.next = { status, body };
   return refusalOf(() => recorded.api.call('/v2/post/publish/video/init/', 'act.token', { post_info: {}, source_info: {} }));
 }
 
@@ -82,7 +82,7 @@ describe("TikTok's answers, classified", () => {
     expect(await classified(200, envelope('unaudited_client_can_only_post_to_private_accounts', 'Private accounts only.'))).toMatchObject({
       code: 'PROVIDER_REJECTED',
     });
-    recorded.network.answer({ status: 200, body: { data: { publish_id: 'v_pub_file~v2-1.7' }, error: { code: 'ok', message: '', log_id: 'X' } } });
+    recorded.network.next = { status: 200, body: { data: { publish_id: 'v_pub_file~v2-1.7' }, error: { code: 'ok', message: '', log_id: 'X' } } };
     expect(await recorded.api.call('/v2/post/publish/video/init/', 'act.token', {})).toEqual({ publish_id: 'v_pub_file~v2-1.7' });
   });
 });

@@ -16,13 +16,16 @@ import { LinkedInAdapter } from '../../src/providers/linkedin/adapter.ts';
 import { littleText } from '../../src/providers/linkedin/littleText.ts';
 import type { PublishRequest } from '../../src/providers/adapter.ts';
 import type { ProviderTokens } from '../../src/providers/adapter.ts';
+import { authorizationRequest, exchangeCode } from '../../src/providers/oauth2.ts';
 
 const publicBaseUrl = 'https://publisher.example';
 const callback = `${publicBaseUrl}/oauth/callback/linkedin`;
 const alice = { id: 'aB3xY9kQ', name: 'Alice Moreau', username: 'alice@example.test', profileImageUrl: 'https://media.licdn.com/alice.jpg' };
 const pages = [
   { id: '2414183', localizedName: 'Acme Robotics', vanityName: 'acme-robotics' },
-  { id: '5515715', localizedName: 'Globex', vanityName: 'globex' },
+  // A content administrator may post as the page; an analyst may not.
+  { id: '5515715', localizedName: 'Globex', vanityName: 'globex', role: 'CONTENT_ADMINISTRATOR' as const },
+  { id: '6617717', localizedName: 'Initech', vanityName: 'initech', role: 'ANALYST' as const },
 ];
 
 let linkedin: LinkedInStandIn;
@@ -34,7 +37,14 @@ let member: string;
 let acme: string;
 
 beforeAll(async () => {
-  linkedin = await LinkedInStandIn.start({ redirectUris: [callback], partBytes: 32 * 1024, processingPolls: 1 });
+  // A Community Management app: the member and their pages (LINKEDIN_PRODUCTS=community-management).
+  linkedin = await LinkedInStandIn.start({
+    redirectUris: [callback],
+    partBytes: 32 * 1024,
+    processingPolls: 1,
+    imageProcessingPolls: 1,
+    products: 'community-management',
+  });
   linkedin.signInAs(alice, pages);
   service = await startTestService({
     PUBLIC_BASE_URL: publicBaseUrl,
@@ -43,6 +53,7 @@ beforeAll(async () => {
     LINKEDIN_API_BASE_URL: linkedin.url,
     LINKEDIN_AUTH_BASE_URL: linkedin.authBaseUrl,
     LINKEDIN_VERSION: '202610',
+    LINKEDIN_PRODUCTS: 'community-management',
     // Upload URLs are LinkedIn's word: they pass the SSRF guard only for hosts the operator allows.
     NETWORK_ALLOWED_HOSTS: '127.0.0.1',
   });
@@ -87,12 +98,11 @@ async function publish(connectionId: string, caption: string, mediaIds: string[]
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('connecting LinkedIn', () => {
-  it('connects the member and each page they administer in one authorization, as three active accounts', async () => {
+  it('connects the member and each page they may post as (administrator, content administrator) in one authorization, as three active accounts', async () => {
     const { ids, authorization } = await connect();
     expect(authorization.origin + authorization.pathname).toBe(`${linkedin.authBaseUrl}/v2/authorization`);
-    expect(authorization.searchParams.get('scope')).toBe(
-      'openid profile email w_member_social w_organization_social r_organization_social rw_organization_admin',
-    );
+    // Only what the Community Management API provides: LinkedIn refuses the authorization for any other scope.
+    expect(authorization.searchParams.get('scope')).toBe('r_basicprofile w_member_social w_organization_social r_organization_social rw_organization_admin');
     // The secret travels in the token request's form (LinkedIn takes no HTTP Basic).
     const exchange = linkedin.oauth.requests.findLast((request) => request.path === '/oauth/v2/accessToken')!;
     expect(exchange.form).toMatchObject({ grant_type: 'authorization_code', client_secret: linkedin.oauth.clientSecret });
@@ -101,7 +111,7 @@ describe('connecting LinkedIn', () => {
     expect(ids).toHaveLength(3);
     const accounts = await Promise.all(ids.map(async (id) => (await api('GET', `/social-accounts/${id}`)).body.data));
     expect(accounts.map(({ provider, username, displayName, status }) => ({ provider, username, displayName, status }))).toEqual([
-      { provider: 'linkedin', username: 'alice@example.test', displayName: 'Alice Moreau', status: 'ACTIVE' },
+      { provider: 'linkedin', username: 'alice', displayName: 'Alice Moreau', status: 'ACTIVE' },
       { provider: 'linkedin', username: 'acme-robotics', displayName: 'Acme Robotics', status: 'ACTIVE' },
       { provider: 'linkedin', username: 'globex', displayName: 'Globex', status: 'ACTIVE' },
     ]);
@@ -126,7 +136,7 @@ describe('publishing to LinkedIn', () => {
     expect(new Set(versions)).toEqual(new Set(['202610']));
   });
 
-  it('posts two images with their alt text as a multi-image post of the page', async () => {
+  it('posts two images with their alt text as a multi-image post of the page, once LinkedIn says they are AVAILABLE', async () => {
     const files = [await image('png', 64, 48), await image('jpeg', 48, 64)];
     const mediaIds = [await uploadMedia(files[0]!, 'a.png', 'image/png', 'A red square'), await uploadMedia(files[1]!, 'b.jpg', 'image/jpeg', 'Another')];
     const target = await publish(acme, 'Two pictures from the page', mediaIds);
@@ -135,9 +145,18 @@ describe('publishing to LinkedIn', () => {
     expect(post.author).toBe(`urn:li:organization:${pages[0]!.id}`);
     expect(post.content?.multiImage?.images.map((entry) => entry.altText)).toEqual(['A red square', 'Another']);
     const uploaded = post.content!.multiImage!.images.map((entry) => linkedin.images.get(entry.id)!);
-    expect(uploaded.map((entry) => ({ owner: entry.owner, sha256: entry.sha256 }))).toEqual(
-      files.map((file) => ({ owner: post.author, sha256: sha256(file) })),
+    expect(uploaded.map((entry) => ({ owner: entry.owner, sha256: entry.sha256, status: entry.status }))).toEqual(
+      files.map((file) => ({ owner: post.author, sha256: sha256(file), status: 'AVAILABLE' })),
     );
+  });
+
+  it("posts the member's image after one status check's wait, as a member's token may not read its images", async () => {
+    const file = await image('png', 40, 40);
+    const mediaId = await uploadMedia(file, 'c.png', 'image/png');
+    const target = await publish(member, 'A picture of mine', [mediaId]);
+    expect(target).toMatchObject({ status: 'published', attempts: 1 });
+    const post = linkedin.posts.get(target.remoteId)!;
+    expect(linkedin.images.get(post.content!.media!.id)).toMatchObject({ owner: `urn:li:person:${alice.id}`, status: 'AVAILABLE', sha256: sha256(file) });
   });
 
   it('uploads a video in parts, waits while LinkedIn processes it, then posts it once', async () => {
@@ -259,3 +278,59 @@ async function storedTokens(connectionId: string): Promise<ProviderTokens> {
   const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
   return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
 }
+
+describe('the set-ups of a LinkedIn app (LINKEDIN_PRODUCTS)', () => {
+  let shareApp: LinkedInStandIn;
+  beforeAll(async () => {
+    shareApp = await LinkedInStandIn.start({ redirectUris: [callback], products: 'share' });
+    shareApp.signInAs(alice, pages);
+  });
+  afterAll(() => shareApp.stop());
+
+  const adapterFor = (standIn: LinkedInStandIn, products?: 'share' | 'community-management') =>
+    new LinkedInAdapter({
+      app: { clientId: standIn.oauth.clientId, clientSecret: standIn.oauth.clientSecret, apiBaseUrl: standIn.url, authBaseUrl: standIn.authBaseUrl },
+      redirectUri: callback,
+      version: '202610',
+      products,
+      timeoutMs: 5000,
+      allowedHosts: new Set(['127.0.0.1']),
+    });
+
+  /** The authorization as the service runs it: LinkedIn's redirect back, and what the connector makes of it. */
+  async function authorize(adapter: LinkedInAdapter) {
+    if (adapter.connector.method !== 'oauth2') throw new Error('LinkedIn connects through OAuth');
+    const app = await adapter.connector.prepare({ redirectUri: callback });
+    const { url } = await authorizationRequest(app, 'state');
+    const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+    if (!back.searchParams.has('code')) return { url, back, accounts: null };
+    const tokens = await exchangeCode(app, 'LinkedIn', back.searchParams, null, 5000);
+    return { url, back, accounts: await adapter.connector.identities(tokens, { redirectUri: callback }) };
+  }
+
+  it('share (the default): asks only for what Sign In with LinkedIn and Share on LinkedIn provide, and connects the member', async () => {
+    const { url, accounts } = await authorize(adapterFor(shareApp));
+    expect(url.searchParams.get('scope')).toBe('openid profile email w_member_social');
+    expect(accounts?.map(({ identity }) => identity)).toEqual([
+      { remoteId: `urn:li:person:${alice.id}`, username: alice.username, displayName: alice.name, avatarUrl: alice.profileImageUrl },
+    ]);
+  });
+
+  it('LinkedIn refuses an app asked for scopes its products do not provide: a Share app asked for the pages', async () => {
+    const { back, accounts } = await authorize(adapterFor(shareApp, 'community-management'));
+    expect(back.searchParams.get('error')).toBe('unauthorized_scope_error');
+    expect(accounts).toBeNull();
+  });
+
+  it('a grant without w_member_social is refused at connect, naming it, before any account is made', async () => {
+    shareApp.oauth.ungrantable = 'left-out';
+    shareApp.oauth.grantable = ['openid', 'profile', 'email'];
+    try {
+      const failure = await authorize(adapterFor(shareApp)).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'PROVIDER_REJECTED', message: expect.stringContaining('w_member_social') });
+    } finally {
+      shareApp.oauth.grantable = ['openid', 'profile', 'email', 'w_member_social'];
+      shareApp.oauth.ungrantable = 'refused';
+    }
+  });
+});

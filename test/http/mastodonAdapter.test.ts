@@ -131,7 +131,7 @@ describe('connecting a Mastodon account', () => {
     expect(stored.encryptedClientSecret).not.toContain(first.client.clientSecret!);
   });
 
-  it('uses PKCE on instances that announce it (4.3+), and the documented paths on older ones', async () => {
+  it('uses PKCE on instances that announce it (4.3+), and the documented paths on older ones, which take the redirect URI only as a string', async () => {
     const { server } = await connector().prepare({ redirectUri, instanceUrl: instance.url });
     expect(server).toMatchObject({
       authorizationEndpoint: `${instance.url}/oauth/authorize`,
@@ -143,6 +143,7 @@ describe('connecting a Mastodon account', () => {
     try {
       const prepared = await connector().prepare({ redirectUri, instanceUrl: older.url });
       expect(prepared.server).toMatchObject({ authorizationEndpoint: `${older.url}/oauth/authorize`, tokenEndpoint: `${older.url}/oauth/token`, pkce: false });
+      expect(older.apps.get(prepared.client.clientId)?.redirectUris).toEqual([redirectUri]);
     } finally {
       await older.stop();
     }

@@ -94,6 +94,24 @@ describe('connecting Pinterest', () => {
   });
 });
 
+describe('a grant without what pinning needs', () => {
+  it('is refused at connect, naming the scope left out; no account is made', async () => {
+    const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
+    pinterest.oauth.grantable = ['boards:read', 'boards:write', 'pins:read', 'user_accounts:read'];
+    try {
+      const started = await api('POST', '/social-accounts/connect', { provider: 'pinterest' });
+      const person = new OAuthBrowser(service.url, publicBaseUrl);
+      const atPinterest = await fetch(await person.start(started.body.data.authorizationUrl), { redirect: 'manual' });
+      const { location } = await person.callback(atPinterest.headers.get('location')!);
+      expect(location!.searchParams.get('error')).toBe('invalid_request');
+      expect(location!.searchParams.get('error_description')).toContain('Pinterest did not grant pins:write, which publishing needs');
+    } finally {
+      pinterest.oauth.grantable = undefined;
+    }
+    expect((await api('GET', '/social-accounts?limit=100')).body.data).toHaveLength(before);
+  });
+});
+
 describe('pinning', () => {
   it('pins an image with its title, description, link and alt text, once, with its pin page', async () => {
     const file = await image('jpeg', 200, 300);

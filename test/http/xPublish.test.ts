@@ -211,6 +211,37 @@ describe('publishing to X', () => {
     }
   });
 
+  it("the tier's 24-hour cap (429 with x-user-limit-24hour-reset) waits until that reset, not the 15-minute window's", async () => {
+    const { connectionId, user } = await connect();
+    x.capDaily('user', 0, 20);
+    try {
+      const row = await waiting(await publish(connectionId, 'Past the daily cap'));
+      expect(Math.abs(new Date(row.waiting_until).getTime() - x.dailyCap!.reset * 1000)).toBeLessThan(5000);
+      expect(row.error_code).toBe('RATE_LIMITED_BY_PROVIDER');
+      expect(row.waiting_reason).toContain('24-hour');
+      expect(x.postsBy(user)).toHaveLength(0);
+    } finally {
+      x.dailyCap = undefined;
+    }
+  });
+
+  it('a pay-per-use app without credits (402) fails the target at once, saying the operator adds credits', async () => {
+    const { connectionId, user } = await connect();
+    x.credits = 0;
+    try {
+      const failed = await waitForPost(api, await publish(connectionId, 'Without credits'), ['failed', 'published']);
+      expect(failed.targets[0]).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        error: expect.objectContaining({ code: 'PROVIDER_REJECTED', message: expect.stringContaining('credits') }),
+      });
+      expect(failed.targets[0].error.message).toContain('developer console');
+      expect(x.postsBy(user)).toHaveLength(0);
+    } finally {
+      x.credits = undefined;
+    }
+  });
+
   it('X_POSTS_PER_DAY: a thread counts each part and its first comment; the next post waits for the window instead of reaching X', async () => {
     const { connectionId, user } = await connect();
     const created = await api('POST', '/posts', {

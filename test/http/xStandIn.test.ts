@@ -12,12 +12,16 @@ let client: TwitterApiv2;
 beforeAll(async () => {
   x = await XStandIn.start([redirectUri]);
   x.videoPolls = 1;
-  const { access_token } = await x.authorize(redirectUri);
+  client = clientOf((await x.authorize(redirectUri)).access_token);
+});
+
+function clientOf(accessToken: string): TwitterApiv2 {
   // twitter-api-v2 speaks https only; a plain http agent lets it reach the local stand-in.
   // Its prefix is protected: the documented way to reach another host is a subclass or this.
-  client = new TwitterApi(access_token, { httpAgent: new Agent() }).v2;
-  (client as unknown as { setPrefix(prefix: string): void }).setPrefix(`${x.url}/2/`);
-});
+  const v2 = new TwitterApi(accessToken, { httpAgent: new Agent() }).v2;
+  (v2 as unknown as { setPrefix(prefix: string): void }).setPrefix(`${x.url}/2/`);
+  return v2;
+}
 afterAll(() => x.stop());
 
 const failure = async (call: Promise<unknown>) => {
@@ -82,6 +86,40 @@ describe('the X stand-in, through twitter-api-v2', () => {
 
     x.oauth.expireAccessTokens();
     expect((await failure(client.tweet('Expired'))).code).toBe(401);
+  });
+});
+
+describe("the X stand-in's posting limits, as twitter-api-v2 reads them", () => {
+  beforeAll(async () => {
+    // The tests above expired the tokens: a new user's.
+    x.oauth.user = { id: '783214', name: 'Capped Person', username: 'capped' };
+    client = clientOf((await x.authorize(redirectUri)).access_token);
+  });
+
+  it("reports a tier's 24-hour cap in the headers twitter-api-v2 reads as rateLimit.userDay, and answers 429 past it", async () => {
+    x.capDaily('user', 1, 10);
+    try {
+      await client.tweet('The one of the day');
+      const capped = await failure(client.tweet('One more today'));
+      expect(capped.code).toBe(429);
+      expect(capped.rateLimit?.userDay).toEqual({ limit: 1, remaining: 0, reset: x.dailyCap!.reset });
+      // The 15-minute window is not what is spent.
+      expect(capped.rateLimit?.remaining).toBeGreaterThan(0);
+    } finally {
+      x.dailyCap = undefined;
+    }
+  });
+
+  it('answers 402 Payment Required once a pay-per-use app has no credits left', async () => {
+    x.credits = 1;
+    try {
+      await client.tweet('Paid with the last credit');
+      const unpaid = await failure(client.tweet('Nothing left to pay with'));
+      expect(unpaid.code).toBe(402);
+      expect(unpaid.data).toMatchObject({ title: 'Payment Required', type: 'https://api.x.com/2/problems/credits-depleted' });
+    } finally {
+      x.credits = undefined;
+    }
   });
 });
 

@@ -1,12 +1,25 @@
 // A stand-in for LinkedIn, as its reference documents the calls the adapter makes, kept honest by LinkedIn's official
 // client, linkedin-api-client (test/http/linkedinStandIn.test.ts), which encodes the Rest.li 2.0 requests against it:
 //   OAuth 2.0 (the shared OAuth stand-in, test/support/oauthNetwork.ts, with LinkedIn's paths, the client secret in
-//     the form and refresh tokens kept across refreshes)
+//     the form and refresh tokens kept across refreshes; its token answers as LinkedIn gives them: the code exchange
+//     of an `openid` grant with an ID token from LinkedIn's issuer, <auth base URL> as https://www.linkedin.com/oauth
+//     is, and refresh answers without `token_type`, see OAuthNetwork.quirks)
 //     https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow
 //     https://learn.microsoft.com/linkedin/shared/authentication/programmatic-refresh-tokens
+//   the app's products  an app has "Sign In with LinkedIn using OpenID Connect" + "Share on LinkedIn" (`share`), or the
+//     "Community Management API" alone (`community-management`: the portal requires it to be the only product,
+//     verbb/social-poster#52; its member scope is r_basicprofile, n8n-io/n8n#7451), or, made before that rule, all of
+//     them (unset; gitroomhq/postiz-app#523). Asking for a scope the products do not provide refuses the authorization
+//     (OAuthNetwork.ungrantable); an API call the token's scopes do not open is 403 "Not enough permissions to access:
+//     <resource>.GET.NO_VERSION" (LinkedIn's ACCESS_DENIED, https://learn.microsoft.com/linkedin/shared/api-guide/concepts/error-handling)
 //   GET /v2/userinfo  https://learn.microsoft.com/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
+//     (openid)
+//   GET /v2/me  https://learn.microsoft.com/linkedin/shared/integrations/people/profile-api (r_basicprofile:
+//     {id, localizedFirstName, localizedLastName, vanityName})
 //   GET /rest/organizationAcls, /rest/organizations/{id}
 //     https://learn.microsoft.com/linkedin/marketing/community-management/organizations/organization-access-control-by-role
+//     (each of the member's roles, `role=` narrowing them; ADMINISTRATOR, CONTENT_ADMINISTRATOR and
+//     DIRECT_SPONSORED_CONTENT_POSTER may post as the page, ANALYST may not)
 //     https://learn.microsoft.com/linkedin/marketing/community-management/organizations/organization-lookup-api
 //   Images API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/images-api
 //   Videos API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/videos-api
@@ -31,7 +44,24 @@ export interface LinkedInOrganization {
   id: string;
   localizedName: string;
   vanityName: string;
+  /** The member's role on the page; ADMINISTRATOR where unset. */
+  role?: 'ADMINISTRATOR' | 'CONTENT_ADMINISTRATOR' | 'DIRECT_SPONSORED_CONTENT_POSTER' | 'ANALYST' | 'RECRUITING_POSTER';
 }
+
+/** The scopes each product set provisions (see above). */
+export const productScopes = {
+  share: ['openid', 'profile', 'email', 'w_member_social'],
+  'community-management': [
+    'r_basicprofile',
+    'w_member_social',
+    'w_organization_social',
+    'r_organization_social',
+    'rw_organization_admin',
+    'r_organization_admin',
+  ],
+};
+
+const postingRoles = ['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER'];
 
 export interface StoredPost {
   id: string;
@@ -55,6 +85,8 @@ interface StoredImage {
   owner: string;
   bytes: number;
   sha256: string | null;
+  status: 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE';
+  pollsLeft: number;
 }
 
 export interface VideoPart {
@@ -77,10 +109,18 @@ interface StoredVideo {
 
 export interface LinkedInStandInOptions {
   redirectUris: string[];
+  /** The app's products (see above); unset: an older app with every product. */
+  products?: keyof typeof productScopes;
   /** Bytes per video part (LinkedIn's are 4 MiB). */
   partBytes?: number;
   /** GET /rest/videos/{urn} answers PROCESSING this many times after the finalize. */
   processingPolls?: number;
+  /**
+   * An uploaded image is PROCESSING for this many reads of GET /rest/images/{urn} (default 0: AVAILABLE at once). A
+   * member's token may not read its images (403; postiz linkedin.provider.ts: "images/documents only for organization
+   * tokens"): its refused reads count the same, standing in for the time processing takes.
+   */
+  imageProcessingPolls?: number;
   /** How long each video part's PUT waits before answering (to stop a worker mid-upload). */
   partDelayMs?: number;
 }
@@ -124,8 +164,9 @@ export class LinkedInStandIn {
   partDelayMs: number;
   url = '';
   readonly #server: Server;
-  readonly #options: Required<Omit<LinkedInStandInOptions, 'redirectUris' | 'partDelayMs'>>;
+  readonly #options: Required<Omit<LinkedInStandInOptions, 'redirectUris' | 'partDelayMs' | 'products'>>;
   readonly #tokensSeen = new Set<string>();
+  readonly #products: keyof typeof productScopes;
   #sequence = 7_100_000_000_000_000_000n;
 
   private constructor(options: LinkedInStandInOptions) {
@@ -134,8 +175,13 @@ export class LinkedInStandIn {
       clientAuthentication: 'post',
       refreshTokens: 'kept',
     });
-    this.#options = { partBytes: options.partBytes ?? 4 * 1024 * 1024, processingPolls: options.processingPolls ?? 1 };
+    this.#options = {
+      partBytes: options.partBytes ?? 4 * 1024 * 1024,
+      processingPolls: options.processingPolls ?? 1,
+      imageProcessingPolls: options.imageProcessingPolls ?? 0,
+    };
     this.partDelayMs = options.partDelayMs ?? 0;
+    this.#products = options.products ?? 'share';
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((caught: unknown) => error(res, 500, String(caught)));
     });
@@ -144,6 +190,11 @@ export class LinkedInStandIn {
   static async start(options: LinkedInStandInOptions): Promise<LinkedInStandIn> {
     const standIn = new LinkedInStandIn(options);
     await standIn.oauth.start();
+    standIn.oauth.quirks = { idTokenIssuer: standIn.authBaseUrl, tokenType: 'not-on-refresh', refusalStatus: 400 };
+    if (options.products) {
+      standIn.oauth.grantable = productScopes[options.products];
+      standIn.oauth.ungrantable = 'refused';
+    }
     await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
     standIn.url = `http://127.0.0.1:${(standIn.#server.address() as AddressInfo).port}`;
     return standIn;
@@ -171,8 +222,8 @@ export class LinkedInStandIn {
     for (const token of this.#tokensSeen) this.oauth.revoked.add(token);
   }
 
-  /** An access token for the member signed in, by the authorization code flow as an app would run it. */
-  async accessToken(redirectUri: string, scope = 'openid profile email w_member_social'): Promise<string> {
+  /** An access token for the member signed in, by the authorization code flow as an app would run it (by default for the app's products' scopes). */
+  async accessToken(redirectUri: string, scope = productScopes[this.#products].join(' ')): Promise<string> {
     const authorize = new URL(`${this.authBaseUrl}/v2/authorization`);
     authorize.search = new URLSearchParams({ response_type: 'code', client_id: this.oauth.clientId, redirect_uri: redirectUri, scope, state: 's' }).toString();
     const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
@@ -203,7 +254,11 @@ export class LinkedInStandIn {
     const member = this.oauth.userOf(token);
     if (!member) return error(res, 401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' });
     if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) return this.#upload(req, res, url.pathname);
-    if (url.pathname === '/v2/userinfo' && req.method === 'GET') return this.#userinfo(res, member);
+    const scopes = this.oauth.scopeOf(token);
+    const denied = (resource: string) =>
+      error(res, 403, `Not enough permissions to access: ${resource}.GET.NO_VERSION`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (url.pathname === '/v2/userinfo' && req.method === 'GET') return scopes.includes('openid') ? this.#userinfo(res, member) : denied('userinfo');
+    if (url.pathname === '/v2/me' && req.method === 'GET') return scopes.includes('r_basicprofile') ? this.#me(res, member) : denied('me');
     if (!url.pathname.startsWith('/rest/')) return error(res, 404, `No route ${url.pathname}`);
     if (!version) {
       return error(res, 400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', { code: 'VERSION_MISSING' });
@@ -222,6 +277,8 @@ export class LinkedInStandIn {
     if (route === 'POST /rest/images' && action === 'initializeUpload') return this.#initializeImage(res, member, body);
     if (route === 'POST /rest/videos' && action === 'initializeUpload') return this.#initializeVideo(res, member, body);
     if (route === 'POST /rest/videos' && action === 'finalizeUpload') return this.#finalizeVideo(res, body);
+    if (req.method === 'GET' && url.pathname.startsWith('/rest/images/'))
+      return this.#image(res, decodeURIComponent(url.pathname.slice('/rest/images/'.length)), version);
     if (req.method === 'GET' && url.pathname.startsWith('/rest/videos/'))
       return this.#video(res, decodeURIComponent(url.pathname.slice('/rest/videos/'.length)));
     if (route === 'POST /rest/posts') return this.#createPost(res, member, body);
@@ -247,20 +304,30 @@ export class LinkedInStandIn {
     });
   }
 
+  #me(res: ServerResponse, member: NetworkUser): void {
+    const [given, ...family] = member.name.split(' ');
+    json(res, 200, { id: member.id, localizedFirstName: given, localizedLastName: family.join(' '), vanityName: member.username.split('@')[0] });
+  }
+
   #mayAct(member: NetworkUser, urn: unknown): boolean {
     if (urn === `urn:li:person:${member.id}`) return true;
-    return (this.administers.get(member.id) ?? []).some((organization) => urn === `urn:li:organization:${organization.id}`);
+    return (this.administers.get(member.id) ?? []).some(
+      (organization) => urn === `urn:li:organization:${organization.id}` && postingRoles.includes(organization.role ?? 'ADMINISTRATOR'),
+    );
   }
 
   #acls(res: ServerResponse, member: NetworkUser, query: URLSearchParams): void {
     if (query.get('q') !== 'roleAssignee') return error(res, 400, 'Finder requires q=roleAssignee or q=organization');
     const role = query.get('role');
-    const elements = (role && role !== 'ADMINISTRATOR' ? [] : (this.administers.get(member.id) ?? [])).map((organization) => ({
-      roleAssignee: `urn:li:person:${member.id}`,
-      state: 'APPROVED',
-      role: 'ADMINISTRATOR',
-      organization: `urn:li:organization:${organization.id}`,
-    }));
+    const roles = (this.administers.get(member.id) ?? []).map((organization) => ({ organization, role: organization.role ?? 'ADMINISTRATOR' }));
+    const elements = roles
+      .filter((assigned) => !role || assigned.role === role)
+      .map(({ organization, role: assigned }) => ({
+        roleAssignee: `urn:li:person:${member.id}`,
+        state: 'APPROVED',
+        role: assigned,
+        organization: `urn:li:organization:${organization.id}`,
+      }));
     json(res, 200, { paging: { count: 100, start: 0, total: elements.length }, elements });
   }
 
@@ -275,7 +342,7 @@ export class LinkedInStandIn {
     const owner = body?.initializeUploadRequest?.owner;
     if (!this.#mayAct(member, owner)) return error(res, 403, `Not enough permissions to upload images as ${owner}`, { serviceErrorCode: 100 });
     const image = `urn:li:image:D4E${this.#nextId()}`;
-    this.images.set(image, { owner, bytes: 0, sha256: null });
+    this.images.set(image, { owner, bytes: 0, sha256: null, status: 'WAITING_UPLOAD', pollsLeft: this.#options.imageProcessingPolls });
     json(res, 200, {
       value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/image/${encodeURIComponent(image)}`, image },
     });
@@ -327,7 +394,7 @@ export class LinkedInStandIn {
     if (kind === 'image') {
       const image = this.images.get(urn);
       if (!image) return error(res, 404, 'Unknown upload');
-      Object.assign(image, { bytes, sha256: hash.digest('hex') });
+      Object.assign(image, { bytes, sha256: hash.digest('hex'), status: image.pollsLeft > 0 ? 'PROCESSING' : 'AVAILABLE' });
       return void res.writeHead(201).end();
     }
     const part = this.videos.get(urn)?.parts[Number(index)];
@@ -353,6 +420,15 @@ export class LinkedInStandIn {
     }
     video.status = 'PROCESSING';
     json(res, 200, {});
+  }
+
+  #image(res: ServerResponse, urn: string, version: string): void {
+    const image = this.images.get(urn);
+    if (!image) return error(res, 404, `Image ${urn} does not exist`);
+    if (image.status === 'PROCESSING' && image.pollsLeft-- <= 0) image.status = 'AVAILABLE';
+    if (!image.owner.startsWith('urn:li:organization:'))
+      return error(res, 403, `Not enough permissions to access: images.GET.${version}01`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    json(res, 200, { owner: image.owner, id: urn, status: image.status });
   }
 
   #video(res: ServerResponse, urn: string): void {
@@ -426,6 +502,7 @@ export class LinkedInStandIn {
       const image = this.images.get(id);
       const video = this.videos.get(id);
       if (image && (image.owner !== author || image.sha256 === null)) return `Image ${id} is not uploaded for ${author}`;
+      if (image && image.status !== 'AVAILABLE') return `Image ${id} is not available: ${image.status}`;
       if (video && (video.owner !== author || video.status !== 'AVAILABLE')) return `Video ${id} is not available: ${video.status}`;
       if (!image && !video) return `Media ${id} does not exist`;
     }

@@ -319,7 +319,13 @@ export class MastodonStandIn {
 
   #createApp(params: Params) {
     const name = params.string('client_name');
-    const redirectUris = params.list('redirect_uris');
+    // Before 4.3 the controller permits `redirect_uris` as a scalar only (`params.permit(:client_name, :redirect_uris,
+    // :scopes, :website)`): an array is dropped, and the app is refused as if none were given. 4.3.0 added arrays
+    // (mastodon/documentation content/en/methods/apps.md; mastodon/mastodon app/controllers/api/v1/apps_controller.rb,
+    // `redirect_uris: []`). A string holds one URI per line (Doorkeeper).
+    const redirectUris = (this.#options.pkce ? params.list('redirect_uris') : [params.scalar('redirect_uris')])
+      .flatMap((uri) => uri.split('\n'))
+      .filter(Boolean);
     if (!name) throw validationFailed("Application name can't be blank");
     if (redirectUris.length === 0) throw validationFailed("Redirect URI can't be blank");
     if (redirectUris.some((uri) => uri !== 'urn:ietf:wg:oauth:2.0:oob' && !URL.canParse(uri))) throw validationFailed('Redirect URI must be an absolute URI.');
@@ -634,6 +640,8 @@ export class MastodonStandIn {
 
 interface Params {
   string(name: string): string;
+  /** A single value as Rails' strong parameters permit a scalar: an array is dropped (''). */
+  scalar(name: string): string;
   /** `name[]` (form) or an array (JSON) or a single value. */
   list(name: string): string[];
   file(name: string): File | null;
@@ -649,6 +657,7 @@ async function readParams(request: IncomingMessage): Promise<Params> {
     const body = raw.length ? (JSON.parse(raw.toString()) as Record<string, unknown>) : {};
     return {
       string: (name) => (body[name] === undefined || body[name] === null ? '' : String(body[name])),
+      scalar: (name) => (typeof body[name] === 'string' ? body[name] : ''),
       list: (name) => {
         const value = body[name] ?? body[`${name}[]`];
         return value === undefined || value === null ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
@@ -661,6 +670,10 @@ async function readParams(request: IncomingMessage): Promise<Params> {
     : new URLSearchParams(raw.toString());
   return {
     string: (name) => {
+      const value = form.get(name);
+      return typeof value === 'string' ? value : '';
+    },
+    scalar: (name) => {
       const value = form.get(name);
       return typeof value === 'string' ? value : '';
     },

@@ -78,8 +78,33 @@ export class OAuthNetwork {
    * tweet.write or media.write): the others are left out of the grant and of the token answer's `scope`.
    */
   grantable: string[] | undefined;
+  /**
+   * What happens to scopes asked for that are not grantable: left out of the grant (X), or the whole authorization
+   * refused with `unauthorized_scope_error` (LinkedIn, for a scope none of the app's products provides:
+   * hybridauth/hybridauth#1296 `error=unauthorized_scope_error&error_description=Scope "w_member_social" is not
+   * authorized for your application`; learn.microsoft.com authorization-code-flow, "Failed requests").
+   */
+  ungrantable: 'left-out' | 'refused' = 'left-out';
   /** The token endpoint answers 503 (a network in trouble), or not at all. */
   tokenEndpoint: 'ok' | 'failing' | 'hanging' = 'ok';
+  /**
+   * Token answers that are not RFC-perfect, as real networks give them:
+   *   idTokenIssuer  the code exchange of a grant with `openid` also carries an OpenID Connect ID token from this
+   *     issuer. LinkedIn's is https://www.linkedin.com/oauth (its discovery document,
+   *     https://www.linkedin.com/oauth/.well-known/openid-configuration), not its authorization endpoint's origin;
+   *     "Sign In with LinkedIn using OpenID Connect" (learn.microsoft.com): "you will receive the member's access
+   *     token and ID token".
+   *   tokenType  where the answer leaves out `token_type` (RFC 6749 5.1 requires it): LinkedIn's refresh answer has
+   *     none ("Refresh Tokens with OAuth 2.0", learn.microsoft.com, sample `{access_token, expires_in, refresh_token,
+   *     refresh_token_expires_in}`; linkedin-api-client's `RefreshTokenExchangeResponse`), and its code exchange
+   *     sometimes none either (panva/openid-client#826).
+   *   refusalStatus  the HTTP status of a refused grant: TikTok may answer a refused refresh with 200 and
+   *     `{error, error_description, log_id}` ("Manage User Access Tokens", developers.tiktok.com).
+   */
+  quirks: { idTokenIssuer?: string; tokenType: 'always' | 'not-on-refresh' | 'never'; refusalStatus: 400 | 200 } = {
+    tokenType: 'always',
+    refusalStatus: 400,
+  };
   readonly requests: RecordedRequest[] = [];
   readonly revoked = new Set<string>();
   readonly #codes = new Map<string, IssuedCode>();
@@ -180,7 +205,10 @@ export class OAuthNetwork {
     const challenge = query.get('code_challenge');
     if (query.get('response_type') !== 'code') back.searchParams.set('error', 'unsupported_response_type');
     else if (challenge && query.get('code_challenge_method') !== 'S256') back.searchParams.set('error', 'invalid_request');
-    else if (this.deny) {
+    else if (this.ungrantable === 'refused' && this.#notGrantable(query.get('scope') ?? '')) {
+      back.searchParams.set('error', 'unauthorized_scope_error');
+      back.searchParams.set('error_description', `Scope "${this.#notGrantable(query.get('scope') ?? '')}" is not authorized for your application`);
+    } else if (this.deny) {
       back.searchParams.set('error', 'access_denied');
       back.searchParams.set('error_description', 'The user denied the request');
     } else {
@@ -195,6 +223,11 @@ export class OAuthNetwork {
     res.writeHead(302, { location: back.href }).end();
   }
 
+  /** The first scope asked for that the app may not be granted. */
+  #notGrantable(scope: string): string | undefined {
+    return this.grantable && scope.split(this.#options.scopeSeparator).find((name) => !this.grantable!.includes(name));
+  }
+
   /** RFC 6749 2.3.1: HTTP Basic with the client id and secret each application/x-www-form-urlencoded, or both in the form. */
   #clientAuthenticated(req: IncomingMessage, form: Record<string, string>): boolean {
     if (this.#options.clientAuthentication === 'post')
@@ -207,8 +240,20 @@ export class OAuthNetwork {
   }
 
   #error(res: ServerResponse, status: number, error: string, description: string): void {
-    const body = this.#options.errorBody?.(error, description) ?? { error, error_description: description };
+    const body = this.#options.errorBody?.(error, description) ?? {
+      error,
+      error_description: description,
+      ...(this.quirks.refusalStatus === 200 ? { log_id: randomBytes(8).toString('hex') } : {}),
+    };
     res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  }
+
+  /** An ID token as an OpenID provider signs it (RS256; the signature is not checked by clients of the token endpoint). */
+  #idToken(grant: Grant, issuer: string): string {
+    const now = Math.floor(Date.now() / 1000);
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const claims = { iss: issuer, aud: this.clientId, iat: now, exp: now + 3600, sub: grant.user.id, name: grant.user.name, email: grant.user.username };
+    return `${part({ alg: 'RS256', kid: 'stand-in', typ: 'JWT' })}.${part(claims)}.${randomBytes(64).toString('base64url')}`;
   }
 
   #issue(res: ServerResponse, grant: Grant, refreshed = false): void {
@@ -219,8 +264,12 @@ export class OAuthNetwork {
     else if (mode === 'rotated') grant.refreshToken = randomBytes(24).toString('base64url');
     else if (mode === 'access_type=offline') grant.refreshToken ??= grant.offline ? randomBytes(24).toString('base64url') : null;
     else if (grant.scope.split(' ').includes('offline.access')) grant.refreshToken = randomBytes(24).toString('base64url');
+    const { idTokenIssuer, tokenType } = this.quirks;
+    const typed = tokenType === 'always' || (tokenType === 'not-on-refresh' && !refreshed);
+    const openid = !refreshed && idTokenIssuer && grant.scope.split(this.#options.scopeSeparator).includes('openid');
     const answer = {
-      token_type: 'bearer',
+      ...(typed ? { token_type: 'bearer' } : {}),
+      ...(openid ? { id_token: this.#idToken(grant, idTokenIssuer) } : {}),
       expires_in: 7200,
       access_token: accessToken,
       scope: grant.scope,
@@ -257,7 +306,7 @@ export class OAuthNetwork {
       const grant = this.#grants.find(
         (candidate) => candidate.refreshToken !== null && candidate.refreshToken === form.refresh_token && !this.revoked.has(candidate.refreshToken),
       );
-      if (!grant) return this.#error(res, 400, 'invalid_grant', 'The refresh token is invalid, revoked or was already used');
+      if (!grant) return this.#error(res, this.quirks.refusalStatus, 'invalid_grant', 'The refresh token is invalid, revoked or was already used');
       return this.#issue(res, grant, true);
     }
     this.#error(res, 400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);

@@ -96,6 +96,8 @@ export class PinterestStandIn {
       paths: { authorize: '/oauth/', token: '/v5/oauth/token', revoke: '/v5/oauth/revoke' },
       clientAuthentication: 'basic',
       refreshTokens: 'rotated',
+      // Scopes comma-separated (https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/).
+      scopeSeparator: ',',
       errorBody: (_error, description) => ({ code: 1, message: description }),
     });
     this.oauth.api = (req, res, url) => this.#handle(req, res, url);

@@ -4,16 +4,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { ProviderError } from '../../src/providers/adapter.ts';
 
 export interface RecordedAnswer {
   status: number;
   headers?: Record<string, string>;
-  /** The body as the network sent it: an object is written as JSON. */
-  body: unknown;
+  /** The body as the network sent it: an object is written as JSON, text as it is; none where absent. */
+  body?: unknown;
 }
 
 export class RecordedNetwork {
-  #answer: RecordedAnswer = { status: 200, body: {} };
+  /** What every request from now on is answered with. */
+  next: RecordedAnswer = { status: 200, body: {} };
   readonly #server: Server;
 
   private constructor(server: Server) {
@@ -24,8 +26,8 @@ export class RecordedNetwork {
     const network: RecordedNetwork = new RecordedNetwork(
       createServer((request, response) => {
         request.resume();
-        const { status, headers, body } = network.#answer;
-        const text = typeof body === 'string' ? body : JSON.stringify(body);
+        const { status, headers, body } = network.next;
+        const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
         response.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers }).end(text);
       }),
     );
@@ -37,12 +39,8 @@ export class RecordedNetwork {
     return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
-  /** Every request from now on gets this answer. */
-  answer(recorded: RecordedAnswer): void {
-    this.#answer = recorded;
-  }
-
   stop(): Promise<void> {
+    this.#server.closeAllConnections();
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
 }
@@ -68,4 +66,19 @@ export async function refusalOf(call: () => Promise<unknown>): Promise<unknown> 
     return error;
   }
   throw new Error('The call succeeded.');
+}
+
+/** What the adapter made of an answer: what the worker then does, and what the person is told. */
+export interface Classified {
+  code: string;
+  transient: boolean;
+  retryAfterMs?: number;
+  message: string;
+}
+
+/** The ProviderError `call` fails with, as the worker reads it. */
+export async function classification(call: Promise<unknown>): Promise<Classified> {
+  const error = await refusalOf(() => call);
+  if (!(error instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(error)}`);
+  return { code: error.code, transient: error.transient, retryAfterMs: error.retryAfterMs, message: error.message };
 }

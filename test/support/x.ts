@@ -17,7 +17,17 @@
 // Each endpoint needs the OAuth 2.0 scopes its reference page names (a token without one: 403 Forbidden).
 // Errors are problem JSON (https://docs.x.com/x-api/fundamentals/response-codes-and-errors); every answer carries
 // x-rate-limit-limit/-remaining/-reset (https://docs.x.com/x-api/fundamentals/rate-limits). Uploaded bytes are only
-// counted and hashed, never kept.
+// counted and hashed, never kept. Two limits of posting beyond the 15-minute windows (switches):
+//   dailyCap  the tiers' 24-hour caps on POST /2/tweets, per user or per app: answers carry
+//             x-user-limit-24hour-limit/-remaining/-reset (or x-app-…), and past the cap a 429 whose 15-minute
+//             x-rate-limit-remaining is not 0 (twitter-api-v2 reads them as `rateLimit.userDay` / `rateLimit.day`,
+//             dist/esm/client-mixins/request-handler.helper.js; the header list of docs.rs `twapi-v2`
+//             maker/header/header.yaml; xdevplatform/xdk#25 shows a cap's 429 beside a 15-minute window far from spent)
+//   credits   a pay-per-use app's credits: each post spends one, and none left answers 402 Payment Required
+//             `{detail: "credits depleted", status: 402, title: "Payment Required", type: …/problems/credits-depleted}`
+//             (an answer as recorded by X clients: twitter-api-v2's ApiResponseError code 402 in
+//             tryethernal/ethernal#1324; the body in public X posting pipelines); no 24-hour headers
+//             (docs.x.com "Rate limits": pay-per-use has no caps)
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import twitterText from 'twitter-text';
@@ -87,6 +97,11 @@ export class XStandIn {
   refuseTokens = false;
   /** Routes answering 429 until their reset (Unix seconds). */
   readonly limited = new Map<XRoute, number>();
+  /** A tier's 24-hour cap on posting (see above, `capDaily`): `limit` posts per user or per app until `reset` (Unix seconds). */
+  dailyCap: { scope: 'user' | 'app'; limit: number; reset: number } | undefined;
+  readonly #postedUnderCap = new Map<string, number>();
+  /** A pay-per-use app's credits left (see above); undefined: a tier without credits. */
+  credits: number | undefined;
   /** Called when a route has done its work, before it answers: true holds the answer forever (a worker killed meanwhile). */
   hold: ((route: XRoute, detail: { mediaId?: string; segment?: number }) => boolean) | undefined;
   readonly #held = new Set<ServerResponse>();
@@ -162,16 +177,33 @@ export class XStandIn {
     return String(this.#nextId);
   }
 
-  #send(res: ServerResponse, status: number, body: unknown, route?: XRoute): void {
+  #send(res: ServerResponse, status: number, body: unknown, route?: XRoute, headers: Record<string, string> = {}): void {
+    const limited = route !== undefined && this.limited.has(route);
     const reset = (route && this.limited.get(route)) || Math.ceil(Date.now() / 1000) + 900;
     res
       .writeHead(status, {
         'content-type': status >= 400 ? 'application/problem+json' : 'application/json',
         'x-rate-limit-limit': '100',
-        'x-rate-limit-remaining': status === 429 ? '0' : '99',
+        'x-rate-limit-remaining': limited ? '0' : '99',
         'x-rate-limit-reset': String(reset),
+        ...headers,
       })
       .end(body === undefined ? undefined : JSON.stringify(body));
+  }
+
+  /** The 24-hour cap's headers for `user`'s posting, where a cap is set. */
+  #dailyHeaders(user: NetworkUser): Record<string, string> {
+    const cap = this.dailyCap;
+    if (!cap) return {};
+    const prefix = cap.scope === 'user' ? 'x-user-limit-24hour' : 'x-app-limit-24hour';
+    const remaining = Math.max(0, cap.limit - (this.#postedUnderCap.get(cap.scope === 'user' ? user.id : 'app') ?? 0));
+    return { [`${prefix}-limit`]: String(cap.limit), [`${prefix}-remaining`]: String(remaining), [`${prefix}-reset`]: String(cap.reset) };
+  }
+
+  /** Posting is capped at `limit` posts per user (or app) until `hours` from now; the count starts at 0. */
+  capDaily(scope: 'user' | 'app', limit: number, hours = 24): void {
+    this.dailyCap = { scope, limit, reset: Math.ceil(Date.now() / 1000) + hours * 3600 };
+    this.#postedUnderCap.clear();
   }
 
   /** Answers X's 400 for a parameter; true (answered), for the router. */
@@ -224,7 +256,7 @@ export class XStandIn {
         this.#held.add(res);
         return;
       }
-      this.#send(res, status, body, route);
+      this.#send(res, status, body, route, route === 'tweet' ? this.#dailyHeaders(user) : {});
     };
     switch (route) {
       case 'initialize': {
@@ -330,6 +362,22 @@ export class XStandIn {
         if (text && this.postsBy(user).some((post) => post.text === text)) {
           return this.#problem(res, route, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
         }
+        if (this.credits !== undefined && this.credits <= 0) {
+          this.#send(
+            res,
+            402,
+            { detail: 'credits depleted', status: 402, title: 'Payment Required', type: 'https://api.x.com/2/problems/credits-depleted' },
+            route,
+          );
+          return true;
+        }
+        const capKey = this.dailyCap?.scope === 'user' ? user.id : 'app';
+        if (this.dailyCap && (this.#postedUnderCap.get(capKey) ?? 0) >= this.dailyCap.limit) {
+          this.#send(res, 429, { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 }, route, this.#dailyHeaders(user));
+          return true;
+        }
+        if (this.credits !== undefined) this.credits--;
+        if (this.dailyCap) this.#postedUnderCap.set(capKey, (this.#postedUnderCap.get(capKey) ?? 0) + 1);
         const post: XPost = {
           id: this.#id(),
           authorId: user.id,

@@ -1,7 +1,7 @@
 // LinkedIn: members and the organization pages they administer (accounts.ts), posting through the versioned Posts
 // API (https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api):
-//   publish   images (Images API) and video (Videos API, parts by byte range, processed before the post: the target
-//             waits, `processing`, and the status check resumes the publish) are uploaded as checkpoint steps
+//   publish   images (Images API) and video (Videos API, parts by byte range), each processed before the post (the
+//             target waits, `processing`, and the status check resumes the publish), are uploaded as checkpoint steps
 //             (media.ts); then POST /rest/posts {author, commentary (little text: littleText.ts), visibility,
 //             distribution, lifecycleState, content: media {id, altText} | multiImage {images}}; the post's URN is
 //             the answer's `x-restli-id` header, its page https://www.linkedin.com/feed/update/<urn>/.
@@ -25,14 +25,17 @@ import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { LinkedInApi, restliUrn } from './api.ts';
 import { linkedinProfile } from './accounts.ts';
+import type { LinkedInProducts } from './products.ts';
 import { littleText } from './littleText.ts';
-import { uploadImage, uploadedVideo, type Session } from './media.ts';
+import { imagesAvailable, uploadImage, uploadedVideo, type Session } from './media.ts';
 import { linkedinRules } from './rules.ts';
 
 export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
   /** LINKEDIN_VERSION */
   version: string;
-  /** When the worker should look again at a video LinkedIn is processing. */
+  /** LINKEDIN_PRODUCTS: what the app may ask for (products.ts); `share` where unset, as the setting's default. */
+  products?: LinkedInProducts;
+  /** When the worker should look again at a video or images LinkedIn is processing. */
   videoCheckAfterMs?: number;
 }
 
@@ -53,7 +56,7 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
   constructor(options: LinkedInAdapterOptions) {
     const api = new LinkedInApi({ ...apiOptions(options), version: options.version });
     // LinkedIn has no revocation endpoint for these tokens (its profile names none), and the member's pages share them.
-    super({ rules: linkedinRules, duplicates: 'look-up' }, linkOf(linkedinProfile(api), options));
+    super({ rules: linkedinRules, duplicates: 'look-up' }, linkOf(linkedinProfile(api, options.products ?? 'share'), options));
     this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
   }
@@ -73,6 +76,14 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
         const id = await steps.once(`image:${index}`, () => uploadImage(session, media));
         images.push({ id, ...(media.altText ? { altText: media.altText } : {}) });
       }
+      if (
+        !(await imagesAvailable(
+          steps,
+          session,
+          images.map((image) => image.id),
+        ))
+      )
+        return { status: 'processing', handle: 'images', checkAfterMs: this.#videoCheckAfterMs };
       if (images.length === 1) content.media = images[0];
       else content.multiImage = { images };
     }
@@ -195,5 +206,12 @@ const commentItem = (urn: string, commentUrn: string): PublishedItem => ({
 });
 
 export function createLinkedInAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): LinkedInAdapter {
-  return new LinkedInAdapter({ app, redirectUri, version: config.linkedinVersion, timeoutMs: config.networkTimeoutMs, allowedHosts });
+  return new LinkedInAdapter({
+    app,
+    redirectUri,
+    version: config.linkedinVersion,
+    products: config.linkedinProducts,
+    timeoutMs: config.networkTimeoutMs,
+    allowedHosts,
+  });
 }

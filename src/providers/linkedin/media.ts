@@ -1,7 +1,10 @@
 // Media for a LinkedIn post, each upload a step of the publish's checkpoint:
 //   Images API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/images-api
 //     POST /rest/images?action=initializeUpload {initializeUploadRequest: {owner}} -> {value: {uploadUrl, image}},
-//     then a PUT of the file (streamed) to uploadUrl.
+//     then a PUT of the file (streamed) to uploadUrl; LinkedIn processes it, and a post may use it once
+//     GET /rest/images/{urn} says `status` AVAILABLE (WAITING_UPLOAD, PROCESSING; PROCESSING_FAILED: refused). A
+//     member's token may not read their images (only an organization's can): those are given one status check's
+//     time instead (postiz linkedin.provider.ts: "LinkedIn rejects the post with a processing error" otherwise).
 //   Videos API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/videos-api
 //     POST /rest/videos?action=initializeUpload {initializeUploadRequest: {owner, fileSizeBytes, ...}} ->
 //     {value: {video, uploadToken, uploadInstructions: [{uploadUrl, firstByte, lastByte}]}}; a PUT of each part
@@ -26,7 +29,7 @@ interface InitializedVideo {
   parts: { uploadUrl: string; firstByte: number; lastByte: number }[];
 }
 
-type VideoStatus = 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
+type MediaStatus = 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
 
 /** The image's URN once LinkedIn has its bytes (a re-sent step uploads a new image; LinkedIn drops unused ones). */
 export async function uploadImage(session: Session, media: PublishMedia): Promise<string> {
@@ -102,10 +105,35 @@ async function initializeVideo(session: Session, media: PublishMedia): Promise<I
   return { video: urnOf(body.value?.video, 'video'), uploadToken: body.value?.uploadToken ?? '', parts };
 }
 
-async function videoStatus(session: Session, video: string): Promise<VideoStatus> {
-  const { body } = await session.api.send<{ status?: VideoStatus }>({
+/**
+ * Whether LinkedIn has processed the uploaded images, as a post needs (see above): false while it has not, the
+ * status check resuming the publish, which asks again.
+ */
+export async function imagesAvailable(steps: Steps, session: Session, images: readonly string[]): Promise<boolean> {
+  if (steps.result('images:available')) return true;
+  for (const image of images) {
+    const status = await mediaStatus(session, 'images', image).catch((error: unknown) => {
+      if (error instanceof ProviderError && error.code === 'PROVIDER_REJECTED') return 'unreadable' as const;
+      throw error;
+    });
+    if (status === 'unreadable') {
+      if (steps.result('images:waited')) break;
+      await steps.record('images:waited', true);
+      return false;
+    }
+    if (status === 'PROCESSING_FAILED') throw new ProviderError('PROVIDER_REJECTED', 'LinkedIn could not process an image.', false);
+    if (status !== 'AVAILABLE') return false;
+  }
+  await steps.record('images:available', true);
+  return true;
+}
+
+const videoStatus = (session: Session, video: string) => mediaStatus(session, 'videos', video);
+
+async function mediaStatus(session: Session, kind: 'images' | 'videos', urn: string): Promise<MediaStatus> {
+  const { body } = await session.api.send<{ status?: MediaStatus }>({
     method: 'GET',
-    path: `/rest/videos/${restliUrn(video)}`,
+    path: `/rest/${kind}/${restliUrn(urn)}`,
     accessToken: session.accessToken,
     signal: session.signal,
   });

@@ -23,7 +23,12 @@ export const linkedinRules: ProviderRules = {
   settings: {
     type: 'object',
     properties: {
-      visibility: { type: 'string', enum: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'], default: 'PUBLIC', description: 'Who sees the post on LinkedIn.' },
+      visibility: {
+        type: 'string',
+        enum: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'],
+        default: 'PUBLIC',
+        description: 'Who sees the post on LinkedIn. CONNECTIONS is for members: LinkedIn refuses it for pages.',
+      },
       // A comment's message.text: 1,250 characters (Comments API, Community Management).
       firstComment: {
         type: 'string',

@@ -44,7 +44,9 @@ export class MastodonApps {
     const { body } = await this.#http.send<CredentialApplication>({
       method: 'POST',
       url: new URL('/api/v1/apps', instance),
-      body: { json: { client_name: this.#identity.name, redirect_uris: [redirectUri], scopes, website: this.#identity.website } },
+      // One URI as a string: instances before 4.3 take no array (it is dropped: "Redirect URI can't be blank"), every
+      // version takes the string (https://docs.joinmastodon.org/methods/apps/#create, "4.3.0 - added support for multiple `redirect_uris`").
+      body: { json: { client_name: this.#identity.name, redirect_uris: redirectUri, scopes, website: this.#identity.website } },
       signal,
     });
     // A registration for other scopes (an older version of this service) is replaced; an equal one is kept.

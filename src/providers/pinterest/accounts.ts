@@ -36,6 +36,8 @@ export function pinterestProfile(api: PinterestApi, app: GivenApp): OAuthProfile
       const identity = { remoteId: body.id, username: body.username, displayName: body.business_name || body.username, avatarUrl: body.profile_image ?? null };
       return [{ identity, tokens }];
     },
+    // The token answer's `scope` says what was granted: pinning needs all of these.
+    requiredScopes: { scopes: pinterestScopes, advice: 'connect again and allow every permission asked for' },
     // Refusals come as `{code, message}`, which an RFC 6749 client cannot read as one: Pinterest's own exchange.
     refresh: (account) => api.refresh(app, tokensOf(account)),
   };

@@ -26,7 +26,7 @@ import { Steps } from '../kit/steps.ts';
 import { partStep, postFirstComment, publishThread } from '../kit/thread.ts';
 import { containerCheckAfterMs, containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
 import { Graph, insightsOf } from '../meta/graph.ts';
-import { bearerTokenType, threadsLogin } from './login.ts';
+import { threadsLogin } from './login.ts';
 import { threadsRules } from './rules.ts';
 
 /** The Threads API version in every path but the token endpoints'. */
@@ -155,7 +155,7 @@ export function createThreadsAdapter({ app, redirectUri, config }: OAuthAdapterD
   const graph = new Graph({ ...options, version: threadsApiVersion });
   const tokens = new Graph(options);
   const profile = threadsLogin(tokens, graph);
-  const fetch = bearerTokenType(graph.fetch, profile.server(app).tokenEndpoint);
-  const link = oauthLink(profile, app, { redirectUri, timeoutMs: config.networkTimeoutMs, fetch });
+  // Its code exchange answers without `token_type`: completed for every network by oauth2.ts (tokenAnswers.ts).
+  const link = oauthLink(profile, app, { redirectUri, timeoutMs: config.networkTimeoutMs, fetch: graph.fetch });
   return new ThreadsAdapter(graph, link, config.threadsPostsPerDay);
 }

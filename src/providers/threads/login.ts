@@ -104,18 +104,3 @@ async function grantedScopes(graph: Graph, token: string | undefined): Promise<s
     throw error;
   }
 }
-
-/**
- * Threads answers the code exchange with `{access_token, user_id}`, without the `token_type` RFC 6749 5.1 requires
- * (and the OAuth client insists on): its tokens are bearer tokens, so the answer is completed before the client reads it.
- */
-export function bearerTokenType(send: typeof fetch, tokenEndpoint: string): typeof fetch {
-  return async (input, init) => {
-    const response = await send(input, init);
-    const url = input instanceof Request ? input.url : String(input);
-    if (!response.ok || !url.startsWith(tokenEndpoint)) return response;
-    const body: unknown = await response.json();
-    const completed = typeof body === 'object' && body !== null && !('token_type' in body) ? { ...body, token_type: 'bearer' } : body;
-    return Response.json(completed, { status: response.status });
-  };
-}

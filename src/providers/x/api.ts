@@ -2,9 +2,11 @@
 // as problem JSON (https://docs.x.com/x-api/fundamentals/response-codes-and-errors): `{title, detail, type, status}`,
 // a 400 with `errors: [{message, parameters}]`, and 200s that carry `errors` beside (or instead of) `data`. Every answer
 // has `x-rate-limit-limit/-remaining/-reset` (Unix seconds), and a 429 waits for that reset
-// (https://docs.x.com/x-api/fundamentals/rate-limits).
+// (https://docs.x.com/x-api/fundamentals/rate-limits), except where a tier's 24-hour cap is spent: its own
+// `x-user-limit-24hour-*` / `x-app-limit-24hour-*` headers then say when posting is allowed again (twitter-api-v2 reads
+// them as `rateLimit.userDay` / `rateLimit.day`). A pay-per-use app whose credits are used up is answered 402.
 import { ProviderError } from '../adapter.ts';
-import { NetworkHttp } from '../http.ts';
+import { NetworkHttp, type ResponseHeaders } from '../http.ts';
 
 export interface XProblem {
   title?: string;
@@ -50,10 +52,48 @@ export function reasonOf(body: unknown): string | undefined {
   return problem.detail ?? problem.title;
 }
 
+const dailyCaps = [
+  { prefix: 'x-user-limit-24hour', whose: "the account's" },
+  { prefix: 'x-app-limit-24hour', whose: "the app's" },
+];
+
+/** The 24-hour cap a 429 says is spent, and how long until its reset (Unix seconds); the latest where both are. */
+export function dailyCapOf(headers: ResponseHeaders, now = Date.now()): { whose: string; waitMs: number } | undefined {
+  const header = (name: string) => {
+    const value = headers[name];
+    return (Array.isArray(value) ? value[0] : value)?.trim();
+  };
+  const spent = dailyCaps.flatMap(({ prefix, whose }) => {
+    const reset = Number(header(`${prefix}-reset`));
+    return header(`${prefix}-remaining`) === '0' && reset > 0 ? [{ whose, waitMs: Math.max(0, reset * 1000 - now) }] : [];
+  });
+  return spent.sort((a, b) => b.waitMs - a.waitMs)[0];
+}
+
+/** X's meaning of the answers where it is not the usual one (http.ts): the 24-hour caps, and credits used up. */
+export function classify({ status, headers, reason }: { status: number; headers: ResponseHeaders; reason: string }): ProviderError | undefined {
+  if (status === 429) {
+    const cap = dailyCapOf(headers);
+    if (!cap) return undefined;
+    return new ProviderError('RATE_LIMITED_BY_PROVIDER', `X: ${cap.whose} 24-hour posting cap of its API tier is reached (${reason}).`, true, {
+      retryAfterMs: cap.waitMs,
+    });
+  }
+  if (status === 402) {
+    return new ProviderError(
+      'PROVIDER_REJECTED',
+      `X refused: the X app's pay-per-use credits are used up (${reason}). The operator adds credits in the X developer console, then publishes again.`,
+      false,
+    );
+  }
+  return undefined;
+}
+
 export function xHttp(timeoutMs: number): NetworkHttp {
   return new NetworkHttp({
     network: 'X',
     reasonOf,
+    classify,
     timeoutMs,
   });
 }

@@ -43,7 +43,7 @@ export const xRules: ProviderRules = {
     additionalProperties: false,
   },
   postingLimits: [
-    'Posts per account per day: X_POSTS_PER_DAY (default 100, the Basic tier), each part of a thread and a first comment counting as one; more wait for the next day (UTC).',
+    'Posts per account per day: X_POSTS_PER_DAY (default 100; the operator sets their X access tier’s per-user cap, Free about 17), each part of a thread and a first comment counting as one; more wait until the day has room.',
   ],
   notes: [
     'Paid accounts may post longer text; the stricter 280 applies here.',
