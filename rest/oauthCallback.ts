@@ -93,9 +93,7 @@ export function oauthCallbackRouter(services: Services): Router {
     const binding = cookiesOf(req)[bindingCookie];
     try {
       const outcome = await completeAccountConnection(services.db, services.outbox, services.connections, provider, queryOf(req), binding);
-      res.redirect(
-        location(outcome.returnTo, [...outcome.connectionIds.map((id): [string, string] => ['connectionId', id]), ['outcome', outcome.outcomeId]]),
-      );
+      res.redirect(location(outcome.returnTo, [...outcome.connectionIds.map((id): [string, string] => ['connectionId', id]), ['outcome', outcome.outcomeId]]));
     } catch (error) {
       sendFailure(res, error);
     }

@@ -10,7 +10,8 @@ const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => entities[character]!);
 
 export function startLinkPage(request: AuthorizationRequest, confirmation: string, language: Language): string {
-  const text = (key: Parameters<typeof renderMessage>[1]) => escapeHtml(renderMessage(language, key, { network: request.network, workspace: request.workspace, requester: request.requester }));
+  const text = (key: Parameters<typeof renderMessage>[1]) =>
+    escapeHtml(renderMessage(language, key, { network: request.network, workspace: request.workspace, requester: request.requester }));
   return `<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text('startLink.title')}</title></head>

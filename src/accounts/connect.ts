@@ -30,7 +30,7 @@ import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
 import { shownReason } from '../providers/shownReason.ts';
 import { allowedHostsFrom, checkDestination, RefusedDestination } from '../outbound/guard.ts';
-import { requireProvider } from './providers.ts';
+import { appSettingsOf, requireProvider } from './providers.ts';
 import { localRemoteId, markNeedsReconnect, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
 export const authorizationMinutes = 10;
@@ -83,11 +83,7 @@ async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): P
 function linkOf(settings: ConnectionSettings, provider: string): AccountLink {
   const link = settings.links.get(provider);
   if (link) return link;
-  const prefix = networkNamed(provider)?.app?.settingsPrefix;
-  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', {
-    provider: displayName(provider),
-    settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`,
-  });
+  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', { provider: displayName(provider), settings: appSettingsOf(provider).join(' and ') });
 }
 
 const connectElsewhere = (provider: string, endpoint: string): AppError =>
@@ -254,7 +250,12 @@ const otherSession = () =>
   new ConnectionFailure(
     null,
     'access_denied',
-    new AppError('FORBIDDEN', 'authorizationOtherSession', {}, { details: [{ field: 'state', code: 'otherSession', messageKey: 'authorizationOtherSession' }] }),
+    new AppError(
+      'FORBIDDEN',
+      'authorizationOtherSession',
+      {},
+      { details: [{ field: 'state', code: 'otherSession', messageKey: 'authorizationOtherSession' }] },
+    ),
   );
 
 /**
@@ -416,7 +417,10 @@ export async function completeAccountConnection(
     return { returnTo, connectionIds, outcomeId: authorization.id };
   } catch (error) {
     if (error instanceof GrantRefused) {
-      throw await fail(error.oauthError, new AppError('INVALID_REQUEST', 'authorizationCodeRefused', { provider: displayName(provider), reason: error.message }));
+      throw await fail(
+        error.oauthError,
+        new AppError('INVALID_REQUEST', 'authorizationCodeRefused', { provider: displayName(provider), reason: error.message }),
+      );
     }
     if (error instanceof AppError) throw await fail(error.code.toLowerCase(), error);
     throw error;
