@@ -39,11 +39,12 @@ export function oauthCallbackRouter(services: Services): Router {
     for (const [name, value] of parameters) url.searchParams.append(name, value);
     return url.href;
   };
-  const sendFailure = (res: Response, error: unknown) => {
+  const sendFailure = (res: Response, error: unknown, redirectStatus = 302) => {
     if (!(error instanceof ConnectionFailure)) throw error;
     if (error.returnTo === null) return sendError(res, error.reason);
     const description = localizeError(error.reason, contextOf(res).language).message;
     res.redirect(
+      redirectStatus,
       location(error.returnTo, [
         ['error', error.error],
         ['error_description', description],
@@ -80,7 +81,7 @@ export function oauthCallbackRouter(services: Services): Router {
       // 303: the Continue's POST becomes the network's GET.
       res.redirect(continued ? 303 : 302, answer.authorizationUrl);
     } catch (error) {
-      sendFailure(res, error);
+      sendFailure(res, error, continues ? 303 : 302);
     }
   };
   router.get('/oauth/start/:provider', startLink(false));

@@ -7,7 +7,7 @@ import type { Connector } from '../providers/adapter.ts';
 import { providerNames, providerRules } from '../providers/catalog.ts';
 import { networkNamed } from '../providers/networks.ts';
 import type { ProviderRules } from '../providers/rules.ts';
-import { publishes, type AccountLinks } from '../providers/registry.ts';
+import { appNetworks, publishes, type AccountLinks } from '../providers/registry.ts';
 
 export interface ProviderEntry extends ProviderRules {
   /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
@@ -20,9 +20,12 @@ export interface ProviderEntry extends ProviderRules {
   requiredSettings: string[];
 }
 
-/** The settings of the operator's app at the network (`X_CLIENT_ID`, `X_CLIENT_SECRET`); none for Mastodon, Bluesky, the sandbox. */
+/**
+ * The settings of the operator's app at the network (`X_CLIENT_ID`, `X_CLIENT_SECRET`; Facebook's for Instagram);
+ * none for Mastodon, Bluesky, the sandbox.
+ */
 export function appSettingsOf(provider: string): string[] {
-  const prefix = networkNamed(provider)?.app?.settingsPrefix;
+  const prefix = networkNamed(appNetworks[provider] ?? provider)?.app?.settingsPrefix;
   return prefix ? [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`] : [];
 }
 
