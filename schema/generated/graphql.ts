@@ -168,8 +168,7 @@ export type ConnectionOutcome = {
   id: Scalars['ID']['output'];
   /** Why none was, in the request’s language; null when connected. */
   message?: Maybe<Scalars['String']['output']>;
-  /** The network connected, as in the start link (`x`, `mastodon`). */
-  provider: Scalars['String']['output'];
+  provider: Provider;
 };
 
 export type CreatedApiKey = {

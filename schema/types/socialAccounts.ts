@@ -110,7 +110,7 @@ const ConnectionOutcomeRef = builder.objectRef<ConnectionOutcomeView>('Connectio
     'The dashboard shows this, never text from its address.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    provider: t.exposeString('provider', { description: 'The network connected, as in the start link (`x`, `mastodon`).' }),
+    provider: t.expose('provider', { type: Provider }),
     connectionIds: t.exposeIDList('connectionIds', { description: 'The accounts connected (one per account); empty when none was.' }),
     error: t.exposeString('error', { nullable: true, description: 'Why none was: the RFC 6749 error code (or ours, in lower case); null when connected.' }),
     message: t.string({

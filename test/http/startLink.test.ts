@@ -171,7 +171,7 @@ describe("a connection's outcome", () => {
     const connected = await finishAt(starter, await starter.start(await startInDashboard(starter)));
     const outcome = connected.location!.searchParams.get('outcome')!;
     expect((await dashboardGraph(starter, outcomeQuery, { id: outcome })).data.connectionOutcome).toEqual({
-      provider: 'x',
+      provider: 'X',
       connectionIds: connected.location!.searchParams.getAll('connectionId'),
       error: null,
       message: null,
@@ -181,7 +181,7 @@ describe("a connection's outcome", () => {
     try {
       const refused = await finishAt(starter, await starter.start(await startInDashboard(starter)));
       const read = await dashboardGraph(starter, outcomeQuery, { id: refused.location!.searchParams.get('outcome') }, 'es');
-      expect(read.data.connectionOutcome).toMatchObject({ provider: 'x', connectionIds: [], error: 'access_denied', message: expect.stringMatching(/X/) });
+      expect(read.data.connectionOutcome).toMatchObject({ provider: 'X', connectionIds: [], error: 'access_denied', message: expect.stringMatching(/X/) });
       expect(read.data.connectionOutcome.message).not.toBe(refused.location!.searchParams.get('error_description'));
     } finally {
       network.deny = false;
