@@ -20,7 +20,7 @@ import { localizeError } from '../src/errors/localize.ts';
 import { contextOf } from './requestContext.ts';
 import { sendError } from './errors.ts';
 import { sessionTokenOf } from './authenticate.ts';
-import { dashboardPolicy } from './securityHeaders.ts';
+import { startLinkPolicy } from './securityHeaders.ts';
 import { startLinkPage } from './startLinkPage.ts';
 
 /** One per network and browser (its path is the network's callback): the latest start link opened there wins. */
@@ -55,7 +55,6 @@ export function oauthCallbackRouter(services: Services): Router {
   const queryOf = (req: Request) => new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
 
   const cookiesOf = (req: Request) => (req.headers.cookie ? parseCookie(req.headers.cookie) : {});
-  const pagePolicy = dashboardPolicy(services.config.publicBaseUrl, services.storage.directOrigin);
   const startLink = (continues: boolean) => async (req: Request, res: Response) => {
     contextOf(res).route = '/oauth/start/{provider}';
     const provider = String(req.params.provider);
@@ -72,7 +71,7 @@ export function oauthCallbackRouter(services: Services): Router {
       if (answer.kind === 'ask') {
         const confirmation = randomBytes(32).toString('base64url');
         res.cookie(confirmationCookie, confirmation, { httpOnly: true, sameSite: 'strict', secure, path: cookiePath, expires: answer.expiresAt });
-        res.setHeader('content-security-policy', pagePolicy);
+        res.setHeader('content-security-policy', startLinkPolicy(answer.networkOrigin));
         return res.type('html').send(startLinkPage(answer, confirmation, contextOf(res).language));
       }
       if (continued) res.clearCookie(confirmationCookie, { path: cookiePath });

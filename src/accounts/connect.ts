@@ -232,6 +232,8 @@ export interface OpenedAuthorization {
 /** What the start link's visitor is told before an authorization started with an API key goes on to the network. */
 export interface AuthorizationRequest {
   network: string;
+  /** Where Continue sends the browser: the origin of the network's authorization URL. */
+  networkOrigin: string;
   workspace: string;
   /** The person who started it: their name, else their email. */
   requester: string;
@@ -268,7 +270,16 @@ export async function visitStartLink(db: Database, provider: string, state: stri
   if (!state) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
   const pending = await db.prisma.oAuthAuthorization.findFirst({
     where: { stateHash: hashSecret(state), provider, authorizationUrl: { not: null } },
-    select: { id: true, workspaceId: true, userId: true, returnTo: true, sessionHash: true, expiresAt: true, workspace: { select: { name: true } } },
+    select: {
+      id: true,
+      workspaceId: true,
+      userId: true,
+      returnTo: true,
+      sessionHash: true,
+      authorizationUrl: true,
+      expiresAt: true,
+      workspace: { select: { name: true } },
+    },
   });
   if (!pending) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
   if (pending.sessionHash !== null && pending.sessionHash !== visitor.sessionHash) throw otherSession();
@@ -282,6 +293,7 @@ export async function visitStartLink(db: Database, provider: string, state: stri
     return {
       kind: 'ask',
       network: displayName(provider),
+      networkOrigin: new URL(pending.authorizationUrl!).origin,
       workspace: pending.workspace.name,
       requester: requester?.name || requester?.email || '',
       expiresAt: pending.expiresAt,

@@ -62,6 +62,19 @@ describe('the accounts page after a connection', () => {
   });
 });
 
+describe('a start link started with an API key, in a browser', () => {
+  it('asks first, on an accessible page, and Continue goes on to the network and back', async () => {
+    const { page, api } = session;
+    const started = await api('POST', '/social-accounts/connect', { provider: 'x' });
+    await page.goto(started.body.data.authorizationUrl);
+    await page.getByRole('heading', { name: 'Connect a X account' }).waitFor();
+    expect(await inspectPage(page, 'oauth-start-link')).toEqual([]);
+    await page.getByRole('button', { name: 'Continue to X' }).click();
+    // Back on the accounts page of the owner who started it (signed in here): the service says how it went.
+    await page.getByRole('status').filter({ hasText: 'Account connected.' }).waitFor();
+  });
+});
+
 describe('networks not set up on this installation', () => {
   it('are listed with the settings to set for an owner, and the docs page the service serves', async () => {
     const { page } = session;

@@ -13,7 +13,7 @@ import { OAuthNetwork } from '../support/oauthNetwork.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { bindingCookie, confirmationCookie } from '../../rest/oauthCallback.ts';
 import { sessionCookie } from '../../rest/authenticate.ts';
-import { dashboardPolicy } from '../../rest/securityHeaders.ts';
+import { startLinkPolicy } from '../../rest/securityHeaders.ts';
 
 const publicBaseUrl = 'https://sps.example.test';
 const password = 'a long enough password';
@@ -119,13 +119,14 @@ describe('a start link started in the dashboard', () => {
 });
 
 describe('a start link started with an API key', () => {
-  it('answers another browser a localized page naming the workspace and who asked, with the dashboard CSP and no secret', async () => {
+  it('answers another browser a localized page naming the workspace and who asked, under a CSP that runs nothing, with no secret', async () => {
     const { authorizationUrl, state } = await startWithKey();
     const visitor = browser();
     const page = await visitor.visit(authorizationUrl, { 'accept-language': 'fr-CH, de;q=0.5' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.headers.get('content-security-policy')).toBe(dashboardPolicy(publicBaseUrl, null));
+    expect(page.headers.get('content-security-policy')).toBe(startLinkPolicy(network.url));
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; .*form-action 'self' http:\/\/127\.0\.0\.1:\d+; frame-ancestors 'none'$/);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('location')).toBeNull();
     const html = await page.text();
