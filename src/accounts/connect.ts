@@ -284,7 +284,9 @@ export async function visitStartLink(db: Database, provider: string, state: stri
   if (!pending) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
   if (pending.sessionHash !== null && pending.sessionHash !== visitor.sessionHash) throw otherSession();
   if (pending.expiresAt <= new Date()) {
-    await db.prisma.oAuthAuthorization.deleteMany({ where: { id: pending.id } });
+    // Taken once: of two visits at the same moment, the other finds nothing.
+    const { count } = await db.prisma.oAuthAuthorization.deleteMany({ where: { id: pending.id } });
+    if (!count) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
     const outcomeId = await recordOutcome(db.prisma, pending, provider, { error: 'expired_state', reason: expired() });
     throw new ConnectionFailure(pending.returnTo ?? dashboardPath, 'expired_state', expired(), outcomeId);
   }
