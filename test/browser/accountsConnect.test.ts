@@ -67,7 +67,7 @@ describe('a start link started with an API key, in a browser', () => {
     const { page, api } = session;
     const started = await api('POST', '/social-accounts/connect', { provider: 'x' });
     await page.goto(started.body.data.authorizationUrl);
-    await page.getByRole('heading', { name: 'Connect a X account' }).waitFor();
+    await page.getByRole('heading', { name: 'Connect your X account' }).waitFor();
     expect(await inspectPage(page, 'oauth-start-link')).toEqual([]);
     await page.getByRole('button', { name: 'Continue to X' }).click();
     // Back on the accounts page of the owner who started it (signed in here): the service says how it went.
