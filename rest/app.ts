@@ -20,6 +20,7 @@ import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
 import { mcpRouter } from './mcp.ts';
 import { dashboardRouter } from './dashboard.ts';
+import { networkDocsRouter } from './networkDocs.ts';
 import { dashboardPolicy, graphiqlPolicy, securityHeaders } from './securityHeaders.ts';
 import { corsForTrustedOrigins } from './cors.ts';
 
@@ -87,6 +88,7 @@ export async function buildApp(services: Services): Promise<Express> {
     },
   );
 
+  app.use(networkDocsRouter());
   app.use(dashboardRouter(dashboardPolicy(services.config.publicBaseUrl, services.storage.directOrigin)));
   app.use(routeNotFound);
   app.use(errorHandler(services.logger));

@@ -7,7 +7,7 @@ import express, { type Router } from 'express';
 import { projectRoot } from '../src/projectRoot.js';
 
 const distDirectory = join(projectRoot, 'web/dist');
-const apiPaths = /^\/(v1|graphql|auth|mcp|oauth|uploads|media-files|sandbox|healthz|readyz|metrics)(\/|$)/;
+const apiPaths = /^\/(v1|graphql|auth|mcp|oauth|uploads|media-files|sandbox|healthz|readyz|metrics|docs)(\/|$)/;
 
 /** `contentSecurityPolicy` is the page's (securityHeaders.ts); its scripts and styles are files, answered as any other. */
 export function dashboardRouter(contentSecurityPolicy: string, directory = distDirectory): Router {

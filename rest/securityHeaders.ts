@@ -62,6 +62,15 @@ export function dashboardPolicy(publicBaseUrl: string, mediaOrigin: string | nul
 }
 
 /**
+ * The OAuth start link's page (startLinkPage.ts): markup only, no script, style or image, so the answers' own policy,
+ * plus its one form. Browsers hold a form's redirects to `form-action` too, and Continue's answer sends the browser on
+ * to the network (`networkOrigin`), whose own redirect may come straight back to the callback here.
+ */
+export function startLinkPolicy(networkOrigin: string): string {
+  return policyOf({ 'default-src': none, 'base-uri': none, 'form-action': [...self, networkOrigin], 'frame-ancestors': none });
+}
+
+/**
  * GraphiQL's page (`html`) runs one inline script, allowed by its hash; its editor (Monaco) adds styles at run time,
  * loads fonts from data: URLs and runs its workers from blob: URLs.
  */

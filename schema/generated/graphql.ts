@@ -16,7 +16,7 @@ export type Scalars = {
 /** Where the person authorizes the app at the network; the network then sends them to /oauth/callback/<provider>. */
 export type AccountAuthorization = {
   __typename?: 'AccountAuthorization';
-  /** The start link on this service (/oauth/start/<provider>): open it in the browser of the person who authorizes. It opens once, gives that browser a cookie binding the authorization to it (httpOnly, SameSite=Lax, 10 minutes) and redirects to the network; the callback refuses a browser without it (error=invalid_request). Whoever opens it can complete it: give it to no one else. */
+  /** The start link on this service (/oauth/start/<provider>): open it in the browser of the person who authorizes. It opens once, gives that browser a cookie binding the authorization to it (httpOnly, SameSite=Lax, 10 minutes) and redirects to the network; the callback refuses a browser without it (error=invalid_request). Started in the dashboard, it opens only in that signed-in session’s browser; started with an API key, it first shows its visitor a page naming the workspace and who asked, and goes on to the network only when they continue. */
   authorizationUrl: Scalars['String']['output'];
   expiresAt: Scalars['String']['output'];
   /** Single-use; valid for 10 minutes. */
@@ -155,6 +155,20 @@ export type CaptionThread = {
   __typename?: 'CaptionThread';
   /** In order: the first post, then each reply. */
   parts: Array<Scalars['String']['output']>;
+};
+
+/** How an OAuth connection ended, for the person who started it: the `outcome` the callback adds to its redirect names it. The dashboard shows this, never text from its address. */
+export type ConnectionOutcome = {
+  __typename?: 'ConnectionOutcome';
+  /** The accounts connected (one per account); empty when none was. */
+  connectionIds: Array<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  /** Why none was: the RFC 6749 error code (or ours, in lower case); null when connected. */
+  error?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** Why none was, in the request’s language; null when connected. */
+  message?: Maybe<Scalars['String']['output']>;
+  provider: Provider;
 };
 
 export type CreatedApiKey = {
@@ -739,6 +753,8 @@ export type ProviderRules = {
   provider: Provider;
   /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
   publishing: Scalars['Boolean']['output'];
+  /** The operator’s settings its connection needs (its app at the network: `X_CLIENT_ID`, `X_CLIENT_SECRET`); empty where none. */
+  requiredSettings: Array<Scalars['String']['output']>;
   /** The network’s `targets[].settings` as a JSON Schema (2020-12) with defaults. */
   settings: Scalars['JSON']['output'];
   video?: Maybe<FileRules>;
@@ -756,6 +772,8 @@ export type Query = {
   analytics: AnalyticsResult;
   /** Every key of the workspace, revoked ones included, newest first. */
   apiKeys: Array<ApiKey>;
+  /** How the OAuth connection named by the callback’s `outcome` ended; null unless the caller started it in this workspace (kept a day). */
+  connectionOutcome?: Maybe<ConnectionOutcome>;
   media: QueryMediaConnection;
   mediaFile: MediaFile;
   /** The people of the workspace, in the order they joined. */
@@ -784,6 +802,11 @@ export type QueryAnalyticsArgs = {
   provider?: InputMaybe<Provider>;
   status?: InputMaybe<Array<PostStatus>>;
   to: Scalars['String']['input'];
+};
+
+
+export type QueryConnectionOutcomeArgs = {
+  id: Scalars['ID']['input'];
 };
 
 

@@ -92,6 +92,9 @@ const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').imple
       nullable: true,
       description: '`oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount); null when not configured.',
     }),
+    requiredSettings: t.exposeStringList('requiredSettings', {
+      description: 'The operator’s settings its connection needs (its app at the network: `X_CLIENT_ID`, `X_CLIENT_SECRET`); empty where none.',
+    }),
   }),
 });
 

@@ -2,7 +2,15 @@ import { builder } from '../builder.ts';
 import { Provider } from '../enums.ts';
 import { pageRequest, toConnection } from '../connections.ts';
 import { getSocialAccount, listSocialAccounts, socialAccountPosition } from '../../src/accounts/socialAccounts.ts';
-import { addSocialAccount, disconnectSocialAccount, startAccountConnection, type AuthorizationStart } from '../../src/accounts/connect.ts';
+import {
+  addSocialAccount,
+  connectionOutcome,
+  disconnectSocialAccount,
+  startAccountConnection,
+  type AuthorizationStart,
+  type ConnectionOutcomeView,
+} from '../../src/accounts/connect.ts';
+import { renderMessage } from '../../src/errors/messages.ts';
 import { readSettingOptions } from '../../src/accounts/settingOptions.ts';
 import type { SettingChoice, SettingOption } from '../../src/providers/adapter.ts';
 
@@ -87,12 +95,43 @@ const AuthorizationStartRef = builder.objectRef<AuthorizationStart>('AccountAuth
       description:
         'The start link on this service (/oauth/start/<provider>): open it in the browser of the person who authorizes. It opens once, ' +
         'gives that browser a cookie binding the authorization to it (httpOnly, SameSite=Lax, 10 minutes) and redirects to the network; ' +
-        'the callback refuses a browser without it (error=invalid_request). Whoever opens it can complete it: give it to no one else.',
+        'the callback refuses a browser without it (error=invalid_request). Started in the dashboard, it opens only in that signed-in ' +
+        'session’s browser; started with an API key, it first shows its visitor a page naming the workspace and who asked, and goes on ' +
+        'to the network only when they continue.',
     }),
     state: t.exposeString('state', { description: 'Single-use; valid for 10 minutes.' }),
     expiresAt: t.exposeString('expiresAt'),
   }),
 });
+
+const ConnectionOutcomeRef = builder.objectRef<ConnectionOutcomeView>('ConnectionOutcome').implement({
+  description:
+    'How an OAuth connection ended, for the person who started it: the `outcome` the callback adds to its redirect names it. ' +
+    'The dashboard shows this, never text from its address.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    provider: t.expose('provider', { type: Provider }),
+    connectionIds: t.exposeIDList('connectionIds', { description: 'The accounts connected (one per account); empty when none was.' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why none was: the RFC 6749 error code (or ours, in lower case); null when connected.' }),
+    message: t.string({
+      nullable: true,
+      description: 'Why none was, in the request’s language; null when connected.',
+      resolve: (outcome, _args, context) => (outcome.reason ? renderMessage(context.language, outcome.reason.messageKey, outcome.reason.params) : null),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('connectionOutcome', (t) =>
+  t.field({
+    type: ConnectionOutcomeRef,
+    nullable: true,
+    description: 'How the OAuth connection named by the callback’s `outcome` ended; null unless the caller started it in this workspace (kept a day).',
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { operation: 'getConnectionOutcome' },
+    resolve: (_root, args, context) => connectionOutcome(context.services.db, context.actor, String(args.id)),
+  }),
+);
 
 builder.mutationFields((t) => ({
   startAccountConnection: t.field({

@@ -9,6 +9,8 @@ export interface Actor {
   role: Role;
   /** Null for a dashboard session. */
   apiKeyId: string | null;
+  /** A dashboard session's token, as its SHA-256 (hex) digest (what flows bound to the session compare); absent for a key. */
+  sessionHash?: string;
   /** Scopes the key was given (all scopes for a session). */
   grantedScopes: ReadonlySet<Scope>;
   plan: PlanState;

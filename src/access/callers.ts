@@ -112,6 +112,7 @@ export class Callers {
         userId: row.user_id,
         role: row.role,
         apiKeyId: row.api_key_id,
+        ...(credentials.kind === 'session' ? { sessionHash: digestSecret(credentials.token) } : {}),
         grantedScopes: new Set(granted),
         plan,
       },

@@ -13,6 +13,7 @@ export const operationRequirements = {
   getSocialAccount: { scopes: ['accounts:read'] },
   getSettingOptions: { scopes: ['accounts:read'] },
   startAccountConnection: { scopes: ['accounts:write'], roles: managerRoles },
+  getConnectionOutcome: { scopes: ['accounts:read'] },
   addSocialAccount: { scopes: ['accounts:write'], roles: managerRoles },
   disconnectSocialAccount: { scopes: ['accounts:write'], roles: managerRoles },
   listProviders: { scopes: [] },

@@ -4,9 +4,13 @@
 // An OAuth authorization is a single-use `state` (10 minutes) bound to the workspace and the person who started
 // it, stored only as a hash, with the PKCE verifier sealed beside it. It is also bound to one browser: the caller
 // gets a start link on the service (never the network's URL), which opens once, hands the browser that opened it a
-// random binding (a cookie; stored only as a hash) and sends it on to the network. The callback takes the state
-// (deleting the row, so a second use finds nothing), refuses it without that browser's binding, exchanges the code,
-// reads who the account is and saves it. Nothing is written on any failure but the used state.
+// random binding (a cookie; stored only as a hash) and sends it on to the network. Who may open it depends on how
+// it was started: one started in the dashboard opens only in the browser of that signed-in session; one started
+// with an API key (meant to be handed to someone) first asks its visitor, naming the workspace and the person who
+// asked, and goes on to the network only when they continue. The callback takes the state (deleting the row, so a
+// second use finds nothing), refuses it without that browser's binding, exchanges the code, reads who the account
+// is and saves it. Nothing is written on any failure but the used state and the outcome: how each authorization
+// ended is kept a day for the person who started it (the dashboard shows it from there, never from its address).
 import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type { Config } from '../config.ts';
@@ -17,14 +21,16 @@ import type { OAuthAuthorization, SocialAccount } from '../db/generated/prisma/c
 import { requirePlan, type Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { managerRoles, type Role } from '../access/scopes.ts';
-import { AppError, invalidRequest, type ErrorDetail } from '../errors/appError.ts';
+import { AppError, invalidRequest, type ErrorDetail, type MessageParams } from '../errors/appError.ts';
+import type { MessageKey } from '../errors/messages.ts';
+import { isUuid } from '../ids.ts';
 import { ProviderError, type AuthorizationContext, type OAuthConnector, type ProviderTokens } from '../providers/adapter.ts';
 import { networkNamed } from '../providers/networks.ts';
 import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
 import { shownReason } from '../providers/shownReason.ts';
 import { allowedHostsFrom, checkDestination, RefusedDestination } from '../outbound/guard.ts';
-import { requireProvider } from './providers.ts';
+import { appSettingsOf, requireProvider } from './providers.ts';
 import { localRemoteId, markNeedsReconnect, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
 export const authorizationMinutes = 10;
@@ -77,11 +83,7 @@ async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): P
 function linkOf(settings: ConnectionSettings, provider: string): AccountLink {
   const link = settings.links.get(provider);
   if (link) return link;
-  const prefix = networkNamed(provider)?.app?.settingsPrefix;
-  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', {
-    provider: displayName(provider),
-    settings: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`,
-  });
+  throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', { provider: displayName(provider), settings: appSettingsOf(provider).join(' and ') });
 }
 
 const connectElsewhere = (provider: string, endpoint: string): AppError =>
@@ -175,6 +177,7 @@ export async function startAccountConnection(
   const expiresAt = new Date(Date.now() + authorizationMinutes * 60_000);
   // Authorizations nobody came back for are dropped a day after they expired (kept that long to say "expired").
   await db.prisma.oAuthAuthorization.deleteMany({ where: { expiresAt: { lt: new Date(Date.now() - 86_400_000) } } });
+  await db.prisma.connectionOutcome.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - 86_400_000) } } });
   await db.prisma.oAuthAuthorization.create({
     data: {
       stateHash: hashSecret(state),
@@ -185,6 +188,7 @@ export async function startAccountConnection(
       returnTo,
       instanceUrl: instanceUrl ?? null,
       authorizationUrl: url.href,
+      sessionHash: actor.sessionHash ?? null,
       expiresAt,
     },
   });
@@ -198,13 +202,15 @@ export const dashboardPath = '/accounts';
 
 /**
  * An authorization that ended without an account. `returnTo` is where to send the person with `error` (an RFC 6749
- * error code the network gave, or ours in lower case), or null when the state is unknown (nowhere known to go).
+ * error code the network gave, or ours in lower case) and `outcomeId` (what connectionOutcome reads), or null when
+ * there is nowhere known to go (the state is unknown, or its start link was opened outside the session it is for).
  */
 export class ConnectionFailure extends Error {
   constructor(
     readonly returnTo: string | null,
     readonly error: string,
     readonly reason: AppError,
+    readonly outcomeId: string | null = null,
   ) {
     super(`${error}: ${reason.message}`);
     this.name = 'ConnectionFailure';
@@ -223,34 +229,147 @@ export interface OpenedAuthorization {
   expiresAt: Date;
 }
 
+/** What the start link's visitor is told before an authorization started with an API key goes on to the network. */
+export interface AuthorizationRequest {
+  network: string;
+  /** Where Continue sends the browser: the origin of the network's authorization URL. */
+  networkOrigin: string;
+  workspace: string;
+  /** The person who started it: their name, else their email. */
+  requester: string;
+  expiresAt: Date;
+}
+
+/** The browser at the start link: the session it is signed in with, and whether its visitor chose to continue. */
+export interface StartLinkVisitor {
+  sessionHash?: string;
+  continued: boolean;
+}
+
+export type StartLinkAnswer = ({ kind: 'ask' } & AuthorizationRequest) | ({ kind: 'open' } & OpenedAuthorization);
+
+const otherSession = () =>
+  new ConnectionFailure(
+    null,
+    'access_denied',
+    new AppError(
+      'FORBIDDEN',
+      'authorizationOtherSession',
+      {},
+      { details: [{ field: 'state', code: 'otherSession', messageKey: 'authorizationOtherSession' }] },
+    ),
+  );
+
 /**
- * GET /oauth/start/{provider}: the start link, opened in the browser that is to complete the authorization. It opens
- * once (a second browser with the same link gets nothing), so exactly one browser ever holds the binding.
+ * GET and POST /oauth/start/{provider}: the start link, in the browser that is to complete the authorization. Started
+ * in the dashboard, it opens only in that session's browser (another browser is refused and the link stays usable
+ * where it belongs). Started with an API key, it first answers what to ask the visitor, and opens when they continue.
+ * It opens once (a second browser with the same link gets nothing), so exactly one browser ever holds the binding.
  */
-export async function openAuthorization(db: Database, provider: string, state: string | null): Promise<OpenedAuthorization> {
+export async function visitStartLink(db: Database, provider: string, state: string | null, visitor: StartLinkVisitor): Promise<StartLinkAnswer> {
   if (!state) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
+  const pending = await db.prisma.oAuthAuthorization.findFirst({
+    where: { stateHash: hashSecret(state), provider, authorizationUrl: { not: null } },
+    select: {
+      id: true,
+      workspaceId: true,
+      userId: true,
+      returnTo: true,
+      sessionHash: true,
+      authorizationUrl: true,
+      expiresAt: true,
+      workspace: { select: { name: true } },
+    },
+  });
+  if (!pending) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
+  if (pending.sessionHash !== null && pending.sessionHash !== visitor.sessionHash) throw otherSession();
+  if (pending.expiresAt <= new Date()) {
+    // Taken once: of two visits at the same moment, the other finds nothing.
+    const { count } = await db.prisma.oAuthAuthorization.deleteMany({ where: { id: pending.id } });
+    if (!count) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
+    const outcomeId = await recordOutcome(db.prisma, pending, provider, { error: 'expired_state', reason: expired() });
+    throw new ConnectionFailure(pending.returnTo ?? dashboardPath, 'expired_state', expired(), outcomeId);
+  }
+  if (pending.sessionHash === null && !visitor.continued) {
+    const requester = await db.prisma.user.findUnique({ where: { id: pending.userId }, select: { name: true, email: true } });
+    return {
+      kind: 'ask',
+      network: displayName(provider),
+      networkOrigin: new URL(pending.authorizationUrl!).origin,
+      workspace: pending.workspace.name,
+      requester: requester?.name || requester?.email || '',
+      expiresAt: pending.expiresAt,
+    };
+  }
   const binding = randomBytes(32).toString('base64url');
-  const [opened] = await db.prisma.$queryRaw<Pick<OAuthAuthorization, 'authorizationUrl' | 'returnTo' | 'expiresAt'>[]>`
+  const [opened] = await db.prisma.$queryRaw<Pick<OAuthAuthorization, 'authorizationUrl'>[]>`
     UPDATE oauth_authorization a SET binding_hash = ${hashSecret(binding)}, authorization_url = NULL
-    FROM (SELECT id, authorization_url FROM oauth_authorization
-          WHERE state_hash = ${hashSecret(state)} AND provider = ${provider} AND authorization_url IS NOT NULL FOR UPDATE) unopened
+    FROM (SELECT id, authorization_url FROM oauth_authorization WHERE id = ${pending.id}::uuid AND authorization_url IS NOT NULL FOR UPDATE) unopened
     WHERE a.id = unopened.id
-    RETURNING unopened.authorization_url AS "authorizationUrl", a.return_to AS "returnTo", a.expires_at AS "expiresAt"`;
+    RETURNING unopened.authorization_url AS "authorizationUrl"`;
   if (!opened) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
-  if (opened.expiresAt <= new Date()) throw new ConnectionFailure(opened.returnTo ?? dashboardPath, 'expired_state', expired());
   const authorizationUrl = new URL(opened.authorizationUrl!);
   authorizationUrl.searchParams.set('state', state);
-  return { authorizationUrl: authorizationUrl.href, binding, expiresAt: opened.expiresAt };
+  return { kind: 'open', authorizationUrl: authorizationUrl.href, binding, expiresAt: pending.expiresAt };
+}
+
+type Ended = { connectionIds: string[] } | { error: string; reason: AppError };
+
+/** Keeps how an authorization ended for the person who started it; answers the outcome's id (the authorization's). */
+async function recordOutcome(
+  prisma: Database['prisma'] | Transaction,
+  authorization: { id: string; workspaceId: string; userId: string },
+  provider: string,
+  ended: Ended,
+): Promise<string> {
+  const { id, workspaceId, userId } = authorization;
+  const fields =
+    'error' in ended
+      ? { connectionIds: [], error: ended.error, reason: { messageKey: ended.reason.messageKey, params: ended.reason.params } }
+      : { connectionIds: ended.connectionIds };
+  await prisma.connectionOutcome.create({ data: { id, workspaceId, userId, provider, ...fields } });
+  return id;
+}
+
+export interface ConnectionOutcomeView {
+  id: string;
+  provider: string;
+  connectionIds: string[];
+  error: string | null;
+  /** Why nothing was connected, as an error to render in the reader's language; null when accounts were. */
+  reason: AppError | null;
+  createdAt: Date;
+}
+
+/**
+ * How an authorization ended, for the person who started it in its workspace; null for anyone else and for an id
+ * that names none (an address with an arbitrary id shows nothing).
+ */
+export async function connectionOutcome(db: Database, actor: Actor, id: string): Promise<ConnectionOutcomeView | null> {
+  authorize(actor, 'getConnectionOutcome');
+  if (!isUuid(id)) return null;
+  const row = await db.prisma.connectionOutcome.findFirst({ where: { id, workspaceId: actor.workspaceId, userId: actor.userId } });
+  if (!row) return null;
+  const reason = row.reason as { messageKey: MessageKey; params: MessageParams } | null;
+  return {
+    id: row.id,
+    provider: row.provider,
+    connectionIds: row.connectionIds,
+    error: row.error,
+    reason: reason && row.error ? new AppError('INVALID_REQUEST', reason.messageKey, reason.params) : null,
+    createdAt: row.createdAt,
+  };
 }
 
 export interface ConnectionOutcome {
   returnTo: string;
   connectionIds: string[];
+  outcomeId: string;
 }
 
 type TakenAuthorization = Pick<
   OAuthAuthorization,
-  'workspaceId' | 'userId' | 'encryptedCodeVerifier' | 'returnTo' | 'instanceUrl' | 'bindingHash' | 'expiresAt'
+  'id' | 'workspaceId' | 'userId' | 'encryptedCodeVerifier' | 'returnTo' | 'instanceUrl' | 'bindingHash' | 'expiresAt'
 >;
 
 /**
@@ -271,22 +390,23 @@ export async function completeAccountConnection(
   // too: its state has left the browser it was meant for, so it is not to be trusted again.
   const [authorization] = await db.prisma.$queryRaw<TakenAuthorization[]>`
     DELETE FROM oauth_authorization WHERE state_hash = ${hashSecret(state)} AND provider = ${provider}
-    RETURNING workspace_id AS "workspaceId", user_id AS "userId", encrypted_code_verifier AS "encryptedCodeVerifier",
+    RETURNING id, workspace_id AS "workspaceId", user_id AS "userId", encrypted_code_verifier AS "encryptedCodeVerifier",
               return_to AS "returnTo", instance_url AS "instanceUrl", binding_hash AS "bindingHash", expires_at AS "expiresAt"`;
   if (!authorization) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
   const returnTo = authorization.returnTo ?? dashboardPath;
-  const fail = (error: string, reason: AppError) => new ConnectionFailure(returnTo, error, reason);
+  const fail = async (error: string, reason: AppError) =>
+    new ConnectionFailure(returnTo, error, reason, await recordOutcome(db.prisma, authorization, provider, { error, reason }));
   if (!binding || authorization.bindingHash !== hashSecret(binding)) {
-    throw fail(
+    throw await fail(
       'invalid_request',
       new AppError('INVALID_REQUEST', 'authorizationUnbound', {}, { details: [{ field: 'state', code: 'unbound', messageKey: 'authorizationUnbound' }] }),
     );
   }
-  if (authorization.expiresAt <= new Date()) throw fail('expired_state', expired());
+  if (authorization.expiresAt <= new Date()) throw await fail('expired_state', expired());
   const refusal = callback.get('error');
   if (refusal) {
     const reason = shownReason(callback.get('error_description') ?? refusal);
-    throw fail(
+    throw await fail(
       /^[a-z_]{1,64}$/.test(refusal) ? refusal : 'access_denied',
       new AppError('INVALID_REQUEST', 'authorizationDenied', { provider: displayName(provider), reason }),
     );
@@ -302,13 +422,21 @@ export async function completeAccountConnection(
       const tokens = await exchangeCode(app, displayName(provider), callback, codeVerifier, settings.timeoutMs);
       return withAccountRules(link, await connector.identities(tokens, context));
     });
-    const saved = await db.prisma.$transaction((tx) => saveReachedAccounts(tx, settings.secrets, outbox, authorization.workspaceId, provider, accounts));
-    return { returnTo, connectionIds: saved.map((account) => account.id) };
+    const connectionIds = await db.prisma.$transaction(async (tx) => {
+      const saved = await saveReachedAccounts(tx, settings.secrets, outbox, authorization.workspaceId, provider, accounts);
+      const ids = saved.map((account) => account.id);
+      await recordOutcome(tx, authorization, provider, { connectionIds: ids });
+      return ids;
+    });
+    return { returnTo, connectionIds, outcomeId: authorization.id };
   } catch (error) {
     if (error instanceof GrantRefused) {
-      throw fail(error.oauthError, new AppError('INVALID_REQUEST', 'authorizationCodeRefused', { provider: displayName(provider), reason: error.message }));
+      throw await fail(
+        error.oauthError,
+        new AppError('INVALID_REQUEST', 'authorizationCodeRefused', { provider: displayName(provider), reason: error.message }),
+      );
     }
-    if (error instanceof AppError) throw fail(error.code.toLowerCase(), error);
+    if (error instanceof AppError) throw await fail(error.code.toLowerCase(), error);
     throw error;
   }
 }

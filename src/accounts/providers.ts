@@ -5,8 +5,9 @@ import { authorize } from '../access/operations.ts';
 import { invalidRequest } from '../errors/appError.ts';
 import type { Connector } from '../providers/adapter.ts';
 import { providerNames, providerRules } from '../providers/catalog.ts';
+import { networkNamed } from '../providers/networks.ts';
 import type { ProviderRules } from '../providers/rules.ts';
-import { publishes, type AccountLinks } from '../providers/registry.ts';
+import { appNetworks, publishes, type AccountLinks } from '../providers/registry.ts';
 
 export interface ProviderEntry extends ProviderRules {
   /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
@@ -15,6 +16,17 @@ export interface ProviderEntry extends ProviderRules {
   configured: boolean;
   /** How they are connected: OAuth 2.0 (POST /social-accounts/connect), credentials or locally (POST /social-accounts). */
   connection: Connector['method'] | null;
+  /** The operator's settings its connection needs (its app at the network); empty where it needs none. */
+  requiredSettings: string[];
+}
+
+/**
+ * The settings of the operator's app at the network (`X_CLIENT_ID`, `X_CLIENT_SECRET`; Facebook's for Instagram);
+ * none for Mastodon, Bluesky, the sandbox.
+ */
+export function appSettingsOf(provider: string): string[] {
+  const prefix = networkNamed(appNetworks[provider] ?? provider)?.app?.settingsPrefix;
+  return prefix ? [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`] : [];
 }
 
 /** GET /providers: any authenticated caller may read the rules; the catalog is one page. */
@@ -22,7 +34,13 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
   authorize(actor, 'listProviders');
   const data = providerRules.map((rules) => {
     const connector = links.get(rules.provider)?.connector;
-    return { ...rules, publishing: publishes(rules.provider), configured: connector !== undefined, connection: connector?.method ?? null };
+    return {
+      ...rules,
+      publishing: publishes(rules.provider),
+      configured: connector !== undefined,
+      connection: connector?.method ?? null,
+      requiredSettings: appSettingsOf(rules.provider),
+    };
   });
   return { data, pagination: { nextCursor: null, hasMore: false } };
 }

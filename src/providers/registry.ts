@@ -38,6 +38,12 @@ export interface OAuthAdapterDependencies extends AdapterDependencies {
 }
 
 /**
+ * Networks connected through another network's app, whose settings make them: Instagram API with Facebook Login is a
+ * product of the same Facebook app.
+ */
+export const appNetworks: Readonly<Record<string, string>> = { instagram: 'facebook' };
+
+/**
  * The networks this service publishes to, each with how its adapter is made: a network missing here does not
  * publish. An OAuth network at fixed hosts has an adapter only where the operator gave its app (`oauth`).
  */
@@ -49,8 +55,7 @@ const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependen
   x: oauth('x', (deps) => createXAdapter(deps)),
   linkedin: oauth('linkedin', createLinkedInAdapter),
   facebook: oauth('facebook', createFacebookAdapter),
-  // Instagram API with Facebook Login: a product of the same Facebook app, so Facebook's settings make it.
-  instagram: oauth('facebook', createInstagramAdapter),
+  instagram: oauth(appNetworks.instagram!, createInstagramAdapter),
   threads: oauth('threads', createThreadsAdapter),
   pinterest: oauth('pinterest', createPinterestAdapter),
   tiktok: oauth('tiktok', createTikTokAdapter),

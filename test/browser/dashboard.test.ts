@@ -80,17 +80,6 @@ describe('the dashboard', () => {
     expect(await page.getByText(email).isVisible()).toBe(true);
   });
 
-  it('says how a connection at a network went when its callback sends the person back to the accounts page', async () => {
-    const description = 'Nothing was connected: X did not grant tweet.write, which publishing needs.';
-    await page.goto(`${service.url}/accounts?${new URLSearchParams({ error: 'invalid_request', error_description: description })}`);
-    await page.getByRole('alert').filter({ hasText: description }).waitFor();
-    // Said once: the address loses the callback's words, so a reload does not say them again.
-    expect(new URL(page.url()).search).toBe('');
-    await page.goto(`${service.url}/accounts?connectionId=one&connectionId=two`);
-    await page.getByRole('status').filter({ hasText: '2 accounts connected.' }).waitFor();
-    expect(new URL(page.url()).search).toBe('');
-  });
-
   it('connects a sandbox account', async () => {
     await openPage('Accounts');
     await page.getByLabel('Username').fill('dashboard-sandbox');

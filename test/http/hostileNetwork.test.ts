@@ -10,6 +10,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
+import { OAuthBrowser } from '../support/oauthBrowser.ts';
 
 /** A service inside the network (127.0.0.2, not allowed): counts every connection and answers with its secrets. */
 class InsideService {
@@ -56,32 +57,16 @@ afterAll(async () => {
   await inside?.stop();
 });
 
-const atService = (location: string) => {
-  const url = new URL(location);
-  return `${service.url}${url.pathname}${url.search}`;
-};
-
 /** Starts a connection with the instance as it is now, lets `meanwhile` change it, then authorizes and comes back. */
 async function connect(meanwhile: () => void = () => {}): Promise<URL> {
   const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl: instance.url });
   expect(started.status).toBe(201);
   meanwhile();
-  let authorization: string = started.body.data.authorizationUrl;
-  let cookie = '';
-  // Where the link is the service's own start page, it binds the authorization to this browser (a cookie) first.
-  if (authorization.startsWith(service.services.config.publicBaseUrl)) {
-    const opened = await fetch(atService(authorization), { redirect: 'manual' });
-    if (!opened.headers.get('location')) console.log('DEBUG', authorization, opened.status, await opened.text());
-    cookie = opened.headers
-      .getSetCookie()
-      .map((set) => set.split(';')[0])
-      .join('; ');
-    authorization = opened.headers.get('location')!;
-  }
-  const atInstance = await fetch(authorization, { redirect: 'manual' });
-  const callback = await fetch(atService(atInstance.headers.get('location')!), { redirect: 'manual', headers: { cookie } });
+  const person = new OAuthBrowser(service.url, service.services.config.publicBaseUrl);
+  const atInstance = await fetch(await person.start(started.body.data.authorizationUrl), { redirect: 'manual' });
+  const callback = await person.callback(atInstance.headers.get('location')!);
   expect(callback.status).toBe(302);
-  return new URL(callback.headers.get('location')!);
+  return callback.location!;
 }
 
 /** Text a person may be shown: one short line, no markup, no control characters. */

@@ -1,6 +1,7 @@
 // A person's browser in an OAuth connection, as far as the service can tell one from another: its cookies. It
-// opens the start link that POST /v1/social-accounts/connect answers (keeping the binding cookie set there), lets
-// the network redirect it, and brings its cookies back to the callback. Requests to PUBLIC_BASE_URL go to the test
+// opens the start link that POST /v1/social-accounts/connect answers (keeping the binding cookie set there; where the
+// link answers its page asking the visitor first, it presses Continue), lets the network redirect it, and brings its
+// cookies back to the callback. Requests to PUBLIC_BASE_URL go to the test
 // server; cookies are matched by path, and an expired one (a cleared cookie) is dropped.
 import { parseSetCookie, stringifyCookie, type SetCookie } from 'cookie';
 
@@ -23,12 +24,23 @@ export class OAuthBrowser {
     return this.#cookies.get(`${path};${name}`);
   }
 
-  /** A GET at the service (a URL on PUBLIC_BASE_URL or the test server), without following redirects. */
-  async visit(target: string, headers: Record<string, string> = {}): Promise<Response> {
+  /** Keeps a cookie as though the service had set it (the dashboard's session, signed in elsewhere). */
+  keep(name: string, value: string, path = '/'): void {
+    this.#cookies.set(`${path};${name}`, { name, value, path });
+  }
+
+  /** A GET (or, with `form`, a form's POST) at the service (a URL on PUBLIC_BASE_URL or the test server), without following redirects. */
+  async visit(target: string, headers: Record<string, string> = {}, form?: Record<string, string>): Promise<Response> {
     const url = new URL(target.replace(this.publicBaseUrl, this.serviceUrl));
-    const sent = [...this.#cookies.values()].filter((cookie) => url.pathname === cookie.path || url.pathname.startsWith(`${cookie.path}/`));
+    const sent = [...this.#cookies.values()].filter(
+      (cookie) => url.pathname === cookie.path || url.pathname.startsWith(cookie.path!.endsWith('/') ? cookie.path! : `${cookie.path}/`),
+    );
     const cookieHeader = stringifyCookie(Object.fromEntries(sent.map((cookie) => [cookie.name, cookie.value])));
-    const response = await fetch(url, { redirect: 'manual', headers: { ...headers, ...(sent.length ? { cookie: cookieHeader } : {}) } });
+    const response = await fetch(url, {
+      redirect: 'manual',
+      headers: { ...headers, ...(sent.length ? { cookie: cookieHeader } : {}) },
+      ...(form ? { method: 'POST', body: new URLSearchParams(form) } : {}),
+    });
     for (const line of response.headers.getSetCookie()) {
       const cookie = parseSetCookie(line);
       const key = `${cookie.path ?? '/'};${cookie.name}`;
@@ -38,11 +50,19 @@ export class OAuthBrowser {
     return response;
   }
 
-  /** Opens the start link: the network's authorization URL it redirects to. */
+  /** Opens the start link (continuing on its page, if it answers one): the network's authorization URL it redirects to. */
   async start(authorizationUrl: string): Promise<URL> {
-    const response = await this.visit(authorizationUrl);
-    if (response.status !== 302) throw new Error(`the start link answered ${response.status}: ${await response.text()}`);
+    let response = await this.visit(authorizationUrl);
+    if (response.status === 200) response = await this.continueOn(authorizationUrl, await response.text());
+    if (response.status !== 302 && response.status !== 303) throw new Error(`the start link answered ${response.status}: ${await response.text()}`);
     return new URL(response.headers.get('location')!);
+  }
+
+  /** Presses Continue on the start link's page (`page`, its HTML): posts its form to the link. */
+  async continueOn(authorizationUrl: string, page: string): Promise<Response> {
+    const confirmation = /name="confirmation" value="([^"]*)"/.exec(page)?.[1];
+    if (confirmation === undefined) throw new Error(`the start link answered a page without its Continue: ${page}`);
+    return this.visit(authorizationUrl, {}, { confirmation });
   }
 
   /** Opens the callback URL the network sent the person to, as the service answers it. */

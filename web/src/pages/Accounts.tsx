@@ -1,7 +1,8 @@
 // Connected accounts, each with its picture, network and status: reconnect one the network no longer accepts,
 // disconnect one (after a confirmation). Connect one of the networks set up here, grouped by how: an OAuth network
-// (the person is sent to the network and comes back through /oauth/callback to this page, which says how it went),
-// Bluesky by app password, the sandbox.
+// (the person is sent to the network and comes back through /oauth/callback to this page, which says how it went,
+// as the service tells it: the address names the outcome, never its text), Bluesky by app password, the sandbox.
+// Networks the operator has not set up are listed too, with what to set (owners and admins) and their docs page.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ApiError } from '../api/auth.ts';
@@ -22,8 +23,10 @@ import type { Provider } from '../../../schema/generated/graphql.ts';
 const AccountsQuery = `
   query Accounts {
     socialAccounts(first: 100) { edges { node { id provider displayName username avatarUrl status needsReconnect connectedAt } } }
-    providers { provider displayName configured connection }
+    providers { provider displayName configured connection requiredSettings }
+    viewer { role }
   }`;
+const OutcomeQuery = `query ConnectionOutcome($id: ID!) { connectionOutcome(id: $id) { connectionIds message } }`;
 const AddAccount = `
   mutation AddAccount($provider: Provider!, $username: String, $identifier: String, $appPassword: String, $service: String) {
     addSocialAccount(provider: $provider, username: $username, identifier: $identifier, appPassword: $appPassword, service: $service) { id }
@@ -47,6 +50,7 @@ interface ProviderInfo {
   displayName: string;
   configured: boolean;
   connection: string | null;
+  requiredSettings: string[];
 }
 
 const statusTones: Record<string, Tone> = { ACTIVE: 'success', NEEDS_RECONNECT: 'warning', REVOKED: 'neutral' };
@@ -54,16 +58,54 @@ const statusTones: Record<string, Tone> = { ACTIVE: 'success', NEEDS_RECONNECT: 
 /** OAuth networks where the person names their own server (Mastodon's instance), sent as `instanceUrl`. */
 const ownServerNetworks = new Set<Provider>(['MASTODON']);
 
-/**
- * What the callback said as it sent the person back here: the accounts it connected (`connectionId`, one each), or
- * why it connected nothing (`error`, and the localized `error_description`, shown as text).
- */
-function callbackOutcome(): { connected: number } | { refused: string } | null {
-  const query = new URLSearchParams(window.location.search);
-  const error = query.get('error');
-  if (error) return { refused: query.get('error_description') || error };
-  const connected = query.getAll('connectionId').length;
-  return connected ? { connected } : null;
+/** The outcome the callback named as it sent the person back here (`outcome`); what it was, the service says. */
+const callbackOutcomeId = () => new URLSearchParams(window.location.search).get('outcome');
+
+/** How the connection the person just made ended: the accounts it connected, or why none (localized by the service). */
+function ConnectionOutcome({ id }: { id: string }) {
+  const [{ data }] = useQuery<{ connectionOutcome: { connectionIds: string[]; message: string | null } | null }>({
+    query: OutcomeQuery,
+    variables: { id },
+  });
+  const outcome = data?.connectionOutcome;
+  if (!outcome) return null;
+  if (outcome.message) {
+    return (
+      <p role="alert" className="error">
+        {outcome.message}
+      </p>
+    );
+  }
+  return <p role="status">{t('accounts.connected', { count: outcome.connectionIds.length })}</p>;
+}
+
+/** The docs page of a network (docs/networks/<network>.md), which the service serves itself. */
+const setupGuide = (provider: Provider) => `/docs/networks/${provider.toLowerCase()}.md`;
+
+/** Networks the operator has not set up: what to set (owners and admins), else whom to ask; each one's docs page. */
+function Unconfigured({ providers, manager }: { providers: ProviderInfo[]; manager: boolean }) {
+  if (!providers.length) return null;
+  return (
+    <section className="card" aria-labelledby="connect-unconfigured">
+      <h3 id="connect-unconfigured">{t('accounts.unconfiguredGroup')}</h3>
+      <ul className="unconfigured">
+        {providers.map((provider) => (
+          <li key={provider.provider}>
+            <span className="with-icon">
+              <NetworkIcon provider={provider.provider} title="" />
+              <strong>{provider.displayName}</strong>
+            </span>{' '}
+            {!manager
+              ? t('accounts.unconfiguredAsk')
+              : provider.requiredSettings.length
+                ? t('accounts.unconfiguredSettings', { settings: provider.requiredSettings.join(', ') })
+                : t('accounts.unconfiguredNotOffered')}{' '}
+            <a href={setupGuide(provider.provider)}>{t('accounts.setupGuide', { network: provider.displayName })}</a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 /** The API's details that name no field of the form they came from (an OAuth button has none). */
@@ -79,22 +121,24 @@ function Details({ error }: { error: ApiError | null }) {
 }
 
 export function Accounts() {
-  const [{ data }, reload] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderInfo[] }>({
+  const [{ data }, reload] = useQuery<{ socialAccounts: { edges: { node: Account }[] }; providers: ProviderInfo[]; viewer: { role: string } }>({
     query: AccountsQuery,
     requestPolicy: 'cache-and-network',
   });
   const [, addAccount] = useMutation(AddAccount);
   const [, startConnection] = useMutation(StartConnection);
   const [, disconnect] = useMutation(Disconnect);
-  const [outcome] = useState(callbackOutcome);
-  // Read once: a reload or a shared link does not say it again.
+  const [outcomeId] = useState(callbackOutcomeId);
+  // Read once: a reload does not say it again.
   useEffect(() => {
-    if (outcome) window.history.replaceState(window.history.state, '', window.location.pathname);
-  }, [outcome]);
+    if (outcomeId) window.history.replaceState(window.history.state, '', window.location.pathname);
+  }, [outcomeId]);
   // Where an error shows: a network's form (or its button), or the list.
   const [error, setError] = useState<{ form: Provider | 'list'; error: ApiError } | null>(null);
-  // Only networks set up here are offered (the operator's app at the network).
+  // Only networks set up here are offered (the operator's app at the network); the others say what they need.
   const providers = data?.providers.filter((provider) => provider.configured) ?? [];
+  const unconfigured = data?.providers.filter((provider) => !provider.configured) ?? [];
+  const manager = data?.viewer.role === 'OWNER' || data?.viewer.role === 'ADMIN';
   const networkOf = (account: Account) => data?.providers.find((candidate) => candidate.provider === account.provider)?.displayName ?? account.provider;
   const errorOf = (form: Provider | 'list') => (error?.form === form ? error.error : null);
 
@@ -177,12 +221,7 @@ export function Accounts() {
   return (
     <section aria-labelledby="accounts-title">
       <h1 id="accounts-title">{t('accounts.title')}</h1>
-      {outcome && 'refused' in outcome && (
-        <p role="alert" className="error">
-          {outcome.refused}
-        </p>
-      )}
-      {outcome && 'connected' in outcome && <p role="status">{t('accounts.connected', { count: outcome.connected })}</p>}
+      {outcomeId && <ConnectionOutcome id={outcomeId} />}
       {data && accounts.length === 0 ? (
         <EmptyState title={t('accounts.none')}>
           <p>{t('accounts.noneHint')}</p>
@@ -271,6 +310,7 @@ export function Accounts() {
             <Button type="submit">{t('accounts.connectSandbox')}</Button>
           </form>
         )}
+        <Unconfigured providers={unconfigured} manager={manager} />
       </div>
     </section>
   );
