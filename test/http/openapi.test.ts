@@ -15,6 +15,7 @@ import { addPerson, bearer, connectSandbox, type TestWorkspace } from '../suppor
 let service: TestService;
 let acme: TestWorkspace;
 let responses: OpenAPIBackend;
+const oauthStart = Object.keys(openapiDocument.paths!).find((path) => openapiDocument.paths![path]?.servers)!;
 
 beforeAll(async () => {
   ({ service, acme } = await serviceWithWorkspace());
@@ -50,9 +51,19 @@ describe('OpenAPI document', () => {
   it('is served at /v1/openapi.json and /v1/openapi.yaml without a key', async () => {
     const json = await fetch(`${service.url}/v1/openapi.json`);
     expect(json.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await json.json()).toEqual(openapiDocument);
+    const served = await json.json();
+    const base = service.services.config.publicBaseUrl;
+    expect(JSON.parse(JSON.stringify(served).replaceAll(`"url":"${base}/`, '"url":"/'))).toEqual(openapiDocument);
     const yaml = await fetch(`${service.url}/v1/openapi.yaml`);
-    expect(parse(await yaml.text())).toEqual(openapiDocument);
+    expect(parse(await yaml.text())).toEqual(served);
+  });
+
+  it('names its servers by PUBLIC_BASE_URL, absolute, so a client generated from it works outside a browser (Node)', async () => {
+    const served = await (await fetch(`${service.url}/v1/openapi.json`)).json();
+    const base = service.services.config.publicBaseUrl;
+    expect(served.servers).toEqual([{ url: `${base}/v1` }]);
+    expect(served.paths[oauthStart].servers).toEqual([expect.objectContaining({ url: `${base}/` })]);
+    expect(parse(await (await fetch(`${service.url}/v1/openapi.yaml`)).text()).servers).toEqual([{ url: `${base}/v1` }]);
   });
 
   it('has no property whose value is null, the mark of a description cut at an unquoted comma', () => {
