@@ -18,7 +18,8 @@ import { idempotentPosts } from './idempotency.ts';
 export const apiRoot = '/v1';
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch'];
 
-async function createBackend(services: Services) {
+/** The /v1 router of openapi-backend, its operations listed once (exported for its test). */
+export async function createBackend(services: Services) {
   const backend = new OpenAPIBackend({
     definition: structuredClone(v1Document) as never,
     apiRoot,

@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { openapiDocument, v1Document } from '../../rest/openapiDocument.ts';
 import { operationHandlers } from '../../rest/operations.ts';
+import { createBackend } from '../../rest/v1.ts';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { addPerson, bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
@@ -41,6 +42,19 @@ async function expectDocumented(operationId: string, response: Response) {
 }
 
 describe('OpenAPI document', () => {
+  it('is routed from a list of operations built once, as openapi-backend builds it afresh on every match', async () => {
+    const backend = await createBackend(service.services);
+    const operations = backend.router.getOperations();
+    expect(backend.router.getOperations()).toBe(operations);
+    expect((operations as { operationId?: string }[]).map((operation) => operation.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
+    const matched = backend.router.matchOperation({ method: 'get', path: '/v1/posts/p1', headers: {} });
+    expect(matched && operations).toContain(matched);
+    // Unpatched, the router hands out a new list each time (lodash over the document), two or three times a request.
+    const unpatched = new OpenAPIBackend({ definition: structuredClone(v1Document) as never, apiRoot: '/v1', quick: true });
+    await unpatched.init();
+    expect(unpatched.router.getOperations()).not.toBe(unpatched.router.getOperations());
+  });
+
   it('is valid OpenAPI 3.1', async () => {
     const result = await new Validator().validate(structuredClone(openapiDocument) as never);
     expect(result.errors ?? []).toEqual([]);
