@@ -7,7 +7,7 @@ import { addonLoadProblem, betterSqliteAddon, buildStep } from './nativeAddon.ts
 export default function setup(): void {
   if (addonLoadProblem('better-sqlite3', betterSqliteAddon()) === null) return;
   const { command, args, env } = buildStep('better-sqlite3');
-  console.log(`test setup: building better-sqlite3 for Node ${process.version} (the local Bluesky server needs it), about a minute`);
+  console.log(`test setup: building better-sqlite3 for Node ${process.version} (the local Bluesky server needs it): a minute or two of compiling, once`);
   const build = spawnSync(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
   const problem = addonLoadProblem('better-sqlite3', betterSqliteAddon());
   if (build.status !== 0 || problem) throw new Error(`${problem ?? 'better-sqlite3 did not build'}\n${`${build.stdout}${build.stderr}`.slice(-3000)}`);
