@@ -10,6 +10,8 @@ import { defineConfig } from 'vitest/config';
 // cores is a single worker on a 2-core machine, and most files mostly wait (on PostgreSQL, jobs, child processes):
 // the api tier runs 3 files at once (each clones its own database), the process tier 2 (each starts processes).
 const database = ['test/support/globalSetup.ts'];
+// The tiers that start the local Bluesky server first build its database driver (test/support/addonSetup.ts).
+const bluesky = 'test/support/addonSetup.ts';
 
 export default defineConfig({
   // One graphql module for every importer (graphql-yoga and Pothos would otherwise load its ESM and CJS builds).
@@ -27,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/http/**/*.test.ts', 'test/database/**/*.test.ts'],
-          globalSetup: database,
+          globalSetup: [bluesky, ...database],
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
@@ -37,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'process',
           include: ['test/process/**/*.test.ts'],
-          globalSetup: ['test/support/currentBuild.ts', ...database],
+          globalSetup: ['test/support/currentBuild.ts', bluesky, ...database],
           maxWorkers: 2,
           hookTimeout: 180_000,
           sequence: { groupOrder: 2 },

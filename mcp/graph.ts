@@ -1,10 +1,12 @@
 // Runs a tool's GraphQL operation in-process through the same yoga pipeline as /graphql (document limits, the
 // NUL check, the cost charged against the rate limit, scope checks), with the caller's context. Only the HTTP
-// layer is skipped: the caller was resolved (and the request counted) by the MCP transport.
+// layer is skipped: the caller was resolved (and the request counted) by the MCP transport. Results come back in the
+// API's spelling (apiSpelling.ts).
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { GraphContext } from '../schema/builder.ts';
 import { toGraphQLError } from '../schema/graphqlErrors.ts';
 import { createGraphHandler } from '../schema/yoga.ts';
+import { inApiSpelling } from './apiSpelling.ts';
 import type { Logger } from '../src/logger.ts';
 
 /** A refusal as REST words it: the API's code, localized message and field details. */
@@ -43,6 +45,6 @@ export function graphRunner(logger: Logger): GraphRunner {
     const contextValue = await run.contextFactory();
     const result = (await run.execute({ schema: run.schema, document, contextValue, variableValues: variables })) as ExecutionResult;
     if (result.errors?.length) return refuse(result.errors);
-    return { data: (result.data ?? {}) as Record<string, unknown> };
+    return { data: inApiSpelling(run.schema, document, (result.data ?? {}) as Record<string, unknown>) };
   };
 }

@@ -22,7 +22,7 @@ const serverInfo = { name: 'social-publishing-service', version: '1.0.0' };
 const instructions =
   'Publish to social networks. Start with list_social_accounts (account ids are the connectionId of post targets) and get_provider_rules; ' +
   'check a post with validate_post, create it with create_post (a draft), then publish_post, schedule_post or add_post_to_queue. ' +
-  'Media: upload_media, then attach READY media ids. A refused call answers isError with the API code and a message saying what to change.';
+  'Media: upload_media, then attach ready media ids. A refused call answers isError with the API code and a message saying what to change.';
 
 /** The refusal for a known failure, a passing database failure included (503); null for the service's own faults. */
 function refusalOf(error: unknown, language: Language, requestId: string): Refusal | null {

@@ -35,14 +35,8 @@ export const reads = { readOnlyHint: true, destructiveHint: false, idempotentHin
 export const graphEnum = (value: string) => enumValueName(value);
 export const graphEnumOrNull = (value: string | undefined) => (value === undefined ? undefined : enumValueName(value));
 
-/** A network as tools name it, in every result and argument: REST's `bluesky`, never the graph's `BLUESKY`. */
+/** A network as tools name it where the graph answers a plain string (analytics' row keys): REST's `bluesky`. */
 export const networkName = (graphName: string) => providerNames.find((name) => enumValueName(name) === graphName) ?? graphName;
-
-/** A post from the graph with its targets' networks named as tools name them. */
-export const withNetworkNames = <Post extends { targets: { provider: string }[] }>(post: Post): Post => ({
-  ...post,
-  targets: post.targets.map((target) => ({ ...target, provider: networkName(target.provider) })),
-});
 
 /** A page of a Relay connection as tools answer it: the items and the cursor of the next page. */
 export function pageOf<Item>(connection: { edges: { node: Item }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }) {
@@ -71,7 +65,7 @@ export const accountShape = z.looseObject({
 export const mediaShape = z.looseObject({
   id,
   filename: z.string(),
-  status: z.string().describe('UPLOADING, PROCESSING, READY or FAILED.'),
+  status: z.string().describe('uploading, processing, ready or failed.'),
   type: z.string().nullable(),
   mimeType: z.string().nullable(),
   size: z.number().describe('Bytes.'),
@@ -84,7 +78,7 @@ export const mediaShape = z.looseObject({
 
 export const postShape = z.looseObject({
   id,
-  status: z.string().describe('DRAFT, SCHEDULED, PUBLISHING, PUBLISHED, PARTIALLY_PUBLISHED or FAILED.'),
+  status: z.string().describe('draft, scheduled, publishing, published, partially_published or failed.'),
   version: z.number().int().describe('Pass to update_post.'),
   content: z.looseObject({ caption: z.string(), mediaIds: z.array(id) }),
   targets: z.array(

@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { AppError, invalidRequest } from '../src/errors/appError.ts';
 import type { Services } from '../src/runtime.ts';
-import { openapiJson, openapiYaml, v1Document } from './openapiDocument.ts';
+import { servedDocument, v1Document } from './openapiDocument.ts';
 import { authenticate } from './authenticate.ts';
 import { contextOf } from './requestContext.ts';
 import { refuseUnstorableText, sendError, verifyJsonText } from './errors.ts';
@@ -18,7 +18,8 @@ import { idempotentPosts } from './idempotency.ts';
 export const apiRoot = '/v1';
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch'];
 
-async function createBackend(services: Services) {
+/** The /v1 router of openapi-backend, its operations listed once (exported for its test). */
+export async function createBackend(services: Services) {
   const backend = new OpenAPIBackend({
     definition: structuredClone(v1Document) as never,
     apiRoot,
@@ -98,13 +99,14 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
 export async function v1Router(services: Services): Promise<Router> {
   const backend = await createBackend(services);
   const router = express.Router();
+  const served = servedDocument(services.config.publicBaseUrl);
   router.get('/openapi.json', (_req, res) => {
     contextOf(res).route = `${apiRoot}/openapi.json`;
-    res.type('application/json').send(openapiJson);
+    res.type('application/json').send(served.json);
   });
   router.get('/openapi.yaml', (_req, res) => {
     contextOf(res).route = `${apiRoot}/openapi.yaml`;
-    res.type('application/yaml').send(openapiYaml);
+    res.type('application/yaml').send(served.yaml);
   });
   router.use(requireJsonBody);
   router.use(express.json({ type: jsonType, limit: '1mb', strict: false, verify: verifyJsonText }), refuseUnstorableText);

@@ -69,7 +69,7 @@ export const libraryTools = [
   graphTool({
     name: 'list_media',
     title: 'List media files',
-    description: 'Lists the media library, newest first. Only READY files can be attached to posts (create_post mediaIds).',
+    description: 'Lists the media library, newest first. Only ready files can be attached to posts (create_post mediaIds).',
     input: {
       ...pageInput,
       q: z.string().optional().describe('Searched in file names and alt texts.'),
@@ -135,7 +135,7 @@ export const libraryTools = [
   graphTool({
     name: 'suggest_alt_text',
     title: 'Suggest alt text',
-    description: 'Drafts alt text for a READY image with AI (costs AI credits; get_ai_status shows them). Not saved: pass it to set_alt_text.',
+    description: 'Drafts alt text for a ready image with AI (costs AI credits; get_ai_status shows them). Not saved: pass it to set_alt_text.',
     input: { mediaId, language: z.string().optional().describe('BCP 47 tag such as en or de-DE; default: the request’s language.') },
     output: { altText: z.string(), ...credits },
     annotations: ai,
@@ -180,7 +180,7 @@ export const libraryTools = [
       status: args.status?.map(graphEnum),
     }),
     result: ({ analytics }) =>
-      analytics.groupBy === 'PROVIDER'
+      analytics.groupBy === 'provider'
         ? { ...analytics, rows: analytics.rows.map((row: { key: string }) => ({ ...row, key: networkName(row.key) })) }
         : analytics,
     summary: ({ from, to, totals, rows }) => `${from} to ${to}: ${totals.impressions} impressions, ${totals.likes} likes over ${counted(rows.length, 'row')}.`,
@@ -266,13 +266,13 @@ export const libraryTools = [
     name: 'generate_image',
     title: 'Generate an image',
     description:
-      'Generates an image with AI (costs AI credits) into the media library. Answers its media id, processed like an upload: poll get_media until READY, then attach it with create_post mediaIds.',
+      'Generates an image with AI (costs AI credits) into the media library. Answers its media id, processed like an upload: poll get_media until ready, then attach it with create_post mediaIds.',
     input: { prompt: z.string().describe('What the image shows.'), size: z.enum(imageSizes).optional().describe('Pixels; default 1024x1024.') },
     output: { mediaId: z.string() },
     annotations: ai,
     document: 'mutation($prompt: String!, $size: String) { generateImage(prompt: $prompt, size: $size) }',
     variables: (args) => ({ prompt: args.prompt, size: args.size }),
     result: (data) => ({ mediaId: data.generateImage as string }),
-    summary: ({ mediaId }) => `Image ${mediaId} is being generated; get_media shows when it is READY.`,
+    summary: ({ mediaId }) => `Image ${mediaId} is being generated; get_media shows when it is ready.`,
   }),
 ];

@@ -12,13 +12,11 @@ import {
   nextCursor,
   pageInput,
   pageOf,
-  networkName,
   pageVariables,
   postFields,
   postListFields,
   postShape,
   reads,
-  withNetworkNames,
 } from '../tool.ts';
 
 const provider = z.enum(providerNames as [string, ...string[]]);
@@ -68,7 +66,7 @@ const contentOf = (args: { caption?: string; mediaIds?: string[]; thread?: z.inf
 
 const post = { post: postShape };
 // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
-const postResult = (field: string) => (data: Record<string, any>) => ({ post: withNetworkNames(data[field]) });
+const postResult = (field: string) => (data: Record<string, any>) => ({ post: data[field] });
 const postSummary = ({ post }: { post: z.infer<typeof postShape> }) =>
   `Post ${post.id} is ${post.status} (version ${post.version}, ${post.targets.length} target${post.targets.length === 1 ? '' : 's'}).`;
 const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
@@ -86,7 +84,7 @@ export const postTools = [
     variables: pageVariables,
     result: (data) => {
       const page = pageOf<z.infer<typeof accountShape>>(data.socialAccounts);
-      return { accounts: page.items.map((account) => ({ ...account, provider: networkName(account.provider) })), nextCursor: page.nextCursor };
+      return { accounts: page.items, nextCursor: page.nextCursor };
     },
     summary: ({ accounts, nextCursor }) =>
       `${counted(accounts.length, 'account')}: ${accounts.map((a) => `${a.provider} @${a.username} (${a.id}, ${a.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
@@ -111,7 +109,7 @@ export const postTools = [
     annotations: { ...reads, openWorldHint: true },
     document: 'query($id: ID!) { socialAccount(id: $id) { provider settingOptions { name choices { value label } default unavailable } } }',
     variables: (args) => ({ id: args.connectionId }),
-    result: (data) => ({ provider: networkName(data.socialAccount.provider), options: data.socialAccount.settingOptions ?? [] }),
+    result: (data) => ({ provider: data.socialAccount.provider, options: data.socialAccount.settingOptions ?? [] }),
     summary: ({ provider, options }) =>
       options.length
         ? `${provider}: ${options.map((option) => `${option.name} ${option.unavailable ? `unavailable (${option.unavailable})` : option.choices ? `${counted(option.choices.length, 'choice')}` : `default ${String(option.default)}`}`).join('; ')}.`
@@ -130,9 +128,7 @@ export const postTools = [
       placements { name description caption { maxLength countedIn maxHashtags maxLinks required } media { min max maxVideos kinds mixedKinds } video { minDurationMs maxDurationMs } aspectRatio { min max } } } }`,
     variables: () => ({}),
     result: (data, args) => ({
-      providers: data.providers
-        .map((rules: { provider: string }) => ({ ...rules, provider: networkName(rules.provider) }))
-        .filter((rules: { provider: string }) => !args.provider || rules.provider === args.provider),
+      providers: data.providers.filter((rules: { provider: string }) => !args.provider || rules.provider === args.provider),
     }),
     summary: ({ providers }) => `Rules of ${providers.map((p) => p.provider).join(', ')}.`,
   }),
@@ -166,7 +162,7 @@ export const postTools = [
     }),
     result: (data) => {
       const page = pageOf<z.infer<typeof postShape>>(data.posts);
-      return { posts: page.items.map(withNetworkNames), nextCursor: page.nextCursor };
+      return { posts: page.items, nextCursor: page.nextCursor };
     },
     summary: ({ posts, nextCursor }) =>
       `${counted(posts.length, 'post')}: ${posts.map((p) => `${p.id} ${p.status}`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
@@ -275,7 +271,7 @@ export const postTools = [
     name: 'publish_post',
     title: 'Publish a post now',
     description:
-      'Publishes a draft or scheduled post to all its targets now. Publishing runs in the background: the post answers PUBLISHING; follow it with get_post.',
+      'Publishes a draft or scheduled post to all its targets now. Publishing runs in the background: the post answers publishing; follow it with get_post.',
     input: { postId },
     output: post,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -50,7 +50,7 @@ export async function listSocialAccounts(db: Database, actor: Actor, request: Pa
   const { rows } = await db.pool.query<SocialAccount>(
     `SELECT id, workspace_id AS "workspaceId", provider, username, display_name AS "displayName", status,
             needs_reconnect AS "needsReconnect", remote_id AS "remoteId", avatar_url AS "avatarUrl",
-            encrypted_tokens AS "encryptedTokens", token_expires_at AS "tokenExpiresAt", connected_at AS "connectedAt",
+            encrypted_tokens AS "encryptedTokens", token_expires_at AS "tokenExpiresAt", rules, connected_at AS "connectedAt",
             revoked_at AS "revokedAt"
      FROM social_account
      WHERE workspace_id = $1 AND ($2::timestamptz IS NULL OR (connected_at, id) < ($2::timestamptz, $3::uuid))

@@ -3,7 +3,6 @@
 // "structured output"); servers that ignore it are still understood (tolerant parsing in answers.ts).
 // Prompts and generated text are logged at debug level only; the API key never.
 import OpenAI from 'openai';
-import { request } from 'undici';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { z } from 'zod';
@@ -51,14 +50,13 @@ export class OpenAiProvider implements AiProvider {
     this.#settings = settings;
     this.#logger = logger;
     // No retries by the client: a busy or failing provider is reported at once (429 AI_BUSY, 503 AI_UNAVAILABLE).
-    // Servers without keys (Ollama, llama.cpp) accept any bearer. The client's `timeout` bounds each call whole:
-    // the transport hands over an answer only once it has read all of it.
+    // Servers without keys (Ollama, llama.cpp) accept any bearer. The client's `timeout` bounds each call whole,
+    // reading the answer's body included (a body that stalls halfway is 503 AI_UNAVAILABLE: test/http/ai.test.ts).
     this.#client = new OpenAI({
       baseURL: settings.baseUrl,
       apiKey: settings.apiKey ?? 'none',
       timeout: settings.timeoutMs,
       maxRetries: 0,
-      fetch: bufferedFetch,
     });
   }
 
@@ -136,25 +134,3 @@ function retryAfterSeconds(headers: Headers | undefined): number {
   const value = Number(headers?.get('retry-after'));
   return Number.isFinite(value) && value > 0 ? Math.ceil(value) : 1;
 }
-
-/**
- * The client's `fetch`, on undici's `request` with the answer read whole (JSON, or one base64 image). Node's own
- * fetch ties every request and response to weak references and finalizers, which V8 only clears in full
- * collections: at 175 calls a second they kept each call's objects through young-generation collections, doubling
- * their pauses (bench `ai`).
- */
-const bufferedFetch: typeof fetch = async (input, init = {}) => {
-  const answer = await request(input instanceof Request ? input.url : input, {
-    method: (init.method ?? 'GET') as 'GET',
-    headers: init.headers as Record<string, string>,
-    body: init.body as string | Uint8Array | null,
-    signal: init.signal ?? undefined,
-  });
-  const body = await answer.body.arrayBuffer();
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const bodiless = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
-  return new Response(bodiless ? null : body, { status: answer.statusCode, headers });
-};

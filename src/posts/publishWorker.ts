@@ -91,6 +91,7 @@ export const rateLimitedAttemptLimit = 10;
 /**
  * Outcomes are recorded together when they arrive within 100 ms, or as soon as 50 are waiting. Networks answer one
  * post at a time, a few milliseconds apart: without waiting, every target would cost a transaction of its own.
+ * Measured: PostgreSQL's CPU during `bench bluesky` 0.5 → 0.15 core with it; throughput unchanged (docs/architecture.md).
  */
 const recordGathering = { waitMs: 100, enough: 50 };
 

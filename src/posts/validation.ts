@@ -93,7 +93,8 @@ function threadViolations(
 ): RuleViolation[] {
   if (!thread?.parts.length) return [];
   if (!threads) {
-    return [{ rule: 'thread.unsupported', field: thread.field, messageKey: 'rule.threadUnsupported', params: { provider, placement: placement.name } }];
+    // Named on the target, whether its thread is the post's or its own: dropping it there (override.thread: []) is the fix.
+    return [{ rule: 'thread.unsupported', field: 'override.thread', messageKey: 'rule.threadUnsupported', params: { provider, placement: placement.name } }];
   }
   if (thread.parts.length > threads.maxParts) {
     return [

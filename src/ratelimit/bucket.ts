@@ -18,6 +18,8 @@ export interface TakeRequest {
   need: number;
   /** Granted when available, capped at an eighth of what is left (never below `need`). */
   want: number;
+  /** The time to count at (a test's clock); by default the database's, read once the bucket is locked. */
+  at?: Date;
 }
 
 export interface BucketReading {
@@ -34,8 +36,8 @@ export interface BucketReading {
  */
 export async function takeFromBucket(pool: pg.Pool, policy: BucketPolicy, request: TakeRequest): Promise<BucketReading> {
   const { rows } = await pool.query<{ granted: number; available: number; bucket_level: number }>(
-    'SELECT granted, available, bucket_level FROM rate_limit_take($1, $2, $3, $4, $5, $6, $7)',
-    [request.subject, policy.limit, policy.periodMs, request.holder, request.giveBack, request.need, request.want],
+    'SELECT granted, available, bucket_level FROM rate_limit_take($1, $2, $3, $4, $5, $6, $7, $8)',
+    [request.subject, policy.limit, policy.periodMs, request.holder, request.giveBack, request.need, request.want, request.at ?? null],
   );
   const row = rows[0]!;
   return { granted: row.granted, available: row.available, level: row.bucket_level };

@@ -48,9 +48,17 @@ export class RateLimiter {
   readonly #leases = new Map<string, Lease>();
   readonly #renewals = new Map<string, Promise<void>>();
 
-  constructor(pool: pg.Pool, limitPerMinute: number) {
+  /** A test's clock (epoch ms), for leases and the bucket alike; by default the system's and the database's. */
+  readonly #clock: (() => number) | undefined;
+
+  constructor(pool: pg.Pool, limitPerMinute: number, clock?: () => number) {
     this.#pool = pool;
     this.#policy = { limit: limitPerMinute, periodMs: 60_000 };
+    this.#clock = clock;
+  }
+
+  #now(): number {
+    return this.#clock?.() ?? Date.now();
   }
 
   /**
@@ -63,7 +71,7 @@ export class RateLimiter {
     let renewed = false;
     for (;;) {
       const lease = this.#leases.get(subject);
-      const now = Date.now();
+      const now = this.#now();
       if (lease && lease.expiresAt > now) {
         if (lease.tokens >= cost) {
           lease.tokens -= cost;
@@ -104,12 +112,19 @@ export class RateLimiter {
     const giveBack = previous?.tokens ?? 0;
     if (previous) previous.tokens = 0;
     const want = Math.max(need, 2 * (previous?.spent ?? 0));
-    const reading = await takeFromBucket(this.#pool, this.#policy, { subject, holder: this.#holder, giveBack, need, want }).catch((error: unknown) => {
+    const reading = await takeFromBucket(this.#pool, this.#policy, {
+      subject,
+      holder: this.#holder,
+      giveBack,
+      need,
+      want,
+      ...(this.#clock ? { at: new Date(this.#clock()) } : {}),
+    }).catch((error: unknown) => {
       // Nothing was given back: the statement failed as a whole.
       if (previous) previous.tokens = giveBack;
       throw error;
     });
-    const now = Date.now();
+    const now = this.#now();
     if (this.#leases.size >= maxLeases) this.#forgetExpired(now);
     this.#leases.set(subject, { tokens: reading.granted, spent: 0, expiresAt: now + leaseMs, level: reading.level, available: reading.available, readAt: now });
   }

@@ -42,7 +42,6 @@ const cases: [operationId: string, path: string, keyword: string, limit: number]
     [operationId, 'content.mediaIds', 'maxItems', inputLimits.post.mediaIds],
     [operationId, 'targets', 'maxItems', inputLimits.post.targets],
     [operationId, 'targets', 'minItems', 1],
-    [operationId, 'targets[].placement', 'maxLength', inputLimits.post.placement],
     [operationId, 'targets[].override.caption', 'maxLength', inputLimits.post.caption],
     [operationId, 'campaign', 'maxLength', inputLimits.post.campaign],
   ]),
@@ -64,5 +63,11 @@ const cases: [operationId: string, path: string, keyword: string, limit: number]
 describe('the OpenAPI document states the domain’s input limits', () => {
   it.each(cases)('%s %s %s = %i', (operationId, path, keyword, limit) => {
     expect(schemaAt(requestSchema(operationId), path)[keyword]).toBe(limit);
+  });
+
+  it.each(['createPost', 'updatePost'])("%s takes a placement from an enum, each name within the domain's limit", (operationId) => {
+    const placement = schemaAt(requestSchema(operationId), 'targets[].placement') as { enum?: string[] };
+    expect(placement.enum?.length).toBeGreaterThan(0);
+    for (const name of placement.enum!) expect(name.length).toBeLessThanOrEqual(inputLimits.post.placement);
   });
 });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { buildSchema, GraphQLEnumType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { aiProviderNames, loadConfig } from '../../src/config.ts';
-import { providerNames } from '../../src/providers/catalog.ts';
+import { providerNames, providerRules } from '../../src/providers/catalog.ts';
 import { networks } from '../../src/providers/networks.ts';
 import { openapiDocument } from '../../rest/openapiDocument.ts';
 
@@ -30,6 +30,12 @@ describe('the list of networks', () => {
     const providerEnums = enumsOf(openapiDocument, '#').filter(({ values }) => values.some((value) => networkOnly.includes(value as string)));
     expect(providerEnums.map(({ path }) => path)).toContain('#/components/schemas/Provider');
     for (const { path, values } of providerEnums) expect(sorted(values), path).toEqual(sorted(providerNames));
+  });
+
+  it("names in rest/openapi.yaml's Placement enum every placement its networks offer, and no other", () => {
+    const placements = providerRules.flatMap((rules) => rules.placements.map((placement) => placement.name));
+    const schema = openapiDocument.components!.schemas!.Placement as { enum: string[] };
+    expect(sorted(schema.enum)).toEqual(sorted([...new Set(placements)]));
   });
 
   it('is what the GraphQL Provider enum lists (schema/schema.graphql)', () => {

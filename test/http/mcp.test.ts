@@ -95,6 +95,17 @@ describe('MCP over Streamable HTTP', () => {
     await client.close();
   });
 
+  it("answers values in the spelling its arguments take (REST's), so an answer can be passed back as it is", async () => {
+    const client = await httpClient(service.url, acme.ownerKey);
+    const { post } = await succeed(client, 'create_post', { caption: 'Spelled once', targets: [{ connectionId, placement: 'feed' }] });
+    expect(post).toMatchObject({ status: 'draft', targets: [{ provider: 'sandbox', placement: 'feed', status: 'pending' }] });
+    const again = await succeed(client, 'validate_post', { caption: 'Again', targets: [{ connectionId, placement: post.targets[0].placement }] });
+    expect(again.targets).toEqual([expect.objectContaining({ placement: 'feed' })]);
+    const listed = await succeed(client, 'list_posts', { status: [post.status], provider: post.targets[0].provider });
+    expect(listed.posts.map((listedPost: { id: string }) => listedPost.id)).toContain(post.id);
+    await client.close();
+  });
+
   it('refuses bad arguments with details an agent can act on', async () => {
     const client = await httpClient(service.url, acme.ownerKey);
     const draft = (await succeed(client, 'create_post', { caption: 'Soon', targets: [{ connectionId, placement: 'feed' }] })).post;

@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { openapiDocument, v1Document } from '../../rest/openapiDocument.ts';
 import { operationHandlers } from '../../rest/operations.ts';
+import { createBackend } from '../../rest/v1.ts';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
 import { addPerson, bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
@@ -15,6 +16,7 @@ import { addPerson, bearer, connectSandbox, type TestWorkspace } from '../suppor
 let service: TestService;
 let acme: TestWorkspace;
 let responses: OpenAPIBackend;
+const oauthStart = Object.keys(openapiDocument.paths!).find((path) => openapiDocument.paths![path]?.servers)!;
 
 beforeAll(async () => {
   ({ service, acme } = await serviceWithWorkspace());
@@ -40,6 +42,19 @@ async function expectDocumented(operationId: string, response: Response) {
 }
 
 describe('OpenAPI document', () => {
+  it('is routed from a list of operations built once, as openapi-backend builds it afresh on every match', async () => {
+    const backend = await createBackend(service.services);
+    const operations = backend.router.getOperations();
+    expect(backend.router.getOperations()).toBe(operations);
+    expect((operations as { operationId?: string }[]).map((operation) => operation.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
+    const matched = backend.router.matchOperation({ method: 'get', path: '/v1/posts/p1', headers: {} });
+    expect(matched && operations).toContain(matched);
+    // Unpatched, the router hands out a new list each time (lodash over the document), two or three times a request.
+    const unpatched = new OpenAPIBackend({ definition: structuredClone(v1Document) as never, apiRoot: '/v1', quick: true });
+    await unpatched.init();
+    expect(unpatched.router.getOperations()).not.toBe(unpatched.router.getOperations());
+  });
+
   it('is valid OpenAPI 3.1', async () => {
     const result = await new Validator().validate(structuredClone(openapiDocument) as never);
     expect(result.errors ?? []).toEqual([]);
@@ -50,9 +65,19 @@ describe('OpenAPI document', () => {
   it('is served at /v1/openapi.json and /v1/openapi.yaml without a key', async () => {
     const json = await fetch(`${service.url}/v1/openapi.json`);
     expect(json.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await json.json()).toEqual(openapiDocument);
+    const served = await json.json();
+    const base = service.services.config.publicBaseUrl;
+    expect(JSON.parse(JSON.stringify(served).replaceAll(`"url":"${base}/`, '"url":"/'))).toEqual(openapiDocument);
     const yaml = await fetch(`${service.url}/v1/openapi.yaml`);
-    expect(parse(await yaml.text())).toEqual(openapiDocument);
+    expect(parse(await yaml.text())).toEqual(served);
+  });
+
+  it('names its servers by PUBLIC_BASE_URL, absolute, so a client generated from it works outside a browser (Node)', async () => {
+    const served = await (await fetch(`${service.url}/v1/openapi.json`)).json();
+    const base = service.services.config.publicBaseUrl;
+    expect(served.servers).toEqual([{ url: `${base}/v1` }]);
+    expect(served.paths[oauthStart].servers).toEqual([expect.objectContaining({ url: `${base}/` })]);
+    expect(parse(await (await fetch(`${service.url}/v1/openapi.yaml`)).text()).servers).toEqual([{ url: `${base}/v1` }]);
   });
 
   it('has no property whose value is null, the mark of a description cut at an unquoted comma', () => {

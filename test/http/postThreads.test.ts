@@ -196,7 +196,7 @@ describe('checking the parts', () => {
     expect(answer.body.error.details).toEqual([expect.objectContaining({ field: 'targets[0].override.thread[0].caption', code: 'caption.maxLength' })]);
   });
 
-  it('refuses a thread aimed at a network without threads, unless that target drops it', async () => {
+  it('refuses a thread aimed at a network without threads, naming the target, unless that target drops it', async () => {
     const content = { caption: 'Everywhere', thread: [{ caption: 'More' }] };
     const refused = await api('POST', '/posts', {
       content,
@@ -207,7 +207,7 @@ describe('checking the parts', () => {
     });
     expect(refused.status).toBe(422);
     expect(refused.body.error.details).toEqual([
-      expect.objectContaining({ field: 'content.thread', code: 'thread.unsupported', message: expect.stringContaining('sandbox') }),
+      expect.objectContaining({ field: 'targets[1].override.thread', code: 'thread.unsupported', message: expect.stringContaining('sandbox') }),
     ]);
     const dropped = await api('POST', '/posts', {
       content,

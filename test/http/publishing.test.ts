@@ -141,7 +141,7 @@ describe('POST /posts/{id}/publish', () => {
 });
 
 describe('POST /posts/{id}/schedule', () => {
-  it('refuses past times, unknown zones and timestamps without milliseconds', async () => {
+  it('refuses past times, unknown zones and times without an offset', async () => {
     const post = await createDraft('Later');
     const past = await api('POST', `/posts/${post.id}/schedule`, { scheduledAt: '2020-01-01T00:00:00.000Z', timezone: 'Mars/Olympus' });
     expect(past.status).toBe(400);
@@ -149,10 +149,23 @@ describe('POST /posts/{id}/schedule', () => {
       ['scheduledAt', 'past'],
       ['timezone', 'unknownTimezone'],
     ]);
-    const noMillis = await api('POST', `/posts/${post.id}/schedule`, { scheduledAt: '2030-01-01T00:00:00Z', timezone: 'Europe/Berlin' });
-    expect(noMillis.status).toBe(400);
-    expect(noMillis.body.error.details[0].field).toBe('scheduledAt');
+    const noOffset = await api('POST', `/posts/${post.id}/schedule`, { scheduledAt: '2030-01-01T00:00:00', timezone: 'Europe/Berlin' });
+    expect(noOffset.status).toBe(400);
+    expect(noOffset.body.error.details).toEqual([expect.objectContaining({ field: 'scheduledAt', code: 'format' })]);
     expect((await api('GET', `/posts/${post.id}`)).body.data.status).toBe('draft');
+  });
+
+  it('takes any ISO 8601 instant with an offset, with or without fractions of a second, as MCP does', async () => {
+    for (const [scheduledAt, instant] of [
+      ['2030-01-01T00:00:00Z', '2030-01-01T00:00:00.000Z'],
+      ['2030-01-01T01:30:00+01:00', '2030-01-01T00:30:00.000Z'],
+      ['2030-01-01T00:00:00.25-05:00', '2030-01-01T05:00:00.250Z'],
+    ]) {
+      const post = await createDraft(`At ${scheduledAt}`);
+      const scheduled = await api('POST', `/posts/${post.id}/schedule`, { scheduledAt, timezone: 'Europe/Berlin' });
+      expect(scheduled.status, scheduledAt).toBe(200);
+      expect(scheduled.body.data.scheduledAt).toBe(instant);
+    }
   });
 
   it('publishes at the time, and only at the latest time when rescheduled', async () => {

@@ -100,9 +100,9 @@ export async function exerciseEveryTool(client: Client, options: { connectionId:
 
   const png = await image('png', 64, 48);
   const inline = (await use('upload_media', { base64: png.toString('base64'), filename: 'dot.png', contentType: 'image/png' })).media;
-  expect(inline).toMatchObject({ status: 'READY', width: 64, height: 48, filename: 'dot.png' });
+  expect(inline).toMatchObject({ status: 'ready', width: 64, height: 48, filename: 'dot.png' });
   const fetched = (await use('upload_media', { url: options.fileUrl })).media;
-  expect(fetched).toMatchObject({ status: 'READY', filename: 'photo.jpg' });
+  expect(fetched).toMatchObject({ status: 'ready', filename: 'photo.jpg' });
   expect((await use('list_media', { type: 'image' })).media.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining([inline.id, fetched.id]));
   expect((await use('get_media', { mediaId: inline.id })).media.id).toBe(inline.id);
   expect((await use('suggest_alt_text', { mediaId: inline.id })).altText).not.toBe('');
@@ -112,30 +112,30 @@ export async function exerciseEveryTool(client: Client, options: { connectionId:
   expect(await use('validate_post', body)).toMatchObject({ valid: true, targets: [{ index: 0, connectionId, findings: [] }] });
   const idempotencyKey = `draft-${connectionId}`;
   const draft = (await use('create_post', { ...body, idempotencyKey })).post;
-  expect(draft).toMatchObject({ status: 'DRAFT', content: { caption: body.caption, mediaIds: [inline.id] } });
+  expect(draft).toMatchObject({ status: 'draft', content: { caption: body.caption, mediaIds: [inline.id] } });
   expect((await use('create_post', { ...body, idempotencyKey })).post.id).toBe(draft.id);
   expect((await use('get_post', { postId: draft.id })).post.id).toBe(draft.id);
   expect((await use('update_post', { postId: draft.id, version: draft.version, caption: 'Changed by an agent' })).post.content.caption).toBe(
     'Changed by an agent',
   );
   const scheduledAt = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
-  expect((await use('schedule_post', { postId: draft.id, scheduledAt, timezone: 'Europe/Berlin' })).post.status).toBe('SCHEDULED');
-  expect((await use('publish_post', { postId: draft.id })).post.status).toBe('PUBLISHING');
+  expect((await use('schedule_post', { postId: draft.id, scheduledAt, timezone: 'Europe/Berlin' })).post.status).toBe('scheduled');
+  expect((await use('publish_post', { postId: draft.id })).post.status).toBe('publishing');
   expect((await use('list_posts', { status: ['publishing', 'published'], connectionId })).posts.map((p: { id: string }) => p.id)).toContain(draft.id);
 
   expect((await use('list_queues')).queues.map((q: { id: string }) => q.id)).toContain(queueId);
   const queued = (await use('create_post', { caption: 'Queued', targets: [{ connectionId, placement: 'feed' }] })).post;
-  expect((await use('add_post_to_queue', { postId: queued.id, queueId })).post.status).toBe('SCHEDULED');
+  expect((await use('add_post_to_queue', { postId: queued.id, queueId })).post.status).toBe('scheduled');
 
   const failing = (await use('create_post', { caption: 'Fails [sandbox:fail]', targets: [{ connectionId, placement: 'feed' }] })).post;
   await use('publish_post', { postId: failing.id });
-  await eventually(async () => expect((await succeed(client, 'get_post', { postId: failing.id })).post.status).toBe('FAILED'));
-  expect((await use('retry_post_target', { postId: failing.id })).post.status).toBe('PUBLISHING');
+  await eventually(async () => expect((await succeed(client, 'get_post', { postId: failing.id })).post.status).toBe('failed'));
+  expect((await use('retry_post_target', { postId: failing.id })).post.status).toBe('publishing');
 
   const doomed = (await use('create_post', { caption: 'Short-lived', targets: [{ connectionId, placement: 'feed' }] })).post;
   expect(await use('delete_post', { postId: doomed.id })).toEqual({ deleted: true, postId: doomed.id });
   const today = new Date().toISOString().slice(0, 10);
-  expect(await use('get_analytics', { from: today, to: today, groupBy: 'provider' })).toMatchObject({ from: today, to: today, groupBy: 'PROVIDER' });
+  expect(await use('get_analytics', { from: today, to: today, groupBy: 'provider' })).toMatchObject({ from: today, to: today, groupBy: 'provider' });
 
   expect((await use('get_ai_status')).available).toBe(true);
   expect((await use('write_caption', { caption: 'New shoes in store', count: 2 })).suggestions).toHaveLength(2);

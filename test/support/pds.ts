@@ -13,13 +13,13 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/net.ts';
-import { addonLoadProblem } from './nativeAddon.ts';
+import { addonLoadProblem, betterSqliteAddon } from './nativeAddon.ts';
 
 export interface PdsAccount {
   did: string;
@@ -150,11 +150,6 @@ function answerWritesLate(server: Server, delayMs: number): void {
     }
     handle!(request, response);
   });
-}
-
-/** The compiled addon better-sqlite3 loads (`npm rebuild better-sqlite3` writes it). */
-function betterSqliteAddon(): string {
-  return join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
 }
 
 /** Every better-sqlite3 database and statement stays referenced, so the collector never finalizes one. */
