@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { AppError } from '../errors/appError.ts';
 import type { AiSettings } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { readAtMost } from '../outbound/answerLimit.ts';
 import type { AiProvider, AltTextTask, CaptionTask, ImageTask } from './provider.ts';
 import { parseAnswer, type AnswerShape } from './answers.ts';
 import { aiBusy, aiRefused, aiUnavailable } from './failures.ts';
@@ -138,7 +139,14 @@ function retryAfterSeconds(headers: Headers | undefined): number {
 }
 
 /**
- * The client's `fetch`, on undici's `request` with the answer read whole (JSON, or one base64 image). Node's own
+ * The most of one answer read: a JSON answer holding at most one base64 image (a 1536×1024 PNG is a few MB); a
+ * longer one fails the call as the provider's failure.
+ */
+const aiAnswerBytesAtMost = 32 * 1024 * 1024;
+
+/**
+ * The client's `fetch`, on undici's `request` with the answer read whole (JSON, or one base64 image) up to
+ * `aiAnswerBytesAtMost`. Node's own
  * fetch ties every request and response to weak references and finalizers, which V8 only clears in full
  * collections: at 175 calls a second they kept each call's objects through young-generation collections, doubling
  * their pauses (bench `ai`).
@@ -150,7 +158,7 @@ const bufferedFetch: typeof fetch = async (input, init = {}) => {
     body: init.body as string | Uint8Array | null,
     signal: init.signal ?? undefined,
   });
-  const body = await answer.body.arrayBuffer();
+  const body = await readAtMost(answer.body, aiAnswerBytesAtMost, answer.headers['content-length']);
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);

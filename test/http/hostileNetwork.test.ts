@@ -1,11 +1,11 @@
 // A hostile Mastodon instance: it passes the SSRF guard itself (NETWORK_ALLOWED_HOSTS=127.0.0.1), then names, in
 // its OAuth metadata and its answers, URLs the service must neither call nor hand on: a token endpoint at a
 // private address (where the code, the PKCE verifier and the app's secret would go), a `javascript:` authorization
-// endpoint (which the dashboard would open), a `javascript:` permalink (which every transport would serve), and
-// error answers full of markup.
+// endpoint (which the dashboard would open), a `javascript:` permalink (which every transport would serve),
+// error answers full of markup, and answers without end.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
@@ -120,6 +120,39 @@ describe("the endpoints in a hostile instance's OAuth metadata", () => {
     });
     expect(back.searchParams.get('error')).toBe('invalid_grant');
     expectShowable(back.searchParams.get('error_description'));
+  });
+});
+
+describe('an instance answering without end', () => {
+  it('fails the connect as the instance’s failure once the answer passes the limit, having read no more of it', async () => {
+    // Every request gets JSON bytes without end, written as fast as the connection takes them, until it is closed.
+    let sent = 0;
+    let asked = 0;
+    let hungUp = 0;
+    const flood = createServer((_request, response) => {
+      asked++;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pour = () => {
+        while (!response.destroyed && response.write(chunk)) sent += chunk.length;
+      };
+      response.on('drain', pour).on('close', () => hungUp++);
+      pour();
+    });
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    try {
+      const instanceUrl = `http://127.0.0.1:${(flood.address() as AddressInfo).port}`;
+      const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl });
+      expect(started.status).toBe(503);
+      expect(started.body.error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(started.body.error.message).toContain('answered with more than 4,194,304 bytes');
+      // The service hung up after the limit (NETWORK_ANSWER_MAX_BYTES, 4 MiB) and what socket buffers took.
+      await vi.waitFor(() => expect(hungUp).toBe(asked));
+      expect(sent).toBeLessThan(12 * 1024 * 1024);
+    } finally {
+      flood.closeAllConnections();
+      await new Promise((resolve) => flood.close(resolve));
+    }
   });
 });
 
