@@ -156,6 +156,28 @@ describe('an instance answering without end', () => {
   });
 });
 
+describe("a hostile instance's avatars", () => {
+  it.each([
+    'javascript:alert(document.cookie)//',
+    'data:text/html,<script>alert(1)</script>',
+    'https://10.0.0.7/avatar.png',
+    'https://[::1]/avatar.png',
+    'http://169.254.169.254/latest/meta-data/',
+  ])('stores and serves none that is not a public web URL: %s', async (avatar) => {
+    instance.forged = { avatar };
+    const connectionId = (await connect()).searchParams.get('connectionId');
+    expect(connectionId).toBeTruthy();
+    expect((await api('GET', `/social-accounts/${connectionId}`)).body.data).toMatchObject({ id: connectionId, avatarUrl: null });
+    const { rows } = await service.services.db.pool.query('SELECT avatar_url FROM social_account WHERE id = $1', [connectionId]);
+    expect(rows).toEqual([{ avatar_url: null }]);
+  });
+
+  it("keeps the instance's own avatar URL (at a host the operator allows)", async () => {
+    const connectionId = (await connect()).searchParams.get('connectionId');
+    expect((await api('GET', `/social-accounts/${connectionId}`)).body.data.avatarUrl).toBe(`${instance.url}/avatars/original/missing.png`);
+  });
+});
+
 describe("a hostile instance's permalinks", () => {
   it('records and serves no javascript: remoteUrl, though the post was published', async () => {
     const connectionId = (await connect()).searchParams.get('connectionId');

@@ -191,7 +191,8 @@ describe('NetworkHttp', () => {
  * takes them, until it is closed; `sent` counts what was written and `closed` resolves when the reader hung up.
  */
 function endless(declaredLength?: number) {
-  const state = { sent: 0, closed: Promise.withResolvers<void>() };
+  let hungUp = () => {};
+  const state = { sent: 0, closed: new Promise<void>((resolve) => (hungUp = resolve)) };
   const answer: Answer = (response) => {
     response.writeHead(200, { 'content-type': 'application/json', ...(declaredLength ? { 'content-length': String(declaredLength) } : {}) });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -199,7 +200,7 @@ function endless(declaredLength?: number) {
       while (!response.destroyed && response.write(chunk)) state.sent += chunk.length;
     };
     response.on('drain', pour);
-    response.on('close', () => state.closed.resolve());
+    response.on('close', () => hungUp());
     response.write('{"padding":"');
     pour();
   };
@@ -215,7 +216,7 @@ describe('answers past NETWORK_ANSWER_MAX_BYTES (4 MiB by default)', () => {
     const error = await failure(http().send({ method: 'GET', url: `${base}/api/v2/instance` }));
     expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
     expect(error.message).toBe('Example answered with more than 4,194,304 bytes; the answer was not read.');
-    await state.closed.promise;
+    await state.closed;
     // What the sockets' buffers took besides the 4 MiB read: the host was cut off, not read to its end.
     expect(state.sent).toBeLessThan(12 * MiB);
   });
@@ -227,7 +228,7 @@ describe('answers past NETWORK_ANSWER_MAX_BYTES (4 MiB by default)', () => {
       code: 'PROVIDER_UNAVAILABLE',
       transient: false,
     });
-    await state.closed.promise;
+    await state.closed;
     expect(state.sent).toBeLessThan(8 * MiB);
   });
 
@@ -236,7 +237,7 @@ describe('answers past NETWORK_ANSWER_MAX_BYTES (4 MiB by default)', () => {
     answers = [answer];
     const response = await http().fetch(`${base}/oauth/token`, { method: 'POST' });
     await expect(response.json()).rejects.toMatchObject({ name: 'AnswerTooLarge', limit: 4 * MiB });
-    await state.closed.promise;
+    await state.closed;
     expect(state.sent).toBeLessThan(12 * MiB);
   });
 });
