@@ -5,11 +5,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { startElsewhere } from '../support/elsewhere.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { LinkedInStandIn } from '../support/linkedin.ts';
@@ -143,24 +142,17 @@ describe('publishing to LinkedIn', () => {
   });
 
   it("sends the member's token to no upload URL outside LinkedIn's hosts: the post fails saying so", async () => {
-    // A host that is not LinkedIn's (another port than LINKEDIN_API_BASE_URL's), recording what reaches it.
-    const reached: (string | undefined)[] = [];
-    const elsewhere = createServer((request, response) => {
-      reached.push(request.headers.authorization);
-      request.resume();
-      response.writeHead(201).end();
-    });
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    linkedin.uploadsAt = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const elsewhere = await startElsewhere();
+    linkedin.uploadsAt = elsewhere.url;
     try {
       const mediaId = await uploadMedia(await image('png', 32, 32), 'away.png', 'image/png');
       const target = await publish(acme, 'An image whose upload URL is elsewhere', [mediaId]);
       expect(target).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_UNAVAILABLE' } });
       expect(target.error.message).toContain("which is not one of its own hosts; the account's token is not sent there");
-      expect(reached).toEqual([]);
+      expect(elsewhere.authorizations).toEqual([]);
     } finally {
       linkedin.uploadsAt = null;
-      await new Promise((resolve) => elsewhere.close(resolve));
+      await elsewhere.stop();
     }
   });
 

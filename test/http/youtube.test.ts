@@ -4,12 +4,11 @@
 // refused token, and the video's statistics.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { startElsewhere } from '../support/elsewhere.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { YouTubeStandIn } from '../support/youtube.ts';
@@ -244,26 +243,19 @@ describe('YouTube', () => {
 
 describe('upload sessions Google names', () => {
   it("sends the channel's token to no upload session outside Google's hosts: the post fails saying so", async () => {
-    // A host that is not Google's (another port than YOUTUBE_API_BASE_URL's), recording what reaches it.
-    const reached: (string | undefined)[] = [];
-    const elsewhere = createServer((request, response) => {
-      reached.push(request.headers.authorization);
-      request.resume();
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"elsewhere"}');
-    });
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
     // A service of its own: the day's units the other tests count on stay unspent.
     const { service, api, connectionId } = await connectedService();
     const mediaId = await uploadMedia(api, service, await video(320, 240, 1), 'clip.mp4', 'video/mp4');
-    youtube.sessionsAt = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const elsewhere = await startElsewhere();
+    youtube.sessionsAt = elsewhere.url;
     try {
       const target = await publish(api, connectionId, 'A session elsewhere', [mediaId]);
       expect(target).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_UNAVAILABLE' } });
       expect(target.error.message).toContain("which is not one of its own hosts; the account's token is not sent there");
-      expect(reached).toEqual([]);
+      expect(elsewhere.authorizations).toEqual([]);
     } finally {
       youtube.sessionsAt = null;
-      await new Promise((resolve) => elsewhere.close(resolve));
+      await elsewhere.stop();
     }
   });
 });
