@@ -118,6 +118,30 @@ describe('connecting a Bluesky account', () => {
       .catch((error) => error);
     expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: true });
   });
+
+  it('refuses a service answering without end once its answer passes NETWORK_ANSWER_MAX_BYTES, reading no more', async () => {
+    let sent = 0;
+    const flood = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pour = () => {
+        while (!response.destroyed && response.write(chunk)) sent += chunk.length;
+      };
+      response.on('drain', pour);
+      pour();
+    });
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    try {
+      const service = `http://127.0.0.1:${(flood.address() as AddressInfo).port}`;
+      const refusal = await adapter.connector.connect({ identifier: alice.handle, appPassword: alice.appPassword, service }).catch((error) => error);
+      expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
+      expect(refusal.message).toContain('Bluesky answered with more than 4,194,304 bytes');
+      expect(sent).toBeLessThan(12 * 1024 * 1024);
+    } finally {
+      flood.closeAllConnections();
+      await new Promise((resolve) => flood.close(resolve));
+    }
+  });
 });
 
 describe('publishing a post', () => {
