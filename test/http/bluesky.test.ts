@@ -16,6 +16,7 @@ import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
 import { publishMedia } from '../support/publishMedia.ts';
+import { pourWithoutEnd, type Pouring } from '../support/endless.ts';
 
 let pds: TestPds;
 let alice: PdsAccount;
@@ -120,23 +121,18 @@ describe('connecting a Bluesky account', () => {
   });
 
   it('refuses a service answering without end once its answer passes NETWORK_ANSWER_MAX_BYTES, reading no more', async () => {
-    let sent = 0;
-    const flood = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const pour = () => {
-        while (!response.destroyed && response.write(chunk)) sent += chunk.length;
-      };
-      response.on('drain', pour);
-      pour();
-    });
+    const pourings: Pouring[] = [];
+    const flood = createServer((_request, response) => void pourings.push(pourWithoutEnd(response)));
     await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
     try {
       const service = `http://127.0.0.1:${(flood.address() as AddressInfo).port}`;
       const refusal = await adapter.connector.connect({ identifier: alice.handle, appPassword: alice.appPassword, service }).catch((error) => error);
       expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
       expect(refusal.message).toContain('Bluesky answered with more than 4,194,304 bytes');
-      expect(sent).toBeLessThan(12 * 1024 * 1024);
+      await Promise.all(pourings.map((pouring) => pouring.closed));
+      const sent = pourings.reduce((sum, pouring) => sum + pouring.sent(), 0);
+      expect(sent).toBeGreaterThan(4 * 1024 * 1024);
+      expect(sent).toBeLessThan(12 * 1024 * 1024 * pourings.length);
     } finally {
       flood.closeAllConnections();
       await new Promise((resolve) => flood.close(resolve));
