@@ -16,7 +16,7 @@ import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
 import { publishMedia } from '../support/publishMedia.ts';
-import { pourWithoutEnd, type Pouring } from '../support/endless.ts';
+import { startFlood } from '../support/endless.ts';
 
 let pds: TestPds;
 let alice: PdsAccount;
@@ -121,21 +121,17 @@ describe('connecting a Bluesky account', () => {
   });
 
   it('refuses a service answering without end once its answer passes NETWORK_ANSWER_MAX_BYTES, reading no more', async () => {
-    const pourings: Pouring[] = [];
-    const flood = createServer((_request, response) => void pourings.push(pourWithoutEnd(response)));
-    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    const flood = await startFlood();
     try {
-      const service = `http://127.0.0.1:${(flood.address() as AddressInfo).port}`;
+      const service = flood.url;
       const refusal = await adapter.connector.connect({ identifier: alice.handle, appPassword: alice.appPassword, service }).catch((error) => error);
       expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
       expect(refusal.message).toContain('Bluesky answered with more than 4,194,304 bytes');
-      await Promise.all(pourings.map((pouring) => pouring.closed));
-      const sent = pourings.reduce((sum, pouring) => sum + pouring.sent(), 0);
+      const sent = await flood.sentWhenClosed();
       expect(sent).toBeGreaterThan(4 * 1024 * 1024);
-      expect(sent).toBeLessThan(12 * 1024 * 1024 * pourings.length);
+      expect(sent).toBeLessThan(12 * 1024 * 1024 * flood.answered);
     } finally {
-      flood.closeAllConnections();
-      await new Promise((resolve) => flood.close(resolve));
+      await flood.stop();
     }
   });
 });

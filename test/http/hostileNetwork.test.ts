@@ -10,7 +10,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
-import { pourWithoutEnd, type Pouring } from '../support/endless.ts';
+import { startFlood } from '../support/endless.ts';
 
 /** A service inside the network (127.0.0.2, not allowed): counts every connection and answers with its secrets. */
 class InsideService {
@@ -127,23 +127,19 @@ describe("the endpoints in a hostile instance's OAuth metadata", () => {
 describe('an instance answering without end', () => {
   it('fails the connect as the instance’s failure once the answer passes the limit, having read no more of it', async () => {
     // Every request gets JSON bytes without end, written as fast as the connection takes them, until it is closed.
-    const pourings: Pouring[] = [];
-    const flood = createServer((_request, response) => void pourings.push(pourWithoutEnd(response)));
-    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    const flood = await startFlood();
     try {
-      const instanceUrl = `http://127.0.0.1:${(flood.address() as AddressInfo).port}`;
+      const instanceUrl = flood.url;
       const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl });
       expect(started.status).toBe(503);
       expect(started.body.error.code).toBe('PROVIDER_UNAVAILABLE');
       expect(started.body.error.message).toContain('answered with more than 4,194,304 bytes');
       // The service hung up after the limit (NETWORK_ANSWER_MAX_BYTES, 4 MiB) and what socket buffers took.
-      await Promise.all(pourings.map((pouring) => pouring.closed));
-      const sent = pourings.reduce((sum, pouring) => sum + pouring.sent(), 0);
+      const sent = await flood.sentWhenClosed();
       expect(sent).toBeGreaterThan(4 * 1024 * 1024);
-      expect(sent).toBeLessThan(12 * 1024 * 1024 * pourings.length);
+      expect(sent).toBeLessThan(12 * 1024 * 1024 * flood.answered);
     } finally {
-      flood.closeAllConnections();
-      await new Promise((resolve) => flood.close(resolve));
+      await flood.stop();
     }
   });
 });

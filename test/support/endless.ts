@@ -1,6 +1,8 @@
 // An answer without end (a hostile or broken host): after `head`, JSON-safe spaces written as fast as the
-// connection takes them, until the reader hangs up. `sent()` counts every byte handed to the socket.
-import type { ServerResponse } from 'node:http';
+// connection takes them, until the reader hangs up. `sent()` counts every byte handed to the socket. `startFlood`
+// is a host answering every request so.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export interface Pouring {
   sent(): number;
@@ -23,4 +25,34 @@ export function pourWithoutEnd(response: ServerResponse, head = '', headers: Rec
   response.on('drain', pour);
   pour();
   return { sent: () => sent, closed };
+}
+
+export interface Flood {
+  url: string;
+  /** Requests answered so far. */
+  readonly answered: number;
+  /** Every byte sent, once each answer's reader hung up. */
+  sentWhenClosed(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** A host on 127.0.0.1 answering every request without end. */
+export async function startFlood(): Promise<Flood> {
+  const pourings: Pouring[] = [];
+  const server = createServer((_request, response) => void pourings.push(pourWithoutEnd(response)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get answered() {
+      return pourings.length;
+    },
+    async sentWhenClosed() {
+      await Promise.all(pourings.map((pouring) => pouring.closed));
+      return pourings.reduce((sum, pouring) => sum + pouring.sent(), 0);
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
