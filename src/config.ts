@@ -1,6 +1,7 @@
 // Every setting comes from the environment; docs/configuration.md lists them with these defaults.
 import { resolve } from 'node:path';
 import type { S3Settings } from './media/s3Storage.ts';
+import { defaultNetworkAnswerBytes } from './providers/http.ts';
 import { networks } from './providers/networks.ts';
 import { defaultLinkedInVersion } from './providers/linkedin/version.ts';
 import { linkedinProductSets, type LinkedInProducts } from './providers/linkedin/products.ts';
@@ -63,6 +64,8 @@ export interface Config {
   corsAllowedOrigins: string[];
   /** How long one call to a network may take while connecting, refreshing or revoking. */
   networkTimeoutMs: number;
+  /** NETWORK_ANSWER_MAX_BYTES: the most of any one answer a network (or a host it names) gives that is read; a longer one fails the call. */
+  networkAnswerMaxBytes: number;
   /** LINKEDIN_VERSION: the `LinkedIn-Version` (YYYYMM) of LinkedIn's versioned API to ask for. */
   linkedinVersion: string;
   /** LINKEDIN_PRODUCTS: the products of the operator's LinkedIn app, which decide the scopes asked for (linkedin/accounts.ts). */
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redirectAllowedOrigins: originList(env, 'REDIRECT_ALLOWED_ORIGINS'),
     corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
+    networkAnswerMaxBytes: integer(env, 'NETWORK_ANSWER_MAX_BYTES', defaultNetworkAnswerBytes, 64 * 1024),
     linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
     linkedinProducts: oneOf(env, 'LINKEDIN_PRODUCTS', linkedinProductSets, 'share'),
     metaGraphVersion: graphVersion(env.META_GRAPH_API_VERSION || 'v23.0'),

@@ -29,7 +29,7 @@ import { networkNamed } from '../providers/networks.ts';
 import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
 import { shownReason } from '../providers/shownReason.ts';
-import { allowedHostsFrom, checkDestination, RefusedDestination } from '../outbound/guard.ts';
+import { allowedHostsFrom, checkDestination, RefusedDestination, shownUrl } from '../outbound/guard.ts';
 import { appSettingsOf, requireProvider } from './providers.ts';
 import { localRemoteId, markNeedsReconnect, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
@@ -59,6 +59,11 @@ export function connectionSettings(config: Config, secrets: SecretBox, links: Ac
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 const displayName = (provider: string) => networkNamed(provider)?.displayName ?? provider;
+
+/** The accounts as the network named them, without an avatar people could not safely load (`shownUrl`). */
+function withShownAvatars<Account extends AccountToSave>(accounts: Account[], allowedHosts: ReadonlySet<string>): Account[] {
+  return accounts.map((account) => ({ ...account, identity: { ...account.identity, avatarUrl: shownUrl(account.identity.avatarUrl, allowedHosts) } }));
+}
 
 /** The accounts with the network's own limits for each, where it gives them per account (a Mastodon instance). */
 async function withAccountRules(link: AccountLink, accounts: AccountToSave[]): Promise<AccountToSave[]> {
@@ -420,7 +425,7 @@ export async function completeAccountConnection(
     const accounts: ReachedAccount[] = await callNetwork(provider, settings.timeoutMs, async () => {
       const app = await connector.prepare(context);
       const tokens = await exchangeCode(app, displayName(provider), callback, codeVerifier, settings.timeoutMs);
-      return withAccountRules(link, await connector.identities(tokens, context));
+      return withAccountRules(link, withShownAvatars(await connector.identities(tokens, context), settings.allowedHosts));
     });
     const connectionIds = await db.prisma.$transaction(async (tx) => {
       const saved = await saveReachedAccounts(tx, settings.secrets, outbox, authorization.workspaceId, provider, accounts);
@@ -520,7 +525,11 @@ export async function addSocialAccount(
     const credentials: Record<string, string> = { identifier: input.identifier!, appPassword: input.appPassword! };
     if (input.service) credentials.service = await networkUrl(settings, 'service', input.service);
     try {
-      account = await callNetwork(input.provider, settings.timeoutMs, async () => (await withAccountRules(link, [await connector.connect(credentials)]))[0]!);
+      account = await callNetwork(
+        input.provider,
+        settings.timeoutMs,
+        async () => (await withAccountRules(link, withShownAvatars([await connector.connect(credentials)], settings.allowedHosts)))[0]!,
+      );
     } catch (error) {
       if (!(error instanceof ProviderError && error.code === 'CREDENTIALS_REJECTED')) throw error;
       const provider = displayName(input.provider);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AppError } from '../errors/appError.ts';
 import type { AiSettings } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { answerTooLargeIn, capped } from '../outbound/answerLimit.ts';
 import type { AiProvider, AltTextTask, CaptionTask, ImageTask } from './provider.ts';
 import { parseAnswer, type AnswerShape } from './answers.ts';
 import { aiBusy, aiRefused, aiUnavailable } from './failures.ts';
@@ -57,6 +58,7 @@ export class OpenAiProvider implements AiProvider {
       apiKey: settings.apiKey ?? 'none',
       timeout: settings.timeoutMs,
       maxRetries: 0,
+      fetch: cappedFetch,
     });
   }
 
@@ -116,6 +118,7 @@ export class OpenAiProvider implements AiProvider {
       return await request();
     } catch (error) {
       if (error instanceof AppError) throw error;
+      if (answerTooLargeIn(error)) throw aiUnavailable('answer too large');
       if (error instanceof OpenAI.RateLimitError) throw aiBusy(retryAfterSeconds(error.headers));
       if (error instanceof OpenAI.APIConnectionTimeoutError) throw aiUnavailable('timeout');
       if (error instanceof OpenAI.APIUserAbortError) throw aiUnavailable('timeout');
@@ -134,3 +137,12 @@ function retryAfterSeconds(headers: Headers | undefined): number {
   const value = Number(headers?.get('retry-after'));
   return Number.isFinite(value) && value > 0 ? Math.ceil(value) : 1;
 }
+
+/**
+ * The most of one answer read: a JSON answer holding at most one base64 image (a 1536×1024 PNG is a few MB); a
+ * longer one fails the call as the provider's failure.
+ */
+const aiAnswerBytesAtMost = 32 * 1024 * 1024;
+
+/** The client's `fetch`: Node's own, with the answer's body capped at `aiAnswerBytesAtMost`. */
+const cappedFetch: typeof fetch = async (input, init) => capped(await fetch(input, init), aiAnswerBytesAtMost);

@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -76,6 +77,12 @@ const isMissing = (error: unknown) =>
 
 /** Beside a file sent in parts straight to the bucket, until complete: the id of its multipart upload. */
 const pendingPartsKey = (key: string) => `${key}.multipart`;
+/**
+ * Where a file's presigned PUT writes: never the key the file is read under. A presigned URL cannot be revoked and
+ * binds no content, so complete copies what arrived here to the file's key (`settleDirectUpload`), and whatever the
+ * URL writes afterwards lands here again, where nothing reads it.
+ */
+const incomingKey = (key: string) => `${key}.incoming`;
 
 /** Runs a request to the store; its failure is the store's (StorageUnavailableError), a missing object aside (null). */
 async function fromStore<T>(request: Promise<T>): Promise<T | null> {
@@ -281,21 +288,28 @@ export class S3MediaStorage implements MediaStorage {
     }
   }
 
+  /** Removes the file and whatever its presigned PUT left beside it. */
   async remove(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+    const { bucket: Bucket } = this.settings;
+    await Promise.all([key, incomingKey(key)].map((Key) => this.client.send(new DeleteObjectCommand({ Bucket, Key }))));
   }
 
   /**
-   * Up to the single-PUT limit, one presigned PUT; past it, a multipart upload begun here whose parts the client
-   * PUTs, each through a presigned URL, in any order and again if one fails. Every URL binds its body's length (and
-   * the whole file's its content type): the bucket refuses any other.
+   * Up to the single-PUT limit, one presigned PUT (of `incomingKey`, copied to `key` on complete); past it, a
+   * multipart upload begun here whose parts the client PUTs, each through a presigned URL, in any order and again
+   * if one fails (once the upload is completed its id is gone, and the bucket refuses its parts). Every URL binds
+   * its body's length (and the whole file's its content type): the bucket refuses any other.
    */
   async directUpload(key: string, file: { bytes: number; contentType: string; expiresInSeconds: number }): Promise<DirectUpload> {
     const { bytes, contentType, expiresInSeconds } = file;
     if (bytes <= this.settings.singlePutBytesAtMost) {
       const headers = { 'content-type': contentType };
       return {
-        whole: { url: await this.presign('PUT', key, { expiresInSeconds, headers: { ...headers, 'content-length': String(bytes) } }), method: 'PUT', headers },
+        whole: {
+          url: await this.presign('PUT', incomingKey(key), { expiresInSeconds, headers: { ...headers, 'content-length': String(bytes) } }),
+          method: 'PUT',
+          headers,
+        },
       };
     }
     const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.settings.bucket, Key: key, ContentType: contentType }));
@@ -312,8 +326,38 @@ export class S3MediaStorage implements MediaStorage {
     return { partBytes, parts };
   }
 
-  /** Completes a multipart upload whose parts the client sent, from the parts the bucket lists (no ETags asked of the client). */
+  /**
+   * Makes what the client sent straight to the bucket the file: a presigned PUT's object copied to `key` (within
+   * the bucket; a single PUT's file is within CopyObject's 5 GB), a multipart upload completed from the parts the
+   * bucket lists (no ETags asked of the client).
+   */
   async settleDirectUpload(key: string, bytes: number): Promise<void> {
+    await this.settleIncoming(key);
+    await this.settleParts(key, bytes);
+  }
+
+  /**
+   * Copies a presigned PUT's file to `key` unless `key` holds one already (the file came another way, or a
+   * complete before this one copied it; `IfNoneMatch` makes the store refuse a copy over it where it can), then
+   * drops the incoming object.
+   */
+  private async settleIncoming(key: string): Promise<void> {
+    const { bucket: Bucket } = this.settings;
+    if ((await this.size(incomingKey(key))) === null) return;
+    if ((await this.size(key)) === null) {
+      const copied = this.client.send(
+        new CopyObjectCommand({ Bucket, Key: key, CopySource: `${Bucket}/${incomingKey(key).split('/').map(encodeURIComponent).join('/')}`, IfNoneMatch: '*' }),
+      );
+      await copied.catch((error: unknown) => {
+        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) return;
+        throw new StorageUnavailableError(error);
+      });
+    }
+    await fromStore(this.client.send(new DeleteObjectCommand({ Bucket, Key: incomingKey(key) })));
+  }
+
+  /** Completes a multipart upload whose parts the client sent, from the parts the bucket lists. */
+  private async settleParts(key: string, bytes: number): Promise<void> {
     const { bucket: Bucket } = this.settings;
     const marker = await fromStore(this.client.send(new GetObjectCommand({ Bucket, Key: pendingPartsKey(key) })));
     if (!marker) return;

@@ -104,6 +104,22 @@ export function webUrl(raw: string | URL, allowedHosts: ReadonlySet<string>): UR
   return url;
 }
 
+/**
+ * A URL a network named for people to open or load (a published item's permalink, an account's avatar): its text
+ * where it passes `webUrl` and names no non-public address outright (unless the operator allows it), else null.
+ * No DNS lookup: whoever opens it resolves it, not this service.
+ */
+export function shownUrl(raw: string | null | undefined, allowedHosts: ReadonlySet<string>): string | null {
+  if (!raw) return null;
+  try {
+    assertPublicLiteral(webUrl(raw, allowedHosts).hostname, allowedHosts);
+    return raw;
+  } catch (error) {
+    if (!(error instanceof RefusedDestination)) throw error;
+    return null;
+  }
+}
+
 export async function checkDestination(raw: string, allowedHosts: ReadonlySet<string>): Promise<Destination> {
   const url = webUrl(raw, allowedHosts);
   const host = normalHost(url.hostname);

@@ -39,7 +39,7 @@ import { presentMedia } from '../media/library.ts';
 import { storageKeys, type MediaStorage } from '../media/storage.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from './runs.ts';
-import { allowedHostsFrom, RefusedDestination, webUrl } from '../outbound/guard.ts';
+import { allowedHostsFrom, shownUrl } from '../outbound/guard.ts';
 import type { MetricReadings } from '../analytics/collect.ts';
 import { chargeQuotas, publishCost, quotaExceededBy, quotasFor, workspaceLimit, type Quota } from '../providers/kit/quotas.ts';
 import { mediaSettings } from '../providers/kit/settingsMedia.ts';
@@ -198,7 +198,7 @@ const failed = (target: ClaimedTarget, failure: Failure): Outcome => ({ target, 
 /** The replies a target's publish makes: its thread's parts after the first post, and its first comment. */
 const repliesOf = (target: ClaimedTarget) => target.thread.length + (typeof target.settings.firstComment === 'string' ? 1 : 0);
 
-/** A published item as recorded and served: without a permalink where the network's would not pass `webUrl`. */
+/** A published item as recorded and served: without a permalink where the network's would not pass `shownUrl`. */
 interface RecordedItem {
   remoteId: string;
   remoteUrl: string | null;
@@ -496,13 +496,7 @@ export class TargetPublisher {
   }
 
   #permalink(url: string): string | null {
-    try {
-      webUrl(url, this.#permalinkHosts);
-      return url;
-    } catch (error) {
-      if (!(error instanceof RefusedDestination)) throw error;
-      return null;
-    }
+    return shownUrl(url, this.#permalinkHosts);
   }
 
   #failureOf(target: ClaimedTarget, error: unknown): Outcome {

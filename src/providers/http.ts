@@ -6,9 +6,11 @@
 //   401                 ACCOUNT_NEEDS_RECONNECT with tokenRejected (the worker refreshes once, then gives up)
 //   other 3xx and 4xx   PROVIDER_REJECTED, permanent, with the network's own reason (API calls never follow redirects)
 //   5xx, no answer      PROVIDER_UNAVAILABLE, transient (after the retries)
+//   an answer too long  PROVIDER_UNAVAILABLE, permanent: read only up to NETWORK_ANSWER_MAX_BYTES, then dropped
 // Nothing here logs, and no error carries a request header, so access tokens never leave the call.
 import type { Readable } from 'node:stream';
 import { Agent, fetch as undiciFetch, interceptors, request, type Dispatcher } from 'undici';
+import { AnswerTooLarge, capped, readAtMost } from '../outbound/answerLimit.ts';
 import { guardedConnector, RefusedDestination, webUrl } from '../outbound/guard.ts';
 import { ProviderError } from './adapter.ts';
 
@@ -86,6 +88,17 @@ const transientErrorCodes = [
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ];
+export const defaultNetworkAnswerBytes = 4 * 1024 * 1024;
+let answerBytesAtMost = defaultNetworkAnswerBytes;
+
+/**
+ * The most any answer a network or a host it names gives is read to (NETWORK_ANSWER_MAX_BYTES), for every client
+ * of this module (`send` and `networkFetch`): set once as the service starts, from its configuration.
+ */
+export function limitNetworkAnswers(bytes: number): void {
+  answerBytesAtMost = bytes;
+}
+
 const everyMethod: Dispatcher.HttpMethod[] = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE', 'POST', 'PATCH'];
 
 export class NetworkHttp {
@@ -149,8 +162,9 @@ export class NetworkHttp {
     let parsed: unknown;
     try {
       parsed = await readBody(answer);
-    } catch {
+    } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
+      if (error instanceof AnswerTooLarge) throw tooLarge(network, error);
       throw new ProviderError('PROVIDER_UNAVAILABLE', `${network} broke off its answer.`, true);
     }
     const status = answer.statusCode;
@@ -203,9 +217,14 @@ export function refusalOf(error: unknown): RefusedDestination | undefined {
  */
 export function networkFetch(allowedHosts?: ReadonlySet<string>): typeof fetch {
   const dispatcher = new Agent(allowedHosts ? { connect: guardedConnector(allowedHosts) } : {});
-  return ((input: string | URL | Request, init?: RequestInit) =>
-    undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
+  // Its answers are read at most to the limit (a longer one fails as it is read, like a dropped connection).
+  return (async (input: string | URL | Request, init?: RequestInit) =>
+    capped((await undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as Response, answerBytesAtMost)) as typeof fetch;
 }
+
+/** A network's answer past the limit: not the network's reason, and no retry makes it shorter. */
+export const tooLarge = (network: string, error: AnswerTooLarge) =>
+  new ProviderError('PROVIDER_UNAVAILABLE', `${network} answered with more than ${error.limit.toLocaleString('en')} bytes; the answer was not read.`, false);
 
 async function encodeBody(
   body: NetworkRequestBody | undefined,
@@ -221,7 +240,7 @@ async function encodeBody(
 }
 
 async function readBody(answer: Awaited<ReturnType<typeof request>>): Promise<unknown> {
-  const text = await answer.body.text();
+  const text = (await readAtMost(answer.body, answerBytesAtMost, answer.headers['content-length'])).toString('utf8');
   const type = String(answer.headers['content-type'] ?? '');
   if (text === '' || !/\bjson\b/i.test(type)) return text;
   try {

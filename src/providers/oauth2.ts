@@ -3,7 +3,8 @@
 // (`invalid_grant`, ...) and a network that cannot be reached become ProviderErrors that say which.
 import * as oauth from 'oauth4webapi';
 import { ProviderError, type OAuthClient, type OAuthServer, type ProviderTokens } from './adapter.ts';
-import { refusalOf } from './http.ts';
+import { answerTooLargeIn } from '../outbound/answerLimit.ts';
+import { refusalOf, tooLarge } from './http.ts';
 import { readableTokenAnswers } from './tokenAnswers.ts';
 
 /** The app and endpoints of one authorization, as a connector's `prepare` gives them. */
@@ -122,6 +123,8 @@ function providerErrorOf(error: unknown, provider: string): ProviderError {
   }
   const refusal = refusalOf(error);
   if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `${provider}: ${refusal.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
+  const overlong = answerTooLargeIn(error);
+  if (overlong) return tooLarge(provider, overlong);
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError('PROVIDER_UNAVAILABLE', `${provider} could not be reached or answered unexpectedly (${message})`, true);
 }

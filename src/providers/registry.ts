@@ -17,6 +17,7 @@ import { createThreadsAdapter } from './threads/adapter.ts';
 import { createXAdapter } from './x/adapter.ts';
 import { createYouTubeAdapter } from './youtube/adapter.ts';
 import { allowedHostsFrom } from '../outbound/guard.ts';
+import { limitNetworkAnswers } from './http.ts';
 
 export type ProviderAdapters = ReadonlyMap<string, ProviderAdapter>;
 
@@ -77,6 +78,7 @@ export function publishes(network: string): boolean {
 }
 
 export function createProviderAdapters(db: Database, secrets: SecretBox, config: Config): ProviderAdapters {
+  limitNetworkAnswers(config.networkAnswerMaxBytes);
   const dependencies: AdapterDependencies = { db, secrets, config, allowedHosts: allowedHostsFrom(config.networkAllowedHosts) };
   return new Map(
     Object.entries(publishingAdapters).flatMap(([network, adapterFor]) => {

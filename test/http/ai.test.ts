@@ -1,7 +1,7 @@
 // AI captions and credits against a local OpenAI-compatible server: rewrites, translations and hashtags within
 // each network's rules, every error code of the AI table, scopes, credits charged only on success and atomically,
 // the monthly renewal and ai.credits_low once.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { apiFor, type Api } from '../support/posts.ts';
@@ -224,6 +224,27 @@ describe('provider failures are AI errors, and nothing is charged', () => {
     expect(body.error.code).toBe('AI_UNAVAILABLE');
     expect(Date.now() - began).toBeLessThan(10_000);
     expect(await remaining(api)).toBe(500);
+  });
+
+  it('an answer without end is 503 AI_UNAVAILABLE once it passes 32 MiB, read no further', async () => {
+    // A minute's timeout: the answer is cut off by its size, long before.
+    const patient = await startTestService({ ...aiEnv(standIn.baseUrl), AI_TIMEOUT_MS: '60000' }, service.databaseUrl);
+    try {
+      const created = await createWorkspace(patient.services);
+      const api = apiFor(patient.url, created.ownerKey);
+      standIn.mode = 'endlessBody';
+      standIn.endlessBytesSent = 0;
+      const { status, body } = await api('POST', '/ai/captions', { action: 'rewrite', caption: 'Hello' });
+      expect(status).toBe(503);
+      expect(body.error.code).toBe('AI_UNAVAILABLE');
+      // The 32 MiB read and what the sockets' buffers took: the server was cut off, not read to its end.
+      await vi.waitFor(() => expect(standIn.endlessBytesSent).toBeGreaterThan(0));
+      expect(standIn.endlessBytesSent).toBeGreaterThan(32 * 1024 * 1024 - 64 * 1024);
+      expect(standIn.endlessBytesSent).toBeLessThan(48 * 1024 * 1024);
+      expect(await remaining(api)).toBe(500);
+    } finally {
+      await patient.stop();
+    }
   });
 
   it('a refused connection is 503 AI_UNAVAILABLE', async () => {

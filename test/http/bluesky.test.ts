@@ -16,6 +16,7 @@ import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
 import { publishMedia } from '../support/publishMedia.ts';
+import { startFlood } from '../support/endless.ts';
 
 let pds: TestPds;
 let alice: PdsAccount;
@@ -117,6 +118,21 @@ describe('connecting a Bluesky account', () => {
       .connect({ identifier: alice.handle, appPassword: alice.appPassword, service: 'http://127.0.0.1:9' })
       .catch((error) => error);
     expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: true });
+  });
+
+  it('refuses a service answering without end once its answer passes NETWORK_ANSWER_MAX_BYTES, reading no more', async () => {
+    const flood = await startFlood();
+    try {
+      const service = flood.url;
+      const refusal = await adapter.connector.connect({ identifier: alice.handle, appPassword: alice.appPassword, service }).catch((error) => error);
+      expect(refusal).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
+      expect(refusal.message).toContain('Bluesky answered with more than 4,194,304 bytes');
+      const sent = await flood.sentWhenClosed();
+      expect(sent).toBeGreaterThan(4 * 1024 * 1024);
+      expect(sent).toBeLessThan(12 * 1024 * 1024 * flood.answered);
+    } finally {
+      await flood.stop();
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 // A hostile Mastodon instance: it passes the SSRF guard itself (NETWORK_ALLOWED_HOSTS=127.0.0.1), then names, in
 // its OAuth metadata and its answers, URLs the service must neither call nor hand on: a token endpoint at a
 // private address (where the code, the PKCE verifier and the app's secret would go), a `javascript:` authorization
-// endpoint (which the dashboard would open), a `javascript:` permalink (which every transport would serve), and
-// error answers full of markup.
+// endpoint (which the dashboard would open), a `javascript:` permalink (which every transport would serve),
+// error answers full of markup, and answers without end.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { createWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { startFlood } from '../support/endless.ts';
 
 /** A service inside the network (127.0.0.2, not allowed): counts every connection and answers with its secrets. */
 class InsideService {
@@ -105,6 +106,48 @@ describe("the endpoints in a hostile instance's OAuth metadata", () => {
     });
     expect(back.searchParams.get('error')).toBe('invalid_grant');
     expectShowable(back.searchParams.get('error_description'));
+  });
+});
+
+describe('an instance answering without end', () => {
+  it('fails the connect as the instance’s failure once the answer passes the limit, having read no more of it', async () => {
+    // Every request gets JSON bytes without end, written as fast as the connection takes them, until it is closed.
+    const flood = await startFlood();
+    try {
+      const instanceUrl = flood.url;
+      const started = await api('POST', '/social-accounts/connect', { provider: 'mastodon', instanceUrl });
+      expect(started.status).toBe(503);
+      expect(started.body.error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(started.body.error.message).toContain('answered with more than 4,194,304 bytes');
+      // The service hung up after the limit (NETWORK_ANSWER_MAX_BYTES, 4 MiB) and what socket buffers took.
+      const sent = await flood.sentWhenClosed();
+      expect(sent).toBeGreaterThan(4 * 1024 * 1024);
+      expect(sent).toBeLessThan(12 * 1024 * 1024 * flood.answered);
+    } finally {
+      await flood.stop();
+    }
+  });
+});
+
+describe("a hostile instance's avatars", () => {
+  it.each([
+    'javascript:alert(document.cookie)//',
+    'data:text/html,<script>alert(1)</script>',
+    'https://10.0.0.7/avatar.png',
+    'https://[::1]/avatar.png',
+    'http://169.254.169.254/latest/meta-data/',
+  ])('stores and serves none that is not a public web URL: %s', async (avatar) => {
+    instance.forged = { avatar };
+    const connectionId = (await connect()).searchParams.get('connectionId');
+    expect(connectionId).toBeTruthy();
+    expect((await api('GET', `/social-accounts/${connectionId}`)).body.data).toMatchObject({ id: connectionId, avatarUrl: null });
+    const { rows } = await service.services.db.pool.query('SELECT avatar_url FROM social_account WHERE id = $1', [connectionId]);
+    expect(rows).toEqual([{ avatar_url: null }]);
+  });
+
+  it("keeps the instance's own avatar URL (at a host the operator allows)", async () => {
+    const connectionId = (await connect()).searchParams.get('connectionId');
+    expect((await api('GET', `/social-accounts/${connectionId}`)).body.data.avatarUrl).toBe(`${instance.url}/avatars/original/missing.png`);
   });
 });
 

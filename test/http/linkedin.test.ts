@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { startElsewhere } from '../support/elsewhere.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { LinkedInStandIn } from '../support/linkedin.ts';
@@ -157,6 +158,21 @@ describe('publishing to LinkedIn', () => {
     expect(target).toMatchObject({ status: 'published', attempts: 1 });
     const post = linkedin.posts.get(target.remoteId)!;
     expect(linkedin.images.get(post.content!.media!.id)).toMatchObject({ owner: `urn:li:person:${alice.id}`, status: 'AVAILABLE', sha256: sha256(file) });
+  });
+
+  it("sends the member's token to no upload URL outside LinkedIn's hosts: the post fails saying so", async () => {
+    const elsewhere = await startElsewhere();
+    linkedin.uploadsAt = elsewhere.url;
+    try {
+      const mediaId = await uploadMedia(await image('png', 32, 32), 'away.png', 'image/png');
+      const target = await publish(acme, 'An image whose upload URL is elsewhere', [mediaId]);
+      expect(target).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_UNAVAILABLE' } });
+      expect(target.error.message).toContain("which is not one of its own hosts; the account's token is not sent there");
+      expect(elsewhere.authorizations).toEqual([]);
+    } finally {
+      linkedin.uploadsAt = null;
+      await elsewhere.stop();
+    }
   });
 
   it('uploads a video in parts, waits while LinkedIn processes it, then posts it once', async () => {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/adapter.ts';
 import { NetworkHttp, retryAfterMs } from '../../src/providers/http.ts';
 import { freePort } from '../../src/net.ts';
+import { pourWithoutEnd, type Pouring } from '../support/endless.ts';
 
 interface Seen {
   method: string;
@@ -183,6 +184,59 @@ describe('NetworkHttp', () => {
     expect(error.retryAfterMs).toBeGreaterThan(80_000);
     expect(error.retryAfterMs).toBeLessThanOrEqual(90_000);
     expect(seen).toHaveLength(1);
+  });
+});
+
+/**
+ * An answer without end (a hostile host naming itself a network): JSON bytes written as fast as the connection
+ * takes them, until it is closed; `sent` counts what was written and `closed` resolves when the reader hung up.
+ */
+function endless(declaredLength?: number) {
+  let pouring: Pouring | undefined;
+  const answer: Answer = (response) => {
+    pouring = pourWithoutEnd(response, '{"padding":"', declaredLength ? { 'content-length': String(declaredLength) } : {});
+  };
+  /** The bytes sent once the reader hung up. */
+  const sentWhenClosed = async () => {
+    await pouring!.closed;
+    return pouring!.sent();
+  };
+  return { answer, sentWhenClosed };
+}
+
+const MiB = 1024 * 1024;
+
+describe('answers past NETWORK_ANSWER_MAX_BYTES (4 MiB by default)', () => {
+  it('reads an endless answer only to the limit, then hangs up: a permanent PROVIDER_UNAVAILABLE saying so', async () => {
+    const { sentWhenClosed, answer } = endless();
+    answers = [answer];
+    const error = await failure(http().send({ method: 'GET', url: `${base}/api/v2/instance` }));
+    expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', transient: false });
+    expect(error.message).toBe('Example answered with more than 4,194,304 bytes; the answer was not read.');
+    // What the sockets' buffers took besides the 4 MiB read: the host was cut off, not read to its end.
+    const sent = await sentWhenClosed();
+    expect(sent).toBeGreaterThan(4 * MiB);
+    expect(sent).toBeLessThan(12 * MiB);
+  });
+
+  it('refuses an answer declaring a longer length before reading any of it', async () => {
+    const { sentWhenClosed, answer } = endless(400 * MiB);
+    answers = [answer];
+    expect(await failure(http().send({ method: 'GET', url: `${base}/.well-known/oauth-authorization-server` }))).toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+      transient: false,
+    });
+    expect(await sentWhenClosed()).toBeLessThan(8 * MiB);
+  });
+
+  it('caps the answers the OAuth and atproto clients read through its fetch the same way', async () => {
+    const { sentWhenClosed, answer } = endless();
+    answers = [answer];
+    const response = await http().fetch(`${base}/oauth/token`, { method: 'POST' });
+    await expect(response.json()).rejects.toMatchObject({ name: 'AnswerTooLarge', limit: 4 * MiB });
+    const sent = await sentWhenClosed();
+    expect(sent).toBeGreaterThan(4 * MiB);
+    expect(sent).toBeLessThan(12 * MiB);
   });
 });
 

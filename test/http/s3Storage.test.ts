@@ -70,10 +70,10 @@ describe('presigned PUTs straight to the bucket', () => {
   it('takes an image into the bucket without the service, processes it from there and serves it by a presigned GET', async () => {
     const png = await image('png', 640, 480);
     const started = await start('picture.png', 'image/png', png.length);
-    // The upload URL is the bucket's, presigned for this file's key, expiring with the upload.
+    // The upload URL is the bucket's, presigned for a key beside the file's (complete copies it over), expiring with the upload.
     const uploadUrl = new URL(started.uploadUrl);
     expect(uploadUrl.origin).toBe(s3.endpoint);
-    expect(uploadUrl.pathname).toBe(`/${s3.bucket}/uploads/${started.id}`);
+    expect(uploadUrl.pathname).toBe(`/${s3.bucket}/uploads/${started.id}.incoming`);
     expect(uploadUrl.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
     const signedAt = Date.parse(uploadUrl.searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
     expect(Math.abs(signedAt + Number(uploadUrl.searchParams.get('X-Amz-Expires')) * 1000 - Date.parse(started.expiresAt))).toBeLessThan(2000);
@@ -82,10 +82,11 @@ describe('presigned PUTs straight to the bucket', () => {
     const sentBefore = s3.requests.length;
     const sent = await fetch(started.uploadUrl, { method: started.method, headers: started.headers, body: new Uint8Array(png) });
     expect(sent.status).toBe(200);
-    expect(s3.requests.slice(sentBefore)).toEqual([{ method: 'PUT', key: storageKeys.original(started.id), partNumber: null }]);
-    expect(await stored(storageKeys.original(started.id))).toEqual(png);
+    expect(s3.requests.slice(sentBefore)).toEqual([{ method: 'PUT', key: `${storageKeys.original(started.id)}.incoming`, partNumber: null }]);
 
     const media = await completeAndWait(started.id);
+    expect(await stored(storageKeys.original(started.id))).toEqual(png);
+    expect(await service.services.storage.size(`${storageKeys.original(started.id)}.incoming`)).toBeNull();
     expect(media).toMatchObject({ status: 'ready', type: 'image', format: 'png', width: 640, height: 480 });
     expect(await service.services.storage.size(storageKeys.thumbnail(started.id))).toBeGreaterThan(0);
 
@@ -123,6 +124,27 @@ describe('presigned PUTs straight to the bucket', () => {
 
     expect((await send(started.headers, png)).status).toBe(200);
     expect(await completeAndWait(started.id)).toMatchObject({ status: 'ready', format: 'png' });
+  });
+
+  it('serves and publishes the bytes it checked: the upload URL sent again after processing changes nothing', async () => {
+    const png = await image('png', 64, 64);
+    const started = await start('picture.png', 'image/png', png.length);
+    expect((await put(started, png)).status).toBe(200);
+    const media = await completeAndWait(started.id);
+    expect(media).toMatchObject({ status: 'ready', type: 'image', format: 'png' });
+
+    // The presigned URL still takes a body of the signed length and type (a presigned URL cannot be revoked)…
+    const html = Buffer.concat([Buffer.from('<html><script>alert(1)</script>'), Buffer.alloc(png.length)]).subarray(0, png.length);
+    expect((await put(started, html)).status).toBe(200);
+    // …but nothing reads where it writes: the file served (and sent to networks) is still the checked PNG.
+    const answer = await fetch(local(media.url), { redirect: 'manual' });
+    const served = await fetch(answer.headers.get('location')!);
+    expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(png));
+    expect(await stored(storageKeys.original(started.id))).toEqual(png);
+    expect((await api('GET', `/media/${started.id}`)).body.data).toMatchObject({ status: 'ready', format: 'png', size: png.length });
+    // Deleting the media removes what the late PUT left too.
+    expect((await api('DELETE', `/media/${started.id}`)).status).toBe(204);
+    expect(await service.services.storage.size(`${storageKeys.original(started.id)}.incoming`)).toBeNull();
   });
 
   it('processes a video (ffprobe and the poster frame read a copy from the store)', async () => {
@@ -194,6 +216,9 @@ describe('files past the single-PUT limit', () => {
     expect((await completeAndWait(started.id)).status).toBe('failed');
     expect(sha256(await stored(key))).toBe(sha256(bytes));
     expect(await service.services.storage.size(`${key}.multipart`)).toBeNull();
+    // Complete ended the multipart upload: its part URLs, though signed for longer, write nothing any more.
+    expect(await bucketRefusal(await sendPart(parts[0], randomBytes(partBytes)))).toEqual({ status: 404, code: 'NoSuchUpload' });
+    expect(sha256(await stored(key))).toBe(sha256(bytes));
   });
 
   it('also go whole to the service’s own upload URL, which streams them to the bucket in parts; a store failing meanwhile answers 503 STORAGE_UNAVAILABLE and keeps nothing', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 import { createWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { startElsewhere } from '../support/elsewhere.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { YouTubeStandIn } from '../support/youtube.ts';
@@ -239,6 +240,25 @@ describe('YouTube', () => {
     const [made] = youtube.videos.values();
     const account = { id: 'a', provider: 'youtube', username: '@norafield', remoteId: channel.id, tokens };
     expect(await adapter.metrics(account, made!.id)).toEqual({ videoViews: 1532, likes: 87, comments: 9 });
+  });
+});
+
+describe('upload sessions Google names', () => {
+  it("sends the channel's token to no upload session outside Google's hosts: the post fails saying so", async () => {
+    // A service of its own: the day's units the other tests count on stay unspent.
+    const { service, api, connectionId } = await connectedService();
+    const mediaId = await uploadMedia(api, service, await video(320, 240, 1), 'clip.mp4', 'video/mp4');
+    const elsewhere = await startElsewhere();
+    youtube.sessionsAt = elsewhere.url;
+    try {
+      const target = await publish(api, connectionId, 'A session elsewhere', [mediaId]);
+      expect(target).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_UNAVAILABLE' } });
+      expect(target.error.message).toContain("which is not one of its own hosts; the account's token is not sent there");
+      expect(elsewhere.authorizations).toEqual([]);
+    } finally {
+      youtube.sessionsAt = null;
+      await elsewhere.stop();
+    }
   });
 });
 

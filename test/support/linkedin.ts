@@ -161,6 +161,11 @@ export class LinkedInStandIn {
   readonly requests: { method: string; path: string; version: string | undefined }[] = [];
   /** The next this many calls to /rest answer 429. */
   throttleNext = 0;
+  /**
+   * Upload URLs at this origin rather than the stand-in's own: an answer naming a host that is not LinkedIn's
+   * (LinkedIn's own are at www.linkedin.com and api.linkedin.com, see src/providers/linkedin/api.ts).
+   */
+  uploadsAt: string | null = null;
   partDelayMs: number;
   url = '';
   readonly #server: Server;
@@ -344,7 +349,7 @@ export class LinkedInStandIn {
     const image = `urn:li:image:D4E${this.#nextId()}`;
     this.images.set(image, { owner, bytes: 0, sha256: null, status: 'WAITING_UPLOAD', pollsLeft: this.#options.imageProcessingPolls });
     json(res, 200, {
-      value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/image/${encodeURIComponent(image)}`, image },
+      value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.uploadsAt ?? this.url}/upload/image/${encodeURIComponent(image)}`, image },
     });
   }
 
@@ -373,7 +378,7 @@ export class LinkedInStandIn {
         uploadUrlsExpireAt: Date.now() + 3600_000,
         video,
         uploadInstructions: parts.map((part, index) => ({
-          uploadUrl: `${this.url}/upload/video/${encodeURIComponent(video)}/${index}`,
+          uploadUrl: `${this.uploadsAt ?? this.url}/upload/video/${encodeURIComponent(video)}/${index}`,
           firstByte: part.firstByte,
           lastByte: part.lastByte,
         })),

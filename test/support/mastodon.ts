@@ -150,9 +150,9 @@ export class MastodonStandIn {
   denyAuthorization = false;
   /**
    * A hostile instance: fields of its OAuth metadata replaced (an endpoint at a private address, a `javascript:`
-   * authorization endpoint), and the permalink (`url` and `uri`) it gives its statuses.
+   * authorization endpoint), the permalink (`url` and `uri`) it gives its statuses, and the account's `avatar`.
    */
-  forged: { metadata?: Record<string, unknown>; statusUrl?: string } = {};
+  forged: { metadata?: Record<string, unknown>; statusUrl?: string; avatar?: string } = {};
   readonly #server: Server;
   readonly #options: Required<Omit<StandInOptions, 'limits'>>;
   readonly #codes = new Map<string, Grant>();
@@ -455,7 +455,7 @@ export class MastodonStandIn {
       note: '',
       url: `${this.url}/@${account.username}`,
       uri: `${this.url}/users/${account.username}`,
-      avatar: `${this.url}/avatars/original/missing.png`,
+      avatar: this.forged.avatar ?? `${this.url}/avatars/original/missing.png`,
       avatar_static: `${this.url}/avatars/original/missing.png`,
       header: `${this.url}/headers/original/missing.png`,
       header_static: `${this.url}/headers/original/missing.png`,

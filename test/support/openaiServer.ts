@@ -6,13 +6,14 @@
 //   `finish_reason` ("stop", or "content_filter" when the filter withheld the content).
 // - POST /v1/images/generations: answers `{created, data: [{b64_json}]}` (a real PNG of the size asked).
 // - Errors: `{error: {message, type, param, code}}` with the HTTP status; 429 carries `retry-after`.
-// Behaviour is switchable per test (`mode`), `delayMs` slows every answer, `hold()` keeps answers back until
+// Behaviour is switchable per test (`mode`; `stalledBody` and `endlessBody` are broken servers, not OpenAI's), `delayMs` slows every answer, `hold()` keeps answers back until
 // released, every request is recorded (path, body, authorization) for assertions, and `mostInFlight` is the most
 // requests it was answering at once.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
+import { pourWithoutEnd } from './endless.ts';
 
 /** `plainText`: answers prose, ignoring response_format; `noStructuredOutput`: refuses response_format with 400, as older servers do. */
 export type StandInMode =
@@ -25,7 +26,8 @@ export type StandInMode =
   | 'refusal'
   | 'contentPolicy'
   | 'unauthorized'
-  | 'stalledBody';
+  | 'stalledBody'
+  | 'endlessBody';
 
 export interface RecordedRequest {
   path: string;
@@ -49,6 +51,8 @@ export interface OpenAiStandIn {
   reply: ChatReply;
   requests: RecordedRequest[];
   mostInFlight: number;
+  /** Bytes written in `endlessBody` mode, once the reader hung up. */
+  endlessBytesSent: number;
   /** Answers wait until the returned function is called. */
   hold(): () => void;
   /** Resolves once `count` requests have arrived in all. */
@@ -57,7 +61,7 @@ export interface OpenAiStandIn {
 }
 
 const errors: Record<
-  Exclude<StandInMode, 'ok' | 'plainText' | 'noStructuredOutput' | 'contentFilter' | 'refusal' | 'stalledBody'>,
+  Exclude<StandInMode, 'ok' | 'plainText' | 'noStructuredOutput' | 'contentFilter' | 'refusal' | 'stalledBody' | 'endlessBody'>,
   { status: number; type: string; code: string | null; message: string }
 > = {
   rateLimited: { status: 429, type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests. Please try again in 7s.' },
@@ -100,6 +104,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     reply: defaultReply,
     requests: [] as RecordedRequest[],
     mostInFlight: 0,
+    endlessBytesSent: 0,
   };
   let inFlight = 0;
 
@@ -162,6 +167,11 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     // A server that answers 200 and then stops sending halfway through the body (a stalled proxy or model server).
     if (standIn.mode === 'stalledBody')
       return void response.writeHead(200, { 'content-type': 'application/json' }).write('{"id":"chatcmpl-stalled","choices":[');
+    // A server that answers 200 and then sends without end (a broken or hostile model server).
+    if (standIn.mode === 'endlessBody') {
+      const pouring = pourWithoutEnd(response, '{"id":"chatcmpl-endless","padding":"');
+      return void pouring.closed.then(() => (standIn.endlessBytesSent = pouring.sent()));
+    }
     if (request.method === 'POST' && path === '/v1/chat/completions') return send(response, 200, await chatCompletion(body));
     if (request.method === 'POST' && path === '/v1/images/generations') return send(response, 200, await imageGeneration(body));
     send(response, 404, {

@@ -1,6 +1,7 @@
 // A local S3-compatible server for tests (s3rver, files in a temporary folder), with one bucket. s3rver lacks two
 // multipart calls that @tus/s3-store and src/media/s3Storage.ts make (ListParts, AbortMultipartUpload): they are
-// answered here from s3rver's own record of the parts, as S3 answers them. s3rver checks no SigV4 signature: the
+// answered here from s3rver's own record of the parts, as S3 answers them, and a part for an upload that is gone
+// (completed, aborted) is refused as S3 refuses it (404 NoSuchUpload). s3rver checks no SigV4 signature: the
 // signature of a presigned URL (query authentication, what clients get) is checked here, by the steps of AWS's
 // documentation, so a request differing from what was signed (method, query, a signed header such as the length
 // or type) is refused as S3 refuses it (403 SignatureDoesNotMatch). `failWrites` makes the store refuse every
@@ -136,6 +137,18 @@ export async function startTestS3(): Promise<TestS3> {
     if (failing && req.method === 'PUT') {
       req.resume();
       return void req.on('end', () => xmlError(res, 500, 'InternalError', 'We encountered an internal error. Please try again.'));
+    }
+    if (uploadId && partNumber !== null && req.method === 'PUT') {
+      // s3rver takes a part for any upload id, even one already completed; S3 refuses it (UploadPart: "NoSuchUpload:
+      // The specified multipart upload does not exist. The upload ID might be invalid, or the multipart upload might
+      // have been aborted or completed", https://docs.aws.amazon.com/AmazonS3/latest/API/API_UploadPart.html).
+      return void stat(join(uploadsDirectory, uploadId)).then(
+        () => handle(req, res),
+        () => {
+          req.resume();
+          req.on('end', () => xmlError(res, 404, 'NoSuchUpload', 'The specified multipart upload does not exist.'));
+        },
+      );
     }
     handle(req, res);
   });

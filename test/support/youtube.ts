@@ -155,6 +155,11 @@ export class YouTubeStandIn {
   chunkDelayMs: number;
   /** The upload stops being read once a session holds this many bytes, until its connection closes (a worker killed mid-upload). */
   stallAtByte: number | null = null;
+  /**
+   * Session URLs at this origin rather than the stand-in's own: an answer naming a host that is not Google's
+   * (Google's are at www.googleapis.com, see src/providers/youtube/api.ts).
+   */
+  sessionsAt: string | null = null;
   url = '';
   readonly #server: Server;
   readonly #processingPolls: number;
@@ -380,7 +385,10 @@ export class YouTubeStandIn {
       videoId: null,
     });
     res
-      .writeHead(200, { location: `${this.url}/upload/youtube/v3/videos?uploadType=resumable&part=${parts.join(',')}&upload_id=${id}`, 'content-length': '0' })
+      .writeHead(200, {
+        location: `${this.sessionsAt ?? this.url}/upload/youtube/v3/videos?uploadType=resumable&part=${parts.join(',')}&upload_id=${id}`,
+        'content-length': '0',
+      })
       .end();
   }
 

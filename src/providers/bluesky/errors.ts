@@ -3,8 +3,9 @@
 //   429                               RATE_LIMITED_BY_PROVIDER, retried after `RateLimit-Reset` (Unix seconds)
 //   5xx, no answer                    PROVIDER_UNAVAILABLE, transient
 //   other 4xx                         PROVIDER_REJECTED with the PDS's reason
+import { answerTooLargeIn } from '../../outbound/answerLimit.ts';
 import { ProviderError } from '../adapter.ts';
-import { refusalOf } from '../http.ts';
+import { refusalOf, tooLarge } from '../http.ts';
 import { atproto } from './sdk.ts';
 
 const tokenErrors = new Set(['ExpiredToken', 'InvalidToken']);
@@ -18,6 +19,8 @@ function resetDelayMs(headers: Record<string, string | undefined> | undefined, n
 export async function providerErrorOf(error: unknown): Promise<unknown> {
   const refusal = refusalOf(error);
   if (refusal) return new ProviderError('PROVIDER_UNAVAILABLE', `Bluesky: ${refusal.reasonWith('NETWORK_ALLOWED_HOSTS')}`, false);
+  const overlong = answerTooLargeIn(error);
+  if (overlong) return tooLarge('Bluesky', overlong);
   if (error instanceof ProviderError || !(error instanceof (await atproto()).XRPCError)) return error;
   const reason = error.message && error.message !== error.error ? error.message : `Bluesky answered ${error.error || error.status}.`;
   if (tokenErrors.has(error.error) || error.status === 401) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });

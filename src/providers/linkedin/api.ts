@@ -23,7 +23,10 @@ export class LinkedInApi extends NetworkApi {
   readonly #version: string;
 
   constructor(options: LinkedInApiOptions) {
-    super(options, { network: 'LinkedIn', reasonOf });
+    // Its upload URLs are at www.linkedin.com (/dms-uploads/…) and api.linkedin.com (/mediaUpload/…): the Images and
+    // Videos API references (https://learn.microsoft.com/linkedin/marketing/community-management/shares/images-api,
+    // …/videos-api) and the Assets API's (…/vector-asset-api). The PUT carries the member's token, so only there.
+    super(options, { network: 'LinkedIn', reasonOf, tokenHosts: ['linkedin.com', '*.linkedin.com'] });
     this.#version = options.version;
   }
 

@@ -12,8 +12,9 @@
 //   internal_error, HTTP 5xx              transient
 //   anything else                         a refusal, with TikTok's message (privacy_level_option_mismatch,
 //                                         url_ownership_unverified, unaudited_client_can_only_post_to_private_accounts, ...)
+import { AnswerTooLarge } from '../../outbound/answerLimit.ts';
 import { ProviderError } from '../adapter.ts';
-import type { NetworkRequestBody } from '../http.ts';
+import { tooLarge, type NetworkRequestBody } from '../http.ts';
 import { NetworkApi, type NetworkApiOptions } from '../kit/networkApi.ts';
 import { parseKeepingLargeIntegers } from '../kit/preciseJson.ts';
 
@@ -95,6 +96,7 @@ export class TikTokApi extends NetworkApi {
       text = await answer.text();
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof AnswerTooLarge) throw tooLarge('TikTok', error);
       throw new ProviderError('PROVIDER_UNAVAILABLE', `TikTok could not be reached (${(error as Error).name}).`, true);
     }
     let body: unknown = text;

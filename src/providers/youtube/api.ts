@@ -46,11 +46,14 @@ export function untilQuotaReset(now: Temporal.Instant): number {
 /** Calls at paths /youtube/v3/… and /upload/youtube/v3/…; `uploads` calls the upload sessions Google names. */
 export class YouTubeApi extends NetworkApi {
   constructor(options: NetworkApiOptions) {
-    super(options, { network: 'YouTube', reasonOf, classify });
+    // Google answers the session's start with its URL at www.googleapis.com
+    // (https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol, step 2); the API is also
+    // served at youtube.googleapis.com (https://developers.google.com/youtube/v3/docs, the discovery document's rootUrl).
+    super(options, { network: 'YouTube', reasonOf, classify, tokenHosts: ['www.googleapis.com', 'youtube.googleapis.com'] });
   }
 
-  /** An upload session URL Google answered with, once it passes the SSRF guard. */
+  /** An upload session URL Google answered with, once it passes the SSRF guard and is at Google's API hosts (it gets the token). */
   sessionUrl(location: unknown): string {
-    return this.uploads.urlFromNetwork(Array.isArray(location) ? location[0] : location, 'upload session URL');
+    return this.givenUrl(Array.isArray(location) ? location[0] : location, 'upload session URL', { withToken: true });
   }
 }
