@@ -11,6 +11,7 @@ import { navigate, postRoute, usePath } from './router.ts';
 import { Link } from './ui.tsx';
 import { Avatar } from './ui/Avatar.tsx';
 import { Button } from './ui/Button.tsx';
+import { RateLimitNotice } from './ui/RateLimitNotice.tsx';
 import { setTheme, useTheme } from './ui/theme.ts';
 import { SignIn } from './pages/SignIn.tsx';
 import { Calendar } from './pages/Calendar.tsx';
@@ -195,6 +196,7 @@ export function App({ initialSession }: { initialSession: Session | null }) {
         <TopBar {...frame} />
         <Sidebar {...frame} />
         <main id="main" key={workspace.id}>
+          <RateLimitNotice />
           <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
             <Page path={path} workspaceId={workspace.id} />
           </Suspense>
