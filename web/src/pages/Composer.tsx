@@ -3,11 +3,11 @@
 // a preview per network; then save as draft, publish now, schedule, or add to a queue. The parts live in ../composer/.
 import { useState } from 'react';
 import { useClient, useQuery } from 'urql';
-import type { ApiError } from '../api/auth.ts';
+import { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
 import { navigate, postPath } from '../router.ts';
 import { timeZone } from '../time.ts';
-import { detailFor } from '../ui.tsx';
+import { detailFor, useFormError } from '../ui.tsx';
 import type { MediaItem } from '../media/MediaPicker.tsx';
 import { AccountPicker } from '../composer/AccountPicker.tsx';
 import { AiTools } from '../composer/AiTools.tsx';
@@ -31,6 +31,14 @@ const ComposerData = `
     providers { provider displayName settings placements { name caption { maxLength countedIn charactersPerUrl required } media { max } thread { maxParts } } }
   }`;
 
+/** The API's generic words where the composer has the person's: no account chosen. */
+function inComposerWords(error: ApiError): ApiError {
+  const details = error.details.map((detail) =>
+    detail.field === 'targets' && detail.code === 'minItems' ? { ...detail, message: t('composer.chooseAccount') } : detail,
+  );
+  return new ApiError(error.code, error.message, details);
+}
+
 /** `postId`: the saved post to edit (`/posts/<id>/edit`); without it, a new post. */
 export function Composer({ postId }: { postId?: string }) {
   const client = useClient();
@@ -39,7 +47,7 @@ export function Composer({ postId }: { postId?: string }) {
   const [attachments, setAttachments] = useState<MediaItem[]>([]);
   const [thread, setThread] = useState<ThreadPartDraft[]>([]);
   const [targets, setTargets] = useState<TargetDraft[]>([]);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { error, setError, changed } = useFormError();
   const [busy, setBusy] = useState(false);
   const edited = useEditedPost(postId, (post) => {
     setCaption(post.caption);
@@ -57,7 +65,18 @@ export function Composer({ postId }: { postId?: string }) {
   const { uploads, start: uploadFiles, dismiss: dismissUpload } = useUploads((media) => setAttachments((current) => [...current, media]));
   const networkOf = (provider: Provider) => rulesOf(provider)?.displayName ?? provider;
 
+  /** The composer's name for a field the API names, for the banner of a refusal. */
+  function labelOf(field: string): string | undefined {
+    if (field === 'targets') return t('composer.accounts');
+    if (field === 'content.caption') return t('composer.caption');
+    if (field.startsWith('content.mediaIds')) return t('composer.media');
+    if (field.startsWith('content.thread')) return t('composer.thread');
+    const target = targets[Number(/^targets\[(\d+)\]/.exec(field)?.[1])];
+    return target && t('composer.targetOf', { account: `@${target.account.username}`, network: networkOf(target.account.provider) });
+  }
+
   function toggleAccount(account: Account, chosen: boolean) {
+    changed('targets');
     const others = targets.filter((target) => target.account.id !== account.id);
     setTargets(chosen ? [...others, { account, placement: rulesOf(account.provider)?.placements[0]?.name ?? 'feed', override: null, settings: {} }] : others);
   }
@@ -68,7 +87,7 @@ export function Composer({ postId }: { postId?: string }) {
     try {
       navigate(postPath(await submitComposed(client, edited.saveAs, { content, targets: inputs }, submission, edited.saved)));
     } catch (caught) {
-      setError(asApiError(caught));
+      setError(inComposerWords(asApiError(caught)));
     } finally {
       setBusy(false);
     }
@@ -77,7 +96,7 @@ export function Composer({ postId }: { postId?: string }) {
   return (
     <section aria-labelledby="composer-title" className="composer">
       <h1 id="composer-title">{t(postId ? 'postActions.editTitle' : 'composer.title')}</h1>
-      <PostErrorBanner error={error ?? edited.error} onReload={edited.reload} />
+      <PostErrorBanner error={error ?? edited.error} onReload={edited.reload} labelOf={labelOf} />
       <div className="composer-layout">
         <MediaDropZone onFiles={uploadFiles}>
           <div className="composer-editor">
@@ -94,11 +113,35 @@ export function Composer({ postId }: { postId?: string }) {
             </fieldset>
             <div className="field">
               <label htmlFor="caption">{t('composer.caption')}</label>
-              <textarea id="caption" rows={6} value={caption} onChange={(event) => setCaption(event.target.value)} />
+              <textarea
+                id="caption"
+                rows={6}
+                value={caption}
+                onChange={(event) => {
+                  changed('content.caption');
+                  setCaption(event.target.value);
+                }}
+              />
               {detailFor(error, 'content.caption') && <p className="field-error">{detailFor(error, 'content.caption')}</p>}
             </div>
-            <Attachments attachments={attachments} onChange={setAttachments} uploads={uploads} onDismissUpload={dismissUpload} error={error} />
-            <ThreadEditor parts={thread} onChange={setThread} error={error} />
+            <Attachments
+              attachments={attachments}
+              onChange={(files) => {
+                changed('content.mediaIds');
+                setAttachments(files);
+              }}
+              uploads={uploads}
+              onDismissUpload={dismissUpload}
+              error={error}
+            />
+            <ThreadEditor
+              parts={thread}
+              onChange={(parts) => {
+                changed('content.thread');
+                setThread(parts);
+              }}
+              error={error}
+            />
             {targets.length > 0 && (
               <section className="composer-targets" aria-labelledby="composer-targets-title">
                 <h2 id="composer-targets-title">{t('composer.perAccount')}</h2>
@@ -111,7 +154,10 @@ export function Composer({ postId }: { postId?: string }) {
                     caption={caption}
                     findings={findings[index] ?? []}
                     error={error}
-                    onChange={(changed) => setTargets(targets.map((other, at) => (at === index ? changed : other)))}
+                    onChange={(edited) => {
+                      changed(`targets[${index}]`);
+                      setTargets(targets.map((other, at) => (at === index ? edited : other)));
+                    }}
                   />
                 ))}
               </section>
