@@ -1,6 +1,6 @@
 // An action that cannot be undone, asked again in an accessible modal dialog (focus moves in and stays there, Escape
 // and Cancel close it, focus returns to the button): never the browser's confirm().
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { t } from '../i18n.ts';
 import { Button } from './Button.tsx';
@@ -9,6 +9,7 @@ export function ConfirmButton({
   label,
   title,
   message,
+  children,
   confirmLabel,
   onConfirm,
   variant = 'destructive',
@@ -17,6 +18,8 @@ export function ConfirmButton({
   label: string;
   title: string;
   message: string;
+  /** What the action touches, under the message (the accounts a post goes to). */
+  children?: ReactNode;
   confirmLabel: string;
   onConfirm: () => void | Promise<void>;
   variant?: 'destructive' | 'secondary';
@@ -37,6 +40,7 @@ export function ConfirmButton({
                   {title}
                 </Heading>
                 <p>{message}</p>
+                {children}
                 <div className="dialog-actions">
                   <Button variant="secondary" onPress={close} isDisabled={busy} autoFocus>
                     {t('common.cancel')}
