@@ -7,6 +7,8 @@ import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { detailFor, ErrorBanner } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
+import { AiNotSetUp } from '../ai/AiNotSetUp.tsx';
+import { useAiStatus } from '../ai/status.ts';
 import { SetAltText, SuggestAltText } from './documents.ts';
 import type { MediaItem } from './types.ts';
 
@@ -28,6 +30,7 @@ export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
   const [saving, setAltText] = useMutation<{ setAltText: { altText: string | null } }>(SetAltText);
   const [suggesting, suggestAltText] = useMutation<Suggestion>(SuggestAltText);
   const fieldError = detailFor(error, 'altText');
+  const ai = useAiStatus().status;
 
   const save = async () => {
     setNotice('');
@@ -69,10 +72,13 @@ export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
         <Button variant="primary" onPress={save} isDisabled={saving.fetching}>
           {t('media.saveAltText')}
         </Button>
-        <Button onPress={suggest} isDisabled={suggesting.fetching}>
-          {suggesting.fetching ? t('media.suggesting') : t('media.suggestAltText')}
-        </Button>
+        {ai?.available !== false && (
+          <Button onPress={suggest} isDisabled={suggesting.fetching}>
+            {suggesting.fetching ? t('media.suggesting') : t('media.suggestAltText')}
+          </Button>
+        )}
       </div>
+      {ai?.available === false && <AiNotSetUp short />}
       <p role="status" className="muted">
         {notice}
       </p>
