@@ -176,7 +176,7 @@ describe('the dashboard', () => {
     await page.getByLabel('Caption', { exact: true }).fill('x'.repeat(501));
     await page.locator('.counter.over').waitFor();
     // The account's panel says how many problems it holds; opened, it lists them.
-    await page.locator('.target-summary').getByText(/1/).waitFor();
+    await page.locator('.target-summary').getByText('1 problem').waitFor();
     await page.locator('.target-trigger').first().click();
     await page.locator('.findings li').first().waitFor();
     await page.getByRole('button', { name: 'Publish now' }).click();

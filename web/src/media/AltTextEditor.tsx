@@ -2,10 +2,9 @@
 // to review before saving. Not a <form>, so it can sit inside another one (the composer's).
 import { useId, useState } from 'react';
 import { useMutation } from 'urql';
-import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
-import { detailFor, ErrorBanner } from '../ui.tsx';
+import { detailFor, ErrorBanner, useFormError } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
 import { AiNotSetUp } from '../ai/AiNotSetUp.tsx';
 import { useAiStatus } from '../ai/status.ts';
@@ -25,7 +24,7 @@ interface Suggestion {
 export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
   const id = useId();
   const [text, setText] = useState(media.altText ?? '');
-  const [error, setError] = useState<ApiError | null>(null);
+  const { error, setError, changed } = useFormError();
   const [notice, setNotice] = useState('');
   const [saving, setAltText] = useMutation<{ setAltText: { altText: string | null } }>(SetAltText);
   const [suggesting, suggestAltText] = useMutation<Suggestion>(SuggestAltText);
@@ -58,7 +57,10 @@ export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
         id={id}
         rows={3}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          changed('altText');
+          setText(event.target.value);
+        }}
         aria-invalid={fieldError ? true : undefined}
         aria-describedby={fieldError ? `${id}-error` : undefined}
       />

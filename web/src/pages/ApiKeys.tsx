@@ -114,7 +114,7 @@ export function ApiKeys() {
           <p>{t('keys.noneHint')}</p>
         </EmptyState>
       ) : (
-        <Table columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
+        <Table className="card-table" columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
       )}
     </section>
   );

@@ -8,6 +8,8 @@ import { t } from '../i18n.ts';
 import { navigate, postPath } from '../router.ts';
 import { timeZone } from '../time.ts';
 import { detailFor, useFormError } from '../ui.tsx';
+import { useMediaQuery } from '../ui/useMediaQuery.ts';
+import { PaneTabs, type Pane } from '../composer/PaneTabs.tsx';
 import type { MediaItem } from '../media/MediaPicker.tsx';
 import { AccountPicker } from '../composer/AccountPicker.tsx';
 import { AiTools } from '../composer/AiTools.tsx';
@@ -48,6 +50,13 @@ export function Composer({ postId }: { postId?: string }) {
   const [thread, setThread] = useState<ThreadPartDraft[]>([]);
   const [targets, setTargets] = useState<TargetDraft[]>([]);
   const { error, setError, changed } = useFormError();
+  // Wide: the previews beside the editor; narrower: the editor and the previews as two tabs.
+  const wide = useMediaQuery('(min-width: 64rem)');
+  const [pane, setPane] = useState<Pane>('edit');
+  const paneProps = (which: Pane) =>
+    wide
+      ? { className: `composer-pane-${which}` }
+      : { className: `composer-pane-${which}`, role: 'tabpanel', id: `composer-${which}`, 'aria-labelledby': `composer-${which}-tab`, hidden: pane !== which };
   const [busy, setBusy] = useState(false);
   const edited = useEditedPost(postId, (post) => {
     setCaption(post.caption);
@@ -93,99 +102,112 @@ export function Composer({ postId }: { postId?: string }) {
     }
   }
 
+  const editor = (
+    <MediaDropZone onFiles={uploadFiles}>
+      <div className="composer-editor">
+        <fieldset className="composer-accounts">
+          <legend>{t('composer.accounts')}</legend>
+          {data && !accounts.length && <p>{t('composer.noAccounts')}</p>}
+          <AccountPicker
+            accounts={accounts}
+            chosen={new Set(targets.map((target) => target.account.id))}
+            networkOf={(account) => networkOf(account.provider)}
+            onToggle={toggleAccount}
+          />
+          {detailFor(error, 'targets') && <p className="field-error">{detailFor(error, 'targets')}</p>}
+        </fieldset>
+        <div className="field">
+          <label htmlFor="caption">{t('composer.caption')}</label>
+          <textarea
+            id="caption"
+            rows={6}
+            value={caption}
+            onChange={(event) => {
+              changed('content.caption');
+              setCaption(event.target.value);
+            }}
+          />
+          {detailFor(error, 'content.caption') && <p className="field-error">{detailFor(error, 'content.caption')}</p>}
+        </div>
+        <Attachments
+          attachments={attachments}
+          onChange={(files) => {
+            changed('content.mediaIds');
+            setAttachments(files);
+          }}
+          uploads={uploads}
+          onFiles={uploadFiles}
+          onDismissUpload={dismissUpload}
+          error={error}
+        />
+        <ThreadEditor
+          parts={thread}
+          onChange={(parts) => {
+            changed('content.thread');
+            setThread(parts);
+          }}
+          error={error}
+        />
+        {targets.length > 0 && (
+          <section className="composer-targets" aria-labelledby="composer-targets-title">
+            <h2 id="composer-targets-title">{t('composer.perAccount')}</h2>
+            {targets.map((target, index) => (
+              <TargetRow
+                key={target.account.id}
+                target={target}
+                rules={rulesOf(target.account.provider)}
+                index={index}
+                caption={caption}
+                findings={findings[index] ?? []}
+                error={error}
+                onChange={(edited) => {
+                  changed(`targets[${index}]`);
+                  setTargets(targets.map((other, at) => (at === index ? edited : other)));
+                }}
+              />
+            ))}
+          </section>
+        )}
+        <AiTools caption={caption} provider={targets[0]?.account.provider} onUseCaption={setCaption} />
+      </div>
+    </MediaDropZone>
+  );
+  const previews = (
+    <div className="composer-previews">
+      <Preview
+        targets={targets}
+        caption={caption}
+        thread={thread}
+        attachments={attachments}
+        placementOf={(target) => rulesOf(target.account.provider)?.placements.find((placement) => placement.name === target.placement)}
+        networkOf={(target) => networkOf(target.account.provider)}
+      />
+    </div>
+  );
+
   return (
     <section aria-labelledby="composer-title" className="composer">
       <h1 id="composer-title">{t(postId ? 'postActions.editTitle' : 'composer.title')}</h1>
       <PostErrorBanner error={error ?? edited.error} onReload={edited.reload} labelOf={labelOf} />
-      <div className="composer-layout">
-        <MediaDropZone onFiles={uploadFiles}>
-          <div className="composer-editor">
-            <fieldset className="composer-accounts">
-              <legend>{t('composer.accounts')}</legend>
-              {data && !accounts.length && <p>{t('composer.noAccounts')}</p>}
-              <AccountPicker
-                accounts={accounts}
-                chosen={new Set(targets.map((target) => target.account.id))}
-                networkOf={(account) => networkOf(account.provider)}
-                onToggle={toggleAccount}
-              />
-              {detailFor(error, 'targets') && <p className="field-error">{detailFor(error, 'targets')}</p>}
-            </fieldset>
-            <div className="field">
-              <label htmlFor="caption">{t('composer.caption')}</label>
-              <textarea
-                id="caption"
-                rows={6}
-                value={caption}
-                onChange={(event) => {
-                  changed('content.caption');
-                  setCaption(event.target.value);
-                }}
-              />
-              {detailFor(error, 'content.caption') && <p className="field-error">{detailFor(error, 'content.caption')}</p>}
-            </div>
-            <Attachments
-              attachments={attachments}
-              onChange={(files) => {
-                changed('content.mediaIds');
-                setAttachments(files);
-              }}
-              uploads={uploads}
-              onDismissUpload={dismissUpload}
-              error={error}
-            />
-            <ThreadEditor
-              parts={thread}
-              onChange={(parts) => {
-                changed('content.thread');
-                setThread(parts);
-              }}
-              error={error}
-            />
-            {targets.length > 0 && (
-              <section className="composer-targets" aria-labelledby="composer-targets-title">
-                <h2 id="composer-targets-title">{t('composer.perAccount')}</h2>
-                {targets.map((target, index) => (
-                  <TargetRow
-                    key={target.account.id}
-                    target={target}
-                    rules={rulesOf(target.account.provider)}
-                    index={index}
-                    caption={caption}
-                    findings={findings[index] ?? []}
-                    error={error}
-                    onChange={(edited) => {
-                      changed(`targets[${index}]`);
-                      setTargets(targets.map((other, at) => (at === index ? edited : other)));
-                    }}
-                  />
-                ))}
-              </section>
-            )}
-            <AiTools caption={caption} provider={targets[0]?.account.provider} onUseCaption={setCaption} />
-            <PublishActions
-              key={edited.post?.version}
-              busy={busy || (postId !== undefined && !edited.post)}
-              error={error}
-              onSubmit={submit}
-              offered={submissionsAllowed(postId ? (edited.post?.actions ?? []) : null)}
-              primary={postId ? 'save' : 'publish'}
-              saveLabel={t(postId ? 'postActions.save' : 'composer.saveDraft')}
-              timeZone={edited.post?.timezone ?? timeZone}
-              scheduledAt={edited.post?.scheduledAt}
-            />
-          </div>
-        </MediaDropZone>
-        <div className="composer-previews">
-          <Preview
-            targets={targets}
-            caption={caption}
-            thread={thread}
-            attachments={attachments}
-            placementOf={(target) => rulesOf(target.account.provider)?.placements.find((placement) => placement.name === target.placement)}
-            networkOf={(target) => networkOf(target.account.provider)}
-          />
-        </div>
+      {/* One tree at every width (a resize keeps what is open); below 64rem the two parts are tabs. */}
+      <div className={wide ? 'composer-layout' : 'composer-tabs'}>
+        {!wide && <PaneTabs pane={pane} onPane={setPane} />}
+        <div {...paneProps('edit')}>{editor}</div>
+        <div {...paneProps('preview')}>{previews}</div>
+      </div>
+      {/* The actions stay in view at the window's foot, whichever part is shown. */}
+      <div className="composer-bar">
+        <PublishActions
+          key={edited.post?.version}
+          busy={busy || (postId !== undefined && !edited.post)}
+          error={error}
+          onSubmit={submit}
+          offered={submissionsAllowed(postId ? (edited.post?.actions ?? []) : null)}
+          primary={postId ? 'save' : 'publish'}
+          saveLabel={t(postId ? 'postActions.save' : 'composer.saveDraft')}
+          timeZone={edited.post?.timezone ?? timeZone}
+          scheduledAt={edited.post?.scheduledAt}
+        />
       </div>
     </section>
   );
