@@ -8,7 +8,8 @@ import { Temporal } from 'temporal-polyfill';
 import { apiErrorOf } from '../api/client.ts';
 import { language, t } from '../i18n.ts';
 import { timeZone, zoned } from '../time.ts';
-import { ErrorBanner } from '../ui.tsx';
+import { ErrorBanner, Link } from '../ui.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
 import { DayGrid } from '../calendar/DayGrid.tsx';
 import { PostList } from '../calendar/PostList.tsx';
 import { usePostCard } from '../calendar/PostCard.tsx';
@@ -105,6 +106,11 @@ export function Calendar() {
           <DndContext sensors={sensors} onDragStart={card.close} onDragEnd={onDragEnd}>
             <DayGrid label={title} days={days} byDay={byDay} month={view === 'month' ? anchor.month : null} loaded={posts !== null} />
           </DndContext>
+        )}
+        {view !== 'list' && posts?.length === 0 && (
+          <EmptyState title={t('calendar.emptyTitle', { period: title })} action={<Link href="/compose">{t('calendar.compose')}</Link>}>
+            <p>{t('calendar.emptyBody')}</p>
+          </EmptyState>
         )}
       </div>
       {card.card}

@@ -9,6 +9,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [busy, setBusy] = useState(false);
   return (
     <main id="main" className="sign-in">
+      <p className="brand sign-in-brand">{t('app.title')}</p>
       <h1>{t('signIn.title')}</h1>
       <form
         onChange={changedInput}
