@@ -7,12 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
-import { bearer, connectSandbox, createWorkspace } from '../support/fixtures.ts';
+import { connectSandbox, createWorkspace } from '../support/fixtures.ts';
 import { image } from '../support/mediaFiles.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { startOpenAiStandIn, type OpenAiStandIn } from '../support/openaiServer.ts';
 import { waitForPost, type Api } from '../support/posts.ts';
 import { inspectPage } from './chromium.ts';
+import { libraryImage } from './libraryImage.ts';
 import { dashboardOrigin, openDashboard, openPage, type DashboardSession } from './session.ts';
 
 let session: DashboardSession;
@@ -79,21 +80,6 @@ const caption = () => page.getByLabel('Caption', { exact: true });
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
 /** A ready image in the workspace's library, added through the graph with the owner's key. */
-async function libraryImage(filename: string): Promise<string> {
-  const response = await fetch(`${session.service.url}/graphql`, {
-    method: 'POST',
-    headers: bearer(session.workspace.ownerKey, { 'content-type': 'application/json' }),
-    body: JSON.stringify({
-      query:
-        'mutation Add($base64: String!, $filename: String!) { uploadMedia(base64: $base64, filename: $filename, contentType: "image/png", waitSeconds: 10) { id status } }',
-      variables: { base64: (await image('png', 640, 480)).toString('base64'), filename },
-    }),
-  });
-  const { data } = await response.json();
-  expect(data.uploadMedia.status).toBe('READY');
-  return data.uploadMedia.id;
-}
-
 /** A composer as a person opens it anew: nothing composed, the accounts and queues as they are now. */
 async function openComposer() {
   await page.goto(`${dashboardOrigin}/compose`);
@@ -327,7 +313,7 @@ describe('the composer', () => {
   });
 
   it('attaches an image from the library with an AI-suggested alt text, previewed and published with the post', async () => {
-    const mediaId = await libraryImage('lighthouse.png');
+    const mediaId = await libraryImage(session, 'lighthouse.png');
     await openComposer();
     await caption().fill('The lighthouse at dusk');
     await pick('composer-sandbox');

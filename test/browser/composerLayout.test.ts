@@ -3,33 +3,20 @@
 // editor on a wide screen and a tab on a phone; and the people and API keys tables as cards at 375 px.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, connectSandbox } from '../support/fixtures.ts';
-import { image } from '../support/mediaFiles.ts';
+import { connectSandbox } from '../support/fixtures.ts';
 import { inspectPage } from './chromium.ts';
+import { libraryImage } from './libraryImage.ts';
 import { dashboardOrigin, openDashboard, openPage, type DashboardSession } from './session.ts';
 
 let session: DashboardSession;
 let page: Page;
 const libraryFiles = 8;
 
-async function libraryImage(filename: string): Promise<void> {
-  const response = await fetch(`${session.service.url}/graphql`, {
-    method: 'POST',
-    headers: bearer(session.workspace.ownerKey, { 'content-type': 'application/json' }),
-    body: JSON.stringify({
-      query:
-        'mutation Add($base64: String!, $filename: String!) { uploadMedia(base64: $base64, filename: $filename, contentType: "image/png", waitSeconds: 10) { id status } }',
-      variables: { base64: (await image('png', 64, 48)).toString('base64'), filename },
-    }),
-  });
-  expect((await response.json()).data.uploadMedia.status).toBe('READY');
-}
-
 beforeAll(async () => {
   session = await openDashboard();
   page = session.page;
   await connectSandbox(session.service.services, session.workspace.workspaceId, 'layout-sandbox');
-  for (let index = 0; index < libraryFiles; index++) await libraryImage(`library-${index}.png`);
+  for (let index = 0; index < libraryFiles; index++) await libraryImage(session, `library-${index}.png`, 64, 48);
 }, 120_000);
 afterAll(() => session?.close());
 

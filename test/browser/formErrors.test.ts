@@ -47,6 +47,12 @@ describe('a refused form', () => {
 
     await name.fill('Mornings');
     expect(await name.getAttribute('aria-invalid')).toBeNull();
-    expect(await page.getByRole('alert').getByRole('listitem').filter({ hasText: /^Name: / }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('alert')
+        .getByRole('listitem')
+        .filter({ hasText: /^Name: / })
+        .count(),
+    ).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // chosen with the drop zone's own button or dropped onto the composer (uploaded with their progress shown here), each
 // with its alt text (saved on the file, which AI can suggest) and a way to take it off the post again.
 import type { ReactNode } from 'react';
-import { Dialog, DialogTrigger, DropZone, FileTrigger, isFileDropItem, Modal, ModalOverlay, type DropItem } from 'react-aria-components';
+import { DropZone, FileTrigger, isFileDropItem, type DropItem } from 'react-aria-components';
 import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
 import { AltTextEditor } from '../media/AltTextEditor.tsx';
@@ -10,6 +10,7 @@ import { MediaPicker, type MediaItem } from '../media/MediaPicker.tsx';
 import { Thumbnail } from '../media/Thumbnail.tsx';
 import { detailFor, ErrorBanner } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
+import { ModalDialog } from '../ui/ModalDialog.tsx';
 import type { Upload } from './useUploads.ts';
 
 /** What can be dropped: the kinds of file the media library takes (the service decides by the bytes). */
@@ -71,25 +72,18 @@ interface Props {
 /** The library in a dialog: search, pick one file after another, Done. */
 function LibraryDialog({ selected, onPick }: { selected: readonly string[]; onPick: (file: MediaItem) => void }) {
   return (
-    <DialogTrigger>
-      <Button>{t('composer.fromLibrary')}</Button>
-      <ModalOverlay className="modal-overlay" isDismissable>
-        <Modal className="modal media-dialog">
-          <Dialog className="dialog" aria-label={t('media.pickerTitle')}>
-            {({ close }) => (
-              <>
-                <MediaPicker selected={selected} onPick={onPick} />
-                <div className="dialog-actions">
-                  <Button variant="primary" onPress={close}>
-                    {t('composer.libraryDone')}
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </DialogTrigger>
+    <ModalDialog className="media-dialog" label={t('media.pickerTitle')} trigger={<Button>{t('composer.fromLibrary')}</Button>}>
+      {(close) => (
+        <>
+          <MediaPicker selected={selected} onPick={onPick} />
+          <div className="dialog-actions">
+            <Button variant="primary" onPress={close}>
+              {t('composer.libraryDone')}
+            </Button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
   );
 }
 

@@ -1,9 +1,10 @@
 // An action that cannot be undone, asked again in an accessible modal dialog (focus moves in and stays there, Escape
 // and Cancel close it, focus returns to the button): never the browser's confirm().
 import { useState, type ReactNode } from 'react';
-import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Heading } from 'react-aria-components';
 import { t } from '../i18n.ts';
 import { Button } from './Button.tsx';
+import { ModalDialog } from './ModalDialog.tsx';
 
 export function ConfirmButton({
   label,
@@ -27,45 +28,44 @@ export function ConfirmButton({
 }) {
   const [busy, setBusy] = useState(false);
   return (
-    <DialogTrigger>
-      <Button variant={variant} isDisabled={isDisabled}>
-        {label}
-      </Button>
-      <ModalOverlay className="modal-overlay" isDismissable={!busy}>
-        <Modal className="modal">
-          <Dialog className="dialog" role="alertdialog">
-            {({ close }) => (
-              <>
-                <Heading slot="title" className="dialog-title">
-                  {title}
-                </Heading>
-                <p>{message}</p>
-                {children}
-                <div className="dialog-actions">
-                  <Button variant="secondary" onPress={close} isDisabled={busy} autoFocus>
-                    {t('common.cancel')}
-                  </Button>
-                  <Button
-                    variant={variant === 'destructive' ? 'destructive' : 'primary'}
-                    isDisabled={busy}
-                    onPress={async () => {
-                      setBusy(true);
-                      try {
-                        await onConfirm();
-                        close();
-                      } finally {
-                        setBusy(false);
-                      }
-                    }}
-                  >
-                    {confirmLabel}
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </DialogTrigger>
+    <ModalDialog
+      role="alertdialog"
+      isDismissable={!busy}
+      trigger={
+        <Button variant={variant} isDisabled={isDisabled}>
+          {label}
+        </Button>
+      }
+    >
+      {(close) => (
+        <>
+          <Heading slot="title" className="dialog-title">
+            {title}
+          </Heading>
+          <p>{message}</p>
+          {children}
+          <div className="dialog-actions">
+            <Button variant="secondary" onPress={close} isDisabled={busy} autoFocus>
+              {t('common.cancel')}
+            </Button>
+            <Button
+              variant={variant === 'destructive' ? 'destructive' : 'primary'}
+              isDisabled={busy}
+              onPress={async () => {
+                setBusy(true);
+                try {
+                  await onConfirm();
+                  close();
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
   );
 }
