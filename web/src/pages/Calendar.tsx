@@ -14,6 +14,7 @@ import { DayGrid } from '../calendar/DayGrid.tsx';
 import { PostList } from '../calendar/PostList.tsx';
 import { usePostCard } from '../calendar/PostCard.tsx';
 import { usePosts } from '../calendar/usePosts.ts';
+import { dragAnnouncements } from '../calendar/announcements.ts';
 import { daysOf, postsByDay, type CalendarPost, type View } from '../calendar/model.ts';
 import '../calendar/calendar.css';
 
@@ -39,6 +40,7 @@ export function Calendar() {
   const { posts, setPosts, error, setError, forget, refresh } = usePosts(client, days, neighbours);
   const byDay = useMemo(() => postsByDay(posts ?? []), [posts]);
   const card = usePostCard(posts);
+  const announcements = useMemo(() => dragAnnouncements(posts), [posts]);
 
   // Moved at once; the graph's answer then stands (a refusal shows and the calendar is read again).
   async function onDragEnd({ active, over }: DragEndEvent) {
@@ -103,7 +105,7 @@ export function Calendar() {
         {view === 'list' ? (
           <PostList days={days} byDay={byDay} month={anchor.month} loaded={posts !== null} period={month} />
         ) : (
-          <DndContext sensors={sensors} onDragStart={card.close} onDragEnd={onDragEnd}>
+          <DndContext sensors={sensors} accessibility={announcements} onDragStart={card.close} onDragEnd={onDragEnd}>
             <DayGrid label={title} days={days} byDay={byDay} month={view === 'month' ? anchor.month : null} loaded={posts !== null} />
           </DndContext>
         )}
