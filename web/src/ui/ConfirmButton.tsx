@@ -8,6 +8,7 @@ import { ModalDialog } from './ModalDialog.tsx';
 
 export function ConfirmButton({
   label,
+  describedBy,
   title,
   message,
   children,
@@ -17,6 +18,8 @@ export function ConfirmButton({
   isDisabled,
 }: {
   label: string;
+  /** The id of what the button acts on, as its description (a short label, the row's name elsewhere on the page). */
+  describedBy?: string;
   title: string;
   message: string;
   /** What the action touches, under the message (the accounts a post goes to). */
@@ -32,7 +35,7 @@ export function ConfirmButton({
       role="alertdialog"
       isDismissable={!busy}
       trigger={
-        <Button variant={variant} isDisabled={isDisabled}>
+        <Button variant={variant} isDisabled={isDisabled} aria-describedby={describedBy}>
           {label}
         </Button>
       }
