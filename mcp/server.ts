@@ -36,9 +36,14 @@ interface Answer {
   status: number;
 }
 
-/** The refusal in REST's error shape, so an agent reads the same code, message and details. */
+/**
+ * The refusal in REST's error shape, so an agent reads the same code and details; its message names each field and
+ * what is wrong with it after the summary, for a client that shows an agent only the message.
+ */
 function refused({ status, ...refusal }: Refusal): Answer {
-  return { result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: refusal }) }] }, status };
+  const fields = Array.isArray(refusal.details) ? (refusal.details as { field: string; message: string }[]) : [];
+  const message = [refusal.message, ...fields.map((detail) => `${detail.field}: ${detail.message}`)].join(' ');
+  return { result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { ...refusal, message } }) }] }, status };
 }
 
 async function callTool(tool: GraphTool, args: Record<string, unknown>, graph: GraphRunner, context: GraphContext): Promise<Answer> {

@@ -1,7 +1,7 @@
 // The calendar in headless Chromium, on a month of its own: each post with its network's icon and, where it has
 // media, its thumbnail; the post's card opened from the keyboard (caption, time, accounts) and closed with Escape;
 // the list view in time order; a post dragged to another day. Each view checked by axe-core and photographed at
-// 1280 and 375 px.
+// 1280 and 375 px; what a screen reader hears during a keyboard drag.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
@@ -135,5 +135,22 @@ describe('the calendar', () => {
     await page.mouse.up();
     await to.locator(`[data-post-id="${ids.late}"]`).waitFor();
     await expect.poll(async () => (await api('GET', `/posts/${ids.late}`)).body.data.scheduledAt).toBe(at(movedDay, 15));
+  });
+
+  it('tells a screen reader what a keyboard drag does, in words: the post by its caption, not its id', async () => {
+    const { page } = session;
+    const handle = page.locator(`[data-post-id="${ids.early}"]`).getByRole('button', { name: 'Move “Early with a picture” to another day' });
+    const instructions = await handle.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${instructions}"]`).textContent()).toMatch(/^To move the post to another day, press Space or Enter/);
+    await handle.focus();
+    await page.keyboard.press('Space');
+    const live = page.locator('[id^="DndLiveRegion"]');
+    // Picked up, then at once over its own day, named as the grid names it.
+    const day = month.with({ day: 5 }).toPlainDateTime().toZonedDateTime('UTC').toInstant().epochMilliseconds;
+    const dayName = new Intl.DateTimeFormat('en-US', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(day);
+    await expect.poll(() => live.textContent()).toBe(`“Early with a picture” is over ${dayName}.`);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => live.textContent()).toBe('“Early with a picture” stays on its day.');
+    expect(await live.textContent()).not.toContain(ids.early);
   });
 });

@@ -1,5 +1,5 @@
 // The composer and the accounts page in headless Chromium: connecting Mastodon by naming the server, the composer's
-// layout (previews beside the editor on a wide screen, below it on a phone), accounts picked by their avatars, X's
+// layout (previews beside the editor on a wide screen, a tab on a phone), accounts picked by their avatars, X's
 // preview counting as X does, a file dropped onto the composer uploaded with its progress, a post with an own caption
 // for one account and a network setting for another published to both, AI help for the caption (the local OpenAI
 // stand-in), adding a post to a queue; each checked on the page and then through the API, each page checked by
@@ -7,12 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
-import { bearer, connectSandbox, createWorkspace } from '../support/fixtures.ts';
+import { connectSandbox, createWorkspace } from '../support/fixtures.ts';
 import { image } from '../support/mediaFiles.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { startOpenAiStandIn, type OpenAiStandIn } from '../support/openaiServer.ts';
 import { waitForPost, type Api } from '../support/posts.ts';
 import { inspectPage } from './chromium.ts';
+import { libraryImage } from './libraryImage.ts';
 import { dashboardOrigin, openDashboard, openPage, type DashboardSession } from './session.ts';
 
 let session: DashboardSession;
@@ -79,21 +80,6 @@ const caption = () => page.getByLabel('Caption', { exact: true });
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
 /** A ready image in the workspace's library, added through the graph with the owner's key. */
-async function libraryImage(filename: string): Promise<string> {
-  const response = await fetch(`${session.service.url}/graphql`, {
-    method: 'POST',
-    headers: bearer(session.workspace.ownerKey, { 'content-type': 'application/json' }),
-    body: JSON.stringify({
-      query:
-        'mutation Add($base64: String!, $filename: String!) { uploadMedia(base64: $base64, filename: $filename, contentType: "image/png", waitSeconds: 10) { id status } }',
-      variables: { base64: (await image('png', 640, 480)).toString('base64'), filename },
-    }),
-  });
-  const { data } = await response.json();
-  expect(data.uploadMedia.status).toBe('READY');
-  return data.uploadMedia.id;
-}
-
 /** A composer as a person opens it anew: nothing composed, the accounts and queues as they are now. */
 async function openComposer() {
   await page.goto(`${dashboardOrigin}/compose`);
@@ -142,7 +128,7 @@ describe('the people page', () => {
 });
 
 describe('the composer', () => {
-  it('sets the previews beside the editor on a wide screen and below it on a phone, without sideways scrolling', async () => {
+  it('sets the previews beside the editor on a wide screen and as a tab on a phone, without sideways scrolling', async () => {
     await openComposer();
     await pick('composer-sandbox');
     const editor = page.locator('.composer-editor');
@@ -155,10 +141,13 @@ describe('the composer', () => {
     expect(widePreviews.y).toBeLessThan(wideEditor.y + 100);
 
     await page.setViewportSize({ width: 375, height: 900 });
-    const [narrowEditor, narrowPreviews] = [await box(editor), await box(previews)];
-    expect(narrowPreviews.y).toBeGreaterThanOrEqual(narrowEditor.y + narrowEditor.height);
+    expect(await previews.isHidden()).toBe(true);
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    const narrowPreviews = await box(previews);
     expect(narrowPreviews.x + narrowPreviews.width).toBeLessThanOrEqual(375);
+    expect(await editor.isHidden()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.getByRole('tab', { name: 'Write' }).click();
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
@@ -324,11 +313,14 @@ describe('the composer', () => {
   });
 
   it('attaches an image from the library with an AI-suggested alt text, previewed and published with the post', async () => {
-    const mediaId = await libraryImage('lighthouse.png');
+    const mediaId = await libraryImage(session, 'lighthouse.png');
     await openComposer();
     await caption().fill('The lighthouse at dusk');
     await pick('composer-sandbox');
-    await page.getByRole('button', { name: 'Add lighthouse.png' }).click();
+    await page.getByRole('button', { name: 'Add from the library' }).click();
+    const library = page.getByRole('dialog', { name: 'Media library' });
+    await library.getByRole('button', { name: 'Add lighthouse.png' }).click();
+    await library.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'AI suggestion' }).click();
     const altText = page.getByLabel('Alt text for lighthouse.png');
     await expect.poll(() => altText.inputValue(), { timeout: 10_000 }).toBe('A small test picture in one colour.');

@@ -58,7 +58,7 @@ describe('the media library page', () => {
     await altText.fill(tooLong);
     await card.getByRole('button', { name: 'Save alt text' }).click();
     const refusal = (await api('PUT', `/media/${id}/alt-text`, { altText: tooLong })).body.error;
-    await card.getByText(refusal.details[0].message).waitFor();
+    await card.locator('.field-error').getByText(refusal.details[0].message).waitFor();
     expect(await altText.getAttribute('aria-invalid')).toBe('true');
 
     await altText.fill('A red square');

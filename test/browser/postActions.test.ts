@@ -1,8 +1,9 @@
 // Every action the API offers on a post, from the dashboard, in headless Chromium: a draft opened from its page in the
 // composer, edited and saved; scheduled and rescheduled to a date and time; duplicated into a new draft opened in the
 // composer; deleted after a confirmation dialog; a stale version refused with the API's message and a reload; and the
-// post page of a failed post at 375 px (no sideways scroll, the reason wrapped by words, Retry in view). Each checked
-// through the API; the pages checked by axe-core.
+// post page of a failed post at 375 px (no sideways scroll, the reason wrapped by words, Retry in view); the post page's
+// "Publish at" styled without the composer loaded first; a scheduled post published now only after a dialog naming its
+// accounts. Each checked through the API; the pages checked by axe-core.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Temporal } from 'temporal-polyfill';
@@ -144,5 +145,40 @@ describe('post actions', () => {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
     expect(await inspectPage(page, 'post-actions-failed')).toEqual([]);
+  });
+
+  it('styles the post page’s “Publish at” when the page is opened first, before the composer ever was', async () => {
+    const id = await createDraft('Opened straight from a link');
+    await openPost(id);
+    const field = page.locator('.schedule-field');
+    await field.waitFor();
+    // Its own stylesheet, not the composer's lazily loaded one: a bordered row, not an unstyled block.
+    const style = await field.evaluate((element) => ({ display: getComputedStyle(element).display, border: getComputedStyle(element).borderTopStyle }));
+    expect(style).toEqual({ display: expect.stringMatching(/flex$/), border: 'solid' });
+  });
+
+  it('asks before publishing a scheduled post now, naming the accounts it goes to, and keeps the button secondary', async () => {
+    const id = await createDraft('Planned, then sent early');
+    const planned = nextMonthAt(20, 8, 0);
+    expect((await api('POST', `/posts/${id}/schedule`, { scheduledAt: instantOf(planned), timezone: timeZone })).status).toBe(200);
+    await openPost(id);
+    await page.getByTestId('post-status').getByText('Scheduled').waitFor();
+    const publishNow = page.getByRole('button', { name: 'Publish now', exact: true });
+    expect(await publishNow.getAttribute('class')).toContain('button-secondary');
+    expect(await page.locator('.post-toolbar .button-primary').count()).toBe(0);
+
+    await publishNow.click();
+    const dialog = page.getByRole('alertdialog', { name: /^Publish now, not at / });
+    await dialog.waitFor();
+    expect(await dialog.getByRole('listitem').allTextContents()).toEqual(['actions-sandbox (@actions-sandbox) on Sandbox']);
+    expect(await inspectPage(page, 'post-actions-publish-now-dialog')).toEqual([]);
+    // Cancelled: nothing happens.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await api('GET', `/posts/${id}`)).body.data.status).toBe('scheduled');
+
+    await publishNow.click();
+    await dialog.getByRole('button', { name: 'Publish now' }).click();
+    await waitForPost(api, id, ['published']);
   });
 });

@@ -114,6 +114,8 @@ describe('MCP over Streamable HTTP', () => {
     );
     expect(refusal.code).toBe('INVALID_REQUEST');
     expect(refusal.details).toEqual([expect.objectContaining({ field: 'timezone' })]);
+    // The message itself says which field is wrong and why, not only how many are.
+    expect(refusal.message).toContain(`timezone: ${refusal.details![0]!.message}`);
 
     const unknown = refusalOf(await call(client, 'get_post', { postId: '00000000-0000-4000-8000-000000000000' }));
     expect(unknown.code).toBe('NOT_FOUND');

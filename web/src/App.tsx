@@ -1,7 +1,7 @@
 // The signed-in frame: a sidebar with the pages grouped (Publish, Insights, Settings), the workspace switcher, who is
 // signed in and the theme; on small screens a top bar whose menu holds the same. The calendar, the first page, is in
 // the first page's JavaScript; every other page is loaded when first opened.
-import { lazy, Suspense, useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Provider } from 'urql';
 import { fetchSession, signOut, type Session } from './api/auth.ts';
 import { graphClient } from './api/client.ts';
@@ -11,6 +11,8 @@ import { navigate, postRoute, usePath } from './router.ts';
 import { Link } from './ui.tsx';
 import { Avatar } from './ui/Avatar.tsx';
 import { Button } from './ui/Button.tsx';
+import { RateLimitNotice } from './ui/RateLimitNotice.tsx';
+import { useMediaQuery } from './ui/useMediaQuery.ts';
 import { setTheme, useTheme } from './ui/theme.ts';
 import { SignIn } from './pages/SignIn.tsx';
 import { Calendar } from './pages/Calendar.tsx';
@@ -131,19 +133,9 @@ function Sidebar({ session, workspaceId, path, onWorkspace, onSignOut }: FramePr
   );
 }
 
-const smallScreen = window.matchMedia('(max-width: 48rem)');
-const useSmallScreen = () =>
-  useSyncExternalStore(
-    (listener) => {
-      smallScreen.addEventListener('change', listener);
-      return () => smallScreen.removeEventListener('change', listener);
-    },
-    () => smallScreen.matches,
-  );
-
 /** The top bar of small screens; its menu's code is loaded only there. */
 function TopBar(frame: FrameProps) {
-  if (!useSmallScreen()) return null;
+  if (!useMediaQuery('(max-width: 48rem)')) return null;
   return (
     <header className="topbar">
       <p className="brand">{t('app.title')}</p>
@@ -195,6 +187,7 @@ export function App({ initialSession }: { initialSession: Session | null }) {
         <TopBar {...frame} />
         <Sidebar {...frame} />
         <main id="main" key={workspace.id}>
+          <RateLimitNotice />
           <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
             <Page path={path} workspaceId={workspace.id} />
           </Suspense>

@@ -31,7 +31,10 @@ export function Table<Row>({
         {rows.map((row) => (
           <tr key={keyOf(row)}>
             {columns.map((column) => (
-              <td key={column.header}>{column.cell(row)}</td>
+              // The header again, for a table shown as cards on small screens (`card-table` in styles.css).
+              <td key={column.header} data-label={column.hidden ? undefined : column.header}>
+                {column.cell(row)}
+              </td>
             ))}
           </tr>
         ))}

@@ -1,7 +1,7 @@
 // Small building blocks shared by the pages: labelled fields with the API's details next to them, error banners,
 // secrets shown once.
-import { useId, type AnchorHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
-import type { ApiError } from './api/auth.ts';
+import { useCallback, useEffect, useId, useState, type AnchorHTMLAttributes, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { ApiError } from './api/auth.ts';
 import { t } from './i18n.ts';
 import { navigate } from './router.ts';
 import { Button } from './ui/Button.tsx';
@@ -26,14 +26,54 @@ export function Field({ label, error, ...input }: { label: string; error?: strin
   );
 }
 
-/** The API's localized message; its details are shown by the fields they name. */
-export function ErrorBanner({ error }: { error: ApiError | null }) {
+/**
+ * The API's refusal. Without details, its localized message. With details, what to fix: each field by the form's
+ * name for it (`labelOf`, else its message alone) and what is wrong, in place of the API's "n fields are wrong, see
+ * details" (the messages also show at their fields).
+ */
+export function ErrorBanner({ error, labelOf }: { error: ApiError | null; labelOf?: (field: string) => string | undefined }) {
   if (!error) return null;
+  if (!error.details.length) {
+    return (
+      <p role="alert" className="error">
+        {error.message}
+      </p>
+    );
+  }
   return (
-    <p role="alert" className="error">
-      {error.message}
-    </p>
+    <div role="alert" className="error">
+      <p>{t('errors.fix', { count: error.details.length })}</p>
+      <ul className="error-fields">
+        {error.details.map((detail) => {
+          const label = labelOf?.(detail.field);
+          return (
+            <li key={`${detail.field} ${detail.code ?? ''}`}>{label ? t('errors.fieldMessage', { field: label, message: detail.message }) : detail.message}</li>
+          );
+        })}
+      </ul>
+    </div>
   );
+}
+
+/** The refusal once `field` (and what is under it: `targets` holds `targets[0].placement`) changed: its details on it gone, and the refusal with them when no detail is left. A refusal without details stays. */
+export function withoutField(error: ApiError | null, field: string): ApiError | null {
+  if (!error?.details.length) return error;
+  const left = error.details.filter((detail) => detail.field !== field && !detail.field.startsWith(`${field}.`) && !detail.field.startsWith(`${field}[`));
+  if (left.length === error.details.length) return error;
+  return left.length ? new ApiError(error.code, error.message, left) : null;
+}
+
+/**
+ * A form's refusal (its own, or `given` by the page that sent it), and `changed(field)` for its inputs to call: a
+ * field's messages go once the person changes it. `changedInput` does it for a whole form's inputs by their names
+ * (the API's field names): `<form onChange={changedInput}>`.
+ */
+export function useFormError(given: ApiError | null = null) {
+  const [error, setError] = useState<ApiError | null>(given);
+  useEffect(() => setError(given), [given]);
+  const changed = useCallback((field: string) => setError((current) => withoutField(current, field)), []);
+  const changedInput = useCallback((event: FormEvent<HTMLFormElement>) => changed((event.target as HTMLInputElement).name), [changed]);
+  return { error, setError, changed, changedInput };
 }
 
 export function Link({ href, children, ...rest }: { href: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {

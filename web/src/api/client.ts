@@ -1,10 +1,13 @@
 // The urql client of the graph, for one workspace of the signed-in person.
 import { Client, cacheExchange, fetchExchange, type CombinedError } from 'urql';
 import { ApiError, type FieldDetail } from './auth.ts';
+import { fetchRetryingOnce } from './rateLimit.ts';
 
 export function graphClient(workspaceId: string): Client {
   return new Client({
     url: '/graphql',
+    // A 429 waits its Retry-After and is sent once more (rateLimit.ts).
+    fetch: fetchRetryingOnce,
     exchanges: [cacheExchange, fetchExchange],
     fetchOptions: { credentials: 'same-origin', headers: { 'x-workspace-id': workspaceId } },
   });

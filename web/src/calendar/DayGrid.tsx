@@ -1,23 +1,41 @@
 // The month or week as a grid of days, Monday first, each day a drop target for a dragged post.
 import { memo } from 'react';
 import { useDroppable } from '@dnd-kit/core';
-import type { Temporal } from 'temporal-polyfill';
+import { Temporal } from 'temporal-polyfill';
+import { t } from '../i18n.ts';
+import { timeZone } from '../time.ts';
 import { dateLabel, type CalendarPost } from './model.ts';
 import { PostChip } from './PostChip.tsx';
 
 const dayLabel = dateLabel({ weekday: 'long', day: 'numeric', month: 'long' });
 const weekdayLabel = dateLabel({ weekday: 'short' });
 
-const Day = memo(function Day({ day, posts, outside }: { day: Temporal.PlainDate; posts: CalendarPost[] | undefined; outside: boolean }) {
+const Day = memo(function Day({
+  day,
+  posts,
+  outside,
+  today,
+}: {
+  day: Temporal.PlainDate;
+  posts: CalendarPost[] | undefined;
+  outside: boolean;
+  today: boolean;
+}) {
   const { setNodeRef, isOver } = useDroppable({ id: day.toString() });
   return (
     // biome-ignore-start lint/a11y/useSemanticElements: ARIA roles on divs, not table elements: the weeks are a 7-column CSS grid that becomes a stacked list on narrow screens (calendar.css), and a changed display drops a native table's semantics in some browsers (WebKit), explicit roles survive it
     // biome-ignore-start lint/a11y/useFocusableInteractive: the cells are not tab stops (no arrow-key moves between days): each post's link and drag handle inside them is, reached with Tab
-    <div ref={setNodeRef} role="gridcell" data-day={day.toString()} className={`day${outside ? ' outside' : ''}${isOver ? ' over' : ''}`}>
+    <div
+      ref={setNodeRef}
+      role="gridcell"
+      data-day={day.toString()}
+      aria-current={today ? 'date' : undefined}
+      className={`day${outside ? ' outside' : ''}${today ? ' today' : ''}${isOver ? ' over' : ''}`}
+    >
       <span className="day-number" aria-hidden="true">
         {day.day}
       </span>
-      <span className="visually-hidden">{dayLabel(day)}</span>
+      <span className="visually-hidden">{today ? t('calendar.todayIs', { date: dayLabel(day) }) : dayLabel(day)}</span>
       <ul>
         {posts?.map((post) => (
           <PostChip key={post.id} post={post} />
@@ -43,6 +61,7 @@ export function DayGrid({
   month: number | null;
   loaded: boolean;
 }) {
+  const today = Temporal.Now.plainDateISO(timeZone);
   const weeks = Array.from({ length: days.length / 7 }, (_, index) => days.slice(index * 7, index * 7 + 7));
   return (
     <>
@@ -59,7 +78,7 @@ export function DayGrid({
         {weeks.map((week) => (
           <div role="row" className="week" key={week[0]!.toString()}>
             {week.map((day) => (
-              <Day key={day.toString()} day={day} posts={byDay.get(day.toString())} outside={month !== null && day.month !== month} />
+              <Day key={day.toString()} day={day} posts={byDay.get(day.toString())} outside={month !== null && day.month !== month} today={day.equals(today)} />
             ))}
           </div>
         ))}

@@ -1,6 +1,6 @@
-// The calendar's posts as the graph gives them: the days shown, the posts of those days (one request a week), each
+// The calendar's posts as the graph gives them: the days shown, the posts of those days (one operation), each
 // day's posts in time order, and what each status looks like.
-import type { Client, OperationResult } from 'urql';
+import type { Client, OperationContext, OperationResult } from 'urql';
 import { Temporal } from 'temporal-polyfill';
 import type { PostStatus, Provider } from '../../../schema/generated/graphql.ts';
 import { apiErrorOf } from '../api/client.ts';
@@ -25,32 +25,19 @@ interface PostsPage {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-// One request a week row, one field a day with its first 40 posts, every week at once: a month of 1,000 posts
-// arrives in one round trip (the graph's cost limit allows about 40 posts × 7 days an operation, and a browser
-// sends six requests at a time). A busier day goes on alone, 100 posts a page. Only the fields a cell shows: the
-// networks and the first file's thumbnail as the graph sums them up (two scalars, not each target and file).
-// The graph counts a fragment's depth and cost as if written out.
-const CalendarPage = `
-  fragment CalendarPage on QueryPostsConnection {
-    edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
-    pageInfo { hasNextPage endCursor }
+// The days shown in one operation, paginated: `posts(from, to)` over the whole range, grouped by day here. A page
+// is 95 posts because that is what one request buys: the graph charges an operation ceil(cost / 5,000) requests
+// against the person's rate limit (schema/limits.ts) and a post with these fields costs about 52, so 95 posts cost
+// about 4,980 (one request) where 100 would cost 5,240 (two). A month of up to 95 posts is one request. Only the
+// fields a cell shows: the networks and the first file's thumbnail as the graph sums them up (two scalars, not each
+// target and file). The page size is written in the document: the graph counts only a `first` written there.
+const PostsQuery = `
+  query CalendarPosts($from: DateTime!, $to: DateTime!, $after: String) {
+    posts(from: $from, to: $to, first: 95, after: $after) {
+      edges { node { id status scheduledAt publishedAt createdAt content { caption } providers thumbnailUrl } }
+      pageInfo { hasNextPage endCursor }
+    }
   }`;
-const WeekQuery = `
-  query CalendarWeek($d0: DateTime!, $d1: DateTime!, $d2: DateTime!, $d3: DateTime!, $d4: DateTime!, $d5: DateTime!, $d6: DateTime!, $d7: DateTime!) {
-    d0: posts(from: $d0, to: $d1, first: 40) { ...CalendarPage }
-    d1: posts(from: $d1, to: $d2, first: 40) { ...CalendarPage }
-    d2: posts(from: $d2, to: $d3, first: 40) { ...CalendarPage }
-    d3: posts(from: $d3, to: $d4, first: 40) { ...CalendarPage }
-    d4: posts(from: $d4, to: $d5, first: 40) { ...CalendarPage }
-    d5: posts(from: $d5, to: $d6, first: 40) { ...CalendarPage }
-    d6: posts(from: $d6, to: $d7, first: 40) { ...CalendarPage }
-  }
-  ${CalendarPage}`;
-const DayQuery = `
-  query CalendarDay($from: DateTime!, $to: DateTime!, $after: String) {
-    posts(from: $from, to: $to, first: 100, after: $after) { ...CalendarPage }
-  }
-  ${CalendarPage}`;
 
 export const whenOf = (post: CalendarPost) => post.publishedAt ?? post.scheduledAt ?? post.createdAt;
 const startOf = (day: Temporal.PlainDate) => day.toZonedDateTime(timeZone).toInstant().toString();
@@ -72,30 +59,25 @@ export function daysOf(view: View, anchor: Temporal.PlainDate): Temporal.PlainDa
   return days;
 }
 
-/** The posts of the days shown (whole weeks). */
-export async function loadPosts(client: Client, days: Temporal.PlainDate[]): Promise<CalendarPost[]> {
-  const unwrap = <Data>(result: OperationResult<Data>): Data => {
+/**
+ * The posts of the days shown (a contiguous range), page after page. `context` is urql's, e.g. a prefetch's own
+ * `fetch`.
+ */
+export async function loadPosts(client: Client, days: Temporal.PlainDate[], context?: Partial<OperationContext>): Promise<CalendarPost[]> {
+  const from = startOf(days[0]!);
+  const to = startOf(days.at(-1)!.add({ days: 1 }));
+  const found: CalendarPost[] = [];
+  let after: string | null = null;
+  do {
+    const result: OperationResult<{ posts: PostsPage }> = await client
+      .query<{ posts: PostsPage }>(PostsQuery, { from, to, after }, { requestPolicy: 'network-only', ...context })
+      .toPromise();
     if (result.error || !result.data) throw result.error ? apiErrorOf(result.error) : new Error('no data');
-    return result.data;
-  };
-  const restOfDay = async (from: string, to: string, page: PostsPage): Promise<CalendarPost[]> => {
-    const found = page.edges.map((edge) => edge.node);
-    while (page.pageInfo.hasNextPage) {
-      page = unwrap(
-        await client.query<{ posts: PostsPage }>(DayQuery, { from, to, after: page.pageInfo.endCursor }, { requestPolicy: 'network-only' }).toPromise(),
-      ).posts;
-      found.push(...page.edges.map((edge) => edge.node));
-    }
-    return found;
-  };
-  const loadWeek = async (monday: Temporal.PlainDate) => {
-    const bounds = Array.from({ length: 8 }, (_, index) => startOf(monday.add({ days: index })));
-    const variables = Object.fromEntries(bounds.map((bound, index) => [`d${index}`, bound]));
-    const week = unwrap(await client.query<Record<string, PostsPage>>(WeekQuery, variables, { requestPolicy: 'network-only' }).toPromise());
-    return Promise.all(bounds.slice(0, 7).map((from, index) => restOfDay(from, bounds[index + 1]!, week[`d${index}`]!)));
-  };
-  const weeks = await Promise.all(days.filter((day) => day.dayOfWeek === 1).map(loadWeek));
-  return weeks.flat(2);
+    const page = result.data.posts;
+    found.push(...page.edges.map((edge) => edge.node));
+    after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+  } while (after);
+  return found;
 }
 
 /** Each day's posts in time order, keyed by the day's ISO date in the person's zone. */

@@ -2,14 +2,15 @@
 // chosen language, hashtags. Suggestions are offered, never applied unasked; the credits each call used and those
 // left are shown, and the API's refusal (AI not configured, no credits left, ...) as it gives it.
 import { useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useMutation } from 'urql';
 import type { Provider } from '../../../schema/generated/graphql.ts';
 import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { language, t } from '../i18n.ts';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { AiNotSetUp } from '../ai/AiNotSetUp.tsx';
+import { useAiStatus } from '../ai/status.ts';
 
-const AiStatusQuery = `query ComposerAi { ai { available credits { remaining monthly } } }`;
 const SuggestCaptions = `
   mutation SuggestCaptions($action: AiCaptionAction!, $caption: String!, $targetLanguage: String, $tone: String, $provider: Provider) {
     suggestCaptions(action: $action, caption: $caption, targetLanguage: $targetLanguage, tone: $tone, provider: $provider) { suggestions creditsUsed creditsRemaining }
@@ -35,10 +36,7 @@ interface Props {
 }
 
 export function AiTools({ caption, provider, onUseCaption }: Props) {
-  const [{ data }, reloadStatus] = useQuery<{ ai: { available: boolean; credits: { remaining: number; monthly: number } } }>({
-    query: AiStatusQuery,
-    requestPolicy: 'cache-and-network',
-  });
+  const { status, reload: reloadStatus } = useAiStatus();
   const [, suggest] = useMutation(SuggestCaptions);
   const [tone, setTone] = useState('');
   const [targetLanguage, setTargetLanguage] = useState(language === 'en' ? 'de' : 'en');
@@ -59,10 +57,18 @@ export function AiTools({ caption, provider, onUseCaption }: Props) {
     setBusy(false);
     setError(answer.error ? apiErrorOf(answer.error) : null);
     setResult(answer.data ? { action, ...(answer.data as { suggestCaptions: Omit<Suggestions, 'action'> }).suggestCaptions } : null);
-    reloadStatus({ requestPolicy: 'network-only' });
+    reloadStatus();
   }
 
-  const credits = data?.ai.credits;
+  if (status && !status.available) {
+    return (
+      <section className="ai-tools" aria-labelledby="ai-tools-title">
+        <h2 id="ai-tools-title">{t('composer.ai')}</h2>
+        <AiNotSetUp />
+      </section>
+    );
+  }
+  const credits = status?.credits;
   return (
     <section className="ai-tools" aria-labelledby="ai-tools-title">
       <h2 id="ai-tools-title">{t('composer.ai')}</h2>

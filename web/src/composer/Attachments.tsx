@@ -1,8 +1,8 @@
-// The post's media, in order: picked from the library, uploaded with the media picker, or dropped onto the composer
-// (uploaded with their progress shown here), each with its alt text (saved on the file, which AI can suggest) and a
-// way to take it off the post again.
+// The post's media, in order: picked from the library (in a dialog, so the library does not fill the composer), or
+// chosen with the drop zone's own button or dropped onto the composer (uploaded with their progress shown here), each
+// with its alt text (saved on the file, which AI can suggest) and a way to take it off the post again.
 import type { ReactNode } from 'react';
-import { DropZone, isFileDropItem, type DropItem } from 'react-aria-components';
+import { DropZone, FileTrigger, isFileDropItem, type DropItem } from 'react-aria-components';
 import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
 import { AltTextEditor } from '../media/AltTextEditor.tsx';
@@ -10,10 +10,12 @@ import { MediaPicker, type MediaItem } from '../media/MediaPicker.tsx';
 import { Thumbnail } from '../media/Thumbnail.tsx';
 import { detailFor, ErrorBanner } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
+import { ModalDialog } from '../ui/ModalDialog.tsx';
 import type { Upload } from './useUploads.ts';
 
 /** What can be dropped: the kinds of file the media library takes (the service decides by the bytes). */
 const droppable = (type: string) => type.startsWith('image/') || type.startsWith('video/');
+const acceptedTypes = ['image/*', 'video/*'];
 
 /** The composer as a place to drop files onto: dropped images and videos are handed to `onFiles`. */
 export function MediaDropZone({ onFiles, children }: { onFiles: (files: File[]) => void; children: ReactNode }) {
@@ -61,11 +63,31 @@ interface Props {
   /** Files dropped onto the composer, still uploading (or refused). */
   uploads: readonly Upload[];
   onDismissUpload: (key: number) => void;
+  /** Files chosen with the button, uploaded as dropped ones are. */
+  onFiles: (files: File[]) => void;
   /** The API's last refusal of the post: its details about `content.mediaIds[n]` are shown by the file. */
   error: ApiError | null;
 }
 
-export function Attachments({ attachments, onChange, uploads, onDismissUpload, error }: Props) {
+/** The library in a dialog: search, pick one file after another, Done. */
+function LibraryDialog({ selected, onPick }: { selected: readonly string[]; onPick: (file: MediaItem) => void }) {
+  return (
+    <ModalDialog className="media-dialog" label={t('media.pickerTitle')} trigger={<Button>{t('composer.fromLibrary')}</Button>}>
+      {(close) => (
+        <>
+          <MediaPicker selected={selected} onPick={onPick} />
+          <div className="dialog-actions">
+            <Button variant="primary" onPress={close}>
+              {t('composer.libraryDone')}
+            </Button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
+  );
+}
+
+export function Attachments({ attachments, onChange, uploads, onDismissUpload, onFiles, error }: Props) {
   const replace = (file: MediaItem, changed: MediaItem | null) =>
     onChange(attachments.flatMap((other) => (other === file ? (changed ? [changed] : []) : [other])));
   return (
@@ -91,7 +113,12 @@ export function Attachments({ attachments, onChange, uploads, onDismissUpload, e
           <UploadRow key={upload.key} upload={upload} onDismiss={() => onDismissUpload(upload.key)} />
         ))}
       </ol>
-      <MediaPicker selected={attachments.map((file) => file.id)} onPick={(file) => onChange([...attachments, file])} label={t('composer.addMedia')} />
+      <div className="actions attachment-actions">
+        <FileTrigger acceptedFileTypes={acceptedTypes} allowsMultiple onSelect={(files) => files && onFiles([...files])}>
+          <Button>{t('composer.chooseFiles')}</Button>
+        </FileTrigger>
+        <LibraryDialog selected={attachments.map((file) => file.id)} onPick={(file) => onChange([...attachments, file])} />
+      </div>
     </section>
   );
 }

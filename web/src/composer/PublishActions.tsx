@@ -7,6 +7,8 @@ import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
 import { detailFor } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
+import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { formatDateTime } from '../time.ts';
 import type { Submission, SubmissionAction } from '../posts/actions.ts';
 import { SchedulePicker } from './SchedulePicker.tsx';
 import '../posts/posts.css';
@@ -24,17 +26,19 @@ export interface PublishActionsProps {
   error: ApiError | null;
   onSubmit: (submission: Submission) => void;
   offered: readonly SubmissionAction[];
-  /** The main action, shown as the primary button. */
-  primary: 'save' | 'publish';
+  /** The main action, shown as the primary button (none: a scheduled post's page, where its time stands). */
+  primary: 'save' | 'publish' | null;
   /** "Save draft" for a new post, "Save" for one being edited. */
   saveLabel: string;
   /** The zone the date and time are chosen in. */
   timeZone: string;
   /** When the post is scheduled now (ISO), to start a reschedule from. */
   scheduledAt?: string | null;
+  /** The accounts a scheduled post goes to: given, Publish now asks first, naming them. */
+  publishTo?: readonly string[];
 }
 
-export function PublishActions({ busy, error, onSubmit, offered, primary, saveLabel, timeZone, scheduledAt = null }: PublishActionsProps) {
+export function PublishActions({ busy, error, onSubmit, offered, primary, saveLabel, timeZone, scheduledAt = null, publishTo }: PublishActionsProps) {
   const id = useId();
   const [{ data }] = useQuery<{ queues: { edges: { node: Queue }[] } }>({
     query: QueuesQuery,
@@ -57,11 +61,28 @@ export function PublishActions({ busy, error, onSubmit, offered, primary, saveLa
               {saveLabel}
             </Button>
           )}
-          {offered.includes('publish') && (
-            <Button variant={rank('publish')} isDisabled={busy} onPress={() => onSubmit({ action: 'publish' })}>
-              {t('composer.publishNow')}
-            </Button>
-          )}
+          {offered.includes('publish') &&
+            (publishTo && scheduledAt ? (
+              <ConfirmButton
+                label={t('composer.publishNow')}
+                title={t('postActions.publishNowTitle', { time: formatDateTime(scheduledAt) })}
+                message={t('postActions.publishNowMessage', { count: publishTo.length })}
+                confirmLabel={t('postActions.publishNowConfirm')}
+                variant="secondary"
+                isDisabled={busy}
+                onConfirm={() => onSubmit({ action: 'publish' })}
+              >
+                <ul className="publish-to">
+                  {publishTo.map((account) => (
+                    <li key={account}>{account}</li>
+                  ))}
+                </ul>
+              </ConfirmButton>
+            ) : (
+              <Button variant={rank('publish')} isDisabled={busy} onPress={() => onSubmit({ action: 'publish' })}>
+                {t('composer.publishNow')}
+              </Button>
+            ))}
         </div>
       )}
       {offered.includes('schedule') && (

@@ -19,6 +19,7 @@ import {
   Text,
 } from 'react-aria-components';
 import { t } from '../i18n.ts';
+import './schedulePicker.css';
 
 export interface SchedulePickerProps {
   /** The chosen instant, ISO 8601 (as the API answers `scheduledAt`), or null for none. */

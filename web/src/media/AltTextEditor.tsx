@@ -2,11 +2,12 @@
 // to review before saving. Not a <form>, so it can sit inside another one (the composer's).
 import { useId, useState } from 'react';
 import { useMutation } from 'urql';
-import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
-import { detailFor, ErrorBanner } from '../ui.tsx';
+import { detailFor, ErrorBanner, useFormError } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
+import { AiNotSetUp } from '../ai/AiNotSetUp.tsx';
+import { useAiStatus } from '../ai/status.ts';
 import { SetAltText, SuggestAltText } from './documents.ts';
 import type { MediaItem } from './types.ts';
 
@@ -23,11 +24,12 @@ interface Suggestion {
 export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
   const id = useId();
   const [text, setText] = useState(media.altText ?? '');
-  const [error, setError] = useState<ApiError | null>(null);
+  const { error, setError, changed } = useFormError();
   const [notice, setNotice] = useState('');
   const [saving, setAltText] = useMutation<{ setAltText: { altText: string | null } }>(SetAltText);
   const [suggesting, suggestAltText] = useMutation<Suggestion>(SuggestAltText);
   const fieldError = detailFor(error, 'altText');
+  const ai = useAiStatus().status;
 
   const save = async () => {
     setNotice('');
@@ -55,7 +57,10 @@ export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
         id={id}
         rows={3}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          changed('altText');
+          setText(event.target.value);
+        }}
         aria-invalid={fieldError ? true : undefined}
         aria-describedby={fieldError ? `${id}-error` : undefined}
       />
@@ -69,10 +74,13 @@ export function AltTextEditor({ media, onSaved }: AltTextEditorProps) {
         <Button variant="primary" onPress={save} isDisabled={saving.fetching}>
           {t('media.saveAltText')}
         </Button>
-        <Button onPress={suggest} isDisabled={suggesting.fetching}>
-          {suggesting.fetching ? t('media.suggesting') : t('media.suggestAltText')}
-        </Button>
+        {ai?.available !== false && (
+          <Button onPress={suggest} isDisabled={suggesting.fetching}>
+            {suggesting.fetching ? t('media.suggesting') : t('media.suggestAltText')}
+          </Button>
+        )}
       </div>
+      {ai?.available === false && <AiNotSetUp short />}
       <p role="status" className="muted">
         {notice}
       </p>

@@ -1,11 +1,10 @@
-// Picks a ready file of the media library (searchable), or uploads a new one and picks it once it is ready.
-// Used by the media page and the composer.
+// Picks ready files of the media library (searchable): the composer's library dialog (uploads go through the
+// composer's drop zone and its button).
 import { useId, useState } from 'react';
 import { t } from '../i18n.ts';
 import { Button } from '../ui/Button.tsx';
 import { MediaPages } from './MediaPages.tsx';
 import { Thumbnail } from './Thumbnail.tsx';
-import { UploadControl } from './UploadControl.tsx';
 import { useDebounced } from './useDebounced.ts';
 import type { MediaItem, MediaType } from './types.ts';
 
@@ -14,31 +13,21 @@ export type { MediaItem, MediaType } from './types.ts';
 export interface MediaPickerProps {
   /** Ids of the files already chosen: shown as chosen, not offered again. */
   selected: readonly string[];
-  /** The person picked a ready file: one from the library, or one just uploaded here (called once it is ready). */
+  /** The person picked a ready file of the library. */
   onPick: (file: MediaItem) => void;
-  /** Only these kinds are offered, and only their MIME types accepted for upload (default: all kinds). */
+  /** Only these kinds are offered (default: all kinds). */
   types?: readonly MediaType[];
-  /** The picker's heading (default: the catalog's "Media library"). */
-  label?: string;
 }
 
-export function MediaPicker({ selected, onPick, types, label }: MediaPickerProps) {
+export function MediaPicker({ selected, onPick, types }: MediaPickerProps) {
   const id = useId();
   const [query, setQuery] = useState('');
   const q = useDebounced(query.trim());
-  const [refresh, setRefresh] = useState(0);
   // The graph filters by one kind; several kinds are filtered here.
   const type = types?.length === 1 ? types[0] : undefined;
   return (
     <section className="media-picker" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{label ?? t('media.pickerTitle')}</h2>
-      <UploadControl
-        types={types}
-        onUploaded={(media) => {
-          setRefresh((count) => count + 1);
-          onPick(media);
-        }}
-      />
+      <h2 id={`${id}-title`}>{t('media.pickerTitle')}</h2>
       <search className="field">
         <label htmlFor={`${id}-q`}>{t('media.search')}</label>
         <input id={`${id}-q`} type="search" value={query} onChange={(event) => setQuery(event.target.value)} />
@@ -46,7 +35,6 @@ export function MediaPicker({ selected, onPick, types, label }: MediaPickerProps
       <MediaPages
         filters={{ q: q || undefined, type, status: 'READY' }}
         show={(item) => !types || (item.type !== null && types.includes(item.type))}
-        refresh={refresh}
         pageSize={12}
       >
         {(item) => {

@@ -1,11 +1,10 @@
 // API keys: create one with a preset or chosen scopes (the full key is shown this once), list and revoke.
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
-import { detailFor, ErrorBanner, Field, ShownOnce } from '../ui.tsx';
+import { detailFor, ErrorBanner, Field, ShownOnce, useFormError } from '../ui.tsx';
 import { Table, type Column } from '../table.tsx';
 import { Button } from '../ui/Button.tsx';
 import { ConfirmButton } from '../ui/ConfirmButton.tsx';
@@ -36,7 +35,7 @@ export function ApiKeys() {
   const [, createKey] = useMutation(CreateKey);
   const [, revokeKey] = useMutation(RevokeKey);
   const [grant, setGrant] = useState<string>('PUBLISHING');
-  const [error, setError] = useState<ApiError | null>(null);
+  const { error, setError, changedInput } = useFormError();
   const [created, setCreated] = useState<string | null>(null);
 
   const columns: Column<ApiKey>[] = [
@@ -69,6 +68,7 @@ export function ApiKeys() {
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">{t('keys.title')}</h1>
       <form
+        onChange={changedInput}
         onSubmit={async (event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
@@ -81,7 +81,7 @@ export function ApiKeys() {
         }}
       >
         <h2>{t('keys.create')}</h2>
-        <ErrorBanner error={error} />
+        <ErrorBanner error={error} labelOf={(field) => ({ name: t('keys.name'), scopes: t('keys.grant'), preset: t('keys.grant') })[field]} />
         <Field label={t('keys.name')} name="name" error={detailFor(error, 'name')} />
         <fieldset>
           <legend>{t('keys.grant')}</legend>
@@ -114,7 +114,7 @@ export function ApiKeys() {
           <p>{t('keys.noneHint')}</p>
         </EmptyState>
       ) : (
-        <Table columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
+        <Table className="card-table" columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
       )}
     </section>
   );

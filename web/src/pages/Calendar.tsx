@@ -1,19 +1,21 @@
 // The calendar of posts, by month, week or as a list, in the person's time zone. Each post shows its networks, its
 // thumbnail and its status colour, and a card with more on hover or focus. A scheduled post is moved to another day
 // by dragging its handle (pointer or keyboard, @dnd-kit): it keeps its time of day and is scheduled again.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useClient } from 'urql';
 import { DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { Temporal } from 'temporal-polyfill';
-import type { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
 import { language, t } from '../i18n.ts';
 import { timeZone, zoned } from '../time.ts';
-import { ErrorBanner } from '../ui.tsx';
+import { ErrorBanner, Link } from '../ui.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
 import { DayGrid } from '../calendar/DayGrid.tsx';
 import { PostList } from '../calendar/PostList.tsx';
 import { usePostCard } from '../calendar/PostCard.tsx';
-import { daysOf, loadPosts, postsByDay, type CalendarPost, type View } from '../calendar/model.ts';
+import { usePosts } from '../calendar/usePosts.ts';
+import { dragAnnouncements } from '../calendar/announcements.ts';
+import { daysOf, postsByDay, type CalendarPost, type View } from '../calendar/model.ts';
 import '../calendar/calendar.css';
 
 const SchedulePost = `mutation Reschedule($id: ID!, $scheduledAt: DateTime!, $timezone: String!) { schedulePost(id: $id, scheduledAt: $scheduledAt, timezone: $timezone) { id status scheduledAt } }`;
@@ -22,6 +24,7 @@ interface Rescheduled {
 }
 
 const views: View[] = ['month', 'week', 'list'];
+const steps = { month: { months: 1 }, week: { weeks: 1 }, list: { months: 1 } } as const;
 
 /** A drag starts after 4 px, so a click on the handle stays a click. One object, so the sensors are made once. */
 const pointerActivation = { activationConstraint: { distance: 4 } };
@@ -30,29 +33,14 @@ export function Calendar() {
   const client = useClient();
   const [view, setView] = useState<View>('month');
   const [anchor, setAnchor] = useState(() => Temporal.Now.plainDateISO(timeZone));
-  const [posts, setPosts] = useState<CalendarPost[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
   const sensors = useSensors(useSensor(PointerSensor, pointerActivation), useSensor(KeyboardSensor));
+  const step = steps[view];
   const days = useMemo(() => daysOf(view, anchor), [view, anchor]);
+  const neighbours = useMemo(() => [daysOf(view, anchor.add(step)), daysOf(view, anchor.subtract(step))], [view, anchor, step]);
+  const { posts, setPosts, error, setError, forget, refresh } = usePosts(client, days, neighbours);
   const byDay = useMemo(() => postsByDay(posts ?? []), [posts]);
   const card = usePostCard(posts);
-  const [reloads, setReloads] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies(reloads): not read, only counted: a refused move bumps it so the calendar is read again
-  useEffect(() => {
-    let current = true;
-    loadPosts(client, days).then(
-      (found) => {
-        if (!current) return;
-        setPosts(found);
-        setError(null);
-      },
-      (caught: unknown) => current && setError(caught as ApiError),
-    );
-    return () => {
-      current = false;
-    };
-  }, [client, days, reloads]);
+  const announcements = useMemo(() => dragAnnouncements(posts), [posts]);
 
   // Moved at once; the graph's answer then stands (a refusal shows and the calendar is read again).
   async function onDragEnd({ active, over }: DragEndEvent) {
@@ -68,13 +56,14 @@ export function Calendar() {
     const result = await client.mutation<Rescheduled>(SchedulePost, { id: post.id, scheduledAt, timezone: timeZone }).toPromise();
     if (result.data?.schedulePost) {
       update(result.data.schedulePost);
+      // What was read, ahead or before, may hold the post at its old day.
+      forget();
     } else {
       if (result.error) setError(apiErrorOf(result.error));
-      setReloads((count) => count + 1);
+      refresh();
     }
   }
 
-  const step = view === 'week' ? { weeks: 1 } : { months: 1 };
   const month = anchor.toLocaleString(language, { month: 'long', year: 'numeric' });
   const title = view === 'week' ? t('calendar.weekOf', { date: days[0]!.toLocaleString(language, { dateStyle: 'medium' }) }) : month;
 
@@ -106,14 +95,24 @@ export function Calendar() {
         <span className="muted">{t('calendar.timeZone', { timeZone })}</span>
       </div>
       <ErrorBanner error={error} />
+      {error && (
+        <button type="button" className="button button-secondary" onClick={refresh}>
+          {t('calendar.reload')}
+        </button>
+      )}
       {/* The posts' container: its focus and pointer events show each post's card. */}
       <div className="calendar-posts" {...card.handlers}>
         {view === 'list' ? (
           <PostList days={days} byDay={byDay} month={anchor.month} loaded={posts !== null} period={month} />
         ) : (
-          <DndContext sensors={sensors} onDragStart={card.close} onDragEnd={onDragEnd}>
+          <DndContext sensors={sensors} accessibility={announcements} onDragStart={card.close} onDragEnd={onDragEnd}>
             <DayGrid label={title} days={days} byDay={byDay} month={view === 'month' ? anchor.month : null} loaded={posts !== null} />
           </DndContext>
+        )}
+        {view !== 'list' && posts?.length === 0 && (
+          <EmptyState title={t('calendar.emptyTitle', { period: title })} action={<Link href="/compose">{t('calendar.compose')}</Link>}>
+            <p>{t('calendar.emptyBody')}</p>
+          </EmptyState>
         )}
       </div>
       {card.card}

@@ -91,7 +91,7 @@ export function People() {
   return (
     <section aria-labelledby="people-title">
       <h1 id="people-title">{t('people.title')}</h1>
-      <Table columns={columns} rows={data?.members ?? []} keyOf={(member) => member.userId} />
+      <Table className="card-table" columns={columns} rows={data?.members ?? []} keyOf={(member) => member.userId} />
       <form
         onSubmit={async (event) => {
           event.preventDefault();

@@ -87,7 +87,14 @@ export function PostDetail({ id }: { id: string }) {
   return (
     <section aria-labelledby="post-title" className="post-page">
       <h1 id="post-title">{t('post.title')}</h1>
-      <PostToolbar key={`${post.id}:${post.version}:${post.status}`} post={post} onChanged={() => reload({ requestPolicy: 'network-only' })} />
+      <PostToolbar
+        key={`${post.id}:${post.version}:${post.status}`}
+        post={post}
+        accounts={post.targets.map((target) =>
+          t('post.targetAccount', { name: target.account.displayName, username: target.account.username, network: networkLook(target.provider).name }),
+        )}
+        onChanged={() => reload({ requestPolicy: 'network-only' })}
+      />
       <ErrorBanner error={error} />
       <dl className="facts">
         <dt>{t('post.status')}</dt>

@@ -1,5 +1,6 @@
-// The request log: the workspace's recent calls (REST, GraphQL, MCP), newest first. Owners and admins only: the
-// API's refusal is shown to others.
+// The request log: the workspace's recent calls (REST, GraphQL, MCP), newest first, the dashboard's own calls or
+// the successful ones hidden on request. Owners and admins only: the API's refusal is shown to others.
+import { useState } from 'react';
 import { useQuery } from 'urql';
 import { apiErrorOf } from '../api/client.ts';
 import { t } from '../i18n.ts';
@@ -27,6 +28,11 @@ interface Entry {
 
 export function RequestLog() {
   const [{ data, error }, reload] = useQuery<{ requestLog: { edges: { node: Entry }[] } }>({ query: RequestLogQuery, requestPolicy: 'network-only' });
+  const [hideDashboard, setHideDashboard] = useState(false);
+  const [onlyFailures, setOnlyFailures] = useState(false);
+  const entries = (data?.requestLog.edges.map((edge) => edge.node) ?? []).filter(
+    (entry) => (!hideDashboard || entry.apiKeyId !== null) && (!onlyFailures || entry.status >= 400),
+  );
   const columns: Column<Entry>[] = [
     { header: t('log.at'), cell: (entry) => formatDateTime(entry.createdAt) },
     {
@@ -50,19 +56,21 @@ export function RequestLog() {
         <Button onPress={() => reload({ requestPolicy: 'network-only' })}>{t('webhooks.refresh')}</Button>
       </div>
       <ErrorBanner error={error ? apiErrorOf(error) : null} />
+      <div className="actions log-filters">
+        <label>
+          <input type="checkbox" checked={hideDashboard} onChange={(event) => setHideDashboard(event.target.checked)} /> {t('log.hideDashboard')}
+        </label>
+        <label>
+          <input type="checkbox" checked={onlyFailures} onChange={(event) => setOnlyFailures(event.target.checked)} /> {t('log.onlyFailures')}
+        </label>
+      </div>
       {data && data.requestLog.edges.length === 0 ? (
         <EmptyState title={t('log.none')}>
           <p>{t('log.noneHint')}</p>
         </EmptyState>
       ) : (
         /* Focusable so the keyboard can scroll it when it is wider than the screen. */
-        <Table
-          tabIndex={0}
-          aria-labelledby="log-title"
-          columns={columns}
-          rows={data?.requestLog.edges.map((edge) => edge.node) ?? []}
-          keyOf={(entry) => entry.id}
-        />
+        <Table tabIndex={0} aria-labelledby="log-title" columns={columns} rows={entries} keyOf={(entry) => entry.id} />
       )}
     </section>
   );

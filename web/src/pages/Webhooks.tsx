@@ -156,7 +156,7 @@ export function Webhooks() {
         {endpoints.map((endpoint) => (
           <li key={endpoint.id} className="card">
             <p className="endpoint-head">
-              <code>{endpoint.url}</code>
+              <code id={`endpoint-${endpoint.id}-url`}>{endpoint.url}</code>
               <StatusBadge tone={endpoint.enabled ? 'success' : 'danger'}>{t('webhooks.enabled', { enabled: String(endpoint.enabled) })}</StatusBadge>
             </p>
             <p className="muted">
@@ -164,20 +164,28 @@ export function Webhooks() {
               {endpoint.events.length ? endpoint.events.map(eventName).join(', ') : t('webhooks.allEvents')}
             </p>
             <div className="actions">
-              <Button aria-expanded={open === endpoint.id} onPress={() => setOpen(open === endpoint.id ? null : endpoint.id)}>
-                {t('webhooks.showDeliveries', { url: endpoint.url })}
-              </Button>
-              <Button onPress={() => act(testWebhook({ id: endpoint.id }))}>{t('webhooks.test', { url: endpoint.url })}</Button>
               <Button
+                aria-expanded={open === endpoint.id}
+                aria-describedby={`endpoint-${endpoint.id}-url`}
+                onPress={() => setOpen(open === endpoint.id ? null : endpoint.id)}
+              >
+                {t('webhooks.showDeliveries')}
+              </Button>
+              <Button aria-describedby={`endpoint-${endpoint.id}-url`} onPress={() => act(testWebhook({ id: endpoint.id }))}>
+                {t('webhooks.test')}
+              </Button>
+              <Button
+                aria-describedby={`endpoint-${endpoint.id}-url`}
                 onPress={async () => {
                   const answer = (await act(rotateSecret({ id: endpoint.id }))) as { rotateWebhookSecret: { secret: string } } | null;
                   if (answer) setSecret(answer.rotateWebhookSecret.secret);
                 }}
               >
-                {t('webhooks.rotate', { url: endpoint.url })}
+                {t('webhooks.rotate')}
               </Button>
               <ConfirmButton
-                label={t('webhooks.delete', { url: endpoint.url })}
+                label={t('webhooks.delete')}
+                describedBy={`endpoint-${endpoint.id}-url`}
                 title={t('webhooks.deleteTitle', { url: endpoint.url })}
                 message={t('webhooks.deleteMessage')}
                 confirmLabel={t('webhooks.deleteConfirm')}

@@ -6,8 +6,17 @@ import { ErrorBanner } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
 import { isVersionConflict } from './actions.ts';
 
-export function PostErrorBanner({ error, onReload }: { error: ApiError | null; onReload: () => void }) {
-  if (!isVersionConflict(error)) return <ErrorBanner error={error} />;
+export function PostErrorBanner({
+  error,
+  onReload,
+  labelOf,
+}: {
+  error: ApiError | null;
+  onReload: () => void;
+  /** The page's name for a field the API names. */
+  labelOf?: (field: string) => string | undefined;
+}) {
+  if (!isVersionConflict(error)) return <ErrorBanner error={error} labelOf={labelOf} />;
   return (
     <div role="alert" className="error post-conflict">
       <p>{error!.message}</p>

@@ -1,5 +1,6 @@
-// Everything the post's state allows, on its page: edit in the composer, publish now (the primary action), schedule
-// or reschedule, add to a queue, duplicate (a new draft, opened in the composer), delete (asked again in a dialog).
+// Everything the post's state allows, on its page: edit in the composer, publish now (the primary action; on a scheduled
+// post a secondary one, asked again with the accounts it goes to), schedule or reschedule, add to a queue, duplicate
+// (a new draft, opened in the composer), delete (asked again in a dialog).
 import { useState } from 'react';
 import { useClient } from 'urql';
 import type { ApiError } from '../api/auth.ts';
@@ -13,7 +14,9 @@ import { PublishActions } from '../composer/PublishActions.tsx';
 import { asApiError, carryOut, deletePost, duplicatePost, submissionsAllowed, type PostState, type Submission } from './actions.ts';
 import { PostErrorBanner } from './PostErrorBanner.tsx';
 
-export function PostToolbar({ post, onChanged }: { post: PostState; onChanged: () => void }) {
+/** `accounts`: whom the post goes to, as the page names them (asked about before a scheduled post is published now). */
+export function PostToolbar({ post, accounts, onChanged }: { post: PostState; accounts: readonly string[]; onChanged: () => void }) {
+  const scheduled = post.status === 'SCHEDULED';
   const client = useClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -40,7 +43,8 @@ export function PostToolbar({ post, onChanged }: { post: PostState; onChanged: (
         error={error}
         onSubmit={submit}
         offered={submissionsAllowed(post.actions).filter((action) => action !== 'save')}
-        primary="publish"
+        primary={scheduled ? null : 'publish'}
+        publishTo={scheduled ? accounts : undefined}
         saveLabel={t('postActions.save')}
         timeZone={post.timezone ?? browserTimeZone}
         scheduledAt={post.scheduledAt}

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
-import { detailFor, ErrorBanner, Field } from '../ui.tsx';
+import { detailFor, ErrorBanner, Field, useFormError } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
 import { NetworkIcon } from '../ui/NetworkIcon.tsx';
 import { networkLook } from '../ui/networks.ts';
@@ -19,7 +19,7 @@ export function QueueForm({
   title,
   initial,
   accounts,
-  error,
+  error: given,
   onSave,
   onCancel,
 }: {
@@ -31,6 +31,14 @@ export function QueueForm({
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState<QueueDraft>(initial);
+  const { error, changed } = useFormError(given);
+  const edit = (field: keyof QueueDraft, changes: Partial<QueueDraft>) => {
+    changed(field);
+    setDraft({ ...draft, ...changes });
+  };
+  const labelOf = (field: string) =>
+    ({ name: t('queues.name'), timezone: t('queues.timezone'), connectionIds: t('queues.accounts') })[field] ??
+    (/^slots\b/.test(field) ? t('queues.slots') : undefined);
   const timeZoneId = useId();
   const timeZones = knownTimeZones.includes(draft.timezone) ? knownTimeZones : [draft.timezone, ...knownTimeZones];
   const timeZoneError = detailFor(error, 'timezone');
@@ -46,19 +54,14 @@ export function QueueForm({
       }}
     >
       <h2>{title}</h2>
-      <ErrorBanner error={error} />
-      <Field
-        label={t('queues.name')}
-        value={draft.name}
-        onChange={(event) => setDraft({ ...draft, name: event.target.value })}
-        error={detailFor(error, 'name')}
-      />
+      <ErrorBanner error={error} labelOf={labelOf} />
+      <Field label={t('queues.name')} value={draft.name} onChange={(event) => edit('name', { name: event.target.value })} error={detailFor(error, 'name')} />
       <div className="field">
         <label htmlFor={timeZoneId}>{t('queues.timezone')}</label>
         <select
           id={timeZoneId}
           value={draft.timezone}
-          onChange={(event) => setDraft({ ...draft, timezone: event.target.value })}
+          onChange={(event) => edit('timezone', { timezone: event.target.value })}
           aria-invalid={timeZoneError ? true : undefined}
           aria-describedby={timeZoneError ? `${timeZoneId}-error` : undefined}
         >
@@ -74,7 +77,7 @@ export function QueueForm({
           </p>
         )}
       </div>
-      <SlotEditor slots={draft.slots} onChange={(slots) => setDraft({ ...draft, slots })} error={slotsDetail(error)} />
+      <SlotEditor slots={draft.slots} onChange={(slots) => edit('slots', { slots })} error={slotsDetail(error)} />
       <fieldset>
         <legend>{t('queues.accounts')}</legend>
         <p className="muted">{t('queues.accountsHint')}</p>
@@ -84,8 +87,7 @@ export function QueueForm({
               type="checkbox"
               checked={draft.connectionIds.includes(account.id)}
               onChange={(event) =>
-                setDraft({
-                  ...draft,
+                edit('connectionIds', {
                   connectionIds: event.target.checked ? [...draft.connectionIds, account.id] : draft.connectionIds.filter((id) => id !== account.id),
                 })
               }

@@ -1,22 +1,29 @@
 // An action that cannot be undone, asked again in an accessible modal dialog (focus moves in and stays there, Escape
 // and Cancel close it, focus returns to the button): never the browser's confirm().
-import { useState } from 'react';
-import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { useState, type ReactNode } from 'react';
+import { Heading } from 'react-aria-components';
 import { t } from '../i18n.ts';
 import { Button } from './Button.tsx';
+import { ModalDialog } from './ModalDialog.tsx';
 
 export function ConfirmButton({
   label,
+  describedBy,
   title,
   message,
+  children,
   confirmLabel,
   onConfirm,
   variant = 'destructive',
   isDisabled,
 }: {
   label: string;
+  /** The id of what the button acts on, as its description (a short label, the row's name elsewhere on the page). */
+  describedBy?: string;
   title: string;
   message: string;
+  /** What the action touches, under the message (the accounts a post goes to). */
+  children?: ReactNode;
   confirmLabel: string;
   onConfirm: () => void | Promise<void>;
   variant?: 'destructive' | 'secondary';
@@ -24,44 +31,44 @@ export function ConfirmButton({
 }) {
   const [busy, setBusy] = useState(false);
   return (
-    <DialogTrigger>
-      <Button variant={variant} isDisabled={isDisabled}>
-        {label}
-      </Button>
-      <ModalOverlay className="modal-overlay" isDismissable={!busy}>
-        <Modal className="modal">
-          <Dialog className="dialog" role="alertdialog">
-            {({ close }) => (
-              <>
-                <Heading slot="title" className="dialog-title">
-                  {title}
-                </Heading>
-                <p>{message}</p>
-                <div className="dialog-actions">
-                  <Button variant="secondary" onPress={close} isDisabled={busy} autoFocus>
-                    {t('common.cancel')}
-                  </Button>
-                  <Button
-                    variant={variant === 'destructive' ? 'destructive' : 'primary'}
-                    isDisabled={busy}
-                    onPress={async () => {
-                      setBusy(true);
-                      try {
-                        await onConfirm();
-                        close();
-                      } finally {
-                        setBusy(false);
-                      }
-                    }}
-                  >
-                    {confirmLabel}
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </DialogTrigger>
+    <ModalDialog
+      role="alertdialog"
+      isDismissable={!busy}
+      trigger={
+        <Button variant={variant} isDisabled={isDisabled} aria-describedby={describedBy}>
+          {label}
+        </Button>
+      }
+    >
+      {(close) => (
+        <>
+          <Heading slot="title" className="dialog-title">
+            {title}
+          </Heading>
+          <p>{message}</p>
+          {children}
+          <div className="dialog-actions">
+            <Button variant="secondary" onPress={close} isDisabled={busy} autoFocus>
+              {t('common.cancel')}
+            </Button>
+            <Button
+              variant={variant === 'destructive' ? 'destructive' : 'primary'}
+              isDisabled={busy}
+              onPress={async () => {
+                setBusy(true);
+                try {
+                  await onConfirm();
+                  close();
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
   );
 }
