@@ -3,7 +3,7 @@
 // happens before this (TokenKeeper.callWithTokens; test/http/tiktok.test.ts and xPublish.test.ts): what reaches
 // the policy is its end, ACCOUNT_NEEDS_RECONNECT.
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/providers/adapter.ts';
+import { ProviderError, type PublishOutcome } from '../../src/providers/adapter.ts';
 import { publishRetryLimit } from '../../src/jobs/boss.ts';
 import { afterAnswer, afterFailure, processingLimitMs, rateLimitedAttemptLimit, unreachable } from '../../src/posts/publish/outcome.ts';
 
@@ -107,7 +107,7 @@ describe('the network’s answer', () => {
   });
 
   it('drops a permalink that is not a web address (of the post, its parts, its first comment), the item published all the same', () => {
-    const answer = {
+    const answer: PublishOutcome = {
       status: 'published',
       item: {
         remoteId: 'p1',
@@ -118,7 +118,7 @@ describe('the network’s answer', () => {
         ],
         firstComment: { item: { remoteId: 'c1', remoteUrl: 'data:text/html,hi' }, error: null },
       },
-    } as const;
+    };
     expect(afterAnswer(answer, first)).toEqual({
       kind: 'published',
       item: {
