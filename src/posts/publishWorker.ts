@@ -19,39 +19,20 @@
 // call to the network, with tokens and checkpoints), `outcome.ts` (what becomes of an attempt: the retry policy, no
 // I/O) and `record.ts` (the outcomes' rows, events and follow-up jobs). This file wires them into the jobs.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
-import type { ProviderAdapters } from '../providers/registry.ts';
-import type { Outbox } from '../events/outbox.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
-import type { UrlSigner } from '../crypto/urlSigner.ts';
-import type { MediaStorage } from '../media/storage.ts';
 import type { PublishTargetJob } from './runs.ts';
 import { allowedHostsFrom } from '../outbound/guard.ts';
-import type { MetricReadings } from '../analytics/collect.ts';
-import type { TokenKeeper } from '../accounts/tokens.ts';
 import { BatchedWrites } from './batchedWrites.ts';
-import { claimTargets, type CheckTargetJob, type Mode, type PublishJob } from './publish/claim.ts';
-import { attemptTarget } from './publish/call.ts';
+import { claimTargets, type CheckTargetJob, type ClaimDeps, type Mode, type PublishJob } from './publish/claim.ts';
+import { attemptTarget, type CallDeps } from './publish/call.ts';
 import type { Outcome } from './publish/outcome.ts';
-import { recordOutcomes } from './publish/record.ts';
+import { recordOutcomes, type RecordDeps } from './publish/record.ts';
 
-interface Deps {
-  db: Database;
-  boss: PgBoss;
-  adapters: ProviderAdapters;
-  tokens: TokenKeeper;
-  logger: Logger;
-  signer: UrlSigner;
-  storage: MediaStorage;
-  publicBaseUrl: string;
-  outbox: Outbox;
-  metricReadings: MetricReadings;
+/** What the parts need; `permalinkHosts` is made here, from NETWORK_ALLOWED_HOSTS and this service's own host. */
+type Deps = Omit<ClaimDeps & CallDeps & RecordDeps, 'permalinkHosts'> & {
   /** NETWORK_ALLOWED_HOSTS: hosts a network's permalinks may name over http. */
   networkAllowedHosts: ReadonlySet<string>;
-  /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing. */
-  statusCheckMaxMs?: number;
-}
+};
 
 /**
  * Outcomes are recorded together when they arrive within 100 ms, or as soon as 50 are waiting. Networks answer one
