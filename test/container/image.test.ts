@@ -47,16 +47,38 @@ describe('the image on its own volume', () => {
     console.log(`first start to /readyz (initialising the embedded database): ${(ms / 1000).toFixed(1)} s`);
     // The server is PID 1 in the container: its real and effective user ids.
     const status = await podman('exec', container.name, 'cat', '/proc/1/status');
-    const [real, effective] = status.match(/^Uid:\s+(\d+)\s+(\d+)/m)!.slice(1).map(Number);
+    const [real, effective] = status
+      .match(/^Uid:\s+(\d+)\s+(\d+)/m)!
+      .slice(1)
+      .map(Number);
     expect(real).not.toBe(0);
     expect(effective).not.toBe(0);
     expect(await podman('exec', container.name, 'ls', '/data')).toMatch(/encryption-key[\s\S]*postgres/);
   });
 
   it('is set up with sps inside it and publishes a post to the sandbox', async () => {
-    const setup = await sps<{ workspaceId: string; apiKey: string }>(container.name, 'setup', '--workspace', 'Acme', '--email', 'owner@acme.test', '--password', 'a long password');
+    const setup = await sps<{ workspaceId: string; apiKey: string }>(
+      container.name,
+      'setup',
+      '--workspace',
+      'Acme',
+      '--email',
+      'owner@acme.test',
+      '--password',
+      'a long password',
+    );
     apiKey = setup.apiKey;
-    const account = await sps<{ connectionId: string }>(container.name, 'accounts', 'connect', '--workspace', setup.workspaceId, '--provider', 'sandbox', '--username', 'acme');
+    const account = await sps<{ connectionId: string }>(
+      container.name,
+      'accounts',
+      'connect',
+      '--workspace',
+      setup.workspaceId,
+      '--provider',
+      'sandbox',
+      '--username',
+      'acme',
+    );
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     const created = await fetch(`${container.baseUrl}/v1/posts`, {
       method: 'POST',
@@ -114,7 +136,7 @@ describe('the image on an outside PostgreSQL (DATABASE_URL)', () => {
       const database = new pg.Client({ connectionString: url.toString() });
       await database.connect();
       try {
-        const { rows } = await database.query('SELECT name FROM "Workspace"');
+        const { rows } = await database.query('SELECT name FROM workspace');
         expect(rows).toEqual([{ name: 'Outside' }]);
       } finally {
         await database.end();
@@ -132,7 +154,18 @@ describe('compose.yaml', () => {
   // Parsed as compose reads it (`<<` merges the roles' shared settings). podman-compose 1.0.3, Debian's, has no
   // `config` command, and an official postgres image cannot be pulled here to run it.
   const compose = parse(readFileSync('compose.yaml', 'utf8'), { merge: true }) as {
-    services: Record<string, { image?: string; build?: unknown; environment?: Record<string, string>; env_file?: unknown; volumes?: string[]; healthcheck?: unknown; depends_on?: unknown }>;
+    services: Record<
+      string,
+      {
+        image?: string;
+        build?: unknown;
+        environment?: Record<string, string>;
+        env_file?: unknown;
+        volumes?: string[];
+        healthcheck?: unknown;
+        depends_on?: unknown;
+      }
+    >;
     volumes: Record<string, unknown>;
   };
 

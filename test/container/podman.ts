@@ -36,7 +36,19 @@ export async function buildImage(tag: string): Promise<{ seconds: number }> {
   const { stdout: hardLimit } = await run('bash', ['-c', 'ulimit -Hn'], big);
   const started = performance.now();
   // --format docker keeps HEALTHCHECK (the OCI format has none); a RUN gets 1,024 open files otherwise here.
-  await podman('build', '--format', 'docker', '--network', 'host', `--ulimit=nofile=${hardLimit.trim()}:${hardLimit.trim()}`, '--build-arg', `NODE_IMAGE=${base.trim()}`, '-t', tag, '.');
+  await podman(
+    'build',
+    '--format',
+    'docker',
+    '--network',
+    'host',
+    `--ulimit=nofile=${hardLimit.trim()}:${hardLimit.trim()}`,
+    '--build-arg',
+    `NODE_IMAGE=${base.trim()}`,
+    '-t',
+    tag,
+    '.',
+  );
   return { seconds: (performance.now() - started) / 1000 };
 }
 
