@@ -34,6 +34,24 @@ async function start(env: Record<string, string>, volume?: string): Promise<{ na
   return { name, baseUrl: `http://127.0.0.1:${port}` };
 }
 
+describe('the image', () => {
+  it('holds no dev dependency, build tool, test or browser', async () => {
+    const unwanted = [
+      'node_modules/vitest',
+      'node_modules/typescript',
+      'node_modules/prisma',
+      'node_modules/playwright-core',
+      'node_modules/vite',
+      'test',
+      'web/src',
+    ];
+    const script = `console.log(JSON.stringify(${JSON.stringify(unwanted)}.filter((path) => require('node:fs').existsSync(path))))`;
+    expect(JSON.parse(await podman('run', '--rm', image, 'node', '-e', script))).toEqual([]);
+    const tools = await podman('run', '--rm', image, 'sh', '-c', 'for tool in gcc cc make python3 chromium; do command -v $tool; done; true');
+    expect(tools).toBe('');
+  });
+});
+
 describe('the image on its own volume', () => {
   const volume = uniqueName('sps-test-data');
   volumes.push(volume);
