@@ -18,8 +18,9 @@ beforeAll(async () => {
   console.log(`image built in ${seconds.toFixed(0)} s, ${(Number(size) / 1e6).toFixed(0)} MB`);
 });
 
+// --volumes: the anonymous volume of /data that a container without --volume gets.
 afterAll(async () => {
-  for (const container of containers) await podmanStatus('rm', '--force', '--time', '0', container);
+  for (const container of containers) await podmanStatus('rm', '--force', '--volumes', '--time', '0', container);
   for (const volume of volumes) await podmanStatus('volume', 'rm', '--force', volume);
 });
 
@@ -161,7 +162,7 @@ describe('the image on an outside PostgreSQL (DATABASE_URL)', () => {
       }
       expect(await podman('exec', container.name, 'ls', '-A', '/data')).not.toMatch(/postgres/);
     } finally {
-      await podmanStatus('rm', '--force', '--time', '0', ...containers.splice(-1));
+      await podmanStatus('rm', '--force', '--volumes', '--time', '0', ...containers.splice(-1));
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
