@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Four tiers, each runnable alone (`npm run test:unit` and so on; `npm test` runs them all, one tier after another):
+// Four tiers, each runnable alone (`npm run test:unit` and so on; `npm test` runs them all, one tier after another),
+// and the container tier, which `npm test` leaves out (`npm run test:container`: the image built and run with Podman):
 // - unit: no database and no server, starts in a second or two;
 // - api: the app in-process on a clone of the migrated template database (test/support/globalSetup.ts), and
 //   domain code that needs PostgreSQL (test/database);
@@ -54,6 +55,19 @@ export default defineConfig({
           maxWorkers: 1,
           hookTimeout: 180_000,
           sequence: { groupOrder: 3 },
+        },
+      },
+      // Only `npm run test:container` runs it (`npm test` leaves it out): needs Podman, builds the image and runs it.
+      {
+        extends: true,
+        test: {
+          name: 'container',
+          include: ['test/container/**/*.test.ts'],
+          globalSetup: database,
+          maxWorkers: 1,
+          testTimeout: 120_000,
+          hookTimeout: 1_800_000,
+          sequence: { groupOrder: 4 },
         },
       },
     ],
