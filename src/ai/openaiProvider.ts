@@ -3,13 +3,14 @@
 // "structured output"); servers that ignore it are still understood (tolerant parsing in answers.ts).
 // Prompts and generated text are logged at debug level only; the API key never.
 import OpenAI from 'openai';
+import { request } from 'undici';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { z } from 'zod';
 import { AppError } from '../errors/appError.ts';
 import type { AiSettings } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { answerTooLargeIn, capped } from '../outbound/answerLimit.ts';
+import { answerTooLargeIn, readAtMost } from '../outbound/answerLimit.ts';
 import type { AiProvider, AltTextTask, CaptionTask, ImageTask } from './provider.ts';
 import { parseAnswer, type AnswerShape } from './answers.ts';
 import { aiBusy, aiRefused, aiUnavailable } from './failures.ts';
@@ -144,5 +145,23 @@ function retryAfterSeconds(headers: Headers | undefined): number {
  */
 const aiAnswerBytesAtMost = 32 * 1024 * 1024;
 
-/** The client's `fetch`: Node's own, with the answer's body capped at `aiAnswerBytesAtMost`. */
-const cappedFetch: typeof fetch = async (input, init) => capped(await fetch(input, init), aiAnswerBytesAtMost);
+/**
+ * The client's `fetch`, on undici's `request` (the operator's AI_BASE_URL, not a host a person or network names),
+ * with the answer read whole (JSON, or one base64 image) up to `aiAnswerBytesAtMost`: past it the connection is
+ * dropped and the call fails as the provider's.
+ */
+const cappedFetch: typeof fetch = async (input, init = {}) => {
+  const answer = await request(input instanceof Request ? input.url : input, {
+    method: (init.method ?? 'GET') as 'GET',
+    headers: init.headers as Record<string, string>,
+    body: init.body as string | Uint8Array | null,
+    signal: init.signal ?? undefined,
+  });
+  const body = await readAtMost(answer.body, aiAnswerBytesAtMost, answer.headers['content-length']);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const bodiless = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
+  return new Response(bodiless ? null : body, { status: answer.statusCode, headers });
+};

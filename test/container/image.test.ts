@@ -75,6 +75,13 @@ describe('the image on its own volume', () => {
     expect(await podman('exec', container.name, 'ls', '/data')).toMatch(/encryption-key[\s\S]*postgres/);
   });
 
+  it('serves the dashboard and the networks’ pages the accounts page links', async () => {
+    expect((await fetch(`${container.baseUrl}/`)).status).toBe(200);
+    const page = await fetch(`${container.baseUrl}/docs/networks/x.md`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('# X');
+  });
+
   it('is set up with sps inside it and publishes a post to the sandbox', async () => {
     const setup = await sps<{ workspaceId: string; apiKey: string }>(
       container.name,
