@@ -252,8 +252,12 @@ export interface ProviderAdapter {
   /** The network's rules, `settings` schema included (served by GET /providers). */
   readonly rules: ProviderRules;
   readonly connector: Connector;
-  /** Rules for one account where they differ per account (Mastodon reads its instance's limits). */
-  rulesFor?(account: ConnectedAccount): Promise<ProviderRules>;
+  /**
+   * Rules for one account where they differ per account (Mastodon reads its instance's limits; a LinkedIn page may
+   * choose fewer visibilities), stored with it at connect; null where the catalog's hold. Of `settings`, only a
+   * setting's narrower `enum` is taken (catalog.ts).
+   */
+  rulesFor?(account: ConnectedAccount): Promise<ProviderRules | null>;
   /** The account's own choices for settings where the network decides them per account (Pinterest's boards, TikTok's privacy levels). */
   settingOptions?(account: ConnectedAccount, signal: AbortSignal): Promise<SettingOptions>;
   /**

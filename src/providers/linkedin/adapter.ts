@@ -19,6 +19,7 @@
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
+import type { ProviderRules } from '../rules.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
@@ -28,7 +29,7 @@ import { linkedinProfile } from './accounts.ts';
 import type { LinkedInProducts } from './products.ts';
 import { littleText } from './littleText.ts';
 import { imagesAvailable, uploadImage, uploadedVideo, type Session } from './media.ts';
-import { linkedinRules } from './rules.ts';
+import { linkedinPageRules, linkedinRules } from './rules.ts';
 
 export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
   /** LINKEDIN_VERSION */
@@ -59,6 +60,11 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
     super({ rules: linkedinRules, duplicates: 'look-up' }, linkOf(linkedinProfile(api, options.products ?? 'share'), options));
     this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
+  }
+
+  /** A page's narrower settings (no CONNECTIONS); a member has the catalog's. */
+  async rulesFor(account: ConnectedAccount): Promise<ProviderRules | null> {
+    return account.remoteId?.startsWith('urn:li:organization:') ? linkedinPageRules : null;
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {

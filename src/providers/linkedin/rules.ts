@@ -27,7 +27,7 @@ export const linkedinRules: ProviderRules = {
         type: 'string',
         enum: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'],
         default: 'PUBLIC',
-        description: 'Who sees the post on LinkedIn. CONNECTIONS is for members: LinkedIn refuses it for pages.',
+        description: "Who sees the post on LinkedIn. CONNECTIONS is for members: a page's post with it is refused when it is made.",
       },
       // A comment's message.text: 1,250 characters (Comments API, Community Management).
       firstComment: {
@@ -41,4 +41,19 @@ export const linkedinRules: ProviderRules = {
   },
   postingLimits: [],
   notes: ['A multi-image post needs at least 2 images.', 'Images must be under 36,152,320 pixels.'],
+};
+
+/**
+ * A page's rules, stored with its account at connect: LinkedIn takes CONNECTIONS only from member authors (Posts API,
+ * `visibility`: https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api).
+ */
+export const linkedinPageRules: ProviderRules = {
+  ...linkedinRules,
+  settings: {
+    ...linkedinRules.settings,
+    properties: {
+      ...linkedinRules.settings.properties,
+      visibility: { ...linkedinRules.settings.properties.visibility, enum: ['PUBLIC', 'LOGGED_IN'] },
+    },
+  },
 };
