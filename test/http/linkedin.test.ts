@@ -136,6 +136,22 @@ describe("a page's visibility", () => {
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
     expect(accepted.body.data.targets[0].settings).toEqual({ visibility: 'CONNECTIONS' });
   });
+
+  it("offers a page's settings form only the visibilities it may post with; the member's is the schema's", async () => {
+    const calls = linkedin.requests.length;
+    expect((await api('GET', `/social-accounts/${acme}/setting-options`)).body.data).toEqual({
+      visibility: {
+        choices: [
+          { value: 'PUBLIC', label: 'Anyone' },
+          { value: 'LOGGED_IN', label: 'LinkedIn members' },
+        ],
+        default: 'PUBLIC',
+      },
+    });
+    expect((await api('GET', `/social-accounts/${member}/setting-options`)).body.data).toEqual({});
+    // Known from the account itself: LinkedIn is not asked.
+    expect(linkedin.requests.length).toBe(calls);
+  });
 });
 
 describe('publishing to LinkedIn', () => {

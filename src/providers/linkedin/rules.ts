@@ -1,3 +1,4 @@
+import type { SettingOption } from '../adapter.ts';
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 3000, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
@@ -56,4 +57,13 @@ export const linkedinPageRules: ProviderRules = {
       visibility: { ...linkedinRules.settings.properties.visibility, enum: ['PUBLIC', 'LOGGED_IN'] },
     },
   },
+};
+
+/** What people see for each visibility (GET /social-accounts/{id}/setting-options). */
+const visibilityLabels: Record<string, string> = { PUBLIC: 'Anyone', CONNECTIONS: 'Connections only', LOGGED_IN: 'LinkedIn members' };
+
+/** A page's visibility choices, as its stored rules allow them. */
+export const linkedinPageVisibility: SettingOption = {
+  choices: (linkedinPageRules.settings.properties.visibility!.enum as string[]).map((value) => ({ value, label: visibilityLabels[value] ?? value })),
+  default: 'PUBLIC',
 };
