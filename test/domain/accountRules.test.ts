@@ -1,5 +1,5 @@
-// An account's stored rules against the catalog's (src/providers/catalog.ts): they may narrow a setting's allowed
-// values (a LinkedIn page's visibility), never widen them nor take a setting away.
+// An account's stored rules against the catalog's (src/providers/catalog.ts): their `settingValues` may narrow a
+// setting's allowed values (a LinkedIn page's visibility), never widen them nor take a setting away.
 import { describe, expect, it } from 'vitest';
 import { rulesForAccount } from '../../src/providers/catalog.ts';
 import { linkedinPageRules, linkedinRules } from '../../src/providers/linkedin/rules.ts';
@@ -17,10 +17,15 @@ describe("an account's own rules for settings", () => {
     expect(settingsRefused(null, { visibility: 'CONNECTIONS' })).toEqual([]);
   });
 
-  it('never widen a setting nor take one away: rules stored before a change to the catalog keep the catalog’s', () => {
-    const older = { ...linkedinRules, settings: { ...linkedinRules.settings, properties: { visibility: { type: 'string', enum: ['PUBLIC', 'ANYONE'] } } } };
-    expect(settingsRefused(older, { visibility: 'ANYONE' })).toEqual(['settings.visibility']);
-    expect(settingsRefused(older, { visibility: 'PUBLIC', firstComment: 'First!' })).toEqual([]);
+  it('never widen a setting nor take one away: the values both allow, and settings stored whole (a Mastodon instance’s) count for nothing', () => {
+    expect(settingsRefused({ settingValues: { visibility: ['PUBLIC', 'ANYONE'] } }, { visibility: 'ANYONE' })).toEqual(['settings.visibility']);
+    expect(settingsRefused({ settingValues: { visibility: ['PUBLIC'] } }, { visibility: 'PUBLIC', firstComment: 'First!' })).toEqual([]);
+    // Rules stored whole before the catalog took LOGGED_IN: the catalog's settings hold.
+    const older = {
+      ...linkedinRules,
+      settings: { ...linkedinRules.settings, properties: { visibility: { type: 'string', enum: ['PUBLIC', 'CONNECTIONS'] } } },
+    };
+    expect(settingsRefused(older, { visibility: 'LOGGED_IN', firstComment: 'First!' })).toEqual([]);
   });
 
   it('give accounts narrowed alike one schema, so its validator is compiled once', () => {
@@ -28,6 +33,7 @@ describe("an account's own rules for settings", () => {
     const another = rulesForAccount({ provider: 'linkedin', rules: structuredClone(linkedinPageRules) })!;
     expect(page.settings).toBe(another.settings);
     expect(page.settings.properties.visibility!.enum).toEqual(['PUBLIC', 'LOGGED_IN']);
+    expect(page).not.toHaveProperty('settingValues');
     expect(rulesForAccount({ provider: 'linkedin', rules: structuredClone(linkedinRules) })!.settings).toBe(linkedinRules.settings);
   });
 });

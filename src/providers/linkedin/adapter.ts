@@ -21,7 +21,7 @@
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem, SettingOptions } from '../adapter.ts';
-import type { ProviderRules } from '../rules.ts';
+import type { AccountRules } from '../rules.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
@@ -67,7 +67,7 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
   }
 
   /** A page's narrower settings (no CONNECTIONS); a member has the catalog's. */
-  async rulesFor(account: ConnectedAccount): Promise<ProviderRules | null> {
+  async rulesFor(account: ConnectedAccount): Promise<AccountRules | null> {
     return isPage(account) ? linkedinPageRules : null;
   }
 

@@ -1,5 +1,5 @@
 import type { SettingOption } from '../adapter.ts';
-import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import { MB, minutes, seconds, type AccountRules, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 3000, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(3), maxDurationMs: minutes(30) };
@@ -48,22 +48,13 @@ export const linkedinRules: ProviderRules = {
  * A page's rules, stored with its account at connect: LinkedIn takes CONNECTIONS only from member authors (Posts API,
  * `visibility`: https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api).
  */
-export const linkedinPageRules: ProviderRules = {
-  ...linkedinRules,
-  settings: {
-    ...linkedinRules.settings,
-    properties: {
-      ...linkedinRules.settings.properties,
-      visibility: { ...linkedinRules.settings.properties.visibility, enum: ['PUBLIC', 'LOGGED_IN'] },
-    },
-  },
-};
+export const linkedinPageRules = { settingValues: { visibility: ['PUBLIC', 'LOGGED_IN'] } } as const satisfies AccountRules;
 
 /** What people see for each visibility (GET /social-accounts/{id}/setting-options). */
 const visibilityLabels: Record<string, string> = { PUBLIC: 'Anyone', CONNECTIONS: 'Connections only', LOGGED_IN: 'LinkedIn members' };
 
 /** A page's visibility choices, as its stored rules allow them. */
 export const linkedinPageVisibility: SettingOption = {
-  choices: (linkedinPageRules.settings.properties.visibility!.enum as string[]).map((value) => ({ value, label: visibilityLabels[value] ?? value })),
+  choices: linkedinPageRules.settingValues.visibility.map((value) => ({ value, label: visibilityLabels[value] ?? value })),
   default: 'PUBLIC',
 };
