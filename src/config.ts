@@ -86,7 +86,7 @@ export interface Config {
   youtubeDailyQuotaUnits: number;
   /** `YOUTUBE_DAILY_UPLOADS`: videos.insert calls a day of the operator's project, a bucket of its own (100 unless raised). */
   youtubeDailyUploads: number;
-  /** `APP_QUOTA_WORKSPACE_SHARE`: the percentage of an app-wide quota (YouTube's) one workspace may use in a window (100: no share). */
+  /** `APP_QUOTA_WORKSPACE_SHARE`: the percentage of an app-wide quota (YouTube's) one workspace may use in a window while another has the network (100: no share). */
   appQuotaWorkspaceShare: number;
   /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing (each network says its own). */
   statusCheckMaxMs: number | undefined;

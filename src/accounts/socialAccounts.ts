@@ -13,7 +13,7 @@ import type { ProviderAdapters } from '../providers/registry.ts';
 import type { ProviderTokens, RemoteIdentity } from '../providers/adapter.ts';
 import type { Outbox } from '../events/outbox.ts';
 import { Prisma, type SocialAccount } from '../db/generated/prisma/client.ts';
-import type { ProviderRules } from '../providers/rules.ts';
+import type { AccountRules } from '../providers/rules.ts';
 
 export interface SocialAccountView {
   id: string;
@@ -71,8 +71,8 @@ export async function getSocialAccount(db: Database, actor: Actor, id: string): 
 export interface AccountToSave {
   identity: RemoteIdentity;
   tokens: ProviderTokens | null;
-  /** The network's limits for this account where they differ per account (a Mastodon instance's). */
-  rules?: ProviderRules | null;
+  /** The network's rules for this account where they differ per account (a Mastodon instance's limits, a LinkedIn page's visibilities). */
+  rules?: AccountRules | null;
 }
 
 function sealedTokens(secrets: SecretBox, tokens: ProviderTokens | null) {

@@ -19,7 +19,7 @@ import type { ByteRange } from '../media/storage.ts';
 import type { Quota } from './kit/quotas.ts';
 import type { Checkpoint } from './kit/steps.ts';
 import type { FirstCommentResult } from './kit/thread.ts';
-import type { ProviderRules } from './rules.ts';
+import type { AccountRules, ProviderRules } from './rules.ts';
 import { shownReason } from './shownReason.ts';
 
 export interface ProviderTokens {
@@ -252,8 +252,11 @@ export interface ProviderAdapter {
   /** The network's rules, `settings` schema included (served by GET /providers). */
   readonly rules: ProviderRules;
   readonly connector: Connector;
-  /** Rules for one account where they differ per account (Mastodon reads its instance's limits). */
-  rulesFor?(account: ConnectedAccount): Promise<ProviderRules>;
+  /**
+   * Rules for one account where they differ per account (Mastodon reads its instance's limits; a LinkedIn page has
+   * fewer visibilities), stored with it at connect; null where the catalog's hold.
+   */
+  rulesFor?(account: ConnectedAccount): Promise<AccountRules | null>;
   /** The account's own choices for settings where the network decides them per account (Pinterest's boards, TikTok's privacy levels). */
   settingOptions?(account: ConnectedAccount, signal: AbortSignal): Promise<SettingOptions>;
   /**

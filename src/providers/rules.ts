@@ -82,6 +82,15 @@ export interface VideoFileRules extends FileRules {
   maxDurationMs: number;
 }
 
+/**
+ * What a network stores for one account (social_account.rules) where its rules differ per account: its own limits
+ * (a Mastodon instance's), and `settingValues`, the values it narrows settings to (a LinkedIn page's visibilities).
+ * Of `settings` themselves, only the catalog's count.
+ */
+export interface AccountRules extends Partial<ProviderRules> {
+  settingValues?: Record<string, readonly unknown[]>;
+}
+
 export interface ProviderRules {
   provider: string;
   displayName: string;

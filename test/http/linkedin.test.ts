@@ -120,6 +120,41 @@ describe('connecting LinkedIn', () => {
   });
 });
 
+describe("a page's visibility", () => {
+  // LinkedIn takes CONNECTIONS from members only: "CONNECTIONS ... only for member authors" (Posts API, `visibility`:
+  // https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api). A page's account says so at connect.
+  it('refuses CONNECTIONS for a page when the post is made (422 on settings.visibility), and takes it for the member', async () => {
+    const post = (connectionId: string) =>
+      api('POST', '/posts', {
+        content: { caption: 'Only for those close to us' },
+        targets: [{ connectionId, placement: 'feed', settings: { visibility: 'CONNECTIONS' } }],
+      });
+    const refused = await post(acme);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error.code).toBe('PROVIDER_VALIDATION_FAILED');
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'targets[0].settings.visibility' })]);
+    const accepted = await post(member);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    expect(accepted.body.data.targets[0].settings).toEqual({ visibility: 'CONNECTIONS' });
+  });
+
+  it("offers a page's settings form only the visibilities it may post with; the member's is the schema's", async () => {
+    const calls = linkedin.requests.length;
+    expect((await api('GET', `/social-accounts/${acme}/setting-options`)).body.data).toEqual({
+      visibility: {
+        choices: [
+          { value: 'PUBLIC', label: 'Anyone' },
+          { value: 'LOGGED_IN', label: 'LinkedIn members' },
+        ],
+        default: 'PUBLIC',
+      },
+    });
+    expect((await api('GET', `/social-accounts/${member}/setting-options`)).body.data).toEqual({});
+    // Known from the account itself: LinkedIn is not asked.
+    expect(linkedin.requests.length).toBe(calls);
+  });
+});
+
 describe('publishing to LinkedIn', () => {
   it('posts text as the member, its reserved characters escaped, once, with the feed URL', async () => {
     const caption = 'Launch (beta) at 50% off_now, ask @team [link] #product';

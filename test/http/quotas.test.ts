@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type { TestService } from '../support/service.ts';
 import { serviceWithWorkspace } from '../support/serviceWithWorkspace.ts';
-import { bearer, connectSandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { bearer, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { waitForPost, type Api } from '../support/posts.ts';
 import { chargeQuotas, quotaExceededBy, quotasFor, type Quota } from '../../src/providers/kit/quotas.ts';
 import { withPoolTransaction } from '../../src/db/database.ts';
@@ -86,21 +86,49 @@ describe('charging quotas', () => {
     expect(quotaExceededBy([posts, replies], 4)).toBe(posts);
   });
 
-  it('keeps each workspace to its share of an app-wide quota, so that one using it up leaves the others their share', async () => {
+  /** A workspace of its own, with an account of `network` in `status` (none where null). */
+  const workspaceWith = async (network: string, status: string | null = 'ACTIVE') => {
+    const { workspaceId } = await createWorkspace(service.services);
+    if (status) {
+      await service.services.db.prisma.socialAccount.create({ data: { workspaceId, provider: network, username: 'someone', displayName: 'Someone', status } });
+    }
+    return workspaceId;
+  };
+  const appQuotaCharge = (network: string, uploads: Quota) => (accountId: string, workspaceId: string) =>
+    withPoolTransaction(service.services.db.pool, (client) => chargeQuotas(client, network, [uploads], accountId, 0, workspaceId));
+
+  it('keeps each workspace to its share of an app-wide quota while others have the network, so that one using it up leaves the others theirs', async () => {
     const network = `net-${randomUUID()}`;
-    const uploads = quota({ name: 'uploads', scope: 'app', limit: 4, workspaceShare: 50 });
-    const inWorkspace = (accountId: string, workspaceId: string) =>
-      withPoolTransaction(service.services.db.pool, (client) => chargeQuotas(client, network, [uploads], accountId, 0, workspaceId));
-    expect(await inWorkspace('a1', 'A')).toBeNull();
-    expect(await inWorkspace('a2', 'A')).toBeNull();
+    const inWorkspace = appQuotaCharge(network, quota({ name: 'uploads', scope: 'app', limit: 4, workspaceShare: 50 }));
+    const [a, b, c] = [await workspaceWith(network), await workspaceWith(network), await workspaceWith(network)];
+    expect(await inWorkspace('a1', a)).toBeNull();
+    expect(await inWorkspace('a2', a)).toBeNull();
     // Workspace A has used its half, whichever of its accounts asks: B still has its own.
-    expect(await inWorkspace('a3', 'A')).toMatchObject({ reason: expect.stringContaining('this workspace has used its 50% (2 of 4) of uploads') });
-    expect(await inWorkspace('b1', 'B')).toBeNull();
-    expect(await inWorkspace('b2', 'B')).toBeNull();
+    expect(await inWorkspace('a3', a)).toMatchObject({ reason: expect.stringContaining('this workspace has used its 50% (2 of 4) of uploads') });
+    expect(await inWorkspace('b1', b)).toBeNull();
+    expect(await inWorkspace('b2', b)).toBeNull();
     // And the app's whole limit still holds.
-    expect(await inWorkspace('c1', 'C')).toMatchObject({ reason: expect.stringContaining('Quota used up: uploads') });
+    expect(await inWorkspace('c1', c)).toMatchObject({ reason: expect.stringContaining('Quota used up: uploads') });
     // A publish costing more than a workspace's share could never go out.
     expect(quotaExceededBy([quota({ name: 'units', scope: 'app', limit: 10, costPerPublish: 6, workspaceShare: 50 })], 0)).not.toBeNull();
+  });
+
+  it('lets a workspace alone with the network use the whole app-wide quota, and counts that use once another connects it', async () => {
+    const network = `net-${randomUUID()}`;
+    const inWorkspace = appQuotaCharge(network, quota({ name: 'uploads', scope: 'app', limit: 4, workspaceShare: 50 }));
+    // A disconnected account elsewhere shares nothing.
+    const [alone] = [await workspaceWith(network), await workspaceWith(network, 'REVOKED')];
+    for (const account of ['a1', 'a2', 'a3', 'a4']) expect(await inWorkspace(account, alone!)).toBeNull();
+    expect(await inWorkspace('a5', alone!)).toMatchObject({ reason: expect.stringContaining('Quota used up: uploads') });
+
+    // Another workspace connects a network the first has used three of four of: that is more than the first one's share.
+    const shared = `net-${randomUUID()}`;
+    const inShared = appQuotaCharge(shared, quota({ name: 'uploads', scope: 'app', limit: 4, workspaceShare: 50 }));
+    const first = await workspaceWith(shared);
+    for (const account of ['f1', 'f2', 'f3']) expect(await inShared(account, first)).toBeNull();
+    const other = await workspaceWith(shared);
+    expect(await inShared('f4', first)).toMatchObject({ reason: expect.stringContaining('this workspace has used its 50% (2 of 4) of uploads') });
+    expect(await inShared('o1', other)).toBeNull();
   });
 
   it('counts a quota of some placements only for publishes to them (Facebook’s reels)', () => {

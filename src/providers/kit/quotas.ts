@@ -11,9 +11,11 @@
 // charge per quota and scope at a time (an advisory lock held to the end of the claiming transaction), so that
 // processes charging at once cannot both take the last unit.
 //
-// A quota of the operator's whole app (YouTube's) is shared by every workspace of the installation: each workspace
-// may use at most its `workspaceShare` of it in any window (APP_QUOTA_WORKSPACE_SHARE), counted as a quota of its
-// own, so that one workspace's uploads cannot stop the network for all the others for a day.
+// A quota of the operator's whole app (YouTube's) is shared by every workspace of the installation: while another
+// workspace also has an active account of the network, each workspace may use at most its `workspaceShare` of it in
+// any window (APP_QUOTA_WORKSPACE_SHARE), counted as a quota of its own, so that one workspace's uploads cannot stop
+// the network for all the others for a day. A workspace alone with the network (the common installation of one)
+// may use the whole quota; what it used while alone counts toward its share once another connects the network.
 import type pg from 'pg';
 
 export interface Quota {
@@ -66,21 +68,25 @@ interface Counter {
   reason: string;
 }
 
-function countersOf(quota: Quota, accountId: string, workspaceId: string | undefined): Counter[] {
+/** Whether another workspace of the installation has an active account of the network: only then do shares bind. */
+type SharesWithOthers = () => Promise<boolean>;
+
+async function countersOf(quota: Quota, accountId: string, workspaceId: string | undefined, sharesWithOthers: SharesWithOthers): Promise<Counter[]> {
   const reason = `Quota used up: ${quota.name}; the target goes out when the network's window has room again.`;
   if (quota.scope === 'account') return [{ quota, scope: accountId, limit: quota.limit, reason }];
   const whole: Counter = { quota, scope: 'app', limit: quota.limit, reason };
   const share = workspaceLimit(quota);
   if (!workspaceId || share === quota.limit) return [whole];
-  return [
-    {
-      quota,
-      scope: `workspace:${workspaceId}`,
-      limit: share,
-      reason: `Quota share used up: this workspace has used its ${quota.workspaceShare}% (${share} of ${quota.limit}) of ${quota.name}, shared by every workspace; the target goes out when the window has room again.`,
-    },
-    whole,
-  ];
+  // Counted for the workspace even while it is alone, so that what it used then counts once another has the network.
+  const own: Counter = (await sharesWithOthers())
+    ? {
+        quota,
+        scope: `workspace:${workspaceId}`,
+        limit: share,
+        reason: `Quota share used up: this workspace has used its ${quota.workspaceShare}% (${share} of ${quota.limit}) of ${quota.name}, shared by every workspace; the target goes out when the window has room again.`,
+      }
+    : { ...whole, scope: `workspace:${workspaceId}` };
+  return [own, whole];
 }
 
 /**
@@ -97,7 +103,10 @@ export async function chargeQuotas(
   replies = 0,
   workspaceId?: string,
 ): Promise<QuotaWait | null> {
-  const charged = quotas.filter((quota) => publishCost(quota, replies) > 0).flatMap((quota) => countersOf(quota, accountId, workspaceId));
+  const sharesWithOthers = sharingCheck(client, network, workspaceId);
+  const charged: Counter[] = [];
+  for (const quota of quotas.filter((quota) => publishCost(quota, replies) > 0))
+    charged.push(...(await countersOf(quota, accountId, workspaceId, sharesWithOthers)));
   if (!charged.length) return null;
   await client.query('SAVEPOINT quota_charge');
   for (const { quota, scope, limit, reason } of charged) {
@@ -123,6 +132,23 @@ export async function chargeQuotas(
   }
   await client.query('RELEASE SAVEPOINT quota_charge');
   return null;
+}
+
+/**
+ * Whether shares bind for this workspace's publish: asked only for an app quota whose share is less than the whole,
+ * and at most once per charge (one look-up of the network's active accounts outside the workspace).
+ */
+function sharingCheck(client: pg.ClientBase, network: string, workspaceId: string | undefined): SharesWithOthers {
+  let answer: Promise<boolean> | undefined;
+  return () => {
+    answer ??= client
+      .query<{ shared: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM social_account WHERE provider = $1 AND status = 'ACTIVE' AND workspace_id <> $2::uuid) AS shared`,
+        [network, workspaceId],
+      )
+      .then(({ rows }) => rows[0]!.shared);
+    return answer;
+  };
 }
 
 /** The first quota a publish with `replies` replies would exceed on its own (or a workspace's share of it), however long it waited; else null. */

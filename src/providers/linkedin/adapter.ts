@@ -13,12 +13,15 @@
 //             (https://learn.microsoft.com/linkedin/marketing/community-management/shares/comments-api) POST
 //             /rest/socialActions/{post urn}/comments {actor: the post's author (member or organization), object: the
 //             post, message: {text}} (w_member_social / w_organization_social); the comment's URN in the answer.
+//   rules     a page's account is stored with `visibility` narrowed to PUBLIC and LOGGED_IN (rules.ts: LinkedIn takes
+//             CONNECTIONS from members only), and its settings form offered those two (settingOptions).
 //   metrics   an organization's posts: Organization Share Statistics
 //             (https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics);
 //             LinkedIn offers no statistics of a member's posts to this app's scopes, so those read as zeros.
 import type { OAuthAdapterDependencies } from '../registry.ts';
 import { ProviderError } from '../adapter.ts';
-import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
+import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem, SettingOptions } from '../adapter.ts';
+import type { AccountRules } from '../rules.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
 import { tokensOf } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
@@ -28,7 +31,7 @@ import { linkedinProfile } from './accounts.ts';
 import type { LinkedInProducts } from './products.ts';
 import { littleText } from './littleText.ts';
 import { imagesAvailable, uploadImage, uploadedVideo, type Session } from './media.ts';
-import { linkedinRules } from './rules.ts';
+import { linkedinPageRules, linkedinPageVisibility, linkedinRules } from './rules.ts';
 
 export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
   /** LINKEDIN_VERSION */
@@ -49,6 +52,8 @@ interface ShareStatistics {
   elements?: { totalShareStatistics?: Record<string, number | undefined> }[];
 }
 
+const isPage = (account: ConnectedAccount) => account.remoteId?.startsWith('urn:li:organization:') === true;
+
 export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly #api: LinkedInApi;
   readonly #videoCheckAfterMs: number;
@@ -59,6 +64,16 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
     super({ rules: linkedinRules, duplicates: 'look-up' }, linkOf(linkedinProfile(api, options.products ?? 'share'), options));
     this.#api = api;
     this.#videoCheckAfterMs = options.videoCheckAfterMs ?? 5000;
+  }
+
+  /** A page's narrower settings (no CONNECTIONS); a member has the catalog's. */
+  async rulesFor(account: ConnectedAccount): Promise<AccountRules | null> {
+    return isPage(account) ? linkedinPageRules : null;
+  }
+
+  /** A page's visibilities for the settings form; a member's are the schema's. */
+  async settingOptions(account: ConnectedAccount): Promise<SettingOptions> {
+    return isPage(account) ? { visibility: linkedinPageVisibility } : {};
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {

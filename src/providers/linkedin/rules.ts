@@ -1,4 +1,5 @@
-import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
+import type { SettingOption } from '../adapter.ts';
+import { MB, minutes, seconds, type AccountRules, type CaptionRules, type ProviderRules } from '../rules.ts';
 
 const caption: CaptionRules = { maxLength: 3000, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const videoDuration = { minDurationMs: seconds(3), maxDurationMs: minutes(30) };
@@ -27,7 +28,7 @@ export const linkedinRules: ProviderRules = {
         type: 'string',
         enum: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'],
         default: 'PUBLIC',
-        description: 'Who sees the post on LinkedIn. CONNECTIONS is for members: LinkedIn refuses it for pages.',
+        description: "Who sees the post on LinkedIn. CONNECTIONS is for members: a page's post with it is refused when it is made.",
       },
       // A comment's message.text: 1,250 characters (Comments API, Community Management).
       firstComment: {
@@ -41,4 +42,19 @@ export const linkedinRules: ProviderRules = {
   },
   postingLimits: [],
   notes: ['A multi-image post needs at least 2 images.', 'Images must be under 36,152,320 pixels.'],
+};
+
+/**
+ * A page's rules, stored with its account at connect: LinkedIn takes CONNECTIONS only from member authors (Posts API,
+ * `visibility`: https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api).
+ */
+export const linkedinPageRules = { settingValues: { visibility: ['PUBLIC', 'LOGGED_IN'] } } as const satisfies AccountRules;
+
+/** What people see for each visibility (GET /social-accounts/{id}/setting-options). */
+const visibilityLabels: Record<string, string> = { PUBLIC: 'Anyone', CONNECTIONS: 'Connections only', LOGGED_IN: 'LinkedIn members' };
+
+/** A page's visibility choices, as its stored rules allow them. */
+export const linkedinPageVisibility: SettingOption = {
+  choices: linkedinPageRules.settingValues.visibility.map((value) => ({ value, label: visibilityLabels[value] ?? value })),
+  default: 'PUBLIC',
 };
