@@ -146,7 +146,7 @@ describe('the calendar', () => {
     await page.keyboard.press('Space');
     const live = page.locator('[id^="DndLiveRegion"]');
     // Picked up, then at once over its own day, named as the grid names it.
-    const day = month.with({ day: 5 }).toPlainDateTime().toZonedDateTime('UTC').toInstant().epochMilliseconds;
+    const day = month.with({ day: earlyDay }).toPlainDateTime().toZonedDateTime('UTC').toInstant().epochMilliseconds;
     const dayName = new Intl.DateTimeFormat('en-US', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(day);
     await expect.poll(() => live.textContent()).toBe(`“Early with a picture” is over ${dayName}.`);
     await page.keyboard.press('Escape');
