@@ -94,4 +94,3 @@ export function recordedItem(item: PublishedItem, permalinkHosts: ReadonlySet<st
   if (comment) recorded.firstComment = { ...item.firstComment!, item: recordedItem(comment, permalinkHosts) };
   return recorded;
 }
-
