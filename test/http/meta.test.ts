@@ -1,7 +1,7 @@
 // Facebook Pages and Instagram end to end against the Meta stand-in (test/support/meta.ts): one Facebook Login
 // connecting Pages and the Instagram account linked to one, publishing every media kind with permalinks (media
 // fetched by the stand-in from the service's signed URLs), containers never published before FINISHED, waiting at
-// the Instagram quota and at Meta's throttling, Pages no longer granted, and a dead token.
+// the Instagram quota and at Meta's throttling, media Meta cannot fetch, Pages no longer granted, and a dead token.
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -376,6 +376,26 @@ describe('publishing to Instagram', () => {
       expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
     }
   }, 60_000);
+
+  it('fails the target with Meta’s message, without retrying, when Meta cannot fetch the media (9004/2207052)', async () => {
+    const photo = await uploadMedia(await image('jpeg', 1080, 1080), 'unreachable.jpg', 'image/jpeg');
+    const reachable = meta.mediaOrigin;
+    // The service's signed URLs lead nowhere Meta can reach (port 9, discard, has no listener here).
+    meta.mediaOrigin = { from: publicBaseUrl, to: 'http://127.0.0.1:9' };
+    try {
+      const containersAsked = () => meta.requests.filter((request) => request.method === 'POST' && request.path === `/${bakery.instagram!.id}/media`).length;
+      const before = containersAsked();
+      const target = await publish(bakery.instagram!.id, 'Behind a wall', [photo]);
+      expect(target, JSON.stringify(target)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        error: { code: 'PROVIDER_REJECTED', message: expect.stringMatching(/media could not be fetched from this URI.*#9004\/2207052/) },
+      });
+      expect(containersAsked() - before).toBe(1);
+    } finally {
+      meta.mediaOrigin = reachable;
+    }
+  });
 });
 
 describe('Meta as it really answers', () => {
@@ -465,5 +485,13 @@ describe('Meta refusing', () => {
     expect(target).toMatchObject({ status: 'failed', error: { code: 'ACCOUNT_NEEDS_RECONNECT' } });
     expect(target.error.message).toContain('Session has expired');
     expect((await api('GET', `/social-accounts/${accounts.get(bakery.id)}`)).body.data).toMatchObject({ status: 'NEEDS_RECONNECT' });
+  });
+
+  it('needs the Instagram account reconnected when Meta refuses its token (code 190)', async () => {
+    const photo = await uploadMedia(await image('jpeg', 1080, 1080), 'refused.jpg', 'image/jpeg');
+    const target = await publish(bakery.instagram!.id, 'After a password change', [photo]);
+    expect(target, JSON.stringify(target)).toMatchObject({ status: 'failed', error: { code: 'ACCOUNT_NEEDS_RECONNECT' } });
+    expect(target.error.message).toContain('Session has expired');
+    expect((await api('GET', `/social-accounts/${accounts.get(bakery.instagram!.id)}`)).body.data).toMatchObject({ status: 'NEEDS_RECONNECT' });
   });
 });

@@ -36,6 +36,8 @@
 //     24 hours, enforced when a reel is published; the error is not documented: a plain refusal here)
 //   Page insights  https://developers.facebook.com/documentation/pages-api/platforminsights/page/deprecated-metrics
 //     (post_impressions*, post_impressions_unique*: "invalid metric" for the whole call)
+//   Instagram media it cannot fetch  code 9004 / subcode 2207052 "The media could not be fetched from this URI"
+//     (https://developers.facebook.com/documentation/instagram-platform/instagram-graph-api/reference/error-codes)
 //   Instagram's daily cap  code 9 / subcode 2207042 (Postiz `instagram.provider.ts` `handleErrors`)
 //   Threads' Media Not Found  the body as received in nopara73/LongevityWorldCup#466 and gitroomhq/postiz-app#2047:
 //     HTTP 400, code 24, subcode 4279009, `is_transient: false`, from threads_publish of a FINISHED container

@@ -35,6 +35,7 @@ const postCollection = 'app.bsky.feed.post';
 const uploadTimeoutMs = 120_000;
 /** JWT scopes of sessions made with an app password (privileged ones may also read direct messages). */
 const appPasswordScopes = new Set(['com.atproto.appPass', 'com.atproto.appPassPrivileged']);
+const useAnAppPassword = 'Use an app password (Settings → Privacy and security → App passwords), not the account password.';
 
 export interface BlueskySettings {
   /** Hosts a linked page may be on even when private, and over http (NETWORK_ALLOWED_HOSTS). */
@@ -130,15 +131,21 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
       session = data;
       if (!appPasswordScopes.has(claimsOf(data.accessJwt).scope ?? '')) {
         await agent.com.atproto.server.deleteSession(undefined, { headers: { authorization: `Bearer ${data.refreshJwt}` } }).catch(() => {});
-        throw new ProviderError(
-          'CREDENTIALS_REJECTED',
-          'Use an app password (Settings → Privacy and security → App passwords), not the account password.',
-          false,
-        );
+        throw new ProviderError('CREDENTIALS_REJECTED', useAnAppPassword, false);
       }
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      if (['AuthenticationRequired', 'AuthFactorTokenRequired', 'InvalidRequest'].includes(await xrpcErrorName(error))) {
+      const name = await xrpcErrorName(error);
+      // Bluesky e-mails a sign-in code when the account password is given to an account with two-factor sign-in; an
+      // app password never asks for one (https://github.com/bluesky-social/bsky-docs/issues/269).
+      if (name === 'AuthFactorTokenRequired') {
+        throw new ProviderError(
+          'CREDENTIALS_REJECTED',
+          `Bluesky asks for the sign-in code it e-mailed, as it does for the account password. ${useAnAppPassword}`,
+          false,
+        );
+      }
+      if (['AuthenticationRequired', 'InvalidRequest'].includes(name)) {
         throw new ProviderError('CREDENTIALS_REJECTED', (error as Error).message || 'Bluesky refused the identifier or app password.', false);
       }
       throw await providerErrorOf(error);

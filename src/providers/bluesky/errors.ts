@@ -1,4 +1,5 @@
 // What a PDS answer means for the worker. XRPC errors carry a name (`error`) and the server's reason (`message`):
+//   AccountTakedown                   PROVIDER_REJECTED, saying so: no refresh or reconnect brings the account back
 //   ExpiredToken, InvalidToken, 401   ACCOUNT_NEEDS_RECONNECT with tokenRejected (refresh once, then reconnect)
 //   429                               RATE_LIMITED_BY_PROVIDER, retried after `RateLimit-Reset` (Unix seconds)
 //   5xx, no answer                    PROVIDER_UNAVAILABLE, transient
@@ -23,6 +24,8 @@ export async function providerErrorOf(error: unknown): Promise<unknown> {
   if (overlong) return tooLarge('Bluesky', overlong);
   if (error instanceof ProviderError || !(error instanceof (await atproto()).XRPCError)) return error;
   const reason = error.message && error.message !== error.error ? error.message : `Bluesky answered ${error.error || error.status}.`;
+  // The PDS names a taken-down account with a 401 (createSession.js, refreshSession.js, auth-verifier.js).
+  if (error.error === 'AccountTakedown') return new ProviderError('PROVIDER_REJECTED', `Bluesky has taken the account down (${reason})`, false);
   if (tokenErrors.has(error.error) || error.status === 401) return new ProviderError('ACCOUNT_NEEDS_RECONNECT', reason, false, { tokenRejected: true });
   if (error.status === 429) return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: resetDelayMs(error.headers) });
   if (error.status >= 500 || error.status < 400) {
