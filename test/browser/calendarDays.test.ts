@@ -1,5 +1,6 @@
-// The calendar's days as a person uses them: captions readable in a month's cells (two lines, then "…"), checked at
-// 1280 and 375 px.
+// The calendar's days as a person uses them: captions readable in a month's cells (two lines, then "…"); a day from
+// today on written for with its "+" (or a click on its empty space), the composer proposing a time on it; the week
+// in hours, each post in its hour's row, opened at the working hours; each view checked at 1280 and 375 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import { connectSandbox } from '../support/fixtures.ts';
@@ -59,5 +60,90 @@ describe('a month’s cells', () => {
     expect(long!.height / short!.height).toBeCloseTo(2, 0);
     expect(await link(ids.long).evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
     expect(await inspectPage(page, 'calendar-month-captions')).toEqual([]);
+  });
+});
+
+describe('writing a post for a day', () => {
+  it('opens the composer from a day’s "+" with the post proposed at 09:00 on that day, and schedules it there', async () => {
+    const { page, api } = session;
+    await showMonth(3);
+    const day = postDay.add({ days: 2 });
+    await page.getByRole('link', { name: `Write a post for ${dayName(day)}` }).click();
+    await page.getByRole('heading', { name: 'New post' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('day')).toBe(day.toString());
+    await page.getByLabel('Caption', { exact: true }).fill('Written for a day');
+    await page.getByRole('button', { name: /^.+ \(@days-sandbox,/ }).click();
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByTestId('post-status').getByText('Scheduled').waitFor();
+    const id = new URL(page.url()).pathname.split('/').at(-1)!;
+    expect((await api('GET', `/posts/${id}`)).body.data).toMatchObject({ scheduledAt: at(day, 9), timezone: timeZone });
+  });
+
+  it('opens the composer from a click on a day’s empty space; today proposes the next full hour or 09:00', async () => {
+    const { page } = session;
+    await showMonth(0);
+    const cell = page.locator(`[data-day="${today}"]`);
+    await cell.scrollIntoViewIfNeeded();
+    const box = (await cell.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height - 4);
+    await page.getByRole('heading', { name: 'New post' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('day')).toBe(today.toString());
+    const now = Temporal.Now.zonedDateTimeISO(timeZone);
+    const nextHour = now.round({ smallestUnit: 'hour', roundingMode: 'floor' }).add({ hours: 1 });
+    const proposed = nextHour.hour > 9 || !nextHour.toPlainDate().equals(today) ? nextHour : today.toZonedDateTime({ timeZone, plainTime: '09:00' });
+    const segment = (name: string) => page.getByRole('group', { name: /Publish at/ }).getByRole('spinbutton', { name: new RegExp(`^${name}`, 'i') });
+    expect(Number(await segment('day').getAttribute('aria-valuenow'))).toBe(proposed.day);
+    // The hour as the en-US field shows it (1 to 12, with AM/PM).
+    expect(Number(await segment('hour').getAttribute('aria-valuenow')) % 12).toBe(proposed.hour % 12);
+    expect(await segment('AM/PM').textContent()).toBe(proposed.hour < 12 ? 'AM' : 'PM');
+  });
+
+  it('offers no post for a day gone', async () => {
+    const { page } = session;
+    await showMonth(-1);
+    const past = today.with({ day: 1 }).subtract({ months: 1 }).with({ day: 15 });
+    expect(
+      await page
+        .locator(`[data-day="${past}"]`)
+        .getByRole('link', { name: /^Write a post for / })
+        .count(),
+    ).toBe(0);
+    expect(await page.getByRole('link', { name: `Write a post for ${dayName(past)}` }).count()).toBe(0);
+  });
+});
+
+describe('the week', () => {
+  it('places each post in its hour’s row, opens at the working hours, and stacks the days at 375 px', async () => {
+    const { page } = session;
+    await showMonth(3);
+    await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'Week' }).click();
+    // The week of the day shown (today's day three months on, as Next steps a month); on to the week of the posts.
+    const monday = (date: Temporal.PlainDate) => date.subtract({ days: date.dayOfWeek - 1 });
+    const shown = today.add({ months: 1 }).add({ months: 1 }).add({ months: 1 });
+    const weeks = monday(postDay).since(monday(shown)).days / 7;
+    const step = page.getByRole('button', { name: weeks < 0 ? 'Previous' : 'Next' });
+    for (let done = 0; done < Math.abs(weeks); done++) await step.click();
+    const day = page.locator(`.calendar-week [data-day="${postDay}"]`);
+    await day.locator(`[data-post-id="${ids.evening}"]`).waitFor();
+    const hourOf = (id: string) => day.locator(`[data-post-id="${id}"]`).evaluate((chip) => chip.closest('.hour')?.getAttribute('data-hour'));
+    expect([await hourOf(ids.long), await hourOf(ids.short), await hourOf(ids.evening)]).toEqual(['9', '10', '21']);
+    // The rows are the week's: an hour starts at the same height in every day.
+    const top = async (date: Temporal.PlainDate, hour: number) => (await page.locator(`[data-day="${date}"] .hour[data-hour="${hour}"]`).boundingBox())!.y;
+    expect(await top(postDay.add({ days: postDay.dayOfWeek === 7 ? -1 : 1 }), 10)).toBeCloseTo(await top(postDay, 10), 0);
+    // Opened at 08:00: the night hours above, scrolled past.
+    const grid = page.locator('.calendar-week');
+    expect(await grid.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+    const [gridTop, eight] = [(await grid.boundingBox())!.y, await top(postDay, 8)];
+    expect(eight - gridTop).toBeGreaterThan(0);
+    expect(eight - gridTop).toBeLessThan(100);
+    expect(await inspectPage(page, 'calendar-week-hours')).toEqual([]);
+
+    await page.setViewportSize({ width: 375, height: 900 });
+    const days = page.locator('.calendar-week [data-day]');
+    const [first, second] = [await days.nth(0).boundingBox(), await days.nth(1).boundingBox()];
+    expect(second!.y).toBeGreaterThan(first!.y + first!.height - 2);
+    // Only the hours with posts show.
+    expect(await day.locator('.hour:visible').count()).toBe(3);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });
