@@ -1,6 +1,7 @@
 // The calendar's days as a person uses them: captions readable in a month's cells (two lines, then "…"); a day from
-// today on written for with its "+" (or a click on its empty space), the composer proposing a time on it; the week
-// in hours, each post in its hour's row, opened at the working hours; each view checked at 1280 and 375 px.
+// today on written for with its "+" (or a click on its empty space, in the week at the hour clicked), the composer
+// proposing a time on it; the week in hours, each post in its hour's row, opened at the working hours; each view
+// checked at 1280 and 375 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import { connectSandbox } from '../support/fixtures.ts';
@@ -49,6 +50,30 @@ async function showMonth(steps: number) {
   await page.locator('.calendar[data-loaded="true"]').waitFor();
 }
 
+/** The week of the posts, in hours. */
+async function showWeekOfPosts() {
+  const { page } = session;
+  await showMonth(3);
+  await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'Week' }).click();
+  // The week of the day shown (today's day three months on, as Next steps a month); on to the week of the posts.
+  const monday = (date: Temporal.PlainDate) => date.subtract({ days: date.dayOfWeek - 1 });
+  const shown = today.add({ months: 1 }).add({ months: 1 }).add({ months: 1 });
+  const weeks = monday(postDay).since(monday(shown)).days / 7;
+  const step = page.getByRole('button', { name: weeks < 0 ? 'Previous' : 'Next' });
+  for (let done = 0; done < Math.abs(weeks); done++) await step.click();
+  await page.locator(`.calendar-week [data-day="${postDay}"] [data-post-id]`).first().waitFor();
+}
+
+/** The composer's "Publish at" as the en-US field shows it: its day, hour (1 to 12) and AM/PM. */
+async function proposedAt(): Promise<{ day: number; hour: number; pm: boolean }> {
+  const segment = (name: string) => session.page.getByRole('group', { name: /Publish at/ }).getByRole('spinbutton', { name: new RegExp(`^${name}`, 'i') });
+  return {
+    day: Number(await segment('day').getAttribute('aria-valuenow')),
+    hour: Number(await segment('hour').getAttribute('aria-valuenow')) % 12,
+    pm: (await segment('AM/PM').textContent()) === 'PM',
+  };
+}
+
 describe('a month’s cells', () => {
   it('show two lines of a long caption, then "…", without widening the page', async () => {
     const { page } = session;
@@ -91,11 +116,7 @@ describe('writing a post for a day', () => {
     const now = Temporal.Now.zonedDateTimeISO(timeZone);
     const nextHour = now.round({ smallestUnit: 'hour', roundingMode: 'floor' }).add({ hours: 1 });
     const proposed = nextHour.hour > 9 || !nextHour.toPlainDate().equals(today) ? nextHour : today.toZonedDateTime({ timeZone, plainTime: '09:00' });
-    const segment = (name: string) => page.getByRole('group', { name: /Publish at/ }).getByRole('spinbutton', { name: new RegExp(`^${name}`, 'i') });
-    expect(Number(await segment('day').getAttribute('aria-valuenow'))).toBe(proposed.day);
-    // The hour as the en-US field shows it (1 to 12, with AM/PM).
-    expect(Number(await segment('hour').getAttribute('aria-valuenow')) % 12).toBe(proposed.hour % 12);
-    expect(await segment('AM/PM').textContent()).toBe(proposed.hour < 12 ? 'AM' : 'PM');
+    expect(await proposedAt()).toEqual({ day: proposed.day, hour: proposed.hour % 12, pm: proposed.hour >= 12 });
   });
 
   it('offers no post for a day gone', async () => {
@@ -115,14 +136,7 @@ describe('writing a post for a day', () => {
 describe('the week', () => {
   it('places each post in its hour’s row, opens at the working hours, and stacks the days at 375 px', async () => {
     const { page } = session;
-    await showMonth(3);
-    await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'Week' }).click();
-    // The week of the day shown (today's day three months on, as Next steps a month); on to the week of the posts.
-    const monday = (date: Temporal.PlainDate) => date.subtract({ days: date.dayOfWeek - 1 });
-    const shown = today.add({ months: 1 }).add({ months: 1 }).add({ months: 1 });
-    const weeks = monday(postDay).since(monday(shown)).days / 7;
-    const step = page.getByRole('button', { name: weeks < 0 ? 'Previous' : 'Next' });
-    for (let done = 0; done < Math.abs(weeks); done++) await step.click();
+    await showWeekOfPosts();
     const day = page.locator(`.calendar-week [data-day="${postDay}"]`);
     await day.locator(`[data-post-id="${ids.evening}"]`).waitFor();
     const hourOf = (id: string) => day.locator(`[data-post-id="${id}"]`).evaluate((chip) => chip.closest('.hour')?.getAttribute('data-hour'));
@@ -145,5 +159,15 @@ describe('the week', () => {
     // Only the hours with posts show.
     expect(await day.locator('.hour:visible').count()).toBe(3);
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('writes a post for the hour clicked in the week', async () => {
+    const { page } = session;
+    await showWeekOfPosts();
+    const day = postDay.add({ days: postDay.dayOfWeek === 7 ? -1 : 1 });
+    await page.locator(`.calendar-week [data-day="${day}"] .hour[data-hour="15"]`).click();
+    await page.getByRole('heading', { name: 'New post' }).waitFor();
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ day: day.toString(), hour: '15' });
+    expect(await proposedAt()).toEqual({ day: day.day, hour: 3, pm: true });
   });
 });

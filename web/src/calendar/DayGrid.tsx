@@ -58,11 +58,13 @@ const Day = memo(function Day({
 }) {
   const { setNodeRef, isOver } = useDroppable({ id: day.toString() });
   // A click on the day's own space, pressed there too (not a post dropped back on its day): the "+" link's action
-  // for a pointer.
+  // for a pointer; in the week's hours, at the hour clicked.
   const pressedOnSpace = useRef(false);
   const onSpace = (event: PointerEvent | MouseEvent) => !past && !(event.target as Element).closest('.chip, a, button');
   const compose = (event: MouseEvent) => {
-    if (pressedOnSpace.current && onSpace(event)) navigate(composePath(day));
+    if (!pressedOnSpace.current || !onSpace(event)) return;
+    const hour = (event.target as Element).closest('.hour')?.getAttribute('data-hour');
+    navigate(composePath(day, hour ? Number(hour) : undefined));
   };
   return (
     // biome-ignore-start lint/a11y/useSemanticElements: ARIA roles on divs, not table elements: the weeks are a 7-column CSS grid that becomes a stacked list on narrow screens (calendar.css), and a changed display drops a native table's semantics in some browsers (WebKit), explicit roles survive it

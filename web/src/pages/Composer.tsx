@@ -208,8 +208,8 @@ export function Composer({ postId }: { postId?: string }) {
           saveLabel={t(postId ? 'postActions.save' : 'composer.saveDraft')}
           timeZone={edited.post?.timezone ?? timeZone}
           scheduledAt={edited.post?.scheduledAt}
-          // A new post written for a day of the calendar (`?day=`) is proposed at a time on that day.
-          proposedAt={postId ? null : proposedTime(new URLSearchParams(window.location.search).get('day'))}
+          // A new post written for a day of the calendar (`?day=`, `&hour=`) is proposed at a time on that day.
+          proposedAt={postId ? null : proposedTime(new URLSearchParams(window.location.search))}
         />
       </div>
     </section>
