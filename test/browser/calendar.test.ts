@@ -88,8 +88,11 @@ describe('the calendar', () => {
 
   it('opens a post’s card from the keyboard, with its caption, time and accounts, and Escape closes it', async () => {
     const { page } = session;
-    // From the view switch, Tab goes into the month: the first post of its first day with posts.
-    await page.getByRole('radio', { name: 'Month' }).focus();
+    // From a day's "+" (writing a post for that day), Tab goes on to the day's first post.
+    await page
+      .locator(`[data-day="${month.with({ day: earlyDay })}"]`)
+      .getByRole('link', { name: /^Write a post for / })
+      .focus();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.closest('[data-post-id]')?.getAttribute('data-post-id'))).toBe(ids.early);
     const card = page.getByRole('tooltip');

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const artifactsDirectory = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
@@ -99,4 +99,10 @@ export async function inspectPage(page: Page, name: string): Promise<string[]> {
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   return problems;
+}
+
+/** The text of what describes `element` (`aria-describedby`, one id): the row a short-labelled button acts on. */
+export async function descriptionOf(element: Locator): Promise<string | null> {
+  const id = await element.getAttribute('aria-describedby');
+  return id ? element.page().locator(`[id="${id}"]`).textContent() : null;
 }

@@ -8,7 +8,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { Receiver } from '../support/receiver.ts';
-import { launchBrowser, inspectPage, type Browser } from './chromium.ts';
+import { descriptionOf, launchBrowser, inspectPage, type Browser } from './chromium.ts';
 import { typeDateTime } from './datePicker.ts';
 
 const password = 'a long enough password';
@@ -227,6 +227,15 @@ describe('the dashboard', () => {
     await page.getByRole('cell', { name: 'from the dashboard', exact: true }).waitFor();
     expect(await page.getByTestId('new-key').count()).toBe(0);
     expect(await page.content()).not.toContain(shown);
+
+    // Revoke is its whole name; the key's name describes it.
+    const row = page.getByRole('row').filter({ hasText: 'from the dashboard' });
+    const revoke = row.getByRole('button', { name: 'Revoke', exact: true });
+    expect(await descriptionOf(revoke)).toBe('from the dashboard');
+    await revoke.click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText(/^Revoked /).waitFor();
+    expect((await apiFor(service.url, shown)('GET', '/posts')).status).toBe(401);
   });
 });
 
@@ -242,7 +251,7 @@ describe('webhooks in the dashboard', () => {
     // Short labels; the endpoint's address is each button's description, not repeated in its name.
     const endpoint = page.locator('.endpoints li').filter({ hasText: receiver.url });
     const sendTest = endpoint.getByRole('button', { name: 'Send a test event', exact: true });
-    expect(await page.locator(`[id="${await sendTest.getAttribute('aria-describedby')}"]`).textContent()).toBe(receiver.url);
+    expect(await descriptionOf(sendTest)).toBe(receiver.url);
     await sendTest.click();
     const [first] = await receiver.waitFor(1);
     expect(first!.verifiedBy.ours).toEqual([secret]);
@@ -320,6 +329,9 @@ describe('people, the request log and AI credits', () => {
     await page.getByRole('button', { name: 'Add person' }).click();
     await page.getByRole('cell', { name: colleague, exact: true }).waitFor();
     await page.getByLabel(`Role of ${colleague}`).selectOption('VIEWER');
+    // Remove is its whole name; the person's email describes it.
+    const remove = page.getByRole('row').filter({ hasText: colleague }).getByRole('button', { name: 'Remove', exact: true });
+    expect(await descriptionOf(remove)).toBe(colleague);
     expect(await inspectPage(page, 'people')).toEqual([]);
 
     const user = await service.services.db.prisma.user.findUniqueOrThrow({ where: { email: colleague } });

@@ -23,7 +23,7 @@ describe('a new workspace', () => {
     expect(await marked.getAttribute('data-day')).toBe(today);
     expect(await marked.textContent()).toContain('Today, ');
     await page.getByText(/^No posts in /).waitFor();
-    expect(await page.getByRole('link', { name: 'Write a post' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Write a post', exact: true }).count()).toBe(1);
     expect(await inspectPage(page, 'calendar-empty')).toEqual([]);
   });
 

@@ -34,18 +34,31 @@ export interface PublishActionsProps {
   timeZone: string;
   /** When the post is scheduled now (ISO), to start a reschedule from. */
   scheduledAt?: string | null;
+  /** A time to start from when the post has none (a day chosen on the calendar), ISO. */
+  proposedAt?: string | null;
   /** The accounts a scheduled post goes to: given, Publish now asks first, naming them. */
   publishTo?: readonly string[];
 }
 
-export function PublishActions({ busy, error, onSubmit, offered, primary, saveLabel, timeZone, scheduledAt = null, publishTo }: PublishActionsProps) {
+export function PublishActions({
+  busy,
+  error,
+  onSubmit,
+  offered,
+  primary,
+  saveLabel,
+  timeZone,
+  scheduledAt = null,
+  proposedAt = null,
+  publishTo,
+}: PublishActionsProps) {
   const id = useId();
   const [{ data }] = useQuery<{ queues: { edges: { node: Queue }[] } }>({
     query: QueuesQuery,
     requestPolicy: 'cache-and-network',
     pause: !offered.includes('queue'),
   });
-  const [at, setAt] = useState<string | null>(scheduledAt);
+  const [at, setAt] = useState<string | null>(scheduledAt ?? proposedAt);
   const [queueId, setQueueId] = useState('');
   const queues = data?.queues.edges.map((edge) => edge.node) ?? [];
   const queueError = detailFor(error, 'queueId');

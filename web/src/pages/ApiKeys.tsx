@@ -39,8 +39,9 @@ export function ApiKeys() {
   const [created, setCreated] = useState<string | null>(null);
 
   const columns: Column<ApiKey>[] = [
-    { header: t('keys.name'), cell: (key) => key.name },
-    { header: t('keys.prefix'), cell: (key) => <code>{key.prefix}…</code> },
+    // The key's name, else its prefix, is the description of its Revoke button.
+    { header: t('keys.name'), cell: (key) => key.name && <span id={`key-${key.id}`}>{key.name}</span> },
+    { header: t('keys.prefix'), cell: (key) => <code id={key.name ? undefined : `key-${key.id}`}>{key.prefix}…</code> },
     { header: t('keys.scopes'), cell: (key) => key.scopes.map(scopeName).join(', ') },
     { header: t('keys.createdAt'), cell: (key) => formatDateTime(key.createdAt) },
     {
@@ -50,7 +51,8 @@ export function ApiKeys() {
           <StatusBadge tone="neutral">{t('keys.revokedAt', { date: formatDateTime(key.revokedAt) })}</StatusBadge>
         ) : (
           <ConfirmButton
-            label={t('keys.revoke', { name: key.name ?? key.prefix })}
+            label={t('keys.revoke')}
+            describedBy={`key-${key.id}`}
             title={t('keys.revokeTitle', { name: key.name ?? key.prefix })}
             message={t('keys.revokeMessage')}
             confirmLabel={t('keys.revokeConfirm')}

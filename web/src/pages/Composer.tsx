@@ -25,6 +25,7 @@ import { TargetRow } from '../composer/TargetRow.tsx';
 import { ThreadEditor } from '../composer/ThreadEditor.tsx';
 import { useRuleCheck } from '../composer/useRuleCheck.ts';
 import { useUploads } from '../composer/useUploads.ts';
+import { proposedTime } from '../calendar/composeOn.ts';
 import '../composer/composer.css';
 
 const ComposerData = `
@@ -207,6 +208,8 @@ export function Composer({ postId }: { postId?: string }) {
           saveLabel={t(postId ? 'postActions.save' : 'composer.saveDraft')}
           timeZone={edited.post?.timezone ?? timeZone}
           scheduledAt={edited.post?.scheduledAt}
+          // A new post written for a day of the calendar (`?day=`, `&hour=`) is proposed at a time on that day.
+          proposedAt={postId ? null : proposedTime(new URLSearchParams(window.location.search))}
         />
       </div>
     </section>

@@ -50,7 +50,11 @@ export function People() {
   }
 
   const columns: Column<Member>[] = [
-    { header: t('signIn.email'), cell: (member) => (member.name ? `${member.name} <${member.email}>` : member.email) },
+    {
+      header: t('signIn.email'),
+      // The row's name: the description of its Remove button.
+      cell: (member) => <span id={`member-${member.userId}`}>{member.name ? `${member.name} <${member.email}>` : member.email}</span>,
+    },
     {
       header: t('people.roleColumn'),
       cell: (member) => (
@@ -74,7 +78,8 @@ export function People() {
       cell: (member) => (
         <>
           <ConfirmButton
-            label={t('people.remove', { email: member.email })}
+            label={t('people.remove')}
+            describedBy={`member-${member.userId}`}
             title={t('people.removeTitle', { email: member.email })}
             message={t('people.removeMessage')}
             confirmLabel={t('people.removeConfirm')}
