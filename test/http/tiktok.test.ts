@@ -361,14 +361,31 @@ describe('TikTok’s 6 inits a minute', () => {
     const ids = await Promise.all(Array.from({ length: 7 }, (_, index) => createPost(api, connectionId, `Batch video ${index + 1}`, [mediaId])));
     const waits = new Set<string>();
     const finals: any[] = [];
-    for (let i = 0; i < 1500 && finals.length < 7; i++, await sleep(100)) {
+    let broughtForward = false;
+    for (let i = 0; i < 600 && finals.length < 7; i++, await sleep(100)) {
       const targets = await Promise.all(ids.map(async (id) => (await api('GET', `/posts/${id}`)).body.data.targets[0]));
-      for (const target of targets.filter((candidate) => candidate.waitingUntil)) {
+      const waiting = targets.filter((candidate) => candidate.waitingUntil);
+      for (const target of waiting) {
         expect(target).toMatchObject({ status: 'pending', waitingReason: expect.stringContaining('TikTok post initializations') });
         waits.add(target.waitingUntil);
       }
       finals.splice(0, finals.length, ...targets.filter((target) => target.status === 'published' || target.status === 'failed'));
+      if (!broughtForward && finals.length === 6 && waiting.length === 1) {
+        // The minute brought forward (as the clock would), at the service and at TikTok alike: the six inits were a
+        // minute and a bucket ago, and the waiting target's job is due now.
+        broughtForward = true;
+        await service.services.db.pool.query(
+          `UPDATE network_quota_usage SET window_start = window_start - interval '65 seconds' WHERE network = 'tiktok' AND scope = $1`,
+          [connectionId],
+        );
+        for (const init of tiktok.inits.filter((init) => init.openId === 'busy-creator')) init.at -= 65_000;
+        await service.services.db.pool.query(
+          `UPDATE pgboss.job SET start_after = now() WHERE name = 'publish-target' AND state = 'created' AND data->>'targetId' = $1`,
+          [waiting[0].id],
+        );
+      }
     }
+    expect(broughtForward).toBe(true);
     expect(finals.map((target) => target.status)).toEqual(Array(7).fill('published'));
     // Six went out at once; the seventh waited (at 5-s buckets of the minute) until the minute had room.
     expect(waits.size).toBeGreaterThanOrEqual(1);
@@ -377,7 +394,7 @@ describe('TikTok’s 6 inits a minute', () => {
     expect(inits).toHaveLength(7);
     for (const at of inits) expect(inits.filter((other) => other <= at && at - other < 60_000).length).toBeLessThanOrEqual(6);
     expect(tiktok.refusedInits.filter((openId) => openId === 'busy-creator')).toEqual([]);
-  }, 240_000);
+  }, 120_000);
 });
 
 async function storedTokens({ service }: Connected, connectionId: string): Promise<ProviderTokens> {
