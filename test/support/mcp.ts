@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { image } from './mediaFiles.ts';
 
-/** The contract's 24 tools. */
+/** The tools: the contract's 24 and get_setting_options, until it folds into list_social_accounts (issue 43). */
 export const toolNames = [
   'list_social_accounts',
   'get_setting_options',
