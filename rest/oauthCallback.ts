@@ -28,8 +28,12 @@ export const bindingCookie = 'sps_oauth_binding';
 /** The start link page's confirmation, which its Continue must carry; SameSite=Strict, so no other site's post does. */
 export const confirmationCookie = 'sps_oauth_confirmation';
 
-const sameSecret = (a: string | undefined, b: unknown) =>
-  typeof a === 'string' && typeof b === 'string' && a.length > 0 && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Compared as bytes, in constant time (a string's length in characters is not its length in bytes). */
+const sameSecret = (a: string | undefined, b: unknown) => {
+  if (typeof a !== 'string' || typeof b !== 'string' || a.length === 0) return false;
+  const [left, right] = [Buffer.from(a), Buffer.from(b)];
+  return left.length === right.length && timingSafeEqual(left, right);
+};
 
 export function oauthCallbackRouter(services: Services): Router {
   const router = express.Router();
@@ -71,7 +75,7 @@ export function oauthCallbackRouter(services: Services): Router {
       if (answer.kind === 'ask') {
         const confirmation = randomBytes(32).toString('base64url');
         res.cookie(confirmationCookie, confirmation, { httpOnly: true, sameSite: 'strict', secure, path: cookiePath, expires: answer.expiresAt });
-        res.setHeader('content-security-policy', startLinkPolicy(answer.networkOrigin));
+        res.setHeader('content-security-policy', startLinkPolicy(answer.networkOrigin, answer.returnOrigin));
         return res.type('html').send(startLinkPage(answer, confirmation, contextOf(res).language));
       }
       if (continued) res.clearCookie(confirmationCookie, { path: cookiePath });

@@ -63,11 +63,13 @@ export function dashboardPolicy(publicBaseUrl: string, mediaOrigin: string | nul
 
 /**
  * The OAuth start link's page (startLinkPage.ts): markup only, no script, style or image, so the answers' own policy,
- * plus its one form. Browsers hold a form's redirects to `form-action` too, and Continue's answer sends the browser on
- * to the network (`networkOrigin`), whose own redirect may come straight back to the callback here.
+ * plus its one form. Browsers hold a form's whole redirect chain to `form-action`: Continue's answer sends the browser
+ * to the network (`networkOrigin`), which may redirect at once (a grant given before) to the callback here, which
+ * sends it on to where the flow ends (`returnOrigin`, an allowed `redirectUri`'s origin; the dashboard is 'self').
  */
-export function startLinkPolicy(networkOrigin: string): string {
-  return policyOf({ 'default-src': none, 'base-uri': none, 'form-action': [...self, networkOrigin], 'frame-ancestors': none });
+export function startLinkPolicy(networkOrigin: string, returnOrigin: string | null): string {
+  const formAction = [...self, networkOrigin, ...(returnOrigin ? [returnOrigin] : [])];
+  return policyOf({ 'default-src': none, 'base-uri': none, 'form-action': formAction, 'frame-ancestors': none });
 }
 
 /**

@@ -252,11 +252,7 @@ function mediaSettings(env: NodeJS.ProcessEnv): Config['media'] {
   };
 }
 
-function role(env: NodeJS.ProcessEnv): ProcessRole {
-  const raw = env.SPS_ROLE || 'all';
-  if (!(processRoles as readonly string[]).includes(raw)) throw new Error(`SPS_ROLE must be ${processRoles.join(', ')}, got "${raw}"`);
-  return raw as ProcessRole;
-}
+const role = (env: NodeJS.ProcessEnv): ProcessRole => oneOf(env, 'SPS_ROLE', processRoles, 'all');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000);

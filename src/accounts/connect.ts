@@ -239,6 +239,8 @@ export interface AuthorizationRequest {
   network: string;
   /** Where Continue sends the browser: the origin of the network's authorization URL. */
   networkOrigin: string;
+  /** Where the flow ends when it is not the dashboard: the origin of the `redirectUri` it was started with. */
+  returnOrigin: string | null;
   workspace: string;
   /** The person who started it: their name, else their email. */
   requester: string;
@@ -246,7 +248,7 @@ export interface AuthorizationRequest {
 }
 
 /** The browser at the start link: the session it is signed in with, and whether its visitor chose to continue. */
-export interface StartLinkVisitor {
+interface StartLinkVisitor {
   sessionHash?: string;
   continued: boolean;
 }
@@ -301,6 +303,7 @@ export async function visitStartLink(db: Database, provider: string, state: stri
       kind: 'ask',
       network: displayName(provider),
       networkOrigin: new URL(pending.authorizationUrl!).origin,
+      returnOrigin: pending.returnTo ? new URL(pending.returnTo).origin : null,
       workspace: pending.workspace.name,
       requester: requester?.name || requester?.email || '',
       expiresAt: pending.expiresAt,

@@ -291,7 +291,10 @@ export class S3MediaStorage implements MediaStorage {
   /** Removes the file and whatever its presigned PUT left beside it. */
   async remove(key: string): Promise<void> {
     const { bucket: Bucket } = this.settings;
-    await Promise.all([key, incomingKey(key)].map((Key) => this.client.send(new DeleteObjectCommand({ Bucket, Key }))));
+    await Promise.all([
+      this.client.send(new DeleteObjectCommand({ Bucket, Key: key })),
+      fromStore(this.client.send(new DeleteObjectCommand({ Bucket, Key: incomingKey(key) }))),
+    ]);
   }
 
   /**

@@ -32,6 +32,7 @@ beforeAll(async () => {
     X_CLIENT_SECRET: network.clientSecret,
     X_API_BASE_URL: network.url,
     X_AUTH_BASE_URL: `${network.url}/i`,
+    REDIRECT_ALLOWED_ORIGINS: 'https://app.agency.example',
   });
   agency = await createWorkspace(service.services);
   await service.services.db.pool.query(`UPDATE workspace SET name = 'Agentur <Nord>' WHERE id = $1`, [agency.workspaceId]);
@@ -77,8 +78,8 @@ async function startInDashboard(signed: OAuthBrowser): Promise<string> {
   return started.data.startAccountConnection.authorizationUrl;
 }
 
-async function startWithKey(): Promise<{ authorizationUrl: string; state: string }> {
-  const started = await apiFor(service.url, agency.ownerKey)('POST', '/social-accounts/connect', { provider: 'x' });
+async function startWithKey(redirectUri?: string): Promise<{ authorizationUrl: string; state: string }> {
+  const started = await apiFor(service.url, agency.ownerKey)('POST', '/social-accounts/connect', { provider: 'x', ...(redirectUri ? { redirectUri } : {}) });
   expect(started.status).toBe(201);
   return started.body.data;
 }
@@ -125,7 +126,7 @@ describe('a start link started with an API key', () => {
     const page = await visitor.visit(authorizationUrl, { 'accept-language': 'fr-CH, de;q=0.5' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.headers.get('content-security-policy')).toBe(startLinkPolicy(network.url));
+    expect(page.headers.get('content-security-policy')).toBe(startLinkPolicy(network.url, null));
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; .*form-action 'self' http:\/\/127\.0\.0\.1:\d+; frame-ancestors 'none'$/);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('location')).toBeNull();
@@ -140,6 +141,23 @@ describe('a start link started with an API key', () => {
     const confirmation = visitor.cookie(confirmationCookie, '/oauth/start/x')!;
     expect(confirmation).toMatchObject({ httpOnly: true, sameSite: 'strict', secure: true });
     expect(html).toContain(`value="${confirmation.value}"`);
+  });
+
+  it('lets Continue’s redirects end at the redirectUri’s origin: the network may send the browser straight back', async () => {
+    const { authorizationUrl } = await startWithKey('https://app.agency.example/connected');
+    const page = await browser().visit(authorizationUrl);
+    expect(page.headers.get('content-security-policy')).toBe(startLinkPolicy(network.url, 'https://app.agency.example'));
+    expect(page.headers.get('content-security-policy')).toMatch(/form-action 'self' http:\/\/127\.0\.0\.1:\d+ https:\/\/app\.agency\.example;/);
+  });
+
+  it('refuses a confirmation of the same length in characters but not in bytes (403, not a 500)', async () => {
+    const { authorizationUrl } = await startWithKey();
+    const visitor = browser();
+    await visitor.visit(authorizationUrl);
+    const confirmation = visitor.cookie(confirmationCookie, '/oauth/start/x')!.value;
+    const refused = await visitor.visit(authorizationUrl, {}, { confirmation: `é${confirmation!.slice(1)}` });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe('FORBIDDEN');
   });
 
   it('goes to the network only on Continue from that page: a post without its confirmation is refused and uses nothing up', async () => {

@@ -56,7 +56,7 @@ export function ErrorBanner({ error, labelOf }: { error: ApiError | null; labelO
 }
 
 /** The refusal once `field` (and what is under it: `targets` holds `targets[0].placement`) changed: its details on it gone, and the refusal with them when no detail is left. A refusal without details stays. */
-export function withoutField(error: ApiError | null, field: string): ApiError | null {
+function withoutField(error: ApiError | null, field: string): ApiError | null {
   if (!error?.details.length) return error;
   const left = error.details.filter((detail) => detail.field !== field && !detail.field.startsWith(`${field}.`) && !detail.field.startsWith(`${field}[`));
   if (left.length === error.details.length) return error;

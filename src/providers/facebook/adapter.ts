@@ -33,7 +33,7 @@ const firstUrl = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
 /** Video permalinks come as paths of www.facebook.com. */
 const absolute = (permalink: string | undefined) => (permalink?.startsWith('/') ? `https://www.facebook.com${permalink}` : (permalink ?? ''));
 
-export const facebookQuotas: readonly Quota[] = [
+const facebookQuotas: readonly Quota[] = [
   {
     name: 'Facebook: 30 API-published reels per Page per 24 hours',
     scope: 'account',

@@ -31,7 +31,8 @@ export interface OAuthProfile {
   /**
    * Where a network may grant fewer scopes than asked (people untick them, an app's settings withhold them): those
    * publishing cannot do without, checked against the token answer's `scope` before any account is made, and what
-   * to do about a missing one.
+   * to do about a missing one. Where the token answer names no scope (Meta's), the profile's `identities` checks the
+   * grant itself (Facebook's `/me/permissions`, Threads' `debug_token`).
    */
   requiredScopes?: { scopes: readonly string[]; advice: string };
 }

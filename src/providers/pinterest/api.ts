@@ -17,7 +17,7 @@ function reasonOf(body: unknown): string | undefined {
 }
 
 /** Pinterest's refusal of a Trial app's pin, with the operator's two ways out (within the 300 characters shown); undefined for any other answer. */
-export function trialAccessRefusal(status: number, body: unknown): ProviderError | undefined {
+function trialAccessRefusal(status: number, body: unknown): ProviderError | undefined {
   const { code, message } = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown };
   if (status !== 403 || code !== 29 || typeof message !== 'string' || !/trial access/i.test(message)) return undefined;
   return new ProviderError(

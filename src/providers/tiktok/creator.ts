@@ -48,9 +48,8 @@ export function interactionsFor(creator: CreatorInfo, settings: TikTokSettings):
   const offered = creator.privacy_level_options ?? [];
   if (!offered.length) throw new ProviderError('PROVIDER_REJECTED', 'TikTok offers this creator no privacy level to post with.', false);
   const chosen = settings.privacyLevel;
-  // A post checked before privacyLevel was required.
-  if (!chosen) throw new ProviderError('PROVIDER_REJECTED', `Choose who can see the TikTok post (settings.privacyLevel): ${offered.join(', ')}.`, false);
-  if (!offered.includes(chosen))
+  // Required by the rules, which the worker checks again before publishing: a post without it never gets here.
+  if (!chosen || !offered.includes(chosen))
     throw new ProviderError('PROVIDER_REJECTED', `TikTok does not let this creator post with privacyLevel ${chosen}; allowed: ${offered.join(', ')}.`, false);
   return {
     privacy_level: chosen,

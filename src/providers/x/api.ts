@@ -58,7 +58,7 @@ const dailyCaps = [
 ];
 
 /** The 24-hour cap a 429 says is spent, and how long until its reset (Unix seconds); the latest where both are. */
-export function dailyCapOf(headers: ResponseHeaders, now = Date.now()): { whose: string; waitMs: number } | undefined {
+function dailyCapOf(headers: ResponseHeaders, now = Date.now()): { whose: string; waitMs: number } | undefined {
   const header = (name: string) => {
     const value = headers[name];
     return (Array.isArray(value) ? value[0] : value)?.trim();

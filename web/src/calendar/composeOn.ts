@@ -19,7 +19,7 @@ export function proposedTime(address: URLSearchParams, now = Temporal.Now.zonedD
   } catch {
     return null;
   }
-  const hour = Number(address.get('hour') ?? workdayStart);
+  const hour = Number(address.get('hour') || workdayStart);
   const chosen = date.toZonedDateTime({ timeZone, plainTime: { hour: Number.isInteger(hour) && hour >= 0 && hour < 24 ? hour : workdayStart } });
   if (Temporal.ZonedDateTime.compare(chosen, now) > 0) return chosen.toInstant().toString();
   return date.equals(now.toPlainDate()) ? now.round({ smallestUnit: 'hour', roundingMode: 'floor' }).add({ hours: 1 }).toInstant().toString() : null;
