@@ -44,8 +44,15 @@ async function readyImage(): Promise<string> {
   return started.id;
 }
 
+/** The page's graph requests not answered yet (the month's read, and the months either side read ahead). */
+const pendingGraphRequests = new Set<unknown>();
+
 beforeAll(async () => {
   session = await openDashboard({ timezoneId: timeZone });
+  const { page } = session;
+  page.on('request', (request) => new URL(request.url()).pathname === '/graphql' && pendingGraphRequests.add(request));
+  page.on('requestfinished', (request) => pendingGraphRequests.delete(request));
+  page.on('requestfailed', (request) => pendingGraphRequests.delete(request));
   const { api, service, workspace } = session;
   const account = await connectSandbox(service.services, workspace.workspaceId, 'calendar-sandbox');
   const picture = await readyImage();
@@ -129,6 +136,9 @@ describe('the calendar', () => {
   it('moves a scheduled post to another day by dragging its handle, at the same time of day', async () => {
     const { page, api } = session;
     await page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name: 'Month' }).click();
+    // As a person would, on the month once it is read: the drag starts on a settled page.
+    await page.locator(`[data-day="${month.with({ day: lateDay })}"] [data-post-id="${ids.late}"]`).waitFor();
+    await expect.poll(() => pendingGraphRequests.size).toBe(0);
     const to = page.locator(`[data-day="${month.with({ day: movedDay })}"]`);
     const handle = (await page.locator(`[data-post-id="${ids.late}"]`).getByRole('button', { name: 'Move “Late in the month” to another day' }).boundingBox())!;
     const drop = (await to.boundingBox())!;
