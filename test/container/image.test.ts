@@ -76,7 +76,8 @@ describe('the image on its own volume', () => {
   });
 
   it('serves the dashboard and the networks’ pages the accounts page links', async () => {
-    expect((await fetch(`${container.baseUrl}/`)).status).toBe(200);
+    // The dashboard answers a browser (text/html); other clients get the API's JSON 404 there.
+    expect((await fetch(`${container.baseUrl}/`, { headers: { accept: 'text/html' } })).status).toBe(200);
     const page = await fetch(`${container.baseUrl}/docs/networks/x.md`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('# X');
