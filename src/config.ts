@@ -4,12 +4,13 @@ import type { S3Settings } from './media/s3Storage.ts';
 import { defaultNetworkAnswerBytes } from './providers/http.ts';
 import { networks } from './providers/networks.ts';
 import { defaultLinkedInVersion } from './providers/linkedin/version.ts';
-import { linkedinProductSets, type LinkedInProducts } from './providers/linkedin/products.ts';
+import { linkedinProductSets } from './providers/linkedin/products.ts';
+import type { NetworkConfig, NetworkSettings } from './providers/network.ts';
 
 export const processRoles = ['all', 'api', 'worker'] as const;
 export type ProcessRole = (typeof processRoles)[number];
 
-export interface Config {
+export interface Config extends NetworkConfig {
   /** `SPS_ROLE`: `api` serves HTTP only, `worker` runs the jobs only, `all` (the default) both. */
   role: ProcessRole;
   port: number;
@@ -54,44 +55,12 @@ export interface Config {
   /** Largest GraphQL answer; a larger one is refused with 400 (ask for less). */
   graphqlMaxResponseBytes: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
-  /** Each OAuth network with fixed endpoints (src/providers/networks.ts), by name: the operator's app there and where its API and sign-in live. */
-  networks: Readonly<Record<string, NetworkSettings>>;
-  /** Hosts (names or addresses) a person's network URLs (Mastodon instance, Bluesky PDS) may name even when private, and over http. */
-  networkAllowedHosts: string | undefined;
   /** Origins, besides PUBLIC_BASE_URL's, that connecting may send a person back to (`redirectUri`). */
   redirectAllowedOrigins: string[];
   /** Origins, besides PUBLIC_BASE_URL's, whose pages may call /graphql with the browser's credentials (CORS). */
   corsAllowedOrigins: string[];
-  /** How long one call to a network may take while connecting, refreshing or revoking. */
-  networkTimeoutMs: number;
-  /** NETWORK_ANSWER_MAX_BYTES: the most of any one answer a network (or a host it names) gives that is read; a longer one fails the call. */
-  networkAnswerMaxBytes: number;
-  /** LINKEDIN_VERSION: the `LinkedIn-Version` (YYYYMM) of LinkedIn's versioned API to ask for. */
-  linkedinVersion: string;
-  /** LINKEDIN_PRODUCTS: the products of the operator's LinkedIn app, which decide the scopes asked for (linkedin/accounts.ts). */
-  linkedinProducts: LinkedInProducts;
-  /** META_GRAPH_API_VERSION: the Graph API version (`v23.0`) Facebook Pages and Instagram are called with, in every path. */
-  metaGraphVersion: string;
-  /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API access allows (the tier's per-user cap: Free about 17, Basic 100). */
-  xPostsPerDay: number;
-  /** `THREADS_POSTS_PER_DAY`: posts per Threads profile per day (Threads allows 250 API-published posts in 24 hours). */
-  threadsPostsPerDay: number;
-  /** `TIKTOK_POSTS_PER_DAY`: posts per TikTok creator per day (TikTok caps API posts a day without publishing the figure). */
-  tiktokPostsPerDay: number;
-  /** `TIKTOK_INITS_PER_MINUTE`: post initializations per creator token a minute (TikTok documents 6; apps granted more raise it). */
-  tiktokInitsPerMinute: number;
-  /** `TIKTOK_PULL_FROM_URL`: TikTok fetches videos from the signed URLs (the operator verified the domain at TikTok) instead of our upload. */
-  tiktokPullFromUrl: boolean;
-  /** `YOUTUBE_DAILY_QUOTA_UNITS`: the YouTube Data API units the operator's Google Cloud project has a day (10,000 unless raised). */
-  youtubeDailyQuotaUnits: number;
-  /** `YOUTUBE_DAILY_UPLOADS`: videos.insert calls a day of the operator's project, a bucket of its own (100 unless raised). */
-  youtubeDailyUploads: number;
-  /** `APP_QUOTA_WORKSPACE_SHARE`: the percentage of an app-wide quota (YouTube's) one workspace may use in a window while another has the network (100: no share). */
-  appQuotaWorkspaceShare: number;
   /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing (each network says its own). */
   statusCheckMaxMs: number | undefined;
-  /** SANDBOX_QUOTA `<posts>/<seconds>`: a quota per account for the sandbox network, to try waiting targets; none by default. */
-  sandboxQuota: { posts: number; seconds: number } | null;
   ai: AiSettings;
 }
 
@@ -110,26 +79,6 @@ export interface AiSettings {
   maxConcurrent: number;
   timeoutMs: number;
 }
-
-/** Named by the network's `settingsPrefix` (src/providers/networks.ts). */
-export interface NetworkSettings {
-  /** `<NETWORK>_CLIENT_ID` / `_CLIENT_SECRET`: without both the network is not configured. */
-  clientId: string | undefined;
-  clientSecret: string | undefined;
-  /** `<NETWORK>_API_BASE_URL` */
-  apiBaseUrl: string;
-  /** `<NETWORK>_AUTH_BASE_URL`: where the person signs in and authorizes the app. */
-  authBaseUrl: string;
-  /** `<NETWORK>_TOKEN_BASE_URL`, for a network whose token endpoints are on a third host (YouTube's). */
-  tokenBaseUrl?: string;
-  /** `<NETWORK>_UPLOAD_BASE_URL`, for a network whose uploads go to a third host (Facebook reels'). */
-  uploadBaseUrl?: string;
-}
-
-/** A network's app with both its client id and secret set: the network is configured. */
-export type GivenApp = NetworkSettings & { clientId: string; clientSecret: string };
-
-export const isGivenApp = (app: NetworkSettings | undefined): app is GivenApp => Boolean(app?.clientId && app.clientSecret);
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -193,6 +142,13 @@ function networkSettings(env: NodeJS.ProcessEnv): Config['networks'] {
     return [[name, settings] as const];
   });
   return Object.fromEntries(entries);
+}
+
+/** `<NAME>_API_BASE_URL` of each network at fixed hosts without an app of the operator's (Telegram's Bot API). */
+function apiBaseUrls(env: NodeJS.ProcessEnv): Config['apiBaseUrls'] {
+  return Object.fromEntries(
+    networks.flatMap(({ name, apiBaseUrl }) => (apiBaseUrl ? [[name, baseUrl(env, `${name.toUpperCase()}_API_BASE_URL`, apiBaseUrl)] as const] : [])),
+  );
 }
 
 function aiSettings(env: NodeJS.ProcessEnv): AiSettings {
@@ -292,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxResponseBytes: integer(env, 'GRAPHQL_MAX_RESPONSE_BYTES', 5 * 1024 ** 2, 1024),
     logLevel,
     networks: networkSettings(env),
+    apiBaseUrls: apiBaseUrls(env),
     networkAllowedHosts: env.NETWORK_ALLOWED_HOSTS || undefined,
     redirectAllowedOrigins: originList(env, 'REDIRECT_ALLOWED_ORIGINS'),
     corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),

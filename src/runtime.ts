@@ -93,7 +93,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       { superviseIntervalSeconds: config.jobSuperviseSeconds, backstopPollMs: config.jobBackstopPollMs, supervise: work, poolSize: config.pools.jobs },
       (error) => logger.error({ err: error }, 'job runner error'),
     );
-    const adapters = createProviderAdapters(db, secrets, config);
+    const adapters = await createProviderAdapters(db, secrets, config);
     const storage = await openMediaStorage(config);
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);

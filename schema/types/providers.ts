@@ -1,11 +1,16 @@
 import { builder } from '../builder.ts';
 import { Provider } from '../enums.ts';
-import { listProviders, type ProviderEntry } from '../../src/accounts/providers.ts';
+import { listProviders, type ConnectionEntry, type ProviderEntry } from '../../src/accounts/providers.ts';
+import type { CredentialField } from '../../src/providers/network.ts';
 import type { CaptionRules, FileRules, MediaCountRules, PlacementRules, ThreadRules, VideoFileRules } from '../../src/providers/rules.ts';
 
 const CaptionRulesRef = builder.objectRef<CaptionRules>('CaptionRules').implement({
   fields: (t) => ({
     maxLength: t.exposeInt('maxLength'),
+    maxLengthWithMedia: t.exposeInt('maxLengthWithMedia', {
+      nullable: true,
+      description: 'Where a post with media allows a shorter text (a Telegram caption), the limit then.',
+    }),
     countedIn: t.exposeString('countedIn', { description: "characters, graphemes, or weighted (X's count: links 23, CJK and emoji 2)" }),
     required: t.exposeBoolean('required'),
     maxHashtags: t.exposeInt('maxHashtags', { nullable: true }),
@@ -67,6 +72,28 @@ const FileRulesRef = builder.objectRef<FileRules | VideoFileRules>('FileRules').
   }),
 });
 
+const CredentialFieldRef = builder.objectRef<CredentialField>('CredentialField').implement({
+  description: 'One thing a person types to connect an account of a credential network (Bluesky, Telegram).',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Its key in `credentials` (addSocialAccount).' }),
+    label: t.exposeString('label'),
+    secret: t.exposeBoolean('secret', { description: 'Kept sealed, never shown again: a password input.' }),
+    format: t.exposeString('format', { description: '`text`, or `url` (an address of the person’s server).' }),
+    required: t.exposeBoolean('required'),
+    maxLength: t.exposeInt('maxLength'),
+    pattern: t.exposeString('pattern', { nullable: true, description: 'The regular expression the whole value must match.' }),
+    help: t.exposeString('help', { description: 'Where a person finds the value.' }),
+  }),
+});
+
+const ConnectionRef = builder.objectRef<ConnectionEntry>('ProviderConnection').implement({
+  description: 'How accounts of a network are connected on this installation.',
+  fields: (t) => ({
+    method: t.exposeString('method', { description: '`oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount).' }),
+    fields: t.field({ type: [CredentialFieldRef], description: 'A credential network’s fields; empty for the others.', resolve: (entry) => [...entry.fields] }),
+  }),
+});
+
 const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').implement({
   description: 'A network’s formats, placements and limits, as GET /v1/providers returns them.',
   fields: (t) => ({
@@ -88,9 +115,10 @@ const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').imple
       description: 'Whether this service publishes to the network: every network it names does (kept for clients that read it).',
     }),
     configured: t.exposeBoolean('configured', { description: 'Whether accounts of this network can be connected on this installation.' }),
-    connection: t.exposeString('connection', {
+    connection: t.expose('connection', {
+      type: ConnectionRef,
       nullable: true,
-      description: '`oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount); null when not configured.',
+      description: 'How accounts are connected here, and a credential network’s fields; null when not configured.',
     }),
     requiredSettings: t.exposeStringList('requiredSettings', {
       description: 'The operator’s settings its connection needs (its app at the network: `X_CLIENT_ID`, `X_CLIENT_SECRET`); empty where none.',

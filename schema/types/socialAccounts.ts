@@ -143,17 +143,24 @@ builder.mutationFields((t) => ({
   }),
   addSocialAccount: t.field({
     type: SocialAccount,
-    description: 'Connects a Bluesky account with an app password (identifier, appPassword, service) or a sandbox account (username).',
+    description:
+      'Connects an account of a credential network with the fields its `connection.fields` name (`credentials`: Bluesky identifier, appPassword, service; ' +
+      'Telegram botToken, chat; Bluesky’s also as arguments of their own) or a sandbox account (username).',
     args: {
       provider: t.arg({ type: Provider, required: true }),
       username: t.arg.string(),
       displayName: t.arg.string(),
+      credentials: t.arg({ type: 'JSON', description: 'The network’s credential fields by name (GET /v1/providers `connection.fields`).' }),
       identifier: t.arg.string(),
       appPassword: t.arg.string(),
       service: t.arg.string(),
     },
     authScopes: { operation: 'addSocialAccount' },
-    resolve: (_root, args, context) => addSocialAccount(context.services.db, context.services.outbox, context.services.connections, context.actor, args),
+    resolve: (_root, args, context) =>
+      addSocialAccount(context.services.db, context.services.outbox, context.services.connections, context.actor, {
+        ...args,
+        credentials: args.credentials as Record<string, unknown> | null | undefined,
+      }),
   }),
   disconnectSocialAccount: t.field({
     type: SocialAccount,

@@ -21,15 +21,17 @@ import type { OAuthAuthorization, SocialAccount } from '../db/generated/prisma/c
 import { requirePlan, type Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { managerRoles, type Role } from '../access/scopes.ts';
-import { AppError, invalidRequest, type ErrorDetail, type MessageParams } from '../errors/appError.ts';
+import { AppError, invalidRequest, type MessageParams } from '../errors/appError.ts';
 import type { MessageKey } from '../errors/messages.ts';
 import { isUuid } from '../ids.ts';
 import { ProviderError, type AuthorizationContext, type OAuthConnector, type ProviderTokens } from '../providers/adapter.ts';
+import type { CredentialField } from '../providers/network.ts';
 import { networkNamed } from '../providers/networks.ts';
 import type { AccountLink, AccountLinks } from '../providers/registry.ts';
 import { authorizationRequest, callbackUrl, exchangeCode, GrantRefused, type OAuthApp } from '../providers/oauth2.ts';
 import { shownReason } from '../providers/shownReason.ts';
 import { allowedHostsFrom, checkDestination, RefusedDestination, shownUrl } from '../outbound/guard.ts';
+import { credentialDetails } from './credentials.ts';
 import { appSettingsOf, requireProvider } from './providers.ts';
 import { localRemoteId, markNeedsReconnect, openTokens, revokeSocialAccount, saveConnectedAccounts, type AccountToSave } from './socialAccounts.ts';
 
@@ -494,13 +496,39 @@ export interface AddAccountInput {
   /** Sandbox */
   username?: string | null;
   displayName?: string | null;
-  /** Credential networks (Bluesky): handle or email, app password, and the PDS (`service`). */
+  /** Credential networks: the fields the network's `connection.fields` name (GET /providers). */
+  credentials?: Record<string, unknown> | null;
+  /** Bluesky's fields beside `provider`, as before `credentials` (still accepted). */
   identifier?: string | null;
   appPassword?: string | null;
   service?: string | null;
 }
 
-/** POST /social-accounts: a credential network's account (Bluesky app password) or a sandbox account. */
+/**
+ * The credentials of a network's account as given, checked against its fields (400 with details where a value is
+ * missing or malformed; the URL fields through the SSRF guard), and where the details name them: `credentials.<name>`,
+ * or the field's own name for Bluesky's flat fields.
+ */
+async function givenCredentials(
+  settings: ConnectionSettings,
+  fields: readonly CredentialField[],
+  input: AddAccountInput,
+): Promise<{ credentials: Record<string, string>; at: string }> {
+  const flat = input.credentials === undefined || input.credentials === null;
+  const at = flat ? '' : 'credentials.';
+  const given = flat
+    ? Object.fromEntries(fields.flatMap(({ name }) => (input[name as keyof AddAccountInput] ? [[name, input[name as keyof AddAccountInput]]] : [])))
+    : input.credentials;
+  const details = credentialDetails(fields, given, at);
+  if (details.length) throw invalidRequest(details);
+  const credentials = { ...(given as Record<string, string>) };
+  for (const field of fields) {
+    if (field.format === 'url' && credentials[field.name]) credentials[field.name] = await networkUrl(settings, `${at}${field.name}`, credentials[field.name]!);
+  }
+  return { credentials, at };
+}
+
+/** POST /social-accounts: a credential network's account (Bluesky app password, Telegram bot) or a sandbox account. */
 export async function addSocialAccount(
   db: Database,
   outbox: Outbox,
@@ -513,20 +541,16 @@ export async function addSocialAccount(
   requireProvider(input.provider);
   const link = linkOf(settings, input.provider);
   const { connector } = link;
-  const missing = (fields: (keyof AddAccountInput)[]) => {
-    const details = fields.filter((field) => !input[field]).map((field): ErrorDetail => ({ field, code: 'required', messageKey: 'detail.required' }));
-    if (details.length) throw invalidRequest(details);
-  };
+  const profile = networkNamed(input.provider)?.connection;
   let account: AccountToSave;
   if (connector.method === 'oauth2') throw connectElsewhere(input.provider, 'POST /v1/social-accounts/connect');
   if (connector.method === 'local') {
-    missing(['username']);
-    const username = input.username!;
+    if (!input.username) throw invalidRequest([{ field: 'username', code: 'required', messageKey: 'detail.required' }]);
+    const username = input.username;
     account = { identity: { remoteId: localRemoteId(input.provider, username), username, displayName: input.displayName || username }, tokens: null };
   } else {
-    missing(['identifier', 'appPassword']);
-    const credentials: Record<string, string> = { identifier: input.identifier!, appPassword: input.appPassword! };
-    if (input.service) credentials.service = await networkUrl(settings, 'service', input.service);
+    const fields = profile?.method === 'credentials' ? profile.fields : [];
+    const { credentials, at } = await givenCredentials(settings, fields, input);
     try {
       account = await callNetwork(
         input.provider,
@@ -536,12 +560,14 @@ export async function addSocialAccount(
     } catch (error) {
       if (!(error instanceof ProviderError && error.code === 'CREDENTIALS_REJECTED')) throw error;
       const provider = displayName(input.provider);
+      // The field the network refused, where it says which; else the secret one (a password, a token).
+      const field = error.field ?? fields.find((candidate) => candidate.secret)?.name ?? fields[0]?.name ?? 'credentials';
       throw new AppError(
         'VALIDATION_FAILED',
         'credentialsRejected',
         { provider },
         {
-          details: [{ field: 'appPassword', code: 'rejected', messageKey: 'detail.credentialsRejected', params: { provider, reason: error.message } }],
+          details: [{ field: `${at}${field}`, code: 'rejected', messageKey: 'detail.credentialsRejected', params: { provider, reason: error.message } }],
         },
       );
     }

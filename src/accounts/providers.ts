@@ -5,17 +5,26 @@ import { authorize } from '../access/operations.ts';
 import { invalidRequest } from '../errors/appError.ts';
 import type { Connector } from '../providers/adapter.ts';
 import { providerNames, providerRules } from '../providers/catalog.ts';
+import type { CredentialField } from '../providers/network.ts';
 import { networkNamed } from '../providers/networks.ts';
 import type { ProviderRules } from '../providers/rules.ts';
-import { appNetworks, publishes, type AccountLinks } from '../providers/registry.ts';
+import { publishes, type AccountLinks } from '../providers/registry.ts';
+
+/** How accounts of a network are connected here, and for a credential network what a person fills in. */
+export interface ConnectionEntry {
+  /** OAuth 2.0 (POST /social-accounts/connect), credentials or locally (POST /social-accounts). */
+  method: Connector['method'];
+  /** The credential network's fields (`credentials.<name>` of POST /social-accounts); empty for the others. */
+  fields: readonly CredentialField[];
+}
 
 export interface ProviderEntry extends ProviderRules {
   /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
   publishing: boolean;
   /** Whether accounts of this network can be connected on this installation (its app credentials are set). */
   configured: boolean;
-  /** How they are connected: OAuth 2.0 (POST /social-accounts/connect), credentials or locally (POST /social-accounts). */
-  connection: Connector['method'] | null;
+  /** How they are connected; null where they cannot be here (not configured). */
+  connection: ConnectionEntry | null;
   /** The operator's settings its connection needs (its app at the network); empty where it needs none. */
   requiredSettings: string[];
 }
@@ -25,7 +34,7 @@ export interface ProviderEntry extends ProviderRules {
  * none for Mastodon, Bluesky, the sandbox.
  */
 export function appSettingsOf(provider: string): string[] {
-  const prefix = networkNamed(appNetworks[provider] ?? provider)?.app?.settingsPrefix;
+  const prefix = networkNamed(networkNamed(provider)?.appOf ?? provider)?.app?.settingsPrefix;
   return prefix ? [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`] : [];
 }
 
@@ -34,11 +43,12 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
   authorize(actor, 'listProviders');
   const data = providerRules.map((rules) => {
     const connector = links.get(rules.provider)?.connector;
+    const profile = networkNamed(rules.provider)?.connection;
     return {
       ...rules,
       publishing: publishes(rules.provider),
       configured: connector !== undefined,
-      connection: connector?.method ?? null,
+      connection: connector ? { method: connector.method, fields: profile?.method === 'credentials' ? profile.fields : [] } : null,
       requiredSettings: appSettingsOf(rules.provider),
     };
   });

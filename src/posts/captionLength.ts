@@ -4,10 +4,9 @@
 // counter and preview both count with this module, so they cannot disagree.
 import twitterText from 'twitter-text';
 import type { CaptionRules } from '../providers/rules.ts';
+import { linkPattern } from '../text/links.ts';
 
 export type CaptionCounting = Pick<CaptionRules, 'countedIn' | 'charactersPerUrl'>;
-
-export const linkPattern = /\bhttps?:\/\/\S+/gi;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -5,7 +5,8 @@ import type { MessageKey } from '../errors/messages.ts';
 import { rulesForAccount, rulesOf } from '../providers/catalog.ts';
 import { checkSettings } from '../providers/settings.ts';
 import type { MediaKind, PlacementRules, ProviderRules, ThreadRules } from '../providers/rules.ts';
-import { captionLength, linkPattern } from './captionLength.ts';
+import { linkPattern } from '../text/links.ts';
+import { captionLength } from './captionLength.ts';
 
 /** What validation needs to know of a ready media file. */
 export interface MediaFacts {
@@ -135,12 +136,13 @@ function postViolations(
   const violations: RuleViolation[] = [];
   const { caption, media } = placement;
   const length = captionLength(target.caption, caption);
-  if (length > caption.maxLength) {
+  const limit = target.media.length && caption.maxLengthWithMedia !== undefined ? caption.maxLengthWithMedia : caption.maxLength;
+  if (length > limit) {
     violations.push({
       rule: 'caption.maxLength',
       field: 'caption',
       messageKey: caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong',
-      params: { length, limit: caption.maxLength, unit: caption.countedIn },
+      params: { length, limit, unit: caption.countedIn },
     });
   }
   if (caption.required && target.caption.trim() === '') {

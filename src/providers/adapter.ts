@@ -15,7 +15,6 @@
 // `publishing` without holding a worker, and a status-check job later calls `checkStatus(handle)`, or `publish`
 // again (it resumes from its checkpoint) where the adapter has no `checkStatus`.
 import type { Readable } from 'node:stream';
-import type { ByteRange } from '../media/storage.ts';
 import type { Quota } from './kit/quotas.ts';
 import type { Checkpoint } from './kit/steps.ts';
 import type { FirstCommentResult } from './kit/thread.ts';
@@ -108,10 +107,13 @@ export interface OAuthConnector {
   identities(tokens: ProviderTokens, context: AuthorizationContext): Promise<ReachedIdentity[]>;
 }
 
-/** Networks connected with credentials the person gives us (Bluesky: identifier + app password + PDS). */
+/** Networks connected with credentials the person gives us (Bluesky: identifier + app password + PDS; Telegram: bot token + chat). */
 export interface CredentialConnector {
   readonly method: 'credentials';
-  /** Signs in; a refusal by the network is a ProviderError with code CREDENTIALS_REJECTED. */
+  /**
+   * Signs in with the fields the network declares (network.ts `connection.fields`), already checked against them; a
+   * refusal by the network is a ProviderError with code CREDENTIALS_REJECTED (naming the `field` where it knows which).
+   */
   connect(credentials: Record<string, string>): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }>;
 }
 
@@ -133,8 +135,10 @@ export interface PublishMedia {
   altText: string | null;
   /** A signed URL of this service, for networks that fetch media themselves (Meta, Pinterest, TikTok pull). */
   url: string;
+  /** The signed URL of the image's JPEG rendition (a JPEG's own), for networks that fetch JPEG images only (Instagram). */
+  jpegUrl: string;
   /** The file's bytes, or a range of them, for networks that take uploads (Bluesky blobs, Mastodon media, X segments, YouTube). */
-  open(range?: ByteRange): Promise<Readable>;
+  open(range?: { start: number; end: number }): Promise<Readable>;
 }
 
 /** One post of a thread: its text and files. */
@@ -200,14 +204,17 @@ export class ProviderError extends Error {
   readonly transient: boolean;
   readonly retryAfterMs: number | undefined;
   readonly tokenRejected: boolean;
+  /** For CREDENTIALS_REJECTED: the credential field the network refused, where it says which (a Telegram chat the bot is not in). */
+  readonly field: string | undefined;
 
-  constructor(code: ProviderErrorCode, message: string, transient: boolean, options: { retryAfterMs?: number; tokenRejected?: boolean } = {}) {
+  constructor(code: ProviderErrorCode, message: string, transient: boolean, options: { retryAfterMs?: number; tokenRejected?: boolean; field?: string } = {}) {
     super(shownReason(message));
     this.name = 'ProviderError';
     this.code = code;
     this.transient = transient;
     this.retryAfterMs = options.retryAfterMs;
     this.tokenRejected = options.tokenRejected ?? false;
+    this.field = options.field;
   }
 }
 

@@ -20,6 +20,8 @@ export const noSettings: SettingsSchema = { type: 'object', properties: {}, addi
 export interface CaptionRules {
   /** Longest caption. */
   maxLength: number;
+  /** Longest caption of a post with media, where the network allows less then (Telegram: 1,024 against 4,096). */
+  maxLengthWithMedia?: number;
   /** How length is counted: Unicode code points ("characters"), user-perceived characters ("graphemes"), or X's weighted count ("weighted"). */
   countedIn: 'characters' | 'graphemes' | 'weighted';
   required: boolean;

@@ -4,13 +4,14 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { detailsOf } from '../errors/schemaDetails.ts';
 import type { ErrorDetail } from '../errors/appError.ts';
-import type { ProviderRules, SettingsSchema } from './rules.ts';
+import type { ProviderRules } from './rules.ts';
 
 const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false });
 addFormats.default(ajv);
-const validators = new WeakMap<SettingsSchema, ValidateFunction>();
+const validators = new WeakMap<object, ValidateFunction>();
 
-function validatorOf(schema: SettingsSchema): ValidateFunction {
+/** The compiled validator of a JSON Schema (2020-12), compiled once per schema object. */
+export function validatorOf(schema: object): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);

@@ -1,7 +1,7 @@
 // One list says what the networks are (src/providers/networks.ts); the published contracts and the settings follow it.
 // A network added to, renamed in or dropped from the list but not in rest/openapi.yaml or the GraphQL schema (or the
 // other way round) fails here, as does an operator setting or its documentation that names no network of the list.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { buildSchema, GraphQLEnumType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { aiProviderNames, loadConfig } from '../../src/config.ts';
@@ -74,5 +74,27 @@ describe('the list of networks', () => {
     const row = documentation.split('\n').find((line) => line.startsWith('| `<NETWORK>_CLIENT_ID`'));
     const documented = [...(row ?? '').matchAll(/`([A-Z]+)_`/g)].map((match) => match[1]);
     expect(sorted(documented)).toEqual(sorted(networks.flatMap((network) => (network.app ? [network.app.settingsPrefix] : []))));
+  });
+
+  it("is what the credential body of POST /social-accounts lists: each credential network's fields, their lengths as checked", () => {
+    const operation = openapiDocument.paths!['/social-accounts']!.post!;
+    const body = (operation.requestBody as any).content['application/json'].schema.properties.credentials;
+    const fields = networks.flatMap((network) => (network.connection.method === 'credentials' ? network.connection.fields : []));
+    expect(sorted(Object.keys(body.properties))).toEqual(sorted(fields.map((field) => field.name)));
+    for (const field of fields) expect(body.properties[field.name], field.name).toMatchObject({ type: 'string', maxLength: field.maxLength });
+  });
+
+  it('has a page in docs/networks for each network, and its index names every page', () => {
+    const index = readFileSync(new URL('../../docs/networks/README.md', import.meta.url), 'utf8');
+    const linked = [...index.matchAll(/\]\(([a-z]+)\.md\)/g)].map((match) => match[1]);
+    expect(sorted(linked)).toEqual(sorted(providerNames));
+    for (const name of providerNames) expect(existsSync(new URL(`../../docs/networks/${name}.md`, import.meta.url)), name).toBe(true);
+  });
+
+  it('names <NETWORK>_API_BASE_URL of each network at fixed hosts without an app, with its default', () => {
+    const withBase = networks.filter((network) => network.apiBaseUrl);
+    expect(withBase.map((network) => network.name)).toContain('telegram');
+    expect(loadConfig({}).apiBaseUrls).toEqual(Object.fromEntries(withBase.map((network) => [network.name, network.apiBaseUrl])));
+    expect(loadConfig({ TELEGRAM_API_BASE_URL: 'http://127.0.0.1:8081/' }).apiBaseUrls.telegram).toBe('http://127.0.0.1:8081');
   });
 });

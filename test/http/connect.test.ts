@@ -89,9 +89,17 @@ describe('GET /providers', () => {
   it('says per network whether accounts can be connected, and how', async () => {
     const { body } = await api('GET', '/providers');
     const byName = Object.fromEntries(body.data.map((entry: any) => [entry.provider, entry]));
-    expect(byName.mastodon).toMatchObject({ configured: true, connection: 'oauth2' });
-    expect(byName.x).toMatchObject({ configured: true, connection: 'oauth2', publishing: true });
-    expect(byName.sandbox).toMatchObject({ configured: true, connection: 'local' });
+    expect(byName.mastodon).toMatchObject({ configured: true, connection: { method: 'oauth2', fields: [] } });
+    expect(byName.x).toMatchObject({ configured: true, connection: { method: 'oauth2', fields: [] }, publishing: true });
+    expect(byName.sandbox).toMatchObject({ configured: true, connection: { method: 'local', fields: [] } });
+    expect(byName.bluesky.connection).toEqual({
+      method: 'credentials',
+      fields: [
+        expect.objectContaining({ name: 'identifier', secret: false, required: true }),
+        expect.objectContaining({ name: 'appPassword', secret: true, required: true }),
+        expect.objectContaining({ name: 'service', format: 'url', required: false }),
+      ],
+    });
     expect(byName.linkedin).toMatchObject({ configured: false, connection: null });
   });
 });
@@ -429,10 +437,15 @@ describe('GraphQL', () => {
     expect(refused.errors[0].extensions.code).toBe('FORBIDDEN');
     const gone = await graph('mutation($id: ID!) { disconnectSocialAccount(id: $id) { status needsReconnect } }', { id });
     expect(gone.data.disconnectSocialAccount).toEqual({ status: 'REVOKED', needsReconnect: true });
-    const providers = await graph('{ providers { provider configured connection } }', {});
+    const providers = await graph('{ providers { provider configured connection { method fields { name } } } }', {});
     expect(providers.data.providers).toEqual(
       expect.arrayContaining([
-        { provider: 'X', configured: true, connection: 'oauth2' },
+        { provider: 'X', configured: true, connection: { method: 'oauth2', fields: [] } },
+        {
+          provider: 'BLUESKY',
+          configured: true,
+          connection: { method: 'credentials', fields: [{ name: 'identifier' }, { name: 'appPassword' }, { name: 'service' }] },
+        },
         { provider: 'LINKEDIN', configured: false, connection: null },
       ]),
     );

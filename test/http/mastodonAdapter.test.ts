@@ -53,6 +53,7 @@ function image(altText: string | null = null, mimeType = 'image/png'): PublishMe
     durationMs: null,
     altText,
     url: 'https://publisher.example/m/1',
+    jpegUrl: 'https://publisher.example/m/1',
     open: async () => Readable.from([bytes]),
   };
 }

@@ -264,6 +264,7 @@ describe('the adapter on its own', () => {
           durationMs: null,
           altText: null,
           url: imageUrl,
+          jpegUrl: imageUrl,
           open: async () => undefined as never,
         },
       ],

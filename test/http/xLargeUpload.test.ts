@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishMedia } from '../../src/providers/adapter.ts';
 import { segmentBytes } from '../../src/providers/x/media.ts';
 import { createXAdapter } from '../../src/providers/x/adapter.ts';
-import type { OAuthAdapterDependencies } from '../../src/providers/registry.ts';
+import type { OAuthAdapterDependencies } from '../../src/providers/network.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
 import { XStandIn } from '../support/x.ts';
 
@@ -53,6 +53,7 @@ describe('a 512 MiB video to X', () => {
       durationMs: 60_000,
       altText: null,
       url: '',
+      jpegUrl: '',
       open: async (range) => {
         if (!range) throw new Error('the whole file was asked for');
         opened.push(range);

@@ -84,7 +84,7 @@ describe('connecting an X account', () => {
     expect(exchange.form).toMatchObject({ grant_type: 'authorization_code', code_verifier: expect.stringMatching(/^[\w-]{43,}$/) });
     expect(exchange.authorization).toMatch(/^Basic /);
     const { body } = await api('GET', '/providers');
-    expect(body.data.find((entry: any) => entry.provider === 'x')).toMatchObject({ configured: true, publishing: true, connection: 'oauth2' });
+    expect(body.data.find((entry: any) => entry.provider === 'x')).toMatchObject({ configured: true, publishing: true, connection: { method: 'oauth2' } });
   });
 
   it('refuses an app X grants no write scopes ("Read" permissions), naming them and what to change; no account is made', async () => {

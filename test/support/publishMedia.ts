@@ -16,6 +16,7 @@ export function publishMedia(bytes: Buffer, fields: Partial<PublishMedia> & Pick
     durationMs: null,
     altText: null,
     url: '',
+    jpegUrl: '',
     reads,
     open: async (range) => {
       const { start, end } = range ?? { start: 0, end: bytes.length };

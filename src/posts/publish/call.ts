@@ -4,6 +4,7 @@
 // once. Where the adapter looks up earlier attempts (`findPublished`), it is asked before posting again.
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
+import { jpegUrlOf } from '../../media/renditions.ts';
 import type { ProviderAdapters } from '../../providers/registry.ts';
 import {
   ProviderError,
@@ -101,6 +102,7 @@ function publishMedia(deps: CallDeps, media: Media): PublishMedia {
     altText: view.altText,
     // Networks that fetch media themselves get signed URLs of this service.
     url: view.url ?? '',
+    jpegUrl: view.url ? jpegUrlOf(view.url) : '',
     open: async (range) => storage.read(storageKeys.original(media.id), range),
   };
 }

@@ -17,7 +17,7 @@
 // Meta fetches every file itself from the signed PublishMedia.url. No duplicates: Meta takes no idempotency key, so
 // a post step an earlier attempt started without seeing its answer is looked up among the Page's latest posts
 // (same message) before it is sent again; unpublished photos sent twice stay invisible.
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError, type ConnectedAccount, type ItemMetrics, type ProviderAdapter, type PublishOutcome, type PublishRequest } from '../adapter.ts';
 import { MetaAdapter } from '../meta/adapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';

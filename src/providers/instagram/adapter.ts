@@ -14,10 +14,9 @@
 // Containers are polled until FINISHED and never published before (../meta/containers.ts). No duplicates: the publish
 // step is sent once per container; an interrupted one is looked up (the container PUBLISHED, then the account's
 // newest media with the same caption).
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest } from '../adapter.ts';
-import { jpegUrlOf } from '../../media/renditions.ts';
 import { MetaAdapter } from '../meta/adapter.ts';
 import { tokensOf, type OAuthLink } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
@@ -101,7 +100,7 @@ export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
 
 /** An image (as JPEG, with its alt text) or a video item of a container. */
 const itemParams = (item: PublishMedia): Params =>
-  item.kind === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: jpegUrlOf(item.url), alt_text: item.altText ?? undefined };
+  item.kind === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: item.jpegUrl, alt_text: item.altText ?? undefined };
 
 export function createInstagramAdapter(deps: OAuthAdapterDependencies): InstagramAdapter {
   const { graph, link } = metaParts(deps, 'Instagram');

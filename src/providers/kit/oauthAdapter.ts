@@ -1,7 +1,7 @@
 // What every adapter of an OAuth network at fixed hosts starts from: the options the registry gives it, and the
 // connecting half of ProviderAdapter (connector, refresh, revoke) from its OAuth link, so that an adapter writes only
 // its publishing.
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import type { OAuthConnector, ProviderAdapter } from '../adapter.ts';
 import { networkFetch } from '../http.ts';
 import { NetworkAdapter, type NetworkTraits } from './networkAdapter.ts';

@@ -3,7 +3,7 @@
 // who the tokens belong to, and how it refreshes. The flow itself (state, PKCE, the callback) is shared
 // (src/accounts/connect.ts); what a network does right after the code exchange (Meta's long-lived token, LinkedIn's
 // organizations) belongs in `identities`, which answers the tokens each account keeps.
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import {
   ProviderError,
   type AuthorizationContext,

@@ -43,33 +43,48 @@ export function fileBody(media: PublishMedia): NetworkRequestBody {
   return { stream: () => media.open(), length: media.size, contentType: media.mimeType };
 }
 
+interface FilePart {
+  field: string;
+  filename: string;
+  media: PublishMedia;
+}
+
 /**
  * A multipart/form-data body (RFC 7578) with text fields and one file part streamed from storage, its length known
  * beforehand, as networks that take a form upload need it (Mastodon's /api/v2/media).
  */
-export function multipartFileBody(fields: Record<string, string>, file: { field: string; filename: string; media: PublishMedia }): NetworkRequestBody {
+export function multipartFileBody(fields: Record<string, string>, file: FilePart): NetworkRequestBody {
+  return multipartFilesBody(fields, [file]);
+}
+
+/** The same with several file parts, each streamed in turn (Telegram's albums: `attach://<field>`). */
+export function multipartFilesBody(fields: Record<string, string>, files: readonly FilePart[]): NetworkRequestBody {
   const boundary = `----kit${crypto.randomUUID().replaceAll('-', '')}`;
   const quoted = (text: string) => text.replaceAll('"', '%22').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
   const head = Buffer.from(
     Object.entries(fields)
       .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`)
-      .join('') +
-      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; filename="${quoted(file.filename)}"\r\n` +
-      `Content-Type: ${file.media.mimeType}\r\n\r\n`,
+      .join(''),
   );
+  const fileHead = (file: FilePart, index: number) =>
+    Buffer.from(
+      `${index ? '\r\n' : ''}--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; filename="${quoted(file.filename)}"\r\n` +
+        `Content-Type: ${file.media.mimeType}\r\n\r\n`,
+    );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return {
-    stream: async () => {
-      const content = await file.media.open();
-      return Readable.from(
+    stream: async () =>
+      Readable.from(
         (async function* () {
           yield head;
-          yield* content;
+          for (const [index, file] of files.entries()) {
+            yield fileHead(file, index);
+            yield* await file.media.open();
+          }
           yield tail;
         })(),
-      );
-    },
-    length: head.length + file.media.size + tail.length,
+      ),
+    length: head.length + files.reduce((total, file, index) => total + fileHead(file, index).length + file.media.size, 0) + tail.length,
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }

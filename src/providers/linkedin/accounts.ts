@@ -15,7 +15,7 @@
 //     CONTENT_ADMINISTRATOR and DIRECT_SPONSORED_CONTENT_POSTER may post as the page, ANALYST and the others not)
 //   Organization Lookup  https://learn.microsoft.com/linkedin/marketing/community-management/organizations/organization-lookup-api
 //     (GET /rest/organizations/{id}: localizedName, vanityName)
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import { ProviderError, type ProviderTokens, type RemoteIdentity } from '../adapter.ts';
 import type { OAuthProfile } from '../kit/oauthLink.ts';
 import type { LinkedInApi } from './api.ts';

@@ -18,7 +18,7 @@
 //   metrics   an organization's posts: Organization Share Statistics
 //             (https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics);
 //             LinkedIn offers no statistics of a member's posts to this app's scopes, so those read as zeros.
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem, SettingOptions } from '../adapter.ts';
 import type { AccountRules } from '../rules.ts';

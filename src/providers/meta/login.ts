@@ -14,7 +14,7 @@
 //     (GET /me/permissions → `{data: [{permission, status: granted | declined}]}`): the token answer names no scopes
 //     and people may untick permissions in the dialog, so what was granted is read there, with the user token, and a
 //     grant without what publishing needs is refused at connect (the kit's `requiredScopes`).
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import { ProviderError, type ProviderTokens, type RemoteIdentity } from '../adapter.ts';
 import { oauthLink, refuseMissingScopes, type OAuthProfile } from '../kit/oauthLink.ts';
 import { Graph } from './graph.ts';

@@ -5,7 +5,7 @@
 //   Scopes  https://developers.pinterest.com/docs/getting-started/scopes/ (pins/create wants boards:read,
 //     boards:write, pins:read and pins:write)
 //   User account  https://developers.pinterest.com/docs/api/v5/user_account-get (id, username, business_name, profile_image)
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import { tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { PinterestApi } from './api.ts';

@@ -16,7 +16,7 @@
 //   Metrics  https://developers.pinterest.com/docs/api/v5/pins-analytics (the last 90 days, Pinterest's limit)
 //   Options  the settings form's boards: GET /v5/boards, page by page (`bookmark`, up to 250 a page)
 //     https://developers.pinterest.com/docs/api/v5/boards-list
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type {
   ConnectedAccount,

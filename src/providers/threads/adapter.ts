@@ -16,7 +16,7 @@
 // interrupted one is looked up (the container PUBLISHED, then the profile's newest thread with the same text).
 // A thread's parts and the first comment are replies, each to the part before (kit/thread.ts), through the same
 // containers under their own step names ('part:0:container', 'firstComment:publish').
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishedItem, PublishMedia, PublishOutcome, PublishPart, PublishRequest } from '../adapter.ts';
 import { MetaAdapter } from '../meta/adapter.ts';

@@ -18,7 +18,7 @@
 //     (GET /v1.0/debug_token?input_token=&access_token= → `data.scopes`): the token answer names no scopes, so the
 //     grant is read there and one without what publishing needs is refused at connect. Meta documents the call with
 //     a Threads tester's token; where it is refused, what was granted cannot be known and is not checked.
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import { ProviderError, type ProviderTokens } from '../adapter.ts';
 import { refuseMissingScopes, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { Graph } from '../meta/graph.ts';

@@ -10,7 +10,7 @@
 //     user.info.profile, which is not asked for: the handle comes from creator_info, below)
 //   Query creator info  https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
 //     (`creator_username`, the @handle of the creator's pages)
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import { ProviderError, type ProviderTokens } from '../adapter.ts';
 import type { OAuthProfile } from '../kit/oauthLink.ts';
 import type { TikTokApi } from './api.ts';

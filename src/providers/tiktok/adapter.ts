@@ -25,7 +25,7 @@
 //             quotas count moving windows).
 //   options   the settings form's privacy levels and switches: creator_info read for the account (settingOptions)
 //   metrics   the Display API's /v2/video/query/ needs video.list, which this app does not ask for: none read.
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest, SettingOptions } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';

@@ -14,15 +14,15 @@
 //   limits    429 waits until `x-rate-limit-reset` (api.ts); posts per account per day are a quota (X_POSTS_PER_DAY)
 //             https://docs.x.com/x-api/fundamentals/rate-limits; a 403 (duplicate content) is final with X's reason
 //   metrics   GET /2/tweets/{id}?tweet.fields=public_metrics https://docs.x.com/x-api/posts/get-post-by-id
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, ProviderTokens, PublishedItem, PublishOutcome, PublishRequest } from '../adapter.ts';
 import { oauthLink, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment, publishThread } from '../kit/thread.ts';
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import type { NetworkHttp } from '../http.ts';
-import { linkPattern } from '../../posts/captionLength.ts';
+import { linkPattern } from '../../text/links.ts';
 import { dataOf, xHttp, type Post, type User } from './api.ts';
 import { uploadMedia, type Session } from './media.ts';
 import { xRules } from './rules.ts';

@@ -30,7 +30,7 @@
 //             owner unticked it, get the comment refused with that reason while the video stays published (50 units,
 //             left out of the quota like the thumbnail).
 //   metrics   videos.list part=statistics (https://developers.google.com/youtube/v3/docs/videos/list).
-import type { OAuthAdapterDependencies } from '../registry.ts';
+import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';

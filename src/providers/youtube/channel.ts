@@ -8,7 +8,7 @@
 //     (GET /youtube/v3/channels?part=snippet&mine=true: `id` UC…, `snippet.title`, `snippet.customUrl` the @handle;
 //     no items for a Google account without a channel)
 //   commentThreads.insert  https://developers.google.com/youtube/v3/docs/commentThreads/insert (youtube.force-ssl)
-import type { GivenApp } from '../../config.ts';
+import type { GivenApp } from '../network.ts';
 import { ProviderError, type RemoteIdentity } from '../adapter.ts';
 import type { OAuthProfile } from '../kit/oauthLink.ts';
 import type { YouTubeApi } from './api.ts';

@@ -1,0 +1,18 @@
+// YouTube as the service knows it: its rules, its OAuth app and its adapter (src/providers/network.ts).
+import { defineNetwork, oauthFactory } from '../network.ts';
+import { youtubeRules } from './rules.ts';
+
+export const youtubeNetwork = defineNetwork({
+  rules: youtubeRules,
+  connection: { method: 'oauth2' },
+  app: {
+    settingsPrefix: 'YOUTUBE',
+    apiBaseUrl: 'https://www.googleapis.com',
+    authBaseUrl: 'https://accounts.google.com',
+    tokenBaseUrl: 'https://oauth2.googleapis.com',
+  },
+  adapter: async () => {
+    const { createYouTubeAdapter } = await import('./adapter.ts');
+    return oauthFactory('youtube', createYouTubeAdapter);
+  },
+});
