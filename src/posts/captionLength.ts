@@ -8,6 +8,11 @@ import { linkPattern } from '../text/links.ts';
 
 export type CaptionCounting = Pick<CaptionRules, 'countedIn' | 'charactersPerUrl'>;
 
+/** The longest caption a post may have: shorter with media where the network says so (a Telegram caption). GraphQL's absent limit is null. */
+export function captionLimit(caption: { maxLength: number; maxLengthWithMedia?: number | null }, withMedia: boolean): number {
+  return withMedia && typeof caption.maxLengthWithMedia === 'number' ? caption.maxLengthWithMedia : caption.maxLength;
+}
+
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** The text's units: code points ("characters", and the pieces of a weighted count) or user-perceived characters ("graphemes"). */

@@ -6,7 +6,7 @@ import { rulesForAccount, rulesOf } from '../providers/catalog.ts';
 import { checkSettings } from '../providers/settings.ts';
 import type { MediaKind, PlacementRules, ProviderRules, ThreadRules } from '../providers/rules.ts';
 import { linkPattern } from '../text/links.ts';
-import { captionLength } from './captionLength.ts';
+import { captionLength, captionLimit } from './captionLength.ts';
 
 /** What validation needs to know of a ready media file. */
 export interface MediaFacts {
@@ -136,7 +136,7 @@ function postViolations(
   const violations: RuleViolation[] = [];
   const { caption, media } = placement;
   const length = captionLength(target.caption, caption);
-  const limit = target.media.length && caption.maxLengthWithMedia !== undefined ? caption.maxLengthWithMedia : caption.maxLength;
+  const limit = captionLimit(caption, target.media.length > 0);
   if (length > limit) {
     violations.push({
       rule: 'caption.maxLength',

@@ -61,9 +61,12 @@ export interface SentMessage {
   silent: boolean;
 }
 
-const answer = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const refuse = (res: ServerResponse, status: number, description: string, parameters?: Record<string, unknown>) =>
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+function refuse(res: ServerResponse, status: number, description: string, parameters?: Record<string, unknown>): void {
   answer(res, status, { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) });
+}
 
 /** Telegram's own entity detection of a text sent without a parse mode (#messageentity: url, mention, hashtag), in UTF-16 offsets. */
 function entitiesOf(text: string): SentMessage['entities'] {
@@ -137,7 +140,9 @@ export class TelegramStandIn {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const [, token, method] = /^\/bot([^/]+)\/(\w+)$/.exec(new URL(req.url ?? '/', this.url).pathname) ?? [];
-    const raw = Buffer.concat(await Array.fromAsync(req));
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
     const bot = token ? this.bots.get(token) : undefined;
     if (!bot) return refuse(res, 401, 'Unauthorized');
     const type = String(req.headers['content-type'] ?? '');

@@ -33,6 +33,11 @@ export async function loadMessages(): Promise<void> {
   catalog = (await catalogLoaders[language]!()).default;
 }
 
+/** Whether the catalog has words of its own for `key` (a credential field a network names: `accounts.<field>`). */
+export function known(key: string): key is MessageKey {
+  return catalog !== undefined && Object.hasOwn(catalog, key) && !key.startsWith('api.');
+}
+
 export function t(key: MessageKey, values?: Record<string, string | number>): string {
   if (!catalog) throw new Error('t() was called before loadMessages() finished');
   let format = formats.get(key);

@@ -9,6 +9,7 @@ import type { MediaItem } from '../media/MediaPicker.tsx';
 import { Avatar } from '../ui/Avatar.tsx';
 import { NetworkIcon } from '../ui/NetworkIcon.tsx';
 import { captionOf, type PlacementRules, type TargetDraft, type ThreadPartDraft } from './model.ts';
+import { captionLimit } from '../../../src/posts/captionLength.ts';
 import { previewCaption, type CaptionPreview } from './preview.ts';
 
 /** Networks whose posts lead with the picture or video, the caption below it. */
@@ -96,7 +97,8 @@ function TargetPreview({
   attachments: readonly MediaItem[];
 }) {
   const { account } = target;
-  const preview = previewCaption(captionOf(target, caption), placement.caption);
+  const rules = { ...placement.caption, maxLength: captionLimit(placement.caption, attachments.length > 0) };
+  const preview = previewCaption(captionOf(target, caption), rules);
   const files = attachments.filter((file) => file.thumbnailUrl).slice(0, placement.media.max);
   const title = t('composer.previewOf', { account: `@${account.username}`, network, placement: placement.name });
   const media = <MediaGrid files={files} />;
@@ -111,9 +113,9 @@ function TargetPreview({
         <NetworkIcon provider={account.provider} size={20} title="" />
       </header>
       {mediaFirst.has(account.provider) && media}
-      <Caption preview={preview} maxLength={placement.caption.maxLength} />
+      <Caption preview={preview} maxLength={rules.maxLength} />
       {!mediaFirst.has(account.provider) && media}
-      <Length length={preview.length} maxLength={placement.caption.maxLength} />
+      <Length length={preview.length} maxLength={rules.maxLength} />
       <ThreadChain parts={thread} placement={placement} network={network} />
     </article>
   );

@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { Disclosure, DisclosurePanel, Heading } from 'react-aria-components';
 import type { ApiError } from '../api/auth.ts';
 import { t } from '../i18n.ts';
-import { captionLength } from '../../../src/posts/captionLength.ts';
+import { captionLength, captionLimit } from '../../../src/posts/captionLength.ts';
 import { detailFor } from '../ui.tsx';
 import { Avatar } from '../ui/Avatar.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -20,19 +20,22 @@ interface Props {
   /** The target's place in `targets`. */
   index: number;
   caption: string;
+  /** Whether the post has media: some networks allow a shorter caption then (Telegram). */
+  withMedia: boolean;
   findings: readonly Finding[];
   error: ApiError | null;
   onChange: (target: TargetDraft) => void;
 }
 
-export function TargetRow({ target, rules, index, caption, findings, error, onChange }: Props) {
+export function TargetRow({ target, rules, index, caption, withMedia, findings, error, onChange }: Props) {
   const overrideId = useId();
   const [opened, setOpened] = useState(false);
   const { account } = target;
   const network = rules?.displayName ?? account.provider;
   const placementRules = rules?.placements.find((candidate) => candidate.name === target.placement);
   const length = placementRules ? captionLength(captionOf(target, caption), placementRules.caption) : 0;
-  const over = placementRules !== undefined && length > placementRules.caption.maxLength;
+  const limit = placementRules ? captionLimit(placementRules.caption, withMedia) : 0;
+  const over = placementRules !== undefined && length > limit;
   const overrideError = detailFor(error, `targets[${index}].override.caption`);
   const general = findings.filter((finding) => !finding.field.startsWith(`targets[${index}].settings.`));
   const path = `targets[${index}]`;
@@ -51,9 +54,7 @@ export function TargetRow({ target, rules, index, caption, findings, error, onCh
         </Button>
       </Heading>
       <span className="target-summary">
-        {placementRules && (
-          <span className={over ? 'counter over' : 'counter'}>{t('composer.counter', { length, max: placementRules.caption.maxLength })}</span>
-        )}
+        {placementRules && <span className={over ? 'counter over' : 'counter'}>{t('composer.counter', { length, max: limit })}</span>}
         {problems > 0 && <StatusBadge tone="danger">{t('composer.findingCount', { count: problems })}</StatusBadge>}
       </span>
       <DisclosurePanel className="target-panel">

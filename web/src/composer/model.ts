@@ -33,7 +33,7 @@ export interface SettingsSchema {
 
 export interface PlacementRules {
   name: string;
-  caption: { maxLength: number; required: boolean } & CaptionCounting;
+  caption: { maxLength: number; maxLengthWithMedia: number | null; required: boolean } & CaptionCounting;
   media: { max: number };
   /** null: the network refuses a thread in this placement. */
   thread: { maxParts: number } | null;

@@ -1,13 +1,14 @@
 // Connected accounts, each with its picture, network and status: reconnect one the network no longer accepts,
 // disconnect one (after a confirmation). Connect one of the networks set up here, grouped by how: an OAuth network
 // (the person is sent to the network and comes back through /oauth/callback to this page, which says how it went,
-// as the service tells it: the address names the outcome, never its text), Bluesky by app password, the sandbox.
+// as the service tells it: the address names the outcome, never its text), a credential network (Bluesky's app
+// password, Telegram's bot) by a form made from the fields GET /providers names for it, the sandbox.
 // Networks the operator has not set up are listed too, with what to set (owners and admins) and their docs page.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ApiError } from '../api/auth.ts';
 import { apiErrorOf } from '../api/client.ts';
-import { t } from '../i18n.ts';
+import { known, t } from '../i18n.ts';
 import { formatDateTime } from '../time.ts';
 import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
@@ -23,13 +24,13 @@ import type { Provider } from '../../../schema/generated/graphql.ts';
 const AccountsQuery = `
   query Accounts {
     socialAccounts(first: 100) { edges { node { id provider displayName username avatarUrl status needsReconnect connectedAt } } }
-    providers { provider displayName configured connection requiredSettings }
+    providers { provider displayName configured connection { method fields { name label secret format help } } requiredSettings }
     viewer { role }
   }`;
 const OutcomeQuery = `query ConnectionOutcome($id: ID!) { connectionOutcome(id: $id) { connectionIds message } }`;
 const AddAccount = `
-  mutation AddAccount($provider: Provider!, $username: String, $identifier: String, $appPassword: String, $service: String) {
-    addSocialAccount(provider: $provider, username: $username, identifier: $identifier, appPassword: $appPassword, service: $service) { id }
+  mutation AddAccount($provider: Provider!, $username: String, $credentials: JSON) {
+    addSocialAccount(provider: $provider, username: $username, credentials: $credentials) { id }
   }`;
 // Without a redirectUri the network's callback brings the person back to this page at the service's public address.
 const StartConnection = `mutation StartConnection($provider: Provider!, $instanceUrl: String) { startAccountConnection(provider: $provider, instanceUrl: $instanceUrl) { authorizationUrl } }`;
@@ -45,13 +46,27 @@ interface Account {
   needsReconnect: boolean;
   connectedAt: string;
 }
+/** One thing a person types to connect a credential network's account (GET /providers `connection.fields`). */
+interface CredentialField {
+  name: string;
+  label: string;
+  secret: boolean;
+  format: string;
+  help: string;
+}
 interface ProviderInfo {
   provider: Provider;
   displayName: string;
   configured: boolean;
-  connection: string | null;
+  connection: { method: string; fields: CredentialField[] } | null;
   requiredSettings: string[];
 }
+
+/** A field's name in the dashboard's language where its catalog has one (`accounts.<field>`), else as the network names it. */
+const labelOf = (field: CredentialField) => {
+  const key = `accounts.${field.name}`;
+  return known(key) ? t(key) : field.label;
+};
 
 const statusTones: Record<string, Tone> = { ACTIVE: 'success', NEEDS_RECONNECT: 'warning', REVOKED: 'neutral' };
 
@@ -142,7 +157,7 @@ export function Accounts() {
   const networkOf = (account: Account) => data?.providers.find((candidate) => candidate.provider === account.provider)?.displayName ?? account.provider;
   const errorOf = (form: Provider | 'list') => (error?.form === form ? error.error : null);
 
-  async function connect(form: Provider, variables: Record<string, string>) {
+  async function connect(form: Provider, variables: Record<string, unknown>) {
     const result = await addAccount(variables);
     setError(result.error ? { form, error: apiErrorOf(result.error) } : null);
     if (!result.error) reload({ requestPolicy: 'network-only' });
@@ -157,18 +172,19 @@ export function Accounts() {
     window.location.assign(authorizationPage);
   }
 
-  const submit = (provider: Provider, fields: string[]) => async (event: FormEvent<HTMLFormElement>) => {
+  /** The form's non-empty fields, as the mutation's variables (`wrap`: under one name, as `credentials`). */
+  const submit = (provider: Provider, fields: string[], wrap?: 'credentials') => async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const element = event.currentTarget;
     const values = new FormData(element);
-    const variables = Object.fromEntries(fields.filter((field) => values.get(field)).map((field) => [field, String(values.get(field))]));
-    if (await connect(provider, { provider, ...variables })) element.reset();
+    const given = Object.fromEntries(fields.filter((field) => values.get(field)).map((field) => [field, String(values.get(field))]));
+    if (await connect(provider, { provider, ...(wrap ? { [wrap]: given } : given) })) element.reset();
   };
 
   const accounts = data?.socialAccounts.edges.map(({ node }) => node) ?? [];
   const canReconnect = (account: Account) =>
-    account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection === 'oauth2');
-  const oauthNetworks = providers.filter((provider) => provider.connection === 'oauth2');
+    account.needsReconnect && providers.some((provider) => provider.provider === account.provider && provider.connection?.method === 'oauth2');
+  const oauthNetworks = providers.filter((provider) => provider.connection?.method === 'oauth2');
   const columns: Column<Account>[] = [
     {
       header: t('accounts.picture'),
@@ -279,26 +295,46 @@ export function Accounts() {
               ))}
           </section>
         )}
-        {providers.some((provider) => provider.provider === 'BLUESKY' && provider.connection === 'credentials') && (
-          <form className="card" onSubmit={submit('BLUESKY', ['identifier', 'appPassword', 'service'])} aria-labelledby="connect-bluesky">
-            <h3 id="connect-bluesky" className="with-icon">
-              <NetworkIcon provider="BLUESKY" title="" />
-              Bluesky
-            </h3>
-            <p className="muted">{t('accounts.blueskyHint')}</p>
-            <ErrorBanner error={errorOf('BLUESKY')} />
-            <Field label={t('accounts.identifier')} name="identifier" autoComplete="username" error={detailFor(errorOf('BLUESKY'), 'identifier')} />
-            <Field
-              label={t('accounts.appPassword')}
-              name="appPassword"
-              type="password"
-              autoComplete="off"
-              error={detailFor(errorOf('BLUESKY'), 'appPassword')}
-            />
-            <Field label={t('accounts.service')} name="service" type="url" placeholder="https://bsky.social" error={detailFor(errorOf('BLUESKY'), 'service')} />
-            <Button type="submit">{t('accounts.connectBluesky')}</Button>
-          </form>
-        )}
+        {providers
+          .filter((provider) => provider.connection?.method === 'credentials')
+          .map(({ provider, displayName, connection }) => {
+            const fields = connection!.fields;
+            const hint = `accounts.${provider.toLowerCase()}Hint`;
+            const fieldLabel = (path: string) => {
+              const field = fields.find((candidate) => `credentials.${candidate.name}` === path);
+              return field && labelOf(field);
+            };
+            return (
+              <form
+                key={provider}
+                className="card"
+                onSubmit={submit(
+                  provider,
+                  fields.map((field) => field.name),
+                  'credentials',
+                )}
+                aria-labelledby={`connect-${provider}`}
+              >
+                <h3 id={`connect-${provider}`} className="with-icon">
+                  <NetworkIcon provider={provider} title="" />
+                  {displayName}
+                </h3>
+                <p className="muted">{known(hint) ? t(hint) : fields.map((field) => field.help).join(' ')}</p>
+                <ErrorBanner error={errorOf(provider)} labelOf={fieldLabel} />
+                {fields.map((field) => (
+                  <Field
+                    key={field.name}
+                    label={labelOf(field)}
+                    name={field.name}
+                    type={field.secret ? 'password' : field.format === 'url' ? 'url' : 'text'}
+                    autoComplete={field.secret ? 'off' : undefined}
+                    error={detailFor(errorOf(provider), `credentials.${field.name}`)}
+                  />
+                ))}
+                <Button type="submit">{t('accounts.connectCredentials', { network: displayName })}</Button>
+              </form>
+            );
+          })}
         {providers.some((provider) => provider.provider === 'SANDBOX') && (
           <form className="card" onSubmit={submit('SANDBOX', ['username'])} aria-labelledby="connect-sandbox">
             <h3 id="connect-sandbox" className="with-icon">

@@ -31,7 +31,7 @@ import '../composer/composer.css';
 const ComposerData = `
   query ComposerData {
     socialAccounts(first: 100) { edges { node { id displayName username provider status avatarUrl } } }
-    providers { provider displayName settings placements { name caption { maxLength countedIn charactersPerUrl required } media { max } thread { maxParts } } }
+    providers { provider displayName settings placements { name caption { maxLength maxLengthWithMedia countedIn charactersPerUrl required } media { max } thread { maxParts } } }
   }`;
 
 /** The API's generic words where the composer has the person's: no account chosen. */
@@ -159,6 +159,7 @@ export function Composer({ postId }: { postId?: string }) {
                 rules={rulesOf(target.account.provider)}
                 index={index}
                 caption={caption}
+                withMedia={attachments.length > 0}
                 findings={findings[index] ?? []}
                 error={error}
                 onChange={(edited) => {
