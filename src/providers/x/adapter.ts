@@ -16,6 +16,7 @@
 //   metrics   GET /2/tweets/{id}?tweet.fields=public_metrics https://docs.x.com/x-api/posts/get-post-by-id
 import type { GivenApp } from '../network.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, ProviderTokens, PublishedItem, PublishOutcome, PublishRequest } from '../adapter.ts';
+import { OAuthAdapter } from '../kit/oauthAdapter.ts';
 import { oauthLink, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
@@ -62,29 +63,49 @@ function xProfile(http: NetworkHttp): OAuthProfile {
 /** Text as X shows it back (links become t.co links, a media post ends with one): compared without links. */
 const comparable = (text: string) => text.replace(linkPattern, '').replace(/\s+/g, ' ').trim();
 
-export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDependencies): ProviderAdapter {
-  const http = xHttp(config.networkTimeoutMs);
-  const api = app.apiBaseUrl;
-  // Every part of a thread and a first comment is a post of its own at X.
-  const quotas: Quota[] = [
-    { name: 'X posts per day', scope: 'account', windowSeconds: 24 * 3600, limit: config.xPostsPerDay, costPerPublish: 1, costPerReply: 1 },
-  ];
-  const sessionOf = (request: PublishRequest): Session => ({ apiBaseUrl: api, accessToken: tokensOf(request.account).accessToken, signal: request.signal });
-  const permalink = (account: ConnectedAccount, id: string) => `https://x.com/${encodeURIComponent(account.username)}/status/${id}`;
+export interface XAdapterOptions {
+  app: GivenApp;
+  redirectUri: string;
+  timeoutMs: number;
+  /** X_POSTS_PER_DAY */
+  postsPerDay: number;
+}
+
+export class XAdapter extends OAuthAdapter implements ProviderAdapter {
+  readonly #http: NetworkHttp;
+  readonly #api: string;
+
+  constructor(options: XAdapterOptions) {
+    const http = xHttp(options.timeoutMs);
+    // Every part of a thread and a first comment is a post of its own at X.
+    const quotas: Quota[] = [
+      { name: 'X posts per day', scope: 'account', windowSeconds: 24 * 3600, limit: options.postsPerDay, costPerPublish: 1, costPerReply: 1 },
+    ];
+    super(
+      { rules: xRules, duplicates: 'look-up', quotas },
+      oauthLink(xProfile(http), options.app, { redirectUri: options.redirectUri, timeoutMs: options.timeoutMs, fetch: http.fetch }),
+    );
+    this.#http = http;
+    this.#api = options.app.apiBaseUrl;
+  }
+
+  #sessionOf(request: PublishRequest): Session {
+    return { apiBaseUrl: this.#api, accessToken: tokensOf(request.account).accessToken, signal: request.signal };
+  }
 
   /**
    * The post an interrupted attempt created, if X has it: the account's posts since then, by their text, and for a
    * reply (a part of a thread, a first comment) by the post it replies to.
    */
-  async function findPost(request: PublishRequest, session: Session, since: string, text: string, inReplyTo?: string): Promise<string | null> {
+  async #findPost(request: PublishRequest, session: Session, since: string, text: string, inReplyTo?: string): Promise<string | null> {
     const query = new URLSearchParams({
       max_results: '20',
       start_time: new Date(Date.parse(since) - lookBackMs).toISOString(),
       'tweet.fields': 'referenced_tweets',
     });
-    const { body } = await http.send<{ data?: Post[] }>({
+    const { body } = await this.#http.send<{ data?: Post[] }>({
       method: 'GET',
-      url: `${api}/2/users/${encodeURIComponent(request.account.remoteId ?? '')}/tweets?${query}`,
+      url: `${this.#api}/2/users/${encodeURIComponent(request.account.remoteId ?? '')}/tweets?${query}`,
       accessToken: session.accessToken,
       signal: session.signal,
     });
@@ -92,12 +113,12 @@ export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDepende
     return (body.data ?? []).find((post) => comparable(post.text) === comparable(text) && repliesTo(post) === inReplyTo)?.id ?? null;
   }
 
-  async function createPost(request: PublishRequest, session: Session, post: { text: string; mediaIds: string[]; inReplyTo?: string }): Promise<string> {
+  async #createPost(request: PublishRequest, session: Session, post: { text: string; mediaIds: string[]; inReplyTo?: string }): Promise<string> {
     const { replySettings = 'everyone' } = request.settings as { replySettings?: string };
     const { text, mediaIds, inReplyTo } = post;
-    const { body } = await http.send<{ data?: Post }>({
+    const { body } = await this.#http.send<{ data?: Post }>({
       method: 'POST',
-      url: `${api}/2/tweets`,
+      url: `${this.#api}/2/tweets`,
       accessToken: session.accessToken,
       body: {
         json: {
@@ -114,74 +135,72 @@ export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDepende
     return dataOf(body, 'post').id;
   }
 
-  return {
-    provider: 'x',
-    duplicates: 'look-up',
-    quotas,
-    rules: xRules,
-    ...oauthLink(xProfile(http), app, { redirectUri, timeoutMs: config.networkTimeoutMs, fetch: http.fetch }),
-
-    async publish(request: PublishRequest): Promise<PublishOutcome> {
-      const session = sessionOf(request);
-      const steps = new Steps(request.checkpoint);
-      const mediaIds: string[] = [];
-      for (const [index, media] of request.media.entries()) {
-        const state = await uploadMedia(http, session, steps, `media:${index}`, media);
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const session = this.#sessionOf(request);
+    const steps = new Steps(request.checkpoint);
+    const mediaIds: string[] = [];
+    for (const [index, media] of request.media.entries()) {
+      const state = await uploadMedia(this.#http, session, steps, `media:${index}`, media);
+      if (!state.ready) return { status: 'processing', handle: 'media', checkAfterMs: state.checkAfterMs };
+      mediaIds.push(state.id);
+    }
+    const parts = request.thread;
+    const partMedia: string[][] = [];
+    for (const [part, { media }] of parts.entries()) {
+      partMedia.push([]);
+      for (const [index, file] of media.entries()) {
+        const state = await uploadMedia(this.#http, session, steps, `reply:${part}:media:${index}`, file);
         if (!state.ready) return { status: 'processing', handle: 'media', checkAfterMs: state.checkAfterMs };
-        mediaIds.push(state.id);
+        partMedia[part]!.push(state.id);
       }
-      const parts = request.thread;
-      const partMedia: string[][] = [];
-      for (const [part, { media }] of parts.entries()) {
-        partMedia.push([]);
-        for (const [index, file] of media.entries()) {
-          const state = await uploadMedia(http, session, steps, `reply:${part}:media:${index}`, file);
-          if (!state.ready) return { status: 'processing', handle: 'media', checkAfterMs: state.checkAfterMs };
-          partMedia[part]!.push(state.id);
-        }
-      }
-      const since = await steps.once('post:since', async () => new Date().toISOString());
-      const item = (id: string): PublishedItem => ({ remoteId: id, remoteUrl: permalink(request.account, id) });
-      const found = async (text: string, inReplyTo?: string) => {
-        const id = await findPost(request, session, since, text, inReplyTo);
-        return id === null ? null : item(id);
-      };
-      const post = async (text: string, mediaIds: string[], inReplyTo?: string) => item(await createPost(request, session, { text, mediaIds, inReplyTo }));
-      const id = await steps.once('post', () => createPost(request, session, { text: request.caption, mediaIds }), {
-        ifInterrupted: () => findPost(request, session, since, request.caption),
-      });
-      const first = item(id);
-      const posted = await publishThread(
-        steps,
-        parts,
-        first,
-        (part, parent, _root, index) => post(part.caption, partMedia[index]!, parent.remoteId),
-        (part, parent) => found(part.caption, parent.remoteId),
-      );
-      const last = posted[posted.length - 1]!;
-      const firstComment = await postFirstComment(
-        steps,
-        request.firstComment,
-        (text) => post(text, [], last.remoteId),
-        (text) => found(text, last.remoteId),
-      );
-      return { status: 'published', item: { ...first, ...(parts.length ? { parts: posted } : {}), ...(firstComment ? { firstComment } : {}) } };
-    },
+    }
+    const since = await steps.once('post:since', async () => new Date().toISOString());
+    const item = (id: string): PublishedItem => ({ remoteId: id, remoteUrl: permalink(request.account, id) });
+    const found = async (text: string, inReplyTo?: string) => {
+      const id = await this.#findPost(request, session, since, text, inReplyTo);
+      return id === null ? null : item(id);
+    };
+    const post = async (text: string, mediaIds: string[], inReplyTo?: string) => item(await this.#createPost(request, session, { text, mediaIds, inReplyTo }));
+    const id = await steps.once('post', () => this.#createPost(request, session, { text: request.caption, mediaIds }), {
+      ifInterrupted: () => this.#findPost(request, session, since, request.caption),
+    });
+    const first = item(id);
+    const posted = await publishThread(
+      steps,
+      parts,
+      first,
+      (part, parent, _root, index) => post(part.caption, partMedia[index]!, parent.remoteId),
+      (part, parent) => found(part.caption, parent.remoteId),
+    );
+    const last = posted[posted.length - 1]!;
+    const firstComment = await postFirstComment(
+      steps,
+      request.firstComment,
+      (text) => post(text, [], last.remoteId),
+      (text) => found(text, last.remoteId),
+    );
+    return { status: 'published', item: { ...first, ...(parts.length ? { parts: posted } : {}), ...(firstComment ? { firstComment } : {}) } };
+  }
 
-    async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-      const { body } = await http.send<{ data?: Post }>({
-        method: 'GET',
-        url: `${api}/2/tweets/${encodeURIComponent(remoteId)}?tweet.fields=public_metrics`,
-        accessToken: tokensOf(account).accessToken,
-      });
-      const metrics = dataOf(body, 'post').public_metrics;
-      if (!metrics) return {};
-      return {
-        likes: metrics.like_count,
-        shares: metrics.retweet_count + metrics.quote_count,
-        comments: metrics.reply_count,
-        impressions: metrics.impression_count,
-      };
-    },
-  };
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const { body } = await this.#http.send<{ data?: Post }>({
+      method: 'GET',
+      url: `${this.#api}/2/tweets/${encodeURIComponent(remoteId)}?tweet.fields=public_metrics`,
+      accessToken: tokensOf(account).accessToken,
+    });
+    const metrics = dataOf(body, 'post').public_metrics;
+    if (!metrics) return {};
+    return {
+      likes: metrics.like_count,
+      shares: metrics.retweet_count + metrics.quote_count,
+      comments: metrics.reply_count,
+      impressions: metrics.impression_count,
+    };
+  }
+}
+
+const permalink = (account: ConnectedAccount, id: string) => `https://x.com/${encodeURIComponent(account.username)}/status/${id}`;
+
+export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDependencies): XAdapter {
+  return new XAdapter({ app, redirectUri, timeoutMs: config.networkTimeoutMs, postsPerDay: config.xPostsPerDay });
 }
