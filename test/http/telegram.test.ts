@@ -10,11 +10,10 @@ import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { image, video } from '../support/mediaFiles.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
+import { crashPublicBaseUrl, uploadMedia as uploadLibraryFile } from '../support/crashTests.ts';
 import { TelegramStandIn, type Bot } from '../support/telegram.ts';
 import { TelegramAdapter } from '../../src/providers/telegram/adapter.ts';
 import type { ProviderTokens, PublishRequest } from '../../src/providers/adapter.ts';
-
-const publicBaseUrl = 'https://publisher.example';
 
 let telegram: TelegramStandIn;
 let service: TestService;
@@ -31,7 +30,7 @@ beforeAll(async () => {
     [bot, { status: 'administrator', can_post_messages: true }],
     [stranger, { status: 'administrator', can_post_messages: false }],
   ]);
-  service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...telegram.env, NETWORK_ALLOWED_HOSTS: '127.0.0.1' });
+  service = await startTestService({ PUBLIC_BASE_URL: crashPublicBaseUrl, ...telegram.env, NETWORK_ALLOWED_HOSTS: '127.0.0.1' });
   workspace = await createWorkspace(service.services);
   api = apiFor(service.url, workspace.ownerKey);
 }, 60_000);
@@ -43,14 +42,8 @@ afterAll(async () => {
 
 const connect = (credentials: Record<string, unknown>) => api('POST', '/social-accounts', { provider: 'telegram', credentials });
 
-async function uploadMedia(bytes: Buffer, filename: string, contentType: string): Promise<string> {
-  const started = await api('POST', '/media/uploads', { filename, contentType, size: bytes.length });
-  const { id, uploadUrl, method, headers } = started.body.data;
-  await fetch(uploadUrl.replace(publicBaseUrl, service.url), { method, headers, body: new Uint8Array(bytes) });
-  await api('POST', `/media/uploads/${id}/complete`);
-  for (let i = 0; i < 300 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
-  return id;
-}
+/** A file in the media library, processed: its id. */
+const uploadMedia = (bytes: Buffer, filename: string, contentType: string) => uploadLibraryFile(api, service.url, { bytes, filename, contentType });
 
 const post = (caption: string, mediaIds: string[] = [], settings: Record<string, unknown> = {}) =>
   api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId: account, placement: 'feed', settings }] });
