@@ -137,6 +137,8 @@ export type CaptionRules = {
   countedIn: Scalars['String']['output'];
   maxHashtags?: Maybe<Scalars['Int']['output']>;
   maxLength: Scalars['Int']['output'];
+  /** Where a post with media allows a shorter text (a Telegram caption), the limit then. */
+  maxLengthWithMedia?: Maybe<Scalars['Int']['output']>;
   maxLinks?: Maybe<Scalars['Int']['output']>;
   required: Scalars['Boolean']['output'];
 };
@@ -176,6 +178,24 @@ export type CreatedApiKey = {
   /** The full key, shown this once: only a hash of it is kept. */
   apiKey: Scalars['String']['output'];
   key: ApiKey;
+};
+
+/** One thing a person types to connect an account of a credential network (Bluesky, Telegram). */
+export type CredentialField = {
+  __typename?: 'CredentialField';
+  /** `text`, or `url` (an address of the person’s server). */
+  format: Scalars['String']['output'];
+  /** Where a person finds the value. */
+  help: Scalars['String']['output'];
+  label: Scalars['String']['output'];
+  maxLength: Scalars['Int']['output'];
+  /** Its key in `credentials` (addSocialAccount). */
+  name: Scalars['String']['output'];
+  /** The regular expression the whole value must match. */
+  pattern?: Maybe<Scalars['String']['output']>;
+  required: Scalars['Boolean']['output'];
+  /** Kept sealed, never shown again: a password input. */
+  secret: Scalars['Boolean']['output'];
 };
 
 /** A webhook delivery: pending (first or next attempt due), succeeded, or failed for good. Each value is REST's, in upper case with `_` for punctuation. */
@@ -304,7 +324,7 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Adds a person by email; a password signs a new person in (someone else’s account keeps its own). Only owners add owners. */
   addMember: Member;
-  /** Connects a Bluesky account with an app password (identifier, appPassword, service) or a sandbox account (username). */
+  /** Connects an account of a credential network with the fields its `connection.fields` name (`credentials`: Bluesky identifier, appPassword, service; Telegram botToken, chat; Bluesky’s also as arguments of their own) or a sandbox account (username). */
   addSocialAccount: SocialAccount;
   /** Completes an upload once its bytes are sent; the file is then checked and processed (`PROCESSING`). */
   completeUpload: MediaFile;
@@ -364,6 +384,7 @@ export type MutationAddMemberArgs = {
 
 export type MutationAddSocialAccountArgs = {
   appPassword?: InputMaybe<Scalars['String']['input']>;
+  credentials?: InputMaybe<Scalars['JSON']['input']>;
   displayName?: InputMaybe<Scalars['String']['input']>;
   identifier?: InputMaybe<Scalars['String']['input']>;
   provider: Provider;
@@ -731,10 +752,20 @@ export type Provider =
   | 'MASTODON'
   | 'PINTEREST'
   | 'SANDBOX'
+  | 'TELEGRAM'
   | 'THREADS'
   | 'TIKTOK'
   | 'X'
   | 'YOUTUBE';
+
+/** How accounts of a network are connected on this installation. */
+export type ProviderConnection = {
+  __typename?: 'ProviderConnection';
+  /** A credential network’s fields; empty for the others. */
+  fields: Array<CredentialField>;
+  /** `oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount). */
+  method: Scalars['String']['output'];
+};
 
 /** A network’s formats, placements and limits, as GET /v1/providers returns them. */
 export type ProviderRules = {
@@ -742,8 +773,8 @@ export type ProviderRules = {
   altTextMaxLength?: Maybe<Scalars['Int']['output']>;
   /** Whether accounts of this network can be connected on this installation. */
   configured: Scalars['Boolean']['output'];
-  /** `oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount); null when not configured. */
-  connection?: Maybe<Scalars['String']['output']>;
+  /** How accounts are connected here, and a credential network’s fields; null when not configured. */
+  connection?: Maybe<ProviderConnection>;
   displayName: Scalars['String']['output'];
   gif?: Maybe<FileRules>;
   image: FileRules;
