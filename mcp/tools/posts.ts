@@ -123,9 +123,9 @@ export const postTools = [
     input: { provider: provider.optional().describe('One network; omit for all.') },
     output: { providers: z.array(z.looseObject({ provider: z.string(), displayName: z.string(), publishing: z.boolean(), configured: z.boolean() })) },
     annotations: reads,
-    document: `{ providers { provider displayName publishing configured connection altTextMaxLength notes postingLimits
+    document: `{ providers { provider displayName publishing configured connection { method fields { name label secret format required maxLength pattern help } } altTextMaxLength notes postingLimits
       image { formats maxBytes maxPixels maxWidth minWidth } video { formats maxBytes maxDurationMs minDurationMs } gif { formats maxBytes }
-      placements { name description caption { maxLength countedIn maxHashtags maxLinks required } media { min max maxVideos kinds mixedKinds } video { minDurationMs maxDurationMs } aspectRatio { min max } } } }`,
+      placements { name description caption { maxLength maxLengthWithMedia countedIn maxHashtags maxLinks required } media { min max maxVideos kinds mixedKinds } video { minDurationMs maxDurationMs } aspectRatio { min max } } } }`,
     variables: () => ({}),
     result: (data, args) => ({
       providers: data.providers.filter((rules: { provider: string }) => !args.provider || rules.provider === args.provider),

@@ -37,6 +37,15 @@ describe('MCP', () => {
     );
   });
 
+  it('says how each network connects, a credential network with its fields, as GET /providers does', async () => {
+    const [telegram] = (await succeed(client, 'get_provider_rules', { provider: 'telegram' })).providers;
+    expect(telegram.connection).toEqual({
+      method: 'credentials',
+      fields: [expect.objectContaining({ name: 'botToken', secret: true }), expect.objectContaining({ name: 'chat', secret: false })],
+    });
+    expect(telegram.placements[0].caption).toMatchObject({ maxLength: 4096, maxLengthWithMedia: 1024 });
+  });
+
   it('requires each target’s placement, as REST does', async () => {
     const missing = await call(client, 'create_post', { caption: 'Where?', targets: [{ connectionId }] });
     expect(missing.isError).toBe(true);
