@@ -47,6 +47,7 @@ export const telegramRules: ProviderRules = {
     'A post without media is one text message (up to 4,096 characters); with media its text is the caption (up to 1,024), and 2 to 10 files go as one album.',
     'Links, @mentions and #hashtags in the text become Telegram’s entities (the text is sent as written, without a parse mode).',
     'Telegram counts characters in UTF-16 code units: an emoji outside the Basic Multilingual Plane counts twice there.',
+    'Telegram documents no video duration limit; none is applied here (the 24 hours given stand for none).',
     'Telegram offers bots no way to find a message they sent: an attempt cut off while sending is not sent again by itself (see docs/networks/telegram.md).',
   ],
 };
