@@ -53,7 +53,13 @@ export const networks: readonly Network[] = [
     authBaseUrl: 'https://www.facebook.com',
     uploadBaseUrl: 'https://rupload.facebook.com',
   }),
-  network(instagramRules, { settingsPrefix: 'INSTAGRAM', apiBaseUrl: 'https://graph.facebook.com', authBaseUrl: 'https://www.facebook.com' }),
+  // Instagram Login's app (instagram/login.ts); Facebook Login's is Facebook's (registry.ts, appNetworks).
+  network(instagramRules, {
+    settingsPrefix: 'INSTAGRAM',
+    apiBaseUrl: 'https://graph.instagram.com',
+    authBaseUrl: 'https://www.instagram.com',
+    tokenBaseUrl: 'https://api.instagram.com',
+  }),
   network(threadsRules, { settingsPrefix: 'THREADS', apiBaseUrl: 'https://graph.threads.net', authBaseUrl: 'https://threads.net' }),
   network(tiktokRules, { settingsPrefix: 'TIKTOK', apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' }),
   network(youtubeRules, {

@@ -18,6 +18,7 @@ import { createXAdapter } from './x/adapter.ts';
 import { createYouTubeAdapter } from './youtube/adapter.ts';
 import { allowedHostsFrom } from '../outbound/guard.ts';
 import { limitNetworkAnswers } from './http.ts';
+import { networkNamed } from './networks.ts';
 
 export type ProviderAdapters = ReadonlyMap<string, ProviderAdapter>;
 
@@ -39,8 +40,8 @@ export interface OAuthAdapterDependencies extends AdapterDependencies {
 }
 
 /**
- * Networks connected through another network's app, whose settings make them: Instagram API with Facebook Login is a
- * product of the same Facebook app.
+ * Networks connected through another network's app by default, whose settings make them: Instagram API with Facebook
+ * Login is a product of the same Facebook app (Instagram Login, its other way, has its own: instagram/login.ts).
  */
 export const appNetworks: Readonly<Record<string, string>> = { instagram: 'facebook' };
 
@@ -56,7 +57,12 @@ const publishingAdapters: Readonly<Record<string, (dependencies: AdapterDependen
   x: oauth('x', (deps) => createXAdapter(deps)),
   linkedin: oauth('linkedin', createLinkedInAdapter),
   facebook: oauth('facebook', createFacebookAdapter),
-  instagram: oauth(appNetworks.instagram!, createInstagramAdapter),
+  instagram: (dependencies) =>
+    createInstagramAdapter({
+      ...dependencies,
+      apps: { facebook_login: appOrSettings(dependencies.config, 'facebook'), instagram_login: appOrSettings(dependencies.config, 'instagram') },
+      redirectUri: callbackUrl(dependencies.config.publicBaseUrl, 'instagram'),
+    }),
   threads: oauth('threads', createThreadsAdapter),
   pinterest: oauth('pinterest', createPinterestAdapter),
   tiktok: oauth('tiktok', createTikTokAdapter),
@@ -70,6 +76,14 @@ function oauth(network: string, adapterFor: (dependencies: OAuthAdapterDependenc
     if (!isGivenApp(app)) return null;
     return adapterFor({ ...dependencies, app, redirectUri: callbackUrl(dependencies.config.publicBaseUrl, network) });
   };
+}
+
+/** The operator's app at the network, or the settings that would give it. */
+function appOrSettings(config: Config, network: string): GivenApp | { missingSettings: string[] } {
+  const app = config.networks[network];
+  if (isGivenApp(app)) return app;
+  const prefix = networkNamed(network)!.app!.settingsPrefix;
+  return { missingSettings: [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`] };
 }
 
 /** Whether posts can be published to the network here, so whether its accounts may connect and be targets. */
