@@ -502,6 +502,7 @@ export type MutationSetMemberRoleArgs = {
 
 export type MutationStartAccountConnectionArgs = {
   instanceUrl?: InputMaybe<Scalars['String']['input']>;
+  method?: InputMaybe<Scalars['String']['input']>;
   provider: Provider;
   redirectUri?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1086,6 +1087,8 @@ export type SocialAccount = {
   __typename?: 'SocialAccount';
   avatarUrl?: Maybe<Scalars['String']['output']>;
   connectedAt: Scalars['DateTime']['output'];
+  /** How it was connected where its network offers several ways: Instagram’s facebook_login or instagram_login; null for other networks. */
+  connectionMethod?: Maybe<Scalars['String']['output']>;
   displayName: Scalars['String']['output'];
   /** Passed as `connectionId` when creating a post for this account. */
   id: Scalars['ID']['output'];

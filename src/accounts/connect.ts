@@ -156,7 +156,8 @@ export interface StartConnectionInput {
 }
 
 /**
- * The way of connecting asked for, or the network's default (its first); null for a network with one way. A way it
+ * The way of connecting asked for, or the network's default (its first the operator set up, else its first); null for
+ * a network with one way. A way it
  * does not offer is 400 on `method`; one whose app the operator has not set is 409 PROVIDER_NOT_CONFIGURED naming it.
  */
 function chosenMethod(connector: OAuthConnector, provider: string, asked: string | null | undefined): string | null {
@@ -165,7 +166,9 @@ function chosenMethod(connector: OAuthConnector, provider: string, asked: string
     if (!asked) return null;
     throw invalidRequest([{ field: 'method', code: 'notOffered', messageKey: 'detail.methodNotOffered', params: { provider: displayName(provider) } }]);
   }
-  const method = asked ? methods.find((candidate) => candidate.name === asked) : methods[0];
+  const method = asked
+    ? methods.find((candidate) => candidate.name === asked)
+    : (methods.find((candidate) => !candidate.missingSettings?.length) ?? methods[0]);
   if (!method) {
     throw invalidRequest([
       { field: 'method', code: 'enum', messageKey: 'detail.enum', params: { allowed: methods.map((candidate) => candidate.name).join(', ') } },
@@ -198,10 +201,10 @@ export async function startAccountConnection(
   requirePlan(actor.plan);
   requireProvider(input.provider);
   const connector = oauthConnector(linkOf(settings, input.provider), input.provider);
+  const method = chosenMethod(connector, input.provider, input.method);
   if (connector.instanceRequired && !input.instanceUrl) throw invalidRequest([{ field: 'instanceUrl', code: 'required', messageKey: 'detail.required' }]);
   const returnTo = input.redirectUri ? returnTarget(settings, input.redirectUri) : null;
   const instanceUrl = connector.instanceRequired && input.instanceUrl ? await networkUrl(settings, 'instanceUrl', input.instanceUrl) : undefined;
-  const method = chosenMethod(connector, input.provider, input.method);
   const context: AuthorizationContext = { redirectUri: callbackUrl(settings.publicBaseUrl, input.provider), instanceUrl, method: method ?? undefined };
   const app: OAuthApp = await callNetwork(input.provider, settings.timeoutMs, () => connector.prepare(context));
   const state = oauth.generateRandomState();

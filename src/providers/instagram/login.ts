@@ -134,9 +134,14 @@ export function instagramLink(links: InstagramLinks): OAuthLink {
       ? {
           refresh: async (account: ConnectedAccount) => {
             if (connectionOf(account) === 'instagram_login') return refreshing(account);
-            throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'Meta refused the Page token, which Facebook Login does not refresh: connect the account again.', false, {
-              tokenRejected: true,
-            });
+            throw new ProviderError(
+              'ACCOUNT_NEEDS_RECONNECT',
+              'Meta refused the Page token, which Facebook Login does not refresh: connect the account again.',
+              false,
+              {
+                tokenRejected: true,
+              },
+            );
           },
         }
       : {}),
