@@ -745,6 +745,8 @@ export type ProviderRules = {
   configured: Scalars['Boolean']['output'];
   /** `oauth2` (startAccountConnection), `credentials` or `local` (addSocialAccount); null when not configured. */
   connection?: Maybe<Scalars['String']['output']>;
+  /** The ways of connecting set up here where the network offers several (Instagram: facebook_login, instagram_login), the default first; empty for the others. */
+  connectionMethods: Array<Scalars['String']['output']>;
   displayName: Scalars['String']['output'];
   gif?: Maybe<FileRules>;
   image: FileRules;

@@ -18,6 +18,8 @@ export interface ProviderEntry extends ProviderRules {
   connection: Connector['method'] | null;
   /** The operator's settings its connection needs (its app at the network); empty where it needs none. */
   requiredSettings: string[];
+  /** The ways of connecting set up here where the network offers several (Instagram's), the default first; else empty. */
+  connectionMethods: string[];
 }
 
 /**
@@ -40,6 +42,8 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
       configured: connector !== undefined,
       connection: connector?.method ?? null,
       requiredSettings: appSettingsOf(rules.provider),
+      connectionMethods:
+        connector?.method === 'oauth2' ? (connector.methods ?? []).filter((method) => !method.missingSettings?.length).map((method) => method.name) : [],
     };
   });
   return { data, pagination: { nextCursor: null, hasMore: false } };
