@@ -13,10 +13,10 @@ import { image, video } from '../support/mediaFiles.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { connectByOAuth, connectRefusal } from '../support/oauthConnect.ts';
 import { MetaStandIn, type MetaPage } from '../support/meta.ts';
+import { crashPublicBaseUrl as publicBaseUrl, uploadMedia as uploaded } from '../support/crashTests.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
 import type { ProviderTokens } from '../../src/providers/adapter.ts';
 
-const publicBaseUrl = 'https://publisher.example';
 const dayMs = 86_400_000;
 const scopes = 'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments';
 const pageAccount: MetaPage = {
@@ -67,12 +67,9 @@ async function storedTokens(id = connectionId): Promise<ProviderTokens> {
   return openTokens(service.services.secrets, { encryptedTokens: rows[0].encrypted_tokens })!;
 }
 
+/** A file in the media library, processed, with its alt text. */
 async function uploadMedia(bytes: Buffer, filename: string, contentType: string, altText?: string): Promise<string> {
-  const started = await api('POST', '/media/uploads', { filename, contentType, size: bytes.length });
-  const { id, uploadUrl, method, headers } = started.body.data;
-  await fetch(uploadUrl.replace(publicBaseUrl, service.url), { method, headers, body: new Uint8Array(bytes) });
-  await api('POST', `/media/uploads/${id}/complete`);
-  for (let i = 0; i < 300 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
+  const id = await uploaded(api, service.url, { bytes, filename, contentType });
   if (altText) expect((await api('PUT', `/media/${id}/alt-text`, { altText })).status).toBe(200);
   return id;
 }

@@ -20,6 +20,7 @@ import type { GivenApp } from '../../config.ts';
 import { ProviderError, type ConnectedAccount, type ConnectionMethod, type OAuthConnector, type ProviderTokens } from '../adapter.ts';
 import { tokensOf, type OAuthLink, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { Graph } from '../meta/graph.ts';
+import { longLivedTokens, type LongLived } from '../meta/longLived.ts';
 
 export const connectionMethods = ['facebook_login', 'instagram_login'] as const;
 export type InstagramConnection = (typeof connectionMethods)[number];
@@ -32,26 +33,13 @@ const requiredScopes = {
   advice: 'connect again and allow publishing, or ask the app administrator to add the permission to the app',
 };
 
-/**
- * How long before the 60 days end the tokens are due: as Threads' (../threads/login.ts), an expired token cannot be
- * refreshed, so the stored `expiresAt` is ten days early and the refresh job renews it around day 50.
- */
-export const refreshMarginMs = 10 * 86_400_000;
-
 /** Which way the account was connected: kept with its tokens (`extra.method`); tokens without it are Facebook Login's. */
 export const connectionOf = (account: ConnectedAccount): InstagramConnection =>
   tokensOf(account).extra?.method === 'instagram_login' ? 'instagram_login' : 'facebook_login';
 
-interface LongLived {
-  access_token?: string;
-  expires_in?: number;
-}
-
-function longLivedTokens(body: LongLived, scope: string | undefined): ProviderTokens {
-  if (!body.access_token) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Instagram answered without a long-lived token.', true);
-  const expiresAt = body.expires_in === undefined ? undefined : new Date(Date.now() + body.expires_in * 1000 - refreshMarginMs).toISOString();
-  return { accessToken: body.access_token, expiresAt, scope, extra: { method: 'instagram_login' } };
-}
+/** A long-lived token of Instagram Login, marked as such (connectionOf). */
+const instagramTokens = (body: LongLived, scope: string | undefined): ProviderTokens =>
+  longLivedTokens('Instagram', body, scope, { method: 'instagram_login' });
 
 interface Me {
   user_id?: string | number;
@@ -80,7 +68,7 @@ export function instagramLogin(tokens: Graph, graph: Graph): OAuthProfile {
         client_secret: app.clientSecret,
         access_token: shortLived.accessToken,
       });
-      const longLived = longLivedTokens(exchanged, shortLived.scope);
+      const longLived = instagramTokens(exchanged, shortLived.scope);
       const me = await graph.get<Me>('/me', longLived.accessToken, { fields: 'user_id,username,name,account_type,profile_picture_url' });
       if (me.user_id === undefined || me.user_id === '') throw new ProviderError('PROVIDER_UNAVAILABLE', 'Instagram did not say whose the token is.', true);
       const remoteId = String(me.user_id);
@@ -97,7 +85,7 @@ export function instagramLogin(tokens: Graph, graph: Graph): OAuthProfile {
     refresh: async (account) => {
       const current = tokensOf(account);
       const body = await tokens.get<LongLived>('/refresh_access_token', undefined, { grant_type: 'ig_refresh_token', access_token: current.accessToken });
-      return longLivedTokens(body, current.scope);
+      return instagramTokens(body, current.scope);
     },
   };
 }
