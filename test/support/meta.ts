@@ -836,21 +836,35 @@ export class MetaStandIn {
   }
 
   #threadsAuthorize(params: Record<string, string>, res: ServerResponse): void {
+    const app = { clientId: this.threadsClientId, basicScope: 'threads_basic', declined: this.threadsDeclinedPermissions };
+    this.#authorizationWindow(params, res, app, (code, redirectUri, scopes) =>
+      this.#threadsCodes.set(code, { redirectUri, profile: { ...this.threadsProfile }, scopes }),
+    );
+  }
+
+  /**
+   * Threads' and Instagram Login's authorization window: it needs the app, a registered redirect_uri, response_type=code
+   * and the basic scope, then sends the person back with a code for the scopes they did not untick (`keep` stores it).
+   */
+  #authorizationWindow(
+    params: Record<string, string>,
+    res: ServerResponse,
+    app: { clientId: string; basicScope: string; declined: string[] },
+    keep: (code: string, redirectUri: string, scopes: string[]) => void,
+  ): void {
     const redirectUri = params.redirect_uri ?? '';
     const scopes = (params.scope ?? '').split(',');
-    if (
-      params.client_id !== this.threadsClientId ||
-      !this.#redirectUris.includes(redirectUri) ||
-      params.response_type !== 'code' ||
-      !scopes.includes('threads_basic')
-    ) {
+    if (params.client_id !== app.clientId || !this.#redirectUris.includes(redirectUri) || params.response_type !== 'code' || !scopes.includes(app.basicScope)) {
       return void res
         .writeHead(400, { 'content-type': 'text/plain' })
-        .end('Invalid request: client_id, redirect_uri, response_type=code and threads_basic are required');
+        .end(`Invalid request: client_id, redirect_uri, response_type=code and ${app.basicScope} are required`);
     }
     const code = randomBytes(24).toString('base64url');
-    const granted = scopes.filter((scope) => !this.threadsDeclinedPermissions.includes(scope));
-    this.#threadsCodes.set(code, { redirectUri, profile: { ...this.threadsProfile }, scopes: granted });
+    keep(
+      code,
+      redirectUri,
+      scopes.filter((scope) => !app.declined.includes(scope)),
+    );
     const back = new URL(redirectUri);
     if (params.state) back.searchParams.set('state', params.state);
     back.searchParams.set('code', code);
@@ -1050,26 +1064,10 @@ export class MetaStandIn {
   }
 
   #instagramAuthorize(params: Record<string, string>, res: ServerResponse): void {
-    const redirectUri = params.redirect_uri ?? '';
-    const scopes = (params.scope ?? '').split(',');
-    if (
-      params.client_id !== this.instagramClientId ||
-      !this.#redirectUris.includes(redirectUri) ||
-      params.response_type !== 'code' ||
-      !scopes.includes('instagram_business_basic')
-    ) {
-      return void res
-        .writeHead(400, { 'content-type': 'text/plain' })
-        .end('Invalid request: client_id, redirect_uri, response_type=code and instagram_business_basic are required');
-    }
-    const code = randomBytes(24).toString('base64url');
-    const granted = scopes.filter((scope) => !this.instagramDeclinedPermissions.includes(scope));
-    this.#instagramCodes.set(code, { redirectUri, account: { ...this.instagramAccount }, scopes: granted });
-    const back = new URL(redirectUri);
-    if (params.state) back.searchParams.set('state', params.state);
-    back.searchParams.set('code', code);
-    back.hash = '_';
-    res.writeHead(302, { location: back.href }).end();
+    const app = { clientId: this.instagramClientId, basicScope: 'instagram_business_basic', declined: this.instagramDeclinedPermissions };
+    this.#authorizationWindow(params, res, app, (code, redirectUri, scopes) =>
+      this.#instagramCodes.set(code, { redirectUri, account: { ...this.instagramAccount }, scopes }),
+    );
   }
 
   #instagramCode(params: Record<string, string>, res: ServerResponse): void {
