@@ -523,6 +523,7 @@ export type MutationSetMemberRoleArgs = {
 
 export type MutationStartAccountConnectionArgs = {
   instanceUrl?: InputMaybe<Scalars['String']['input']>;
+  method?: InputMaybe<Scalars['String']['input']>;
   provider: Provider;
   redirectUri?: InputMaybe<Scalars['String']['input']>;
 };
@@ -775,6 +776,8 @@ export type ProviderRules = {
   configured: Scalars['Boolean']['output'];
   /** How accounts are connected here, and a credential network’s fields; null when not configured. */
   connection?: Maybe<ProviderConnection>;
+  /** The ways of connecting set up here where the network offers several (Instagram: facebook_login, instagram_login), the default first; empty for the others. */
+  connectionMethods: Array<Scalars['String']['output']>;
   displayName: Scalars['String']['output'];
   gif?: Maybe<FileRules>;
   image: FileRules;
@@ -1117,6 +1120,8 @@ export type SocialAccount = {
   __typename?: 'SocialAccount';
   avatarUrl?: Maybe<Scalars['String']['output']>;
   connectedAt: Scalars['DateTime']['output'];
+  /** How it was connected where its network offers several ways: Instagram’s facebook_login or instagram_login; null for other networks. */
+  connectionMethod?: Maybe<Scalars['String']['output']>;
   displayName: Scalars['String']['output'];
   /** Passed as `connectionId` when creating a post for this account. */
   id: Scalars['ID']['output'];

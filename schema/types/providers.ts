@@ -120,6 +120,10 @@ const ProviderRulesRef = builder.objectRef<ProviderEntry>('ProviderRules').imple
       nullable: true,
       description: 'How accounts are connected here, and a credential network’s fields; null when not configured.',
     }),
+    connectionMethods: t.exposeStringList('connectionMethods', {
+      description:
+        'The ways of connecting set up here where the network offers several (Instagram: facebook_login, instagram_login), the default first; empty for the others.',
+    }),
     requiredSettings: t.exposeStringList('requiredSettings', {
       description: 'The operator’s settings its connection needs (its app at the network: `X_CLIENT_ID`, `X_CLIENT_SECRET`); empty where none.',
     }),

@@ -56,6 +56,10 @@ const SocialAccount = builder.prismaObject('SocialAccount', {
     status: t.exposeString('status', { description: 'ACTIVE, NEEDS_RECONNECT (the network no longer accepts its tokens) or REVOKED (disconnected).' }),
     needsReconnect: t.exposeBoolean('needsReconnect'),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
+    connectionMethod: t.exposeString('connectionMethod', {
+      nullable: true,
+      description: 'How it was connected where its network offers several ways: Instagram’s facebook_login or instagram_login; null for other networks.',
+    }),
     connectedAt: t.expose('connectedAt', { type: 'DateTime' }),
     settingOptions: t.field({
       type: [AccountSettingOptionRef],
@@ -137,7 +141,14 @@ builder.mutationFields((t) => ({
   startAccountConnection: t.field({
     type: AuthorizationStartRef,
     description: 'Connects an OAuth network account (owners and admins; keys need accounts:write).',
-    args: { provider: t.arg({ type: Provider, required: true }), redirectUri: t.arg.string(), instanceUrl: t.arg.string() },
+    args: {
+      provider: t.arg({ type: Provider, required: true }),
+      redirectUri: t.arg.string(),
+      instanceUrl: t.arg.string(),
+      method: t.arg.string({
+        description: 'Instagram: facebook_login (the default where its app is set) or instagram_login (accounts without a Facebook Page).',
+      }),
+    },
     authScopes: { operation: 'startAccountConnection' },
     resolve: (_root, args, context) => startAccountConnection(context.services.db, context.services.connections, context.actor, args),
   }),

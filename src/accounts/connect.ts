@@ -153,6 +153,36 @@ export interface StartConnectionInput {
   provider: string;
   redirectUri?: string | null;
   instanceUrl?: string | null;
+  /** The way of connecting, where the network offers several (Instagram: `facebook_login`, `instagram_login`). */
+  method?: string | null;
+}
+
+/**
+ * The way of connecting asked for, or the network's default (its first the operator set up, else its first); null for
+ * a network with one way. A way it
+ * does not offer is 400 on `method`; one whose app the operator has not set is 409 PROVIDER_NOT_CONFIGURED naming it.
+ */
+function chosenMethod(connector: OAuthConnector, provider: string, asked: string | null | undefined): string | null {
+  const { methods } = connector;
+  if (!methods?.length) {
+    if (!asked) return null;
+    throw invalidRequest([{ field: 'method', code: 'notOffered', messageKey: 'detail.methodNotOffered', params: { provider: displayName(provider) } }]);
+  }
+  const method = asked
+    ? methods.find((candidate) => candidate.name === asked)
+    : (methods.find((candidate) => !candidate.missingSettings?.length) ?? methods[0]);
+  if (!method) {
+    throw invalidRequest([
+      { field: 'method', code: 'enum', messageKey: 'detail.enum', params: { allowed: methods.map((candidate) => candidate.name).join(', ') } },
+    ]);
+  }
+  if (method.missingSettings?.length) {
+    throw new AppError('PROVIDER_NOT_CONFIGURED', 'providerNotConfigured', {
+      provider: `${displayName(provider)} (${method.name})`,
+      settings: method.missingSettings.join(' and '),
+    });
+  }
+  return method.name;
 }
 
 export interface AuthorizationStart {
@@ -173,10 +203,11 @@ export async function startAccountConnection(
   requirePlan(actor.plan);
   requireProvider(input.provider);
   const connector = oauthConnector(linkOf(settings, input.provider), input.provider);
+  const method = chosenMethod(connector, input.provider, input.method);
   if (connector.instanceRequired && !input.instanceUrl) throw invalidRequest([{ field: 'instanceUrl', code: 'required', messageKey: 'detail.required' }]);
   const returnTo = input.redirectUri ? returnTarget(settings, input.redirectUri) : null;
   const instanceUrl = connector.instanceRequired && input.instanceUrl ? await networkUrl(settings, 'instanceUrl', input.instanceUrl) : undefined;
-  const context: AuthorizationContext = { redirectUri: callbackUrl(settings.publicBaseUrl, input.provider), instanceUrl };
+  const context: AuthorizationContext = { redirectUri: callbackUrl(settings.publicBaseUrl, input.provider), instanceUrl, method: method ?? undefined };
   const app: OAuthApp = await callNetwork(input.provider, settings.timeoutMs, () => connector.prepare(context));
   const state = oauth.generateRandomState();
   const { url, codeVerifier } = await authorizationRequest(app, state);
@@ -194,6 +225,7 @@ export async function startAccountConnection(
       encryptedCodeVerifier: codeVerifier ? settings.secrets.seal(codeVerifier) : null,
       returnTo,
       instanceUrl: instanceUrl ?? null,
+      method,
       authorizationUrl: url.href,
       sessionHash: actor.sessionHash ?? null,
       expiresAt,
@@ -379,7 +411,7 @@ export interface ConnectionOutcome {
 
 type TakenAuthorization = Pick<
   OAuthAuthorization,
-  'id' | 'workspaceId' | 'userId' | 'encryptedCodeVerifier' | 'returnTo' | 'instanceUrl' | 'bindingHash' | 'expiresAt'
+  'id' | 'workspaceId' | 'userId' | 'encryptedCodeVerifier' | 'returnTo' | 'instanceUrl' | 'method' | 'bindingHash' | 'expiresAt'
 >;
 
 /**
@@ -401,7 +433,7 @@ export async function completeAccountConnection(
   const [authorization] = await db.prisma.$queryRaw<TakenAuthorization[]>`
     DELETE FROM oauth_authorization WHERE state_hash = ${hashSecret(state)} AND provider = ${provider}
     RETURNING id, workspace_id AS "workspaceId", user_id AS "userId", encrypted_code_verifier AS "encryptedCodeVerifier",
-              return_to AS "returnTo", instance_url AS "instanceUrl", binding_hash AS "bindingHash", expires_at AS "expiresAt"`;
+              return_to AS "returnTo", instance_url AS "instanceUrl", method, binding_hash AS "bindingHash", expires_at AS "expiresAt"`;
   if (!authorization) throw new ConnectionFailure(null, 'invalid_request', unknownAuthorization());
   const returnTo = authorization.returnTo ?? dashboardPath;
   const fail = async (error: string, reason: AppError) =>
@@ -425,7 +457,11 @@ export async function completeAccountConnection(
     await requireManager(db, authorization.workspaceId, authorization.userId);
     const link = linkOf(settings, provider);
     const connector = oauthConnector(link, provider);
-    const context: AuthorizationContext = { redirectUri: callbackUrl(settings.publicBaseUrl, provider), instanceUrl: authorization.instanceUrl ?? undefined };
+    const context: AuthorizationContext = {
+      redirectUri: callbackUrl(settings.publicBaseUrl, provider),
+      instanceUrl: authorization.instanceUrl ?? undefined,
+      method: authorization.method ?? undefined,
+    };
     const codeVerifier = authorization.encryptedCodeVerifier ? settings.secrets.open(authorization.encryptedCodeVerifier) : null;
     const accounts: ReachedAccount[] = await callNetwork(provider, settings.timeoutMs, async () => {
       const app = await connector.prepare(context);

@@ -27,6 +27,8 @@ export interface ProviderEntry extends ProviderRules {
   connection: ConnectionEntry | null;
   /** The operator's settings its connection needs (its app at the network); empty where it needs none. */
   requiredSettings: string[];
+  /** The ways of connecting set up here where the network offers several (Instagram's), the default first; else empty. */
+  connectionMethods: string[];
 }
 
 /**
@@ -50,6 +52,8 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
       configured: connector !== undefined,
       connection: connector ? { method: connector.method, fields: profile?.method === 'credentials' ? profile.fields : [] } : null,
       requiredSettings: appSettingsOf(rules.provider),
+      connectionMethods:
+        connector?.method === 'oauth2' ? (connector.methods ?? []).filter((method) => !method.missingSettings?.length).map((method) => method.name) : [],
     };
   });
   return { data, pagination: { nextCursor: null, hasMore: false } };

@@ -23,6 +23,8 @@ export interface SocialAccountView {
   status: string;
   needsReconnect: boolean;
   avatarUrl: string | null;
+  /** How it was connected where its network offers several ways (Instagram: `facebook_login`, `instagram_login`). */
+  connectionMethod: string | null;
   connectedAt: string;
 }
 
@@ -35,6 +37,7 @@ export function presentSocialAccount(account: SocialAccount): SocialAccountView 
     status: account.status,
     needsReconnect: account.needsReconnect,
     avatarUrl: account.avatarUrl,
+    connectionMethod: account.connectionMethod,
     connectedAt: account.connectedAt.toISOString(),
   };
 }
@@ -50,7 +53,8 @@ export async function listSocialAccounts(db: Database, actor: Actor, request: Pa
   const { rows } = await db.pool.query<SocialAccount>(
     `SELECT id, workspace_id AS "workspaceId", provider, username, display_name AS "displayName", status,
             needs_reconnect AS "needsReconnect", remote_id AS "remoteId", avatar_url AS "avatarUrl",
-            encrypted_tokens AS "encryptedTokens", token_expires_at AS "tokenExpiresAt", rules, connected_at AS "connectedAt",
+            encrypted_tokens AS "encryptedTokens", token_expires_at AS "tokenExpiresAt", rules, connection_method AS "connectionMethod",
+            connected_at AS "connectedAt",
             revoked_at AS "revokedAt"
      FROM social_account
      WHERE workspace_id = $1 AND ($2::timestamptz IS NULL OR (connected_at, id) < ($2::timestamptz, $3::uuid))
@@ -73,6 +77,8 @@ export interface AccountToSave {
   tokens: ProviderTokens | null;
   /** The network's rules for this account where they differ per account (a Mastodon instance's limits, a LinkedIn page's visibilities). */
   rules?: AccountRules | null;
+  /** How it was connected, where its network offers several ways. */
+  method?: string;
 }
 
 function sealedTokens(secrets: SecretBox, tokens: ProviderTokens | null) {
@@ -100,8 +106,9 @@ export async function saveConnectedAccounts(
   if (!workspace) throw new AppError('NOT_FOUND', 'workspaceNotFound');
   const plan = requirePlan(workspace);
   const saved: SocialAccount[] = [];
-  for (const { identity, tokens, rules } of accounts) {
+  for (const { identity, tokens, rules, method } of accounts) {
     const data = {
+      connectionMethod: method ?? null,
       rules: rules ? (rules as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
       username: identity.username,
       displayName: identity.displayName,

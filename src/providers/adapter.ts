@@ -83,6 +83,8 @@ export interface AuthorizationContext {
   redirectUri: string;
   /** Mastodon: the instance the person chose. Already checked by the SSRF guard. */
   instanceUrl?: string;
+  /** The way of connecting chosen, one of the connector's `methods` (its first where none was asked for). */
+  method?: string;
 }
 
 export interface ReachedIdentity {
@@ -90,13 +92,25 @@ export interface ReachedIdentity {
   tokens: ProviderTokens;
   /** The account's network where it is not the one connected. */
   provider?: string;
+  /** How it was connected, where its network offers more than one way (the connector's `methods`). */
+  method?: string;
 }
 
 /** Networks connected through OAuth 2.0 authorization code (+ PKCE). The flow itself is shared (src/accounts/). */
+export interface ConnectionMethod {
+  name: string;
+  missingSettings?: readonly string[];
+}
+
 export interface OAuthConnector {
   readonly method: 'oauth2';
   /** The person names their server (Mastodon's instance): connecting then requires `instanceUrl`. */
   readonly instanceRequired?: boolean;
+  /**
+   * Where a network is connected in more than one way (Instagram: Facebook Login or Instagram Login), each way, the
+   * first the default; `missingSettings` names the operator's settings a way needs where they are not set.
+   */
+  readonly methods?: readonly ConnectionMethod[];
   /** The app and endpoints to use; Mastodon registers (and keeps) an app per instance here. */
   prepare(context: AuthorizationContext): Promise<{ client: OAuthClient; server: OAuthServer }>;
   /**

@@ -170,6 +170,13 @@ export function oauthFactory(appNetwork: string, adapterFor: (dependencies: OAut
   };
 }
 
+/** The operator's app at the network, or the settings that would give it (`<settingsPrefix>_CLIENT_ID` and `_CLIENT_SECRET`). */
+export function appOrSettings(config: NetworkConfig, network: string, settingsPrefix: string): GivenApp | { missingSettings: string[] } {
+  const app = config.networks[network];
+  if (isGivenApp(app)) return app;
+  return { missingSettings: [`${settingsPrefix}_CLIENT_ID`, `${settingsPrefix}_CLIENT_SECRET`] };
+}
+
 /** A credential network's fields as the JSON Schema (2020-12) of its `credentials` object: what is checked, and what rest/openapi.yaml shows. */
 export function credentialsSchema(fields: readonly CredentialField[]): Record<string, unknown> {
   return {

@@ -25,6 +25,16 @@
 //     carousels of 2–20, threads_publish), https://developers.facebook.com/docs/threads/troubleshooting (container
 //     `status`, `error_message`), https://developers.facebook.com/docs/threads/insights, replies
 //     https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies (`reply_to_id`)
+//   Instagram with Instagram Login  (www.instagram.com, api.instagram.com and graph.instagram.com, served under
+//     `instagramUrl`) https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login
+//     (authorize with comma-separated scopes, instagram_business_basic required; POST /oauth/access_token with
+//     client_id, client_secret, grant_type=authorization_code, redirect_uri, code: a one-hour token),
+//     https://developers.facebook.com/documentation/instagram-platform/reference/access_token (ig_exchange_token: 60
+//     days), https://developers.facebook.com/documentation/instagram-platform/reference/refresh_access_token
+//     (ig_refresh_token for an unexpired long-lived token at least 24 hours old), the get-started page (GET /me with
+//     user_id, username, name, account_type, profile_picture_url; `id` app-scoped), content publishing at
+//     graph.instagram.com with the same containers, media_publish and comments as with Facebook Login, the account's
+//     own token
 // What the references' own pages leave out, replayed from the answers networks gave (each named where it is modelled):
 //   Permissions  https://developers.facebook.com/docs/facebook-login/guides/permissions/request-revoke (people
 //     untick permissions in the dialog; GET /me/permissions lists each as granted or declined); Threads'
@@ -41,6 +51,10 @@
 //   Instagram's daily cap  code 9 / subcode 2207042 (Postiz `instagram.provider.ts` `handleErrors`)
 //   Threads' Media Not Found  the body as received in nopara73/LongevityWorldCup#466 and gitroomhq/postiz-app#2047:
 //     HTTP 400, code 24, subcode 4279009, `is_transient: false`, from threads_publish of a FINISHED container
+//   Instagram Login's code exchange  the reference's `{data: [{access_token, user_id, permissions: "a,b"}]}`, or flat
+//     with `user_id` a number beyond 2^53 (the older oauth-access-token reference's example 17841405793187218;
+//     ChatbotXIO/ChatbotX#559) and `permissions` an array (Postiz `checkScopes` reads either): `instagramTokenAnswer`;
+//     its refusals in the Authorization Window's shape `{error_type, code, error_message}`
 // Media is FETCHED from the URL given (the service's signed URL; `mediaOrigin` maps PUBLIC_BASE_URL to where the test
 // service listens) and only counted and hashed, never kept.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
@@ -152,6 +166,24 @@ export interface ThreadsPost {
   replyTo?: string;
 }
 
+export interface InstagramLoginAccount {
+  /** The professional account's id (`user_id`), which publishing is called with. */
+  userId: string;
+  /** The app-scoped id (`id`). */
+  appScopedId: string;
+  username: string;
+  name: string;
+}
+
+interface InstagramToken {
+  kind: 'short' | 'long';
+  scopes: string[];
+  account: InstagramLoginAccount;
+  /** On the stand-in's Instagram clock (`instagramNow`). */
+  issuedAt: number;
+  expiresAt: number;
+}
+
 export interface GraphComment {
   id: string;
   /** The post, video or IG media commented on. */
@@ -223,6 +255,18 @@ export class MetaStandIn {
   readonly threadsPosts = new Map<string, ThreadsPost>();
   readonly #threadsCodes = new Map<string, { redirectUri: string; profile: ThreadsProfile; scopes: string[] }>();
   readonly #threadsTokens = new Map<string, ThreadsToken>();
+  /** Instagram Login's app of the same Meta app: its own id and secret. */
+  readonly instagramClientId = String(900_000_000 + Math.floor(Math.random() * 1e8));
+  readonly instagramClientSecret = randomBytes(16).toString('hex');
+  /** Who logs in to Instagram next (a professional account without a Page), and the permissions they untick. */
+  instagramAccount: InstagramLoginAccount = { userId: '17841405793187218', appScopedId: '7364810', username: 'moreau.bakery', name: 'Moreau Bakery' };
+  instagramDeclinedPermissions: string[] = [];
+  /** The shape of the code exchange's answer (see above). */
+  instagramTokenAnswer: 'data' | 'flat' = 'data';
+  /** How far the Instagram clock is ahead of the real one (tokens age, expire and become refreshable with it). */
+  instagramClockAheadMs = 0;
+  readonly #instagramCodes = new Map<string, { redirectUri: string; account: InstagramLoginAccount; scopes: string[] }>();
+  readonly #instagramTokens = new Map<string, InstagramToken>();
   /** media_publish calls refused because their container was not FINISHED. */
   earlyPublishes = 0;
   readonly #redirectUris: string[];
@@ -265,7 +309,16 @@ export class MetaStandIn {
 
   /** Every token is refused from now on (190/463: the person changed their password, or removed the app). */
   expireAllTokens(): void {
-    for (const token of this.#tokens.keys()) this.#dead.add(token);
+    for (const token of [...this.#tokens.keys(), ...this.#instagramTokens.keys()]) this.#dead.add(token);
+  }
+
+  /** INSTAGRAM_AUTH_BASE_URL, INSTAGRAM_TOKEN_BASE_URL and INSTAGRAM_API_BASE_URL: www., api. and graph.instagram.com. */
+  get instagramUrl(): string {
+    return `${this.url}/instagram`;
+  }
+
+  get instagramNow(): number {
+    return Date.now() + this.instagramClockAheadMs;
   }
 
   /** THREADS_API_BASE_URL and THREADS_AUTH_BASE_URL: graph.threads.net and threads.net. */
@@ -310,6 +363,7 @@ export class MetaStandIn {
     for await (const chunk of req) body += chunk;
     const params = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body)) };
     if (url.pathname.startsWith('/threads/')) return this.#threads(req, url.pathname.slice('/threads'.length), params, res);
+    if (url.pathname.startsWith('/instagram/')) return this.#instagram(req, url.pathname.slice('/instagram'.length), params, res);
     const prefix = `/${this.version}`;
     if (!url.pathname.startsWith(`${prefix}/`)) return this.#error(res, 400, 2635, `Unknown or missing API version (${this.version} expected)`);
     const path = url.pathname.slice(prefix.length);
@@ -634,14 +688,14 @@ export class MetaStandIn {
     if (!author) return this.#error(res, 400, 100, `Unsupported post request. Object with ID '${id}' does not exist`, 33);
     if (token.kind !== 'page' || token.page?.id !== author)
       return this.#error(res, 403, 200, 'Requires pages_manage_engagement permission to manage the object: a Page access token is required');
+    this.#addComment(id, media ? media.user : author, media ? this.#id() : `${id.split('_').at(-1)}_${this.#id()}`, params, res);
+  }
+
+  /** A comment `from` an account on `on`, refused or its answer lost as the test asks. */
+  #addComment(on: string, from: string, id: string, params: Record<string, string>, res: ServerResponse): void {
     if (this.refuseComments) return this.#error(res, 403, 200, '(#200) Permissions error: the app may not comment as this account');
     if (!params.message?.trim()) return this.#error(res, 400, 100, '(#100) The parameter message is required');
-    const comment: GraphComment = {
-      id: media ? this.#id() : `${id.split('_').at(-1)}_${this.#id()}`,
-      on: id,
-      from: media ? media.user : author,
-      message: params.message,
-    };
+    const comment: GraphComment = { id, on, from, message: params.message };
     this.comments.set(comment.id, comment);
     if (this.lostCommentAnswers > 0) {
       this.lostCommentAnswers--;
@@ -667,7 +721,8 @@ export class MetaStandIn {
   }
 
   #igUsername(id: string): string | undefined {
-    return this.pages.find((page) => page.instagram?.id === id)?.instagram?.username;
+    const instagramLogin = [...this.#instagramTokens.values()].find((token) => token.account.userId === id)?.account;
+    return this.pages.find((page) => page.instagram?.id === id)?.instagram?.username ?? instagramLogin?.username;
   }
 
   #object(id: string, res: ServerResponse): void {
@@ -781,21 +836,35 @@ export class MetaStandIn {
   }
 
   #threadsAuthorize(params: Record<string, string>, res: ServerResponse): void {
+    const app = { clientId: this.threadsClientId, basicScope: 'threads_basic', declined: this.threadsDeclinedPermissions };
+    this.#authorizationWindow(params, res, app, (code, redirectUri, scopes) =>
+      this.#threadsCodes.set(code, { redirectUri, profile: { ...this.threadsProfile }, scopes }),
+    );
+  }
+
+  /**
+   * Threads' and Instagram Login's authorization window: it needs the app, a registered redirect_uri, response_type=code
+   * and the basic scope, then sends the person back with a code for the scopes they did not untick (`keep` stores it).
+   */
+  #authorizationWindow(
+    params: Record<string, string>,
+    res: ServerResponse,
+    app: { clientId: string; basicScope: string; declined: string[] },
+    keep: (code: string, redirectUri: string, scopes: string[]) => void,
+  ): void {
     const redirectUri = params.redirect_uri ?? '';
     const scopes = (params.scope ?? '').split(',');
-    if (
-      params.client_id !== this.threadsClientId ||
-      !this.#redirectUris.includes(redirectUri) ||
-      params.response_type !== 'code' ||
-      !scopes.includes('threads_basic')
-    ) {
+    if (params.client_id !== app.clientId || !this.#redirectUris.includes(redirectUri) || params.response_type !== 'code' || !scopes.includes(app.basicScope)) {
       return void res
         .writeHead(400, { 'content-type': 'text/plain' })
-        .end('Invalid request: client_id, redirect_uri, response_type=code and threads_basic are required');
+        .end(`Invalid request: client_id, redirect_uri, response_type=code and ${app.basicScope} are required`);
     }
     const code = randomBytes(24).toString('base64url');
-    const granted = scopes.filter((scope) => !this.threadsDeclinedPermissions.includes(scope));
-    this.#threadsCodes.set(code, { redirectUri, profile: { ...this.threadsProfile }, scopes: granted });
+    keep(
+      code,
+      redirectUri,
+      scopes.filter((scope) => !app.declined.includes(scope)),
+    );
     const back = new URL(redirectUri);
     if (params.state) back.searchParams.set('state', params.state);
     back.searchParams.set('code', code);
@@ -922,5 +991,119 @@ export class MetaStandIn {
     this.#json(res, 200, {
       data: metrics.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], id: `${post.id}/insights/${name}/lifetime` })),
     });
+  }
+
+  // Instagram with Instagram Login: www.instagram.com's authorization, api.instagram.com's code exchange,
+  // graph.instagram.com's token paths (unversioned) and API (versioned), all under `instagramUrl`.
+
+  async #instagram(req: IncomingMessage, path: string, params: Record<string, string>, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    this.requests.push({ method, path: `/instagram${path}`, params, authorization: req.headers.authorization });
+    if (path === '/oauth/authorize' && method === 'GET') return this.#instagramAuthorize(params, res);
+    if (path === '/oauth/access_token' && method === 'POST') return this.#instagramCode(params, res);
+    if (path === '/access_token' && method === 'GET') return this.#instagramExchange(params, res);
+    if (path === '/refresh_access_token' && method === 'GET') return this.#instagramRefresh(params, res);
+    const prefix = `/${this.version}/`;
+    if (!path.startsWith(prefix)) return this.#error(res, 400, 2635, `Unknown or missing API version (${this.version} expected)`);
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? params.access_token;
+    const info = this.#liveInstagramToken(token);
+    if (!info) return this.#error(res, 400, 190, 'Error validating access token: Session has expired.', 463);
+    const { account } = info;
+    if (this.#throttled(res, account.userId, 'instagram')) return;
+    const [node = '', edge] = path.slice(prefix.length).split('/');
+    const route = `${method} ${edge ?? ''}`;
+    if (node === 'me' && route === 'GET ') {
+      const { appScopedId, userId, username, name } = account;
+      // The reference answers `user_id` as a numeric string.
+      return this.#json(res, 200, {
+        id: appScopedId,
+        user_id: userId,
+        username,
+        name,
+        account_type: 'MEDIA_CREATOR',
+        profile_picture_url: `https://scontent.cdninstagram.com/v/${userId}.jpg`,
+      });
+    }
+    if (node === account.userId && route === 'POST media') return this.#container(account.userId, params, res);
+    if (node === account.userId && route === 'POST media_publish') return this.#publish(account.userId, params, res);
+    if (node === account.userId && route === 'GET media')
+      return this.#latest(
+        res,
+        [...this.igMedia.values()].filter((media) => media.user === account.userId),
+        (media) => ({ id: media.id, caption: media.caption }),
+      );
+    const media = this.igMedia.get(node);
+    const container = this.containers.get(node);
+    if ((media ?? container)?.user !== account.userId)
+      return this.#error(
+        res,
+        400,
+        100,
+        `Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        33,
+      );
+    if (media && route === 'POST comments') {
+      if (!info.scopes.includes('instagram_business_manage_comments')) return this.#error(res, 403, 10, 'Application does not have permission for this action');
+      return this.#addComment(media.id, account.userId, this.#id(), params, res);
+    }
+    if (media && route === 'GET comments') return this.#commentsOn(media.id, res);
+    if (media && route === 'GET insights') return this.#insights(media.id, params, res);
+    if (route === 'GET ') return this.#object(node, res);
+    this.#error(res, 400, 100, `Unsupported ${method} request.`, 33);
+  }
+
+  #issueInstagram(kind: InstagramToken['kind'], account: InstagramLoginAccount, lifetimeMs: number, scopes: string[]): string {
+    const token = `IGAA${randomBytes(24).toString('base64url')}`;
+    this.#instagramTokens.set(token, { kind, scopes, account, issuedAt: this.instagramNow, expiresAt: this.instagramNow + lifetimeMs });
+    return token;
+  }
+
+  #liveInstagramToken(token: string | undefined): InstagramToken | undefined {
+    const info = this.#instagramTokens.get(token ?? '');
+    return info && info.expiresAt > this.instagramNow && !this.#dead.has(token ?? '') ? info : undefined;
+  }
+
+  #instagramAuthorize(params: Record<string, string>, res: ServerResponse): void {
+    const app = { clientId: this.instagramClientId, basicScope: 'instagram_business_basic', declined: this.instagramDeclinedPermissions };
+    this.#authorizationWindow(params, res, app, (code, redirectUri, scopes) =>
+      this.#instagramCodes.set(code, { redirectUri, account: { ...this.instagramAccount }, scopes }),
+    );
+  }
+
+  #instagramCode(params: Record<string, string>, res: ServerResponse): void {
+    const refuse = (error_message: string) => this.#json(res, 400, { error_type: 'OAuthException', code: 400, error_message });
+    if (params.client_id !== this.instagramClientId || params.client_secret !== this.instagramClientSecret) return refuse('Invalid client_secret');
+    if (params.grant_type !== 'authorization_code') return refuse('Invalid grant_type');
+    const issued = this.#instagramCodes.get(params.code ?? '');
+    this.#instagramCodes.delete(params.code ?? '');
+    if (!issued) return refuse('This authorization code has been used');
+    if (issued.redirectUri !== params.redirect_uri) return refuse('Error validating verification code. Please make sure your redirect_uri is identical');
+    const access_token = this.#issueInstagram('short', issued.account, hourMs, issued.scopes);
+    if (this.instagramTokenAnswer === 'data') {
+      return this.#json(res, 200, { data: [{ access_token, user_id: issued.account.userId, permissions: issued.scopes.join(',') }] });
+    }
+    // Written by hand: a JSON number beyond 2^53, as the flat answer gives it.
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=UTF-8' })
+      .end(`{"access_token":${JSON.stringify(access_token)},"user_id":${issued.account.userId},"permissions":${JSON.stringify(issued.scopes)}}`);
+  }
+
+  #instagramExchange(params: Record<string, string>, res: ServerResponse): void {
+    if (params.grant_type !== 'ig_exchange_token') return this.#error(res, 400, 100, 'Unsupported grant_type');
+    if (params.client_secret !== this.instagramClientSecret) return this.#error(res, 400, 101, 'Error validating client secret.');
+    const short = this.#liveInstagramToken(params.access_token);
+    if (short?.kind !== 'short') return this.#error(res, 400, 190, 'Invalid OAuth access token.');
+    const access_token = this.#issueInstagram('long', short.account, 60 * dayMs, short.scopes);
+    this.#json(res, 200, { access_token, token_type: 'bearer', expires_in: 5_183_944 });
+  }
+
+  #instagramRefresh(params: Record<string, string>, res: ServerResponse): void {
+    if (params.grant_type !== 'ig_refresh_token') return this.#error(res, 400, 100, 'Unsupported grant_type');
+    const current = this.#liveInstagramToken(params.access_token);
+    if (current?.kind !== 'long') return this.#error(res, 400, 190, 'Error validating access token: Session has expired.', 463);
+    if (this.instagramNow - current.issuedAt < dayMs)
+      return this.#error(res, 400, 100, 'A long-lived token can be refreshed once it is at least 24 hours old.');
+    const access_token = this.#issueInstagram('long', current.account, 60 * dayMs, current.scopes);
+    this.#json(res, 200, { access_token, token_type: 'bearer', expires_in: 5_183_944 });
   }
 }

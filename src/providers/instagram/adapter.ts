@@ -1,5 +1,10 @@
-// Instagram professional accounts through the Instagram API with Facebook Login (graph.facebook.com), connected by
-// the Facebook Login of their Page (../meta/login.ts) and called with the Page's token:
+// Instagram professional accounts, of either kind (login.ts): through the Instagram API with Facebook Login
+// (graph.facebook.com), connected by the Facebook Login of their Page (../meta/login.ts) and called with the Page's
+// token, or through the Instagram API with Instagram Login (graph.instagram.com), connected by Business Login for
+// Instagram and called with the account's own token. Both publish the same way, at their own host: the same
+// containers, edges and parameters (Instagram Login's "Content publishing" and IG User references,
+// https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/content-publishing, name
+// the same /<IG_ID>/media, /media_publish and /comments at graph.instagram.com):
 //   Content publishing  https://developers.facebook.com/docs/instagram-platform/content-publishing
 //   IG User media  https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
 //     (image_url (JPEG only: the media library's JPEG rendition of a PNG/WebP, src/media/renditions.ts) + alt_text, media_type REELS + video_url + share_to_feed, STORIES, carousels of 2–10
@@ -14,7 +19,7 @@
 // Containers are polled until FINISHED and never published before (../meta/containers.ts). No duplicates: the publish
 // step is sent once per container; an interrupted one is looked up (the container PUBLISHED, then the account's
 // newest media with the same caption).
-import type { OAuthAdapterDependencies } from '../network.ts';
+import type { GivenApp } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest } from '../adapter.ts';
 import { MetaAdapter } from '../meta/adapter.ts';
@@ -23,8 +28,10 @@ import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { containerCheckAfterMs, containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
-import { commentBy, insightsOf, type Graph } from '../meta/graph.ts';
+import { commentBy, Graph, insightsOf } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
+import { oauthLink } from '../kit/oauthLink.ts';
+import { connectionOf, instagramLink, instagramLogin, type InstagramConnection, type InstagramLinks } from './login.ts';
 import { instagramRules } from './rules.ts';
 
 export const instagramQuotas: readonly Quota[] = [
@@ -33,18 +40,33 @@ export const instagramQuotas: readonly Quota[] = [
 
 type Params = Record<string, string | undefined>;
 
+/** The Graph of each way of connecting the operator set up: graph.facebook.com, graph.instagram.com. */
+type Graphs = Partial<Record<InstagramConnection, Graph>>;
+
 export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
-  constructor(graph: Graph, link: OAuthLink) {
-    super({ rules: instagramRules, duplicates: 'look-up', quotas: instagramQuotas }, graph, link);
+  readonly #graphs: Graphs;
+
+  constructor(graphs: Graphs, link: OAuthLink) {
+    super({ rules: instagramRules, duplicates: 'look-up', quotas: instagramQuotas }, (graphs.facebook_login ?? graphs.instagram_login)!, link);
+    this.#graphs = graphs;
+  }
+
+  /** The host of the account's kind; a kind whose app the operator no longer sets cannot be reached. */
+  #graphOf(account: ConnectedAccount): Graph {
+    const connection = connectionOf(account);
+    const graph = this.#graphs[connection];
+    if (!graph) throw new ProviderError('PROVIDER_REJECTED', `Instagram accounts connected with ${connection} are not configured on this installation.`, false);
+    return graph;
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const { account, caption, media, signal } = request;
     const { id: user, token } = this.idAndToken(account);
+    const graph = this.#graphOf(account);
     if (!media.length) throw new ProviderError('PROVIDER_REJECTED', 'Instagram cannot post a caption without an image or a video.', false);
     const steps = new Steps(request.checkpoint);
-    const flow = containerFlow('Instagram', { graph: this.graph, token, signal }, { status: 'status_code', reason: 'status' });
-    const create = (params: Params) => async () => (await this.graph.post<{ id: string }>(`/${user}/media`, token, params, signal)).id;
+    const flow = containerFlow('Instagram', { graph, token, signal }, { status: 'status_code', reason: 'status' });
+    const create = (params: Params) => async () => (await graph.post<{ id: string }>(`/${user}/media`, token, params, signal)).id;
     const shareToFeed = String((request.settings as { shareToFeed?: boolean }).shareToFeed ?? true);
     let container: string | null;
     if (media.length > 1) {
@@ -67,7 +89,7 @@ export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
     }
     if (!container) return { status: 'processing', handle: 'container', checkAfterMs: containerCheckAfterMs };
     const item = await publishedContainer(steps, flow, container, {
-      graph: this.graph,
+      graph,
       user,
       token,
       signal,
@@ -81,11 +103,11 @@ export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
       steps,
       request.firstComment,
       async (message) => ({
-        remoteId: (await this.graph.post<{ id: string }>(`/${item.remoteId}/comments`, token, { message }, signal)).id,
+        remoteId: (await graph.post<{ id: string }>(`/${item.remoteId}/comments`, token, { message }, signal)).id,
         remoteUrl: item.remoteUrl,
       }),
       async (message) => {
-        const id = await commentBy(this.graph, item.remoteId, { author: user, textField: 'text', text: message }, token, signal);
+        const id = await commentBy(graph, item.remoteId, { author: user, textField: 'text', text: message }, token, signal);
         return id ? { remoteId: id, remoteUrl: item.remoteUrl } : null;
       },
     );
@@ -93,7 +115,7 @@ export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const values = await insightsOf(this.graph, remoteId, tokensOf(account).accessToken, 'reach,likes,comments,shares,saved,views');
+    const values = await insightsOf(this.#graphOf(account), remoteId, tokensOf(account).accessToken, 'reach,likes,comments,shares,saved,views');
     return { reach: values.reach, likes: values.likes, comments: values.comments, shares: values.shares, saves: values.saved, videoViews: values.views };
   }
 }
@@ -102,7 +124,38 @@ export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
 const itemParams = (item: PublishMedia): Params =>
   item.kind === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: item.jpegUrl, alt_text: item.altText ?? undefined };
 
-export function createInstagramAdapter(deps: OAuthAdapterDependencies): InstagramAdapter {
-  const { graph, link } = metaParts(deps, 'Instagram');
-  return new InstagramAdapter(graph, link);
+/** The operator's app of each way of connecting, or the settings that would give it. */
+export type InstagramApps = Record<InstagramConnection, GivenApp | { missingSettings: readonly string[] }>;
+
+export interface InstagramDependencies {
+  apps: InstagramApps;
+  redirectUri: string;
+  config: { networkTimeoutMs: number; metaGraphVersion: string };
+}
+
+const isGiven = (app: InstagramApps[InstagramConnection]): app is GivenApp => !('missingSettings' in app);
+
+/** Instagram where the operator set up either way of connecting (Facebook's app, Instagram's); null where neither. */
+export function createInstagramAdapter({ apps, redirectUri, config }: InstagramDependencies): InstagramAdapter | null {
+  const graphs: Graphs = {};
+  const links = {} as InstagramLinks;
+  const facebook = apps.facebook_login;
+  if (isGiven(facebook)) {
+    const parts = metaParts({ app: facebook, redirectUri, config }, 'Instagram');
+    graphs.facebook_login = parts.graph;
+    links.facebook_login = parts.link;
+  } else links.facebook_login = facebook;
+  const instagram = apps.instagram_login;
+  if (isGiven(instagram)) {
+    const options = { baseUrl: instagram.apiBaseUrl, network: 'Instagram', timeoutMs: config.networkTimeoutMs };
+    const graph = new Graph({ ...options, version: config.metaGraphVersion });
+    graphs.instagram_login = graph;
+    links.instagram_login = oauthLink(instagramLogin(new Graph(options), graph), instagram, {
+      redirectUri,
+      timeoutMs: config.networkTimeoutMs,
+      fetch: graph.fetch,
+    });
+  } else links.instagram_login = instagram;
+  if (!graphs.facebook_login && !graphs.instagram_login) return null;
+  return new InstagramAdapter(graphs, instagramLink(links));
 }

@@ -44,6 +44,8 @@ export interface ReachedAccount {
   provider: 'facebook' | 'instagram';
   identity: RemoteIdentity;
   tokens: ProviderTokens;
+  /** An Instagram account's way of connecting (../instagram/login.ts): this one. */
+  method?: 'facebook_login';
 }
 
 interface Page {
@@ -110,6 +112,7 @@ async function reachedAccounts(graph: Graph, tokens: ProviderTokens, app: GivenA
         provider: 'instagram',
         identity: { remoteId: instagram.id, username: handle, displayName: instagram.name || handle, avatarUrl: instagram.profile_picture_url ?? null },
         tokens: tokensOfPage,
+        method: 'facebook_login',
       });
     }
   }

@@ -19,9 +19,10 @@
 //     grant is read there and one without what publishing needs is refused at connect. Meta documents the call with
 //     a Threads tester's token; where it is refused, what was granted cannot be known and is not checked.
 import type { GivenApp } from '../network.ts';
-import { ProviderError, type ProviderTokens } from '../adapter.ts';
+import { ProviderError } from '../adapter.ts';
 import { refuseMissingScopes, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { Graph } from '../meta/graph.ts';
+import { longLivedTokens, type LongLived } from '../meta/longLived.ts';
 
 /** Profile, publishing, insights, and replies (a thread's parts, first comments) and reading them (finding an interrupted one). */
 export const threadsScopes = ['threads_basic', 'threads_content_publish', 'threads_manage_insights', 'threads_manage_replies', 'threads_read_replies'];
@@ -31,24 +32,6 @@ const requiredScopes = {
   scopes: ['threads_basic', 'threads_content_publish'],
   advice: 'connect again and allow publishing, or ask the app administrator to add the permission to the app',
 };
-
-/**
- * How long before Threads' 60 days end the tokens are refreshed. The service's refresh job renews tokens shortly
- * before their `expiresAt`, and an expired Threads token cannot be refreshed at all: the stored `expiresAt` is this
- * much before the real end, so the refresh happens around day 50 and a service down for days still catches it.
- */
-export const refreshMarginMs = 10 * 86_400_000;
-
-interface LongLived {
-  access_token?: string;
-  expires_in?: number;
-}
-
-function longLivedTokens(body: LongLived, scope: string | undefined): ProviderTokens {
-  if (!body.access_token) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Threads answered without a long-lived token.', true);
-  const expiresAt = body.expires_in === undefined ? undefined : new Date(Date.now() + body.expires_in * 1000 - refreshMarginMs).toISOString();
-  return { accessToken: body.access_token, expiresAt, scope };
-}
 
 /** `oauth` calls the unversioned paths (`/access_token`), `graph` the versioned API (`/v1.0/me`). */
 export function threadsLogin(oauth: Graph, graph: Graph): OAuthProfile {
@@ -69,7 +52,7 @@ export function threadsLogin(oauth: Graph, graph: Graph): OAuthProfile {
         access_token: tokens.accessToken,
       });
       const scope = await grantedScopes(graph, exchanged.access_token);
-      const longLived = longLivedTokens(exchanged, scope ?? tokens.scope);
+      const longLived = longLivedTokens('Threads', exchanged, scope ?? tokens.scope);
       refuseMissingScopes({ network: 'Threads', requiredScopes }, longLived);
       const me = await graph.get<{ id?: string; username?: string; name?: string; threads_profile_picture_url?: string }>('/me', longLived.accessToken, {
         fields: 'id,username,name,threads_profile_picture_url',
@@ -88,7 +71,7 @@ export function threadsLogin(oauth: Graph, graph: Graph): OAuthProfile {
     refresh: async (account) => {
       const current = tokensOf(account);
       const body = await oauth.get<LongLived>('/refresh_access_token', undefined, { grant_type: 'th_refresh_token', access_token: current.accessToken });
-      return longLivedTokens(body, current.scope);
+      return longLivedTokens('Threads', body, current.scope);
     },
   };
 }

@@ -23,8 +23,8 @@ import type { Provider } from '../../../schema/generated/graphql.ts';
 
 const AccountsQuery = `
   query Accounts {
-    socialAccounts(first: 100) { edges { node { id provider displayName username avatarUrl status needsReconnect connectedAt } } }
-    providers { provider displayName configured connection { method fields { name label secret format help } } requiredSettings }
+    socialAccounts(first: 100) { edges { node { id provider displayName username avatarUrl status needsReconnect connectionMethod connectedAt } } }
+    providers { provider displayName configured connection { method fields { name label secret format help } } connectionMethods requiredSettings }
     viewer { role }
   }`;
 const OutcomeQuery = `query ConnectionOutcome($id: ID!) { connectionOutcome(id: $id) { connectionIds message } }`;
@@ -33,7 +33,10 @@ const AddAccount = `
     addSocialAccount(provider: $provider, username: $username, credentials: $credentials) { id }
   }`;
 // Without a redirectUri the network's callback brings the person back to this page at the service's public address.
-const StartConnection = `mutation StartConnection($provider: Provider!, $instanceUrl: String) { startAccountConnection(provider: $provider, instanceUrl: $instanceUrl) { authorizationUrl } }`;
+const StartConnection = `
+  mutation StartConnection($provider: Provider!, $instanceUrl: String, $method: String) {
+    startAccountConnection(provider: $provider, instanceUrl: $instanceUrl, method: $method) { authorizationUrl }
+  }`;
 const Disconnect = `mutation Disconnect($id: ID!) { disconnectSocialAccount(id: $id) { id status } }`;
 
 interface Account {
@@ -44,6 +47,8 @@ interface Account {
   avatarUrl: string | null;
   status: string;
   needsReconnect: boolean;
+  /** Instagram's way of connecting it (facebook_login, instagram_login): reconnecting takes the same. */
+  connectionMethod: string | null;
   connectedAt: string;
 }
 /** One thing a person types to connect a credential network's account (GET /providers `connection.fields`). */
@@ -59,6 +64,8 @@ interface ProviderInfo {
   displayName: string;
   configured: boolean;
   connection: { method: string; fields: CredentialField[] } | null;
+  /** Where a network is connected in several ways set up here (Instagram's Facebook Login and Instagram Login). */
+  connectionMethods: string[];
   requiredSettings: string[];
 }
 
@@ -164,8 +171,12 @@ export function Accounts() {
     return !result.error;
   }
 
-  async function startOAuth(provider: Provider, instanceUrl?: string) {
-    const result = await startConnection({ provider, ...(instanceUrl ? { instanceUrl } : {}) });
+  async function startOAuth(provider: Provider, options: { instanceUrl?: string; method?: string } = {}) {
+    const result = await startConnection({
+      provider,
+      ...(options.instanceUrl ? { instanceUrl: options.instanceUrl } : {}),
+      ...(options.method ? { method: options.method } : {}),
+    });
     if (result.error) return setError({ form: provider, error: apiErrorOf(result.error) });
     const authorizationPage = webAddress((result.data as { startAccountConnection: { authorizationUrl: string } }).startAccountConnection.authorizationUrl);
     if (!authorizationPage) return setError({ form: provider, error: new ApiError('NOT_A_WEB_ADDRESS', t('accounts.notWebAddress')) });
@@ -212,7 +223,7 @@ export function Accounts() {
       cell: (account) => (
         <div className="row-actions">
           {canReconnect(account) && (
-            <Button variant="primary" onPress={() => startOAuth(account.provider)}>
+            <Button variant="primary" onPress={() => startOAuth(account.provider, { method: account.connectionMethod ?? undefined })}>
               {t('accounts.reconnect', { account: account.displayName })}
             </Button>
           )}
@@ -258,10 +269,20 @@ export function Accounts() {
                 .filter((provider) => !ownServerNetworks.has(provider.provider))
                 .map((provider) => (
                   <li key={provider.provider}>
-                    <Button onPress={() => startOAuth(provider.provider)}>
-                      <NetworkIcon provider={provider.provider} title="" />
-                      {t('accounts.connectOAuth', { network: provider.displayName })}
-                    </Button>
+                    {provider.connectionMethods.length > 1 ? (
+                      // Each way of connecting set up here, the default first (Instagram: with or without a Facebook Page).
+                      provider.connectionMethods.map((method) => (
+                        <Button key={method} onPress={() => startOAuth(provider.provider, { method })}>
+                          <NetworkIcon provider={provider.provider} title="" />
+                          {t('accounts.connectMethod', { network: provider.displayName, method })}
+                        </Button>
+                      ))
+                    ) : (
+                      <Button onPress={() => startOAuth(provider.provider)}>
+                        <NetworkIcon provider={provider.provider} title="" />
+                        {t('accounts.connectOAuth', { network: provider.displayName })}
+                      </Button>
+                    )}
                     <ErrorBanner error={errorOf(provider.provider)} />
                     <Details error={errorOf(provider.provider)} />
                   </li>
@@ -275,7 +296,7 @@ export function Accounts() {
                   aria-labelledby={`connect-${provider.provider}`}
                   onSubmit={(event) => {
                     event.preventDefault();
-                    startOAuth(provider.provider, String(new FormData(event.currentTarget).get('instanceUrl') ?? ''));
+                    startOAuth(provider.provider, { instanceUrl: String(new FormData(event.currentTarget).get('instanceUrl') ?? '') });
                   }}
                 >
                   <h4 id={`connect-${provider.provider}`} className="with-icon">
