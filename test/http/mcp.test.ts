@@ -1,4 +1,4 @@
-// MCP over Streamable HTTP at /mcp, driven by the SDK's own client: the 25 tools, described for agents, each
+// MCP over Streamable HTTP at /mcp, driven by the SDK's own client: the 24 tools, described for agents, each
 // resolving through the graph with the caller's identity, refusals as isError results in the API's words.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,7 @@ async function rest(method: string, path: string, apiKey: string, body?: unknown
 }
 
 describe('MCP over Streamable HTTP', () => {
-  it('lists the 25 tools, each with a title, description, input and output schemas and all four annotations', async () => {
+  it('lists exactly the contract’s 24 tools, each with a title, description, input and output schemas and all four annotations', async () => {
     const client = await httpClient(service.url, acme.ownerKey);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...toolNames].sort());
