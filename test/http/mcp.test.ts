@@ -156,7 +156,7 @@ describe('MCP over Streamable HTTP', () => {
     await client.close();
   });
 
-  it('answers 401 with WWW-Authenticate: Bearer without a valid key, in the API’s error shape', async () => {
+  it('answers 401 with WWW-Authenticate: Bearer naming the OAuth metadata without a valid key, in the API’s error shape', async () => {
     for (const headers of [{}, bearer('sps_not-a-key')]) {
       const response = await fetch(`${service.url}/mcp`, {
         method: 'POST',
@@ -164,7 +164,9 @@ describe('MCP over Streamable HTTP', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^Bearer resource_metadata="http:\/\/localhost:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+      );
       expect((await response.json()).error).toMatchObject({ code: 'UNAUTHENTICATED', requestId: expect.any(String) });
     }
     await expect(httpClient(service.url, null)).rejects.toThrow();

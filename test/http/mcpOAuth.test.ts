@@ -93,6 +93,17 @@ describe('discovery and registration', () => {
     });
   });
 
+  it('offers no OAuth where PUBLIC_BASE_URL is plain http to another host: 401 says Bearer alone', async () => {
+    const plain = await startTestService({ PUBLIC_BASE_URL: 'http://publisher.example' }, service.databaseUrl);
+    try {
+      const response = await fetch(`${plain.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await fetch(`${plain.url}/.well-known/oauth-authorization-server`)).status).toBe(404);
+    } finally {
+      await plain.stop();
+    }
+  });
+
   it('registers only https or loopback redirect URIs, as a public client without a secret', async () => {
     const register = (body: unknown) =>
       fetch(`${base}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
