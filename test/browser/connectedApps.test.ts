@@ -6,19 +6,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startTestService, type TestService } from '../support/service.ts';
-import { connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import type { TestService } from '../support/service.ts';
 import { succeed } from '../support/mcp.ts';
-import { connectedClient, freePort, oauthTransport, RecordingClientProvider } from '../support/mcpOAuth.ts';
+import { connectedClient, mcpStatus, oauthTransport, ownerPassword as password, RecordingClientProvider, startOAuthService } from '../support/mcpOAuth.ts';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { launchBrowser, type Browser } from './chromium.ts';
 
-const password = 'a long enough password';
 let service: TestService;
 let base: string;
 let browser: Browser;
 let page: Page;
-let workspace: TestWorkspace;
 let email: string;
 /** The client's loopback redirect URI (a native client's, RFC 8252): records what the browser brought back. */
 let callback: Server;
@@ -26,12 +23,7 @@ let callbackUrl: string;
 const arrivals: URL[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base });
-  workspace = await createWorkspace(service.services, { password });
-  await connectSandbox(service.services, workspace.workspaceId);
-  ({ email } = await service.services.db.prisma.user.findUniqueOrThrow({ where: { id: workspace.ownerId } }));
+  ({ service, base, email } = await startOAuthService());
   callback = createServer((req, res) => {
     const url = new URL(req.url ?? '/', callbackUrl);
     if (url.pathname === '/callback') arrivals.push(url);
@@ -91,12 +83,7 @@ describe('connecting an MCP client in the dashboard', () => {
     await row.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect app' }).click();
     await page.getByText('No connected apps').waitFor();
-    const refused = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    expect(refused.status).toBe(401);
+    expect(await mcpStatus(base, provider.saved!.access_token)).toBe(401);
   });
 
   it('sends Deny back to the client as access_denied', async () => {

@@ -5,34 +5,31 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UnauthorizedError, auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startTestService, type TestService } from '../support/service.ts';
-import { addPerson, connectSandbox, createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { addPerson, type TestWorkspace } from '../support/fixtures.ts';
 import { call, refusalOf, succeed, toolNames } from '../support/mcp.ts';
 import {
   connectedClient,
   decide,
   decideMutation,
-  freePort,
   graph,
+  mcpStatus,
   oauthTransport,
   openAuthorization,
+  ownerPassword as password,
   RecordingClientProvider,
   signIn,
+  startOAuthService,
   type Person,
 } from '../support/mcpOAuth.ts';
 
-const password = 'a long enough password';
 let service: TestService;
 let base: string;
 let workspace: TestWorkspace;
 let owner: Person;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base });
-  workspace = await createWorkspace(service.services, { password });
-  await connectSandbox(service.services, workspace.workspaceId);
-  const { email } = await service.services.db.prisma.user.findUniqueOrThrow({ where: { id: workspace.ownerId } });
+  let email: string;
+  ({ service, base, workspace, email } = await startOAuthService());
   owner = await signIn(base, email, password, workspace.workspaceId);
 });
 afterAll(() => service?.stop());
@@ -54,14 +51,6 @@ async function signedInClient(grant: { preset?: 'PUBLISHING' | 'READ_ONLY'; scop
   const transport = oauthTransport(base, provider);
   await transport.finishAuth(back.searchParams.get('code')!);
   return { provider, client: await connectedClient(base, provider) };
-}
-
-async function postToMcp(token: string) {
-  return fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
 }
 
 async function tokenRequest(body: Record<string, string>) {
@@ -153,8 +142,6 @@ describe('signing in', () => {
       await client.close();
     }
     // As a key's: one request of the person's rate limit and a row of the request log, each POST.
-    const limited = await postToMcp(provider.saved!.access_token);
-    expect(limited.headers.get('ratelimit-policy')).toContain('q=');
     const apps = await graph(base, owner, '{ connectedApps { clientName redirectHost scopes lastUsedAt } }');
     expect(apps.data?.connectedApps).toContainEqual(
       expect.objectContaining({ clientName: 'Claude (test)', redirectHost: '127.0.0.1:33418', lastUsedAt: expect.any(String) }),
@@ -212,7 +199,7 @@ describe('signing in', () => {
     expect(first.status).toBe(200);
     // A code presented again: refused, and the app it created is revoked (its tokens may be in other hands).
     expect(await tokenRequest({ ...exchange, code_verifier: provider.verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect((await postToMcp(first.body.access_token!)).status).toBe(401);
+    expect(await mcpStatus(base, first.body.access_token!)).toBe(401);
   });
 
   it('refuses an authorization request without S256', async () => {
@@ -236,11 +223,11 @@ describe('tokens', () => {
     const second = provider.saved!;
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(second.access_token).not.toBe(first.access_token);
-    expect((await postToMcp(second.access_token)).status).toBe(200);
+    expect(await mcpStatus(base, second.access_token)).toBe(200);
 
     const reused = await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: provider.client!.client_id });
     expect(reused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect((await postToMcp(second.access_token)).status).toBe(401);
+    expect(await mcpStatus(base, second.access_token)).toBe(401);
     const afterRevocation = await tokenRequest({ grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id: provider.client!.client_id });
     expect(afterRevocation).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
@@ -261,7 +248,7 @@ describe('tokens', () => {
       "UPDATE connected_app_token SET expires_at = now() - interval '1 second' WHERE hash = encode(sha256($1::bytea), 'hex')",
       [provider.saved!.access_token],
     );
-    expect((await postToMcp(provider.saved!.access_token)).status).toBe(401);
+    expect(await mcpStatus(base, provider.saved!.access_token)).toBe(401);
   });
 
   it('disconnecting an app in the dashboard refuses its token at once', async () => {
@@ -276,7 +263,7 @@ describe('tokens', () => {
       expect(apps.map((listed) => listed.id)).toContain(app.id);
       const left = await graph(base, owner, 'mutation($id: ID!) { disconnectApp(id: $id) { id } }', { id: app.id });
       expect(left.data?.disconnectApp.map((listed: { id: string }) => listed.id)).not.toContain(app.id);
-      expect((await postToMcp(provider.saved!.access_token)).status).toBe(401);
+      expect(await mcpStatus(base, provider.saved!.access_token)).toBe(401);
       const refreshed = await tokenRequest({
         grant_type: 'refresh_token',
         refresh_token: provider.saved!.refresh_token!,

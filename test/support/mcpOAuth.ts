@@ -2,6 +2,8 @@
 // does it: an OAuthClientProvider keeping what the SDK asks it to keep, whose "browser" is the test: it follows the
 // authorization URL to the consent page and decides there through the same calls the dashboard makes.
 import { createServer } from 'node:net';
+import { startTestService, type TestService } from './service.ts';
+import { connectSandbox, createWorkspace, type TestWorkspace } from './fixtures.ts';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,6 +17,32 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+export const ownerPassword = 'a long enough password';
+
+/**
+ * The service under the address clients use (OAuth's issuer and resource are PUBLIC_BASE_URL), with a workspace
+ * whose owner has a password and a sandbox account.
+ */
+export async function startOAuthService(): Promise<{ service: TestService; base: string; workspace: TestWorkspace; email: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base });
+  const workspace = await createWorkspace(service.services, { password: ownerPassword });
+  await connectSandbox(service.services, workspace.workspaceId);
+  const { email } = await service.services.db.prisma.user.findUniqueOrThrow({ where: { id: workspace.ownerId } });
+  return { service, base, workspace, email };
+}
+
+/** The status /mcp answers a tools/list with this bearer token. */
+export async function mcpStatus(base: string, token: string): Promise<number> {
+  const response = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  return response.status;
 }
 
 /** What a client keeps between runs: its registration, its tokens, the PKCE verifier of the sign-in under way. */
