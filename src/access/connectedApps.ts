@@ -340,3 +340,10 @@ export async function disconnectApp(db: Database, actor: Actor, appId: string): 
   await revokeApp(db, app.id, 'disconnected');
   return listConnectedApps(db, actor);
 }
+
+/** Housekeeping: consent requests, codes and tokens past their expiry, none of them of use any more. */
+export async function forgetExpiredAppGrants(db: Database): Promise<number> {
+  const requests = await db.pool.query('DELETE FROM oauth_app_request WHERE expires_at < now()');
+  const tokens = await db.pool.query('DELETE FROM connected_app_token WHERE expires_at < now()');
+  return (requests.rowCount ?? 0) + (tokens.rowCount ?? 0);
+}

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UnauthorizedError, auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startTestService, type TestService } from '../support/service.ts';
+import { forgetExpiredAppGrants } from '../../src/access/connectedApps.ts';
+import { digestSecret } from '../../src/access/secrets.ts';
 import { addPerson, type TestWorkspace } from '../support/fixtures.ts';
 import { call, refusalOf, succeed, toolNames } from '../support/mcp.ts';
 import {
@@ -249,6 +251,12 @@ describe('tokens', () => {
       [provider.saved!.access_token],
     );
     expect(await mcpStatus(base, provider.saved!.access_token)).toBe(401);
+    // Housekeeping forgets it (and every request, code and token past its expiry); its refresh token stays.
+    expect(await forgetExpiredAppGrants(service.services.db)).toBeGreaterThan(0);
+    const { rows } = await service.services.db.pool.query('SELECT kind FROM connected_app_token WHERE hash = ANY($1)', [
+      [provider.saved!.access_token, provider.saved!.refresh_token!].map(digestSecret),
+    ]);
+    expect(rows).toEqual([{ kind: 'refresh' }]);
   });
 
   it('disconnecting an app in the dashboard refuses its token at once', async () => {
