@@ -1,4 +1,4 @@
-// The MCP server of one caller: the 25 tools, each resolving through the GraphQL graph with the caller's context.
+// The MCP server of one caller: the 24 tools, each resolving through the GraphQL graph with the caller's context.
 // A refused call is a tool result with isError (the API's code and localized message), never a protocol error.
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

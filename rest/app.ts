@@ -19,6 +19,7 @@ import { oauthCallbackRouter } from './oauthCallback.ts';
 import { findSandboxItem } from '../src/providers/sandbox/adapter.ts';
 import { isUuid } from '../src/ids.ts';
 import { mcpRouter } from './mcp.ts';
+import { mcpAuthRouter } from './mcpAuth.ts';
 import { dashboardRouter } from './dashboard.ts';
 import { networkDocsRouter } from './networkDocs.ts';
 import { dashboardPolicy, graphiqlPolicy, securityHeaders } from './securityHeaders.ts';
@@ -49,6 +50,7 @@ export async function buildApp(services: Services): Promise<Express> {
   // Under /v1 for clients generated from the OpenAPI document (one base URL), at the root for the dashboard.
   app.use(['/v1/auth', '/auth'], dashboardAuthRouter(services));
   app.use('/v1', await v1Router(services));
+  app.use(mcpAuthRouter(services));
   app.use(mcpRouter(services));
 
   const graph = createGraphHandler<{ req: Request; res: Response }>(services.logger, ({ res }) => {

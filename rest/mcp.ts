@@ -1,12 +1,16 @@
 // MCP over Streamable HTTP at /mcp, stateless: each POST gets its own server (mcp/server.ts) and transport (the
-// SDK's servers keep per-connection state), authenticated with an API key exactly as /v1 is (one request against
-// the rate limit, recorded in the request log as POST /mcp). GET (a server-sent event stream) and DELETE (ending a
+// SDK's servers keep per-connection state), authenticated with an API key exactly as /v1 is, or with a connected
+// app's OAuth access token (mcpAuth.ts), which acts as a key of its person would (one request against the rate
+// limit, recorded in the request log as POST /mcp). Without either: 401 naming the protected resource metadata. GET (a server-sent event stream) and DELETE (ending a
 // session) have nothing to serve without sessions: 405. The Host header is checked against MCP_ALLOWED_HOSTS (DNS
 // rebinding).
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
-import { authenticate } from './authenticate.ts';
+import { credentialsOf } from './authenticate.ts';
+import { mcpAuthorization } from './mcpAuth.ts';
+import { accessTokenPrefix } from '../src/access/connectedApps.ts';
+import { rateLimitHeaders } from '../src/ratelimit/limiter.ts';
 import { verifyJsonText } from './errors.ts';
 import { contextOf } from './requestContext.ts';
 import { AppError } from '../src/errors/appError.ts';
@@ -20,7 +24,7 @@ const maxMessageBytes = 28 * 1024 * 1024;
 
 export function mcpRouter(services: Services): Router {
   const graph = graphRunner(services.logger);
-  const resolveCaller = authenticate(services);
+  const challenge = mcpAuthorization(services.config.publicBaseUrl)?.challenge ?? 'Bearer';
   const router = Router();
   router.use(mcpPath, (_req, res, next) => {
     contextOf(res).route = mcpPath;
@@ -35,14 +39,20 @@ export function mcpRouter(services: Services): Router {
   });
   router.post(
     mcpPath,
-    // Only API keys: an MCP client holds no dashboard session.
+    // API keys and connected apps' access tokens: an MCP client holds no dashboard session.
     (req: Request, res: Response, next: NextFunction) => {
       const refuse = (error: unknown) => {
-        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') error.headers['WWW-Authenticate'] = 'Bearer';
+        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') error.headers['WWW-Authenticate'] = challenge;
         next(error);
       };
-      if (!req.get('authorization')) return refuse(new AppError('UNAUTHENTICATED', 'unauthenticated'));
-      resolveCaller(req, res, refuse).catch(refuse);
+      const credentials = req.get('authorization') === undefined ? null : credentialsOf(req);
+      if (credentials?.kind !== 'apiKey') return refuse(new AppError('UNAUTHENTICATED', 'unauthenticated'));
+      const appToken = credentials.token.startsWith(`${accessTokenPrefix}_`);
+      services.callers.resolve(appToken ? { kind: 'appToken', token: credentials.token } : credentials).then((caller) => {
+        contextOf(res).actor = caller.actor;
+        res.set(rateLimitHeaders(caller.rateLimit));
+        next();
+      }, refuse);
     },
     express.json({ limit: maxMessageBytes, verify: verifyJsonText }),
     async (req: Request, res: Response) => {

@@ -69,6 +69,16 @@ const post = { post: postShape };
 const postResult = (field: string) => (data: Record<string, any>) => ({ post: data[field] });
 const postSummary = ({ post }: { post: z.infer<typeof postShape> }) =>
   `Post ${post.id} is ${post.status} (version ${post.version}, ${post.targets.length} target${post.targets.length === 1 ? '' : 's'}).`;
+const settingOption = z.object({
+  name: z.string(),
+  choices: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
+  default: z.union([z.string(), z.boolean()]).nullable(),
+  unavailable: z.string().nullable(),
+});
+const optionsSummary = (options: z.infer<typeof settingOption>[] | undefined) =>
+  options?.length
+    ? `; ${options.map((option) => `${option.name} ${option.unavailable ? `unavailable (${option.unavailable})` : option.choices ? counted(option.choices.length, 'choice') : `default ${String(option.default)}`}`).join(', ')}`
+    : '';
 const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
 
 export const postTools = [
@@ -76,44 +86,29 @@ export const postTools = [
     name: 'list_social_accounts',
     title: 'List connected social accounts',
     description:
-      'Lists the workspace’s connected social accounts. Each `id` is the `connectionId` a post target needs (create_post, validate_post). Accounts with needsReconnect must be reconnected by a person before posting.',
-    input: pageInput,
-    output: { accounts: z.array(accountShape), nextCursor },
-    annotations: reads,
-    document: `query($first: Int, $after: String) { socialAccounts(first: $first, after: $after) { edges { node { ${accountFields} } } pageInfo { hasNextPage endCursor } } }`,
-    variables: pageVariables,
+      'Lists the workspace’s connected social accounts, each with its setting options. Each `id` is the `connectionId` a post target needs (create_post, validate_post). Accounts with needsReconnect must be reconnected by a person before posting. ' +
+      '`settingOptions` says what the account may choose for its network’s target settings, read from the network now: Pinterest’s boards for boardId, TikTok’s privacy levels for privacyLevel (no default: ask the person which, TikTok requires it chosen per post) and the switches the creator turned off (unavailable, with why); empty for networks without per-account choices. Use a choice’s value in create_post’s target settings.',
+    input: {
+      ...pageInput,
+      settingOptions: z
+        .boolean()
+        .optional()
+        .describe('Read each account’s setting options from its network (default true); false lists the accounts without asking any network.'),
+    },
+    output: { accounts: z.array(accountShape.extend({ settingOptions: z.array(settingOption).optional() })), nextCursor },
+    annotations: { ...reads, openWorldHint: true },
+    document: `query($first: Int, $after: String, $options: Boolean!) { socialAccounts(first: $first, after: $after) { edges { node { ${accountFields}
+      settingOptions @include(if: $options) { name choices { value label } default unavailable } } } pageInfo { hasNextPage endCursor } } }`,
+    variables: (args) => ({ ...pageVariables(args), options: args.settingOptions ?? true }),
     result: (data) => {
-      const page = pageOf<z.infer<typeof accountShape>>(data.socialAccounts);
-      return { accounts: page.items, nextCursor: page.nextCursor };
+      const page = pageOf<z.infer<typeof accountShape> & { settingOptions?: z.infer<typeof settingOption>[] | null }>(data.socialAccounts);
+      const accounts = page.items.map(({ settingOptions, ...account }) =>
+        settingOptions === undefined ? account : { ...account, settingOptions: settingOptions ?? [] },
+      );
+      return { accounts, nextCursor: page.nextCursor };
     },
     summary: ({ accounts, nextCursor }) =>
-      `${counted(accounts.length, 'account')}: ${accounts.map((a) => `${a.provider} @${a.username} (${a.id}, ${a.status})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
-  }),
-  graphTool({
-    name: 'get_setting_options',
-    title: 'Get an account’s setting options',
-    description:
-      'What one account may choose for its network’s target settings, read from the network now: Pinterest’s boards for boardId, TikTok’s privacy levels for privacyLevel (no default: ask the person which, TikTok requires it chosen per post) and the switches the creator turned off (unavailable, with why). Empty for networks without per-account choices. Use a choice’s value in create_post’s target settings.',
-    input: { connectionId: z.string().describe('A social account id from list_social_accounts.') },
-    output: {
-      provider: z.string(),
-      options: z.array(
-        z.object({
-          name: z.string(),
-          choices: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
-          default: z.union([z.string(), z.boolean()]).nullable(),
-          unavailable: z.string().nullable(),
-        }),
-      ),
-    },
-    annotations: { ...reads, openWorldHint: true },
-    document: 'query($id: ID!) { socialAccount(id: $id) { provider settingOptions { name choices { value label } default unavailable } } }',
-    variables: (args) => ({ id: args.connectionId }),
-    result: (data) => ({ provider: data.socialAccount.provider, options: data.socialAccount.settingOptions ?? [] }),
-    summary: ({ provider, options }) =>
-      options.length
-        ? `${provider}: ${options.map((option) => `${option.name} ${option.unavailable ? `unavailable (${option.unavailable})` : option.choices ? `${counted(option.choices.length, 'choice')}` : `default ${String(option.default)}`}`).join('; ')}.`
-        : `${provider} has no per-account choices.`,
+      `${counted(accounts.length, 'account')}: ${accounts.map((a) => `${a.provider} @${a.username} (${a.id}, ${a.status}${optionsSummary(a.settingOptions)})`).join('; ') || 'none'}${nextCursor ? '; more with cursor' : ''}.`,
   }),
   graphTool({
     name: 'get_provider_rules',

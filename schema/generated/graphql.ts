@@ -129,6 +129,23 @@ export type ApiKey = {
   scopes: Array<Scope>;
 };
 
+/** An MCP client asking to act for the caller: what the consent page shows. */
+export type AppAuthorization = {
+  __typename?: 'AppAuthorization';
+  clientName?: Maybe<Scalars['String']['output']>;
+  expiresAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  /** Where the answer goes: the host the person should recognize. */
+  redirectHost: Scalars['String']['output'];
+  requestedScopes: Array<Scope>;
+};
+
+export type AppAuthorizationDecision = {
+  __typename?: 'AppAuthorizationDecision';
+  /** Where to send the browser: the client’s redirect URI with the code, or with access_denied. */
+  redirectTo: Scalars['String']['output'];
+};
+
 export type CaptionRules = {
   __typename?: 'CaptionRules';
   /** Networks that shorten links count each link as this many characters; null: as written. */
@@ -157,6 +174,20 @@ export type CaptionThread = {
   __typename?: 'CaptionThread';
   /** In order: the first post, then each reply. */
   parts: Array<Scalars['String']['output']>;
+};
+
+/** An MCP client (Claude, ChatGPT, the MCP Inspector) the caller signed in with OAuth in this workspace; it acts as a key of theirs would. */
+export type ConnectedApp = {
+  __typename?: 'ConnectedApp';
+  /** The name the client registered with (RFC 7591 client_name). */
+  clientName?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  /** Its last call of /mcp, to the minute. */
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The host the client’s sign-in returned to. */
+  redirectHost: Scalars['String']['output'];
+  scopes: Array<Scope>;
 };
 
 /** How an OAuth connection ended, for the person who started it: the `outcome` the callback adds to its redirect names it. The dashboard shows this, never text from its address. */
@@ -333,11 +364,15 @@ export type Mutation = {
   createPost: Post;
   createQueue: Queue;
   createWebhook: WebhookEndpoint;
+  /** Allows (with a preset or scopes, never more than the caller’s role holds, on a plan with API access) or denies an MCP client for the caller in this workspace. */
+  decideAppAuthorization: AppAuthorizationDecision;
   deleteMedia: Scalars['Boolean']['output'];
   deletePost: Scalars['Boolean']['output'];
   /** Deletes the queue; answers how many of its posts stay scheduled at their times. */
   deleteQueue: Scalars['Int']['output'];
   deleteWebhook: Scalars['Boolean']['output'];
+  /** Disconnects one of the caller’s apps: its tokens are refused from now on. Answers the apps left. */
+  disconnectApp: Array<ConnectedApp>;
   /** Disconnects the account: REVOKED, tokens erased (and revoked at the network where it offers that), history kept. */
   disconnectSocialAccount: SocialAccount;
   /** A new draft with the content, targets and campaign of post `id` (in any state), checked as createPost checks. */
@@ -428,6 +463,14 @@ export type MutationCreateWebhookArgs = {
 };
 
 
+export type MutationDecideAppAuthorizationArgs = {
+  allow: Scalars['Boolean']['input'];
+  id: Scalars['ID']['input'];
+  preset?: InputMaybe<ScopePreset>;
+  scopes?: InputMaybe<Array<Scope>>;
+};
+
+
 export type MutationDeleteMediaArgs = {
   id: Scalars['ID']['input'];
 };
@@ -444,6 +487,11 @@ export type MutationDeleteQueueArgs = {
 
 
 export type MutationDeleteWebhookArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDisconnectAppArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -806,6 +854,10 @@ export type Query = {
   analytics: AnalyticsResult;
   /** Every key of the workspace, revoked ones included, newest first. */
   apiKeys: Array<ApiKey>;
+  /** A pending authorization request of an MCP client (the id in the consent page’s address); NOT_FOUND once decided or expired. */
+  appAuthorization: AppAuthorization;
+  /** The caller’s connected apps in this workspace that still work, newest first. */
+  connectedApps: Array<ConnectedApp>;
   /** How the OAuth connection named by the callback’s `outcome` ended; null unless the caller started it in this workspace (kept a day). */
   connectionOutcome?: Maybe<ConnectionOutcome>;
   media: QueryMediaConnection;
@@ -836,6 +888,11 @@ export type QueryAnalyticsArgs = {
   provider?: InputMaybe<Provider>;
   status?: InputMaybe<Array<PostStatus>>;
   to: Scalars['String']['input'];
+};
+
+
+export type QueryAppAuthorizationArgs = {
+  id: Scalars['ID']['input'];
 };
 
 

@@ -1,4 +1,4 @@
-// Who is calling: a person of one workspace, through an API key or a dashboard session.
+// Who is calling: a person of one workspace, through an API key, a dashboard session or a connected app's token.
 import { AppError } from '../errors/appError.ts';
 import { featureNames, planInForce, plans, type Feature, type PlanName, type PlanState } from '../workspaces/plans.ts';
 import { roleCeilings, type Role, type Scope } from './scopes.ts';
@@ -7,8 +7,10 @@ export interface Actor {
   workspaceId: string;
   userId: string;
   role: Role;
-  /** Null for a dashboard session. */
+  /** Null for a dashboard session and a connected app. */
   apiKeyId: string | null;
+  /** The connected app (an MCP client signed in with OAuth) whose access token this is; absent otherwise. */
+  connectedAppId?: string;
   /** A dashboard session's token, as its SHA-256 (hex) digest (what flows bound to the session compare); absent for a key. */
   sessionHash?: string;
   /** Scopes the key was given (all scopes for a session). */

@@ -13,7 +13,11 @@ import { isRole, isScope, scopes, type Scope } from './scopes.ts';
 import { digestSecret } from './secrets.ts';
 import { isUuid } from '../ids.ts';
 
-export type Credentials = { kind: 'apiKey'; token: string } | { kind: 'session'; token: string; workspaceId: string | undefined };
+export type Credentials =
+  | { kind: 'apiKey'; token: string }
+  | { kind: 'session'; token: string; workspaceId: string | undefined }
+  /** A connected app's OAuth access token: only /mcp, the resource it is issued for, passes one on. */
+  | { kind: 'appToken'; token: string };
 
 export interface Caller {
   actor: Actor;
@@ -22,6 +26,7 @@ export interface Caller {
 
 interface CallerRow {
   api_key_id: string | null;
+  app_id: string | null;
   workspace_id: string;
   user_id: string;
   scopes: string[] | null;
@@ -33,7 +38,7 @@ interface CallerRow {
 }
 
 const apiKeyCaller = `
-  SELECT k.id AS api_key_id, k.workspace_id, k.created_by_id AS user_id, k.scopes, m.role, w.plan, w.plan_expires_at,
+  SELECT k.id AS api_key_id, NULL::uuid AS app_id, k.workspace_id, k.created_by_id AS user_id, k.scopes, m.role, w.plan, w.plan_expires_at,
          k.expires_at AS valid_until
   FROM api_key k
   JOIN membership m ON m.workspace_id = k.workspace_id AND m.user_id = k.created_by_id
@@ -41,12 +46,24 @@ const apiKeyCaller = `
   WHERE k.hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`;
 
 const sessionCaller = `
-  SELECT NULL::uuid AS api_key_id, m.workspace_id, s.user_id, NULL::text[] AS scopes, m.role, w.plan, w.plan_expires_at,
+  SELECT NULL::uuid AS api_key_id, NULL::uuid AS app_id, m.workspace_id, s.user_id, NULL::text[] AS scopes, m.role, w.plan, w.plan_expires_at,
          s.expires_at AS valid_until
   FROM session s
   JOIN membership m ON m.user_id = s.user_id AND m.workspace_id = $2::uuid
   JOIN workspace w ON w.id = m.workspace_id
   WHERE s.token_hash = $1 AND s.expires_at > now()`;
+
+const appTokenCaller = `
+  SELECT NULL::uuid AS api_key_id, a.id AS app_id, a.workspace_id, a.user_id, a.scopes, m.role, w.plan, w.plan_expires_at,
+         t.expires_at AS valid_until
+  FROM connected_app_token t
+  JOIN connected_app a ON a.id = t.app_id
+  JOIN membership m ON m.workspace_id = a.workspace_id AND m.user_id = a.user_id
+  JOIN workspace w ON w.id = a.workspace_id
+  WHERE t.hash = $1 AND t.kind = 'access' AND t.expires_at > now() AND a.revoked_at IS NULL`;
+
+/** How often a connected app's last use is written: the dashboard shows it to the minute. */
+const lastUseEveryMs = 60_000;
 
 const unauthenticated = () => new AppError('UNAUTHENTICATED', 'unauthenticated');
 /** One allowance per person and workspace, shared by all their keys and sessions. */
@@ -60,6 +77,8 @@ export class Callers {
   readonly #db: Database;
   readonly #limiter: RateLimiter;
   readonly #cache = new Map<string, { row: CallerRow; cachedAt: number }>();
+  /** When this process last wrote each connected app's last use. */
+  readonly #appUses = new Map<string, number>();
   #listener: pg.Client | null = null;
   #stopped = false;
 
@@ -100,11 +119,12 @@ export class Callers {
     if (rateLimit.exceeded) throw rateLimited(rateLimit, headers);
     const plan = { plan: row.plan, planExpiresAt: row.plan_expires_at };
     try {
-      requirePlan(plan, credentials.kind === 'apiKey' ? 'apiAccess' : undefined);
+      requirePlan(plan, credentials.kind === 'session' ? undefined : 'apiAccess');
     } catch (error) {
       if (error instanceof AppError) Object.assign(error.headers, headers);
       throw error;
     }
+    if (row.app_id) await this.#recordAppUse(row.app_id);
     const granted: Scope[] = row.scopes ? row.scopes.filter(isScope) : [...scopes];
     return {
       actor: {
@@ -112,6 +132,7 @@ export class Callers {
         userId: row.user_id,
         role: row.role,
         apiKeyId: row.api_key_id,
+        ...(row.app_id ? { connectedAppId: row.app_id } : {}),
         ...(credentials.kind === 'session' ? { sessionHash: digestSecret(credentials.token) } : {}),
         grantedScopes: new Set(granted),
         plan,
@@ -130,10 +151,18 @@ export class Callers {
     return rateLimit;
   }
 
+  async #recordAppUse(appId: string): Promise<void> {
+    const now = Date.now();
+    if (now - (this.#appUses.get(appId) ?? 0) < lastUseEveryMs) return;
+    if (this.#appUses.size >= maxCached) this.#appUses.clear();
+    this.#appUses.set(appId, now);
+    await this.#db.pool.query('UPDATE connected_app SET last_used_at = now() WHERE id = $1', [appId]);
+  }
+
   async #find(credentials: Credentials): Promise<CallerRow | null> {
     if (credentials.kind === 'session' && !credentials.workspaceId) throw new AppError('WORKSPACE_REQUIRED', 'workspaceRequired');
     const digest = digestSecret(credentials.token);
-    const cacheKey = credentials.kind === 'apiKey' ? `k:${digest}` : `s:${digest}:${credentials.workspaceId}`;
+    const cacheKey = credentials.kind === 'session' ? `s:${digest}:${credentials.workspaceId}` : `${credentials.kind}:${digest}`;
     const cached = this.#listener ? this.#cache.get(cacheKey) : undefined;
     const now = Date.now();
     if (cached && now - cached.cachedAt < cacheTtlMs && (!cached.row.valid_until || cached.row.valid_until.getTime() > now)) {
@@ -148,7 +177,10 @@ export class Callers {
   }
 
   async #query(credentials: Credentials, digest: string): Promise<CallerRow | null> {
-    if (credentials.kind === 'apiKey') return (await this.#db.pool.query<CallerRow>(apiKeyCaller, [digest])).rows[0] ?? null;
+    if (credentials.kind !== 'session') {
+      const query = credentials.kind === 'apiKey' ? apiKeyCaller : appTokenCaller;
+      return (await this.#db.pool.query<CallerRow>(query, [digest])).rows[0] ?? null;
+    }
     const workspaceId = credentials.workspaceId!;
     const row = isUuid(workspaceId) ? (await this.#db.pool.query<CallerRow>(sessionCaller, [digest, workspaceId])).rows[0] : undefined;
     if (row) return row;

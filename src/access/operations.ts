@@ -22,6 +22,10 @@ export const operationRequirements = {
   listApiKeys: { scopes: ['access:write'], roles: managerRoles },
   createApiKey: { scopes: ['access:write'], roles: managerRoles },
   revokeApiKey: { scopes: ['access:write'], roles: managerRoles },
+  /** A person's own connected apps: any member, each app capped by its person's role (see connectedApps.ts). */
+  connectApp: { scopes: [] },
+  listConnectedApps: { scopes: [] },
+  disconnectApp: { scopes: [] },
   listMembers: { scopes: ['access:write'], roles: managerRoles },
   addMember: { scopes: ['access:write'], roles: managerRoles },
   setMemberRole: { scopes: ['access:write'], roles: managerRoles },

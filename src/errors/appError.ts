@@ -89,6 +89,8 @@ export const missingThings = [
   'file',
   'member',
   'apiKey',
+  'connectedApp',
+  'appAuthorization',
 ] as const;
 export type MissingThing = (typeof missingThings)[number];
 

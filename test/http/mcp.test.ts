@@ -1,4 +1,4 @@
-// MCP over Streamable HTTP at /mcp, driven by the SDK's own client: the 25 tools, described for agents, each
+// MCP over Streamable HTTP at /mcp, driven by the SDK's own client: the 24 tools, described for agents, each
 // resolving through the graph with the caller's identity, refusals as isError results in the API's words.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,7 @@ async function rest(method: string, path: string, apiKey: string, body?: unknown
 }
 
 describe('MCP over Streamable HTTP', () => {
-  it('lists the 25 tools, each with a title, description, input and output schemas and all four annotations', async () => {
+  it('lists exactly the contract’s 24 tools, each with a title, description, input and output schemas and all four annotations', async () => {
     const client = await httpClient(service.url, acme.ownerKey);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...toolNames].sort());
@@ -156,7 +156,7 @@ describe('MCP over Streamable HTTP', () => {
     await client.close();
   });
 
-  it('answers 401 with WWW-Authenticate: Bearer without a valid key, in the API’s error shape', async () => {
+  it('answers 401 with WWW-Authenticate: Bearer naming the OAuth metadata without a valid key, in the API’s error shape', async () => {
     for (const headers of [{}, bearer('sps_not-a-key')]) {
       const response = await fetch(`${service.url}/mcp`, {
         method: 'POST',
@@ -164,7 +164,9 @@ describe('MCP over Streamable HTTP', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^Bearer resource_metadata="http:\/\/localhost:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+      );
       expect((await response.json()).error).toMatchObject({ code: 'UNAUTHENTICATED', requestId: expect.any(String) });
     }
     await expect(httpClient(service.url, null)).rejects.toThrow();

@@ -1,4 +1,4 @@
-// GET /v1/social-accounts/{id}/setting-options against the Pinterest and TikTok stand-ins: the account's boards (every
+// GET /v1/social-accounts/{id}/setting-options (and MCP list_social_accounts) against the Pinterest and TikTok stand-ins: the account's boards (every
 // page of them), the creator's privacy levels and switches, `{}` for a network without per-account choices, 404 for
 // another workspace's account, a refused token refreshed once, then the account to reconnect (409), and a network
 // that cannot answer (503). No token is ever in an answer.
@@ -103,7 +103,7 @@ describe("an account's setting options", () => {
     await expectNoTokenIn(answer.body, tiktokAccount);
   });
 
-  it('answers the same through the graph (SocialAccount.settingOptions) and MCP (get_setting_options)', async () => {
+  it('answers the same through the graph (SocialAccount.settingOptions) and MCP (each account of list_social_accounts)', async () => {
     const query = 'query($id: ID!) { socialAccount(id: $id) { settingOptions { name choices { value label } default unavailable } } }';
     const response = await fetch(`${service.url}/graphql`, {
       method: 'POST',
@@ -120,13 +120,18 @@ describe("an account's setting options", () => {
     ]);
     const client = await httpClient(service.url, workspace.ownerKey);
     try {
-      const result = await client.callTool({ name: 'get_setting_options', arguments: { connectionId: pinterestAccount } });
+      const result = await client.callTool({ name: 'list_social_accounts', arguments: { limit: 100 } });
       expect(result.isError).toBeFalsy();
-      const { provider, options } = result.structuredContent as { provider: string; options: { name: string; choices: unknown[] }[] };
-      expect(provider).toBe('pinterest');
-      expect(options).toEqual([
-        { name: 'boardId', choices: boards.map((board) => ({ value: board.id, label: board.name })), default: null, unavailable: null },
-      ]);
+      const { accounts } = result.structuredContent as { accounts: { id: string; provider: string; settingOptions: unknown[] }[] };
+      expect(accounts.find((account) => account.id === pinterestAccount)).toMatchObject({
+        provider: 'pinterest',
+        settingOptions: [{ name: 'boardId', choices: boards.map((board) => ({ value: board.id, label: board.name })), default: null, unavailable: null }],
+      });
+      expect(accounts.find((account) => account.id === tiktokAccount)?.settingOptions).toEqual(data.socialAccount.settingOptions);
+      const withoutNetworks = await client.callTool({ name: 'list_social_accounts', arguments: { settingOptions: false } });
+      const listed = (withoutNetworks.structuredContent as { accounts: Record<string, unknown>[] }).accounts;
+      expect(listed.map((account) => account.id)).toEqual(expect.arrayContaining([pinterestAccount, tiktokAccount]));
+      expect(listed.every((account) => !('settingOptions' in account))).toBe(true);
     } finally {
       await client.close();
     }

@@ -61,7 +61,7 @@ async function stdioClient(command: string, args: string[], apiKey: string, env:
 }
 
 describe('MCP over stdio', () => {
-  it('`sps mcp` lists the 25 tools and answers every one, with logs on stderr only', async () => {
+  it('`sps mcp` lists the 24 tools and answers every one, with logs on stderr only', async () => {
     const queue = await fetch(`${service.url}/v1/queues`, {
       method: 'POST',
       headers: { authorization: `Bearer ${acme.ownerKey}`, 'content-type': 'application/json' },

@@ -35,7 +35,8 @@ export async function startTestService(env: Record<string, string> = {}, databas
   const runtime = await startRuntime(config, createLogger(config.logLevel, log), { migrate: false });
   const app = await buildApp(runtime.services);
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    // PORT: a port chosen beforehand, for a PUBLIC_BASE_URL naming it (OAuth's issuer and resource must be the address clients use).
+    const listening = app.listen(Number(env.PORT ?? 0), '127.0.0.1', () => resolve(listening));
   });
   prepareServer(server);
   const { port } = server.address() as AddressInfo;

@@ -33,6 +33,7 @@ const ApiKeys = lazyPage<object>(() => import('./pages/ApiKeys.tsx'), 'ApiKeys')
 const Webhooks = lazyPage<object>(() => import('./pages/Webhooks.tsx'), 'Webhooks');
 const RequestLog = lazyPage<object>(() => import('./pages/RequestLog.tsx'), 'RequestLog');
 const AiCredits = lazyPage<object>(() => import('./pages/AiCredits.tsx'), 'AiCredits');
+const AuthorizeApp = lazyPage<{ session: Session }>(() => import('./pages/AuthorizeApp.tsx'), 'AuthorizeApp');
 const FrameMenu = lazy(() => import('./FrameMenu.tsx'));
 
 const workspaceStorageKey = 'sps.workspaceId';
@@ -162,6 +163,14 @@ export function App({ initialSession }: { initialSession: Session | null }) {
   }, [path]);
 
   if (session === null) return <SignIn onSignedIn={() => fetchSession().then(setSession)} />;
+  // An MCP client's sign-in (rest/mcpAuth.ts): the consent page stands alone, after signing in if needed.
+  if (path === '/apps/authorize') {
+    return (
+      <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
+        <AuthorizeApp session={session} />
+      </Suspense>
+    );
+  }
   if (!workspace || !client) return <p role="alert">{t('app.noWorkspace')}</p>;
 
   const frame: FrameProps = {

@@ -1,4 +1,5 @@
-// API keys: create one with a preset or chosen scopes (the full key is shown this once), list and revoke.
+// API keys: create one with a preset or chosen scopes (the full key is shown this once), list and revoke; and the
+// person's connected apps (MCP clients signed in with OAuth), with their last use, disconnected at once.
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { apiErrorOf } from '../api/client.ts';
@@ -17,6 +18,17 @@ const CreateKey = `
     createApiKey(name: $name, preset: $preset, scopes: $scopes) { apiKey key { id prefix } }
   }`;
 const RevokeKey = `mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }`;
+const AppsQuery = `query ConnectedApps { connectedApps { id clientName redirectHost scopes createdAt lastUsedAt } }`;
+const DisconnectApp = `mutation DisconnectApp($id: ID!) { disconnectApp(id: $id) { id } }`;
+
+interface ConnectedApp {
+  id: string;
+  clientName: string | null;
+  redirectHost: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
 
 interface ApiKey {
   id: string;
@@ -117,6 +129,49 @@ export function ApiKeys() {
         </EmptyState>
       ) : (
         <Table className="card-table" columns={columns} rows={data?.apiKeys ?? []} keyOf={(key) => key.id} />
+      )}
+      <ConnectedApps />
+    </section>
+  );
+}
+
+function ConnectedApps() {
+  const [{ data }, reload] = useQuery<{ connectedApps: ConnectedApp[] }>({ query: AppsQuery, requestPolicy: 'cache-and-network' });
+  const [, disconnect] = useMutation(DisconnectApp);
+  const { error, setError } = useFormError();
+  const nameOf = (app: ConnectedApp) => app.clientName ?? t('apps.unnamed');
+  const columns: Column<ConnectedApp>[] = [
+    { header: t('apps.client'), cell: (app) => <span id={`app-${app.id}`}>{nameOf(app)}</span> },
+    { header: t('apps.returnsTo'), cell: (app) => app.redirectHost },
+    { header: t('keys.scopes'), cell: (app) => app.scopes.map(scopeName).join(', ') },
+    { header: t('apps.lastUsed'), cell: (app) => (app.lastUsedAt ? formatDateTime(app.lastUsedAt) : t('apps.never')) },
+    {
+      header: t('post.status'),
+      cell: (app) => (
+        <ConfirmButton
+          label={t('apps.disconnect')}
+          describedBy={`app-${app.id}`}
+          title={t('apps.disconnectTitle', { name: nameOf(app) })}
+          message={t('apps.disconnectMessage')}
+          confirmLabel={t('apps.disconnectConfirm')}
+          onConfirm={async () => {
+            const result = await disconnect({ id: app.id });
+            setError(result.error ? apiErrorOf(result.error) : null);
+            reload({ requestPolicy: 'network-only' });
+          }}
+        />
+      ),
+    },
+  ];
+  return (
+    <section aria-labelledby="apps-title">
+      <h2 id="apps-title">{t('apps.connected')}</h2>
+      <p>{t('apps.connectedHint')}</p>
+      <ErrorBanner error={error} />
+      {data && data.connectedApps.length === 0 ? (
+        <EmptyState title={t('apps.none')} />
+      ) : (
+        <Table className="card-table" columns={columns} rows={data?.connectedApps ?? []} keyOf={(app) => app.id} />
       )}
     </section>
   );
