@@ -6,7 +6,6 @@ import { invalidRequest } from '../../src/errors/appError.ts';
 
 const maxWaitSeconds = 10;
 
-
 builder.mutationFields((t) => ({
   uploadMedia: t.field({
     type: MediaFile,

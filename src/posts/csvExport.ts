@@ -59,7 +59,12 @@ export function exportPosts(
       // The files of the whole page in one query.
       const ids = [...new Set(page.flatMap((post) => post.mediaIds))];
       const files = new Map((await mediaOf(db.prisma, actor.workspaceId, ids)).map((media) => [media.id, media]));
-      for (const post of page) yield* rowsOf(post, post.mediaIds.flatMap((id) => files.get(id) ?? []), links);
+      for (const post of page)
+        yield* rowsOf(
+          post,
+          post.mediaIds.flatMap((id) => files.get(id) ?? []),
+          links,
+        );
       if (page.length < pageRows) return;
       after = postPosition(page.at(-1)!);
     }

@@ -89,7 +89,9 @@ async function readRows(csv: Buffer): Promise<CsvRow[]> {
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    throw invalidRequest([{ field: rowField(records + 1, null), code: 'csvSyntax', messageKey: 'detail.csv.syntax', params: { reason: error.code } }]);
+    // The parser reads ahead of this loop: its own count says where it stopped.
+    const read = typeof error.records === 'number' ? error.records : records;
+    throw invalidRequest([{ field: rowField(read + 1, null), code: 'csvSyntax', messageKey: 'detail.csv.syntax', params: { reason: error.code } }]);
   }
   if (!rows.length) throw invalidRequest([bodyDetail('minItems', 'detail.csv.noRows')]);
   return rows;
@@ -101,7 +103,13 @@ function headerOf(record: string[]): CsvColumn[] {
   const details: ErrorDetail[] = [];
   const columns = record.map((name) => {
     const column = byName.get(name.trim().toLowerCase());
-    if (!column) details.push({ field: 'header', code: 'unknownColumn', messageKey: 'detail.csv.unknownColumn', params: { column: name, allowed: csvColumns.join(', ') } });
+    if (!column)
+      details.push({
+        field: 'header',
+        code: 'unknownColumn',
+        messageKey: 'detail.csv.unknownColumn',
+        params: { column: name, allowed: csvColumns.join(', ') },
+      });
     return column!;
   });
   for (const column of new Set(columns.filter((column, index) => column && columns.indexOf(column) !== index))) {
@@ -208,7 +216,9 @@ async function planRows(db: Database, deps: CsvImportDeps, actor: Actor, csv: Bu
   if (urls.size > csvLimits.mediaUrls) throw invalidRequest([bodyDetail('maxItems', 'detail.csv.tooManyMediaUrls', { limit: csvLimits.mediaUrls })]);
   const accountOf = await accountsNamed(db, actor, rows);
   const queueIds = [...new Set(rows.map((row) => row.values.queueId.trim()).filter(isUuid))];
-  const queues = new Map((await db.prisma.queue.findMany({ where: { workspaceId: actor.workspaceId, id: { in: queueIds } } })).map((queue) => [queue.id, queue]));
+  const queues = new Map(
+    (await db.prisma.queue.findMany({ where: { workspaceId: actor.workspaceId, id: { in: queueIds } } })).map((queue) => [queue.id, queue]),
+  );
   const refusedUrls = new Map<string, ErrorDetail>();
   await eachAtOnce([...urls], mediaFetches, async (url) => {
     const refusal = await checkMediaUrl(url, deps.settings.allowedHosts);
@@ -245,7 +255,9 @@ const asColumns = (findings: readonly ErrorDetail[]) =>
   }));
 
 function rowsRefused(planned: readonly PlannedRow[]): AppError {
-  const details = planned.flatMap((row) => asColumns(row.findings).map((finding) => ({ ...finding, field: rowField(row.row, (finding.field || null) as CsvColumn | null) })));
+  const details = planned.flatMap((row) =>
+    asColumns(row.findings).map((finding) => ({ ...finding, field: rowField(row.row, (finding.field || null) as CsvColumn | null) })),
+  );
   const rows = planned.filter((row) => row.findings.length).length;
   return new AppError('VALIDATION_FAILED', 'importRowsInvalid', { rows, count: details.length }, { details });
 }
