@@ -12,6 +12,7 @@ import { checkImport, importPosts, presentImportCheck } from '../src/posts/csvIm
 import { exportPosts } from '../src/posts/csvExport.ts';
 import { mediaImportDeps } from '../src/media/imports.ts';
 import { AppError } from '../src/errors/appError.ts';
+import { authorize } from '../src/access/operations.ts';
 import { publishPost, retryPost, schedulePost } from '../src/posts/publishing.ts';
 import { presentPost } from '../src/posts/present.ts';
 import { presentValidation, validatePost } from '../src/posts/dryRun.ts';
@@ -123,6 +124,8 @@ export const operationHandlers: Record<string, OperationHandler> = {
   validatePost: async ({ services, actor, body, language }) =>
     ok({ data: presentValidation(await validatePost(services.db, actor, body as PostInput), language) }),
   importPosts: async ({ services, actor, query, body, language }) => {
+    // The caller's rights first: a key that may not import learns that, whatever it sent.
+    authorize(actor, 'importPosts');
     if (!Buffer.isBuffer(body)) throw new AppError('INVALID_REQUEST', 'unsupportedCsvType', {}, { status: 415 });
     const deps = { ...mediaImportDeps(services), outbox: services.outbox };
     if (query.dryRun === true) return ok({ data: presentImportCheck(await checkImport(deps, actor, body), language) });
