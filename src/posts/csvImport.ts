@@ -143,7 +143,10 @@ async function accountsNamed(db: Database, actor: Actor, rows: readonly CsvRow[]
     byToken.set(account.id, account);
     byToken.set(`${account.provider}:${account.username.replace(/^@/, '').toLowerCase()}`, account);
   }
-  return (token: string) => byToken.get(isUuid(token) ? token : token.replace(/:@/, ':').toLowerCase()) ?? null;
+  return {
+    byId: new Map(accounts.map((account) => [account.id, account])),
+    accountOf: (token: string) => byToken.get(isUuid(token) ? token : token.replace(/:@/, ':').toLowerCase()) ?? null,
+  };
 }
 
 /**
@@ -214,7 +217,7 @@ async function planRows(db: Database, deps: CsvImportDeps, actor: Actor, csv: Bu
   const rows = await readRows(csv);
   const urls = new Set(rows.flatMap((row) => listOf(row.values.mediaUrls)));
   if (urls.size > csvLimits.mediaUrls) throw invalidRequest([bodyDetail('maxItems', 'detail.csv.tooManyMediaUrls', { limit: csvLimits.mediaUrls })]);
-  const accountOf = await accountsNamed(db, actor, rows);
+  const { byId, accountOf } = await accountsNamed(db, actor, rows);
   const queueIds = [...new Set(rows.map((row) => row.values.queueId.trim()).filter(isUuid))];
   const queues = new Map(
     (await db.prisma.queue.findMany({ where: { workspaceId: actor.workspaceId, id: { in: queueIds } } })).map((queue) => [queue.id, queue]),
@@ -228,7 +231,7 @@ async function planRows(db: Database, deps: CsvImportDeps, actor: Actor, csv: Bu
   for (const row of planned) {
     row.findings.push(...row.mediaUrls.flatMap((url) => refusedUrls.get(url) ?? []));
     if (!row.targets.length) continue;
-    const assessment = await assessPost(db.prisma, actor, { caption: row.caption, mediaIds: [], thread: [] }, row.targets);
+    const assessment = await assessPost(db.prisma, actor, { caption: row.caption, mediaIds: [], thread: [] }, row.targets, byId);
     const found = [
       ...assessment.targets.flatMap((entry) => entry.problems),
       ...assessment.targets.flatMap((entry, index) => violationDetails(index, entry.violations)),
