@@ -24,6 +24,9 @@ interface Finding {
   message: string;
 }
 
+/** An Idempotency-Key per checked file (crypto.randomUUID needs a secure origin; a self-hosted http one is not). */
+const newImportKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+
 const findingsOf = (rows: readonly RowFindings[]): Finding[] =>
   rows.flatMap((row) => row.findings.map((finding, index) => ({ key: `${row.row}-${index}`, row: row.row, column: finding.field, message: finding.message })));
 
@@ -37,7 +40,7 @@ export default function CsvImport({ workspaceId, onClose, onImported }: { worksp
     setStep({ kind: 'checking' });
     try {
       const check = await checkCsv(workspaceId, file);
-      setStep({ kind: 'checked', file, rows: check.rows, key: crypto.randomUUID() });
+      setStep({ kind: 'checked', file, rows: check.rows, key: newImportKey() });
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError('INTERNAL', String(caught)));
       setStep({ kind: 'choose' });
@@ -54,7 +57,7 @@ export default function CsvImport({ workspaceId, onClose, onImported }: { worksp
       const apiError = caught instanceof ApiError ? caught : new ApiError('INTERNAL', String(caught));
       const refused = rowsOf(apiError);
       // A refusal found only by the real run (a file's own rules) shows in the table; anything else above it.
-      if (refused.length) setStep({ kind: 'checked', file, rows: refused, key: crypto.randomUUID() });
+      if (refused.length) setStep({ kind: 'checked', file, rows: refused, key: newImportKey() });
       else {
         setError(apiError);
         setStep({ kind: 'checked', file, rows, key });
