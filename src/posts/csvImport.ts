@@ -33,8 +33,11 @@ export type CsvImportDeps = ImportDeps & { outbox: Outbox };
 const mediaWaitMs = 60_000;
 /** Media URLs fetched at once. */
 const mediaFetches = 4;
-/** The one transaction of a real run: a thousand posts with their targets, jobs and events. */
-const importTransactionMs = 120_000;
+/**
+ * The one transaction of a real run: a thousand posts with their targets, jobs and events (about 8,400 statements;
+ * 44–108 s on a two-core machine at load average 18–25, see bench/README.md).
+ */
+const importTransactionMs = 300_000;
 
 interface CsvRow {
   row: number;
