@@ -7,7 +7,12 @@ import { getSocialAccount, listSocialAccounts, presentSocialAccount } from '../s
 import { readSettingOptions } from '../src/accounts/settingOptions.ts';
 import { addSocialAccount, disconnectSocialAccount, startAccountConnection, type AddAccountInput, type StartConnectionInput } from '../src/accounts/connect.ts';
 import { mapPage } from '../src/pagination.ts';
-import { createPost, deletePost, getPost, listPosts, updatePost, type PostChanges, type PostInput } from '../src/posts/posts.ts';
+import { createPost, deletePost, getPost, listPosts, updatePost, type PostChanges, type PostFilters, type PostInput } from '../src/posts/posts.ts';
+import { checkImport, importPosts, presentImportCheck } from '../src/posts/csvImport.ts';
+import { exportPosts } from '../src/posts/csvExport.ts';
+import { mediaImportDeps } from '../src/media/imports.ts';
+import { AppError } from '../src/errors/appError.ts';
+import { authorize } from '../src/access/operations.ts';
 import { publishPost, retryPost, schedulePost } from '../src/posts/publishing.ts';
 import { presentPost } from '../src/posts/present.ts';
 import { presentValidation, validatePost } from '../src/posts/dryRun.ts';
@@ -79,6 +84,17 @@ function analyticsQuery(query: Record<string, unknown>): AnalyticsQuery {
   };
 }
 
+function postFilters(query: Record<string, unknown>): PostFilters {
+  return {
+    status: commaList(query.status),
+    from: optionalDate(query.from),
+    to: optionalDate(query.to),
+    connectionId: query.connectionId as string | undefined,
+    provider: query.provider as string | undefined,
+    campaign: query.campaign as string | undefined,
+  };
+}
+
 function page(query: Record<string, unknown>) {
   return { limit: query.limit as number | undefined, cursor: query.cursor as string | undefined };
 }
@@ -99,23 +115,31 @@ export const operationHandlers: Record<string, OperationHandler> = {
   disconnectSocialAccount: async ({ services, actor, params }) =>
     ok({ data: presentSocialAccount(await disconnectSocialAccount(services.db, services.outbox, services.connections, actor, params.id!)) }),
 
-  listPosts: async ({ services, actor, query, language }) => {
-    const filters = {
-      status: commaList(query.status),
-      from: optionalDate(query.from),
-      to: optionalDate(query.to),
-      connectionId: query.connectionId as string | undefined,
-      provider: query.provider as string | undefined,
-      campaign: query.campaign as string | undefined,
-    };
-    return ok(mapPage(await listPosts(services.db, actor, filters, page(query)), (post) => presentPost(post, language, links(services))));
-  },
+  listPosts: async ({ services, actor, query, language }) =>
+    ok(mapPage(await listPosts(services.db, actor, postFilters(query), page(query)), (post) => presentPost(post, language, links(services)))),
   createPost: async ({ services, actor, body, language }) => ({
     status: 201,
     body: { data: presentPost(await createPost(services.db, actor, body as PostInput), language, links(services)) },
   }),
   validatePost: async ({ services, actor, body, language }) =>
     ok({ data: presentValidation(await validatePost(services.db, actor, body as PostInput), language) }),
+  importPosts: async ({ services, actor, query, body, language }) => {
+    // The caller's rights first: a key that may not import learns that, whatever it sent.
+    authorize(actor, 'importPosts');
+    if (!Buffer.isBuffer(body)) throw new AppError('INVALID_REQUEST', 'unsupportedCsvType', {}, { status: 415 });
+    const deps = { ...mediaImportDeps(services), outbox: services.outbox };
+    if (query.dryRun === true) return ok({ data: presentImportCheck(await checkImport(deps, actor, body), language) });
+    const posts = await importPosts(deps, actor, body);
+    return { status: 201, body: { data: posts.map((post) => presentPost(post, language, links(services))) } };
+  },
+  exportPosts: async ({ services, actor, query }) => {
+    const { filename, csv } = exportPosts(services.db, actor, postFilters(query), links(services));
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
+      stream: { readable: csv, release: () => csv.destroy() },
+    };
+  },
   getPost: async ({ services, actor, params, language }) => ok({ data: presentPost(await getPost(services.db, actor, params.id!), language, links(services)) }),
   updatePost: async ({ services, actor, params, body, language }) =>
     ok({ data: presentPost(await updatePost(services.db, services.boss, actor, params.id!, body as PostChanges), language, links(services)) }),

@@ -14,6 +14,7 @@ import { refuseUnstorableText, sendError, verifyJsonText } from './errors.ts';
 import { detailsOf } from '../src/errors/schemaDetails.ts';
 import { operationHandlers, type OperationHandler } from './operations.ts';
 import { idempotentPosts } from './idempotency.ts';
+import { csvLimits } from '../src/posts/csvColumns.ts';
 
 export const apiRoot = '/v1';
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch'];
@@ -85,6 +86,9 @@ export async function createBackend(services: Services) {
 }
 
 const jsonType = 'application/json';
+const csvType = 'text/csv';
+/** The one operation whose body is not JSON: a CSV of posts, kept as bytes (csv-parse reads them). */
+const csvPath = '/posts/import';
 
 /**
  * A body that is not JSON is refused, never ignored: a retry sent as text/plain once lost its `targetId` and
@@ -92,7 +96,7 @@ const jsonType = 'application/json';
  */
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-  if (!hasBody || req.is(jsonType)) next();
+  if (!hasBody || req.is(jsonType) || (req.path === csvPath && req.is(csvType))) next();
   else sendError(res, new AppError('INVALID_REQUEST', 'unsupportedMediaType', {}, { status: 415 }));
 }
 
@@ -110,6 +114,7 @@ export async function v1Router(services: Services): Promise<Router> {
   });
   router.use(requireJsonBody);
   router.use(express.json({ type: jsonType, limit: '1mb', strict: false, verify: verifyJsonText }), refuseUnstorableText);
+  router.use(csvPath, express.raw({ type: csvType, limit: csvLimits.bodyBytes }));
   router.use(authenticate(services));
   router.use(
     idempotentPosts(services, (req) => {

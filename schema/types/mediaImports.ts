@@ -1,22 +1,10 @@
 // Media added in one call from a URL or from base64 bytes (src/media/imports.ts), for agents and scripts.
 import { builder } from '../builder.ts';
 import { MediaFile } from './media.ts';
-import { awaitProcessed, importFromBase64, importFromUrl, type ImportDeps } from '../../src/media/imports.ts';
+import { awaitProcessed, importFromBase64, importFromUrl, mediaImportDeps } from '../../src/media/imports.ts';
 import { invalidRequest } from '../../src/errors/appError.ts';
-import type { GraphContext } from '../builder.ts';
 
 const maxWaitSeconds = 10;
-
-function importDeps({ services }: GraphContext): ImportDeps {
-  const { db, boss, storage, signer, config, webhooks } = services;
-  return {
-    db,
-    boss,
-    storage,
-    signer,
-    settings: { publicBaseUrl: config.publicBaseUrl, maxUploadBytes: config.maxUploadBytes, allowedHosts: webhooks.allowedHosts },
-  };
-}
 
 builder.mutationFields((t) => ({
   uploadMedia: t.field({
@@ -41,8 +29,8 @@ builder.mutationFields((t) => ({
       }
       const media =
         args.url != null
-          ? await importFromUrl(importDeps(context), context.actor, { url: args.url, filename: args.filename ?? undefined })
-          : await importFromBase64(importDeps(context), context.actor, {
+          ? await importFromUrl(mediaImportDeps(context.services), context.actor, { url: args.url, filename: args.filename ?? undefined })
+          : await importFromBase64(mediaImportDeps(context.services), context.actor, {
               base64: args.base64!,
               filename: args.filename ?? '',
               contentType: args.contentType ?? '',

@@ -34,6 +34,8 @@ export const operationRequirements = {
   getPost: { scopes: ['posts:read'] },
   createPost: { scopes: ['posts:write'] },
   validatePost: { scopes: ['posts:write'] },
+  importPosts: { scopes: ['posts:write'] },
+  exportPosts: { scopes: ['posts:read'] },
   updatePost: { scopes: ['posts:write'] },
   deletePost: { scopes: ['posts:write'] },
   publishPost: { scopes: ['posts:write'] },

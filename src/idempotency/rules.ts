@@ -29,8 +29,12 @@ export interface RequestIdentity {
   body: unknown;
 }
 
-/** JSON with object keys sorted, so that key order and whitespace do not make two bodies differ. */
+/**
+ * JSON with object keys sorted, so that key order and whitespace do not make two bodies differ. A body kept as bytes
+ * (a CSV import) is the same when its bytes are: it stands as their digest.
+ */
 function canonical(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return { sha256: createHash('sha256').update(value).digest('hex') };
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -10,8 +10,9 @@ import type { Actor } from '../access/actor.ts';
 import type { Database } from '../db/database.ts';
 import type { Media } from '../db/generated/prisma/client.ts';
 import type { UrlSigner } from '../crypto/urlSigner.ts';
-import { invalidRequest, type ErrorDetail } from '../errors/appError.ts';
+import { AppError, invalidRequest, type ErrorDetail } from '../errors/appError.ts';
 import type { PgBoss } from '../jobs/boss.ts';
+import type { Services } from '../runtime.ts';
 import { checkDestination, pinnedAgent, RefusedDestination } from '../outbound/guard.ts';
 import { getMedia } from './library.ts';
 import type { MediaStorage } from './storage.ts';
@@ -29,6 +30,18 @@ export interface ImportDeps {
   storage: MediaStorage;
   signer: UrlSigner;
   settings: UploadSettings & { allowedHosts: ReadonlySet<string> };
+}
+
+/** The import's dependencies from the running services: URLs are checked against the webhooks' allow-list. */
+export function mediaImportDeps(services: Pick<Services, 'db' | 'boss' | 'storage' | 'signer' | 'config' | 'webhooks'>): ImportDeps {
+  const { db, boss, storage, signer, config, webhooks } = services;
+  return {
+    db,
+    boss,
+    storage,
+    signer,
+    settings: { publicBaseUrl: config.publicBaseUrl, maxUploadBytes: config.maxUploadBytes, allowedHosts: webhooks.allowedHosts },
+  };
 }
 
 type FileSource = { body: Readable; filename: string; contentType: string; size: number };
@@ -107,6 +120,17 @@ async function checkedDestination(url: string, allowedHosts: ReadonlySet<string>
   } catch (error) {
     if (!(error instanceof RefusedDestination)) throw error;
     throw refused({ field: 'url', code: error.code, messageKey: `detail.mediaUrl.${error.code}`, params: error.params });
+  }
+}
+
+/** Whether the guard lets the import fetch `url` (without fetching it): the refusal's detail (field `url`), or null. */
+export async function checkMediaUrl(url: string, allowedHosts: ReadonlySet<string>): Promise<ErrorDetail | null> {
+  try {
+    await checkedDestination(url, allowedHosts);
+    return null;
+  } catch (error) {
+    if (error instanceof AppError && error.details?.[0]) return error.details[0];
+    throw error;
   }
 }
 

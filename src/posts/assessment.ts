@@ -35,12 +35,26 @@ export interface PostAssessment {
 
 type Reader = Pick<Transaction, 'socialAccount' | 'media'>;
 
-/** Checks every target: its account, duplicates, the media and the network's rules. Writes nothing. */
-export async function assessPost(client: Reader, actor: Actor, content: PostContent, targets: readonly TargetInput[]): Promise<PostAssessment> {
-  const accounts = await client.socialAccount.findMany({
-    where: { workspaceId: actor.workspaceId, id: { in: targets.map((t) => t.connectionId).filter(isUuid) } },
-  });
-  const byId = new Map(accounts.map((account) => [account.id, account]));
+/**
+ * Checks every target: its account, duplicates, the media and the network's rules. Writes nothing. `accounts`: the
+ * workspace's accounts already read (by the CSV import, once for all its rows), else they are read here.
+ */
+export async function assessPost(
+  client: Reader,
+  actor: Actor,
+  content: PostContent,
+  targets: readonly TargetInput[],
+  accounts?: ReadonlyMap<string, SocialAccount>,
+): Promise<PostAssessment> {
+  const byId =
+    accounts ??
+    new Map(
+      (
+        await client.socialAccount.findMany({
+          where: { workspaceId: actor.workspaceId, id: { in: targets.map((t) => t.connectionId).filter(isUuid) } },
+        })
+      ).map((account) => [account.id, account]),
+    );
   const overrides = targets.map((target) => (target.override?.thread === undefined ? null : threadParts(target.override.thread)));
   const ids = [...new Set([...content.mediaIds, ...threadMediaIds([content.thread, ...overrides.map((thread) => thread ?? [])])])];
   const media = new Map((await mediaOf(client, actor.workspaceId, ids.filter(isUuid))).map((file) => [file.id, file]));

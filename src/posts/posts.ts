@@ -159,25 +159,28 @@ function targetRows(postId: string, targets: TargetInput[]) {
 
 export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostDetail> {
   authorize(actor, 'createPost');
+  return db.prisma.$transaction((tx) => createPostIn(tx, actor, input));
+}
+
+/** Creates the draft within `tx`, checked as createPost checks it (the CSV import writes many in one transaction). */
+export async function createPostIn(tx: Transaction, actor: Actor, input: PostInput): Promise<PostDetail> {
   checkPostLimits(input.content, input.targets, input.campaign);
   const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [], thread: threadParts(input.content.thread) };
-  return db.prisma.$transaction(async (tx) => {
-    const resolved = await resolveTargets(tx, actor, content, input.targets);
-    const id = randomUUID();
-    await tx.post.create({
-      data: {
-        id,
-        workspaceId: actor.workspaceId,
-        createdById: actor.userId,
-        caption: content.caption,
-        mediaIds: content.mediaIds,
-        thread: storedThread(content.thread),
-        campaign: input.campaign ?? null,
-      },
-    });
-    await tx.postTarget.createMany({ data: targetRows(id, resolved) });
-    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
+  const resolved = await resolveTargets(tx, actor, content, input.targets);
+  const id = randomUUID();
+  await tx.post.create({
+    data: {
+      id,
+      workspaceId: actor.workspaceId,
+      createdById: actor.userId,
+      caption: content.caption,
+      mediaIds: content.mediaIds,
+      thread: storedThread(content.thread),
+      campaign: input.campaign ?? null,
+    },
   });
+  await tx.postTarget.createMany({ data: targetRows(id, resolved) });
+  return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
 }
 
 /** A stored post's targets as createPost and updatePost take them. */
@@ -221,6 +224,17 @@ export const postPosition = (post: Post) => ({ at: post.createdAt.toISOString(),
 /** Newest first. `from`/`to` bound the post's time: when it was (or is to be) published, else created. */
 export async function listPosts(db: Database, actor: Actor, filters: PostFilters, request: PageRequest): Promise<Page<PostWithTargets>> {
   authorize(actor, 'listPosts');
+  const where: Prisma.PostWhereInput = {
+    ...postsWhere(actor, filters),
+    AND: [newestFirstAfter<Prisma.PostWhereInput>('createdAt', decodeCursor(request.cursor, isUuid))],
+  };
+  const limit = pageSize(request);
+  const rows = await db.prisma.post.findMany({ where, include: withTargets, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+  return toPage(rows, limit, postPosition);
+}
+
+/** The workspace's posts the filters of GET /posts select (400 with details for a filter that is not one). */
+export function postsWhere(actor: Actor, filters: PostFilters): Prisma.PostWhereInput {
   refuseUnlessEmpty(textWithin('campaign', filters.campaign, inputLimits.post.campaign));
   const unknown = (filters.status ?? []).filter((status) => !(postStatuses as readonly string[]).includes(status));
   if (unknown.length) throw invalidRequest([{ field: 'status', code: 'enum', messageKey: 'detail.enum', params: { allowed: postStatuses.join(', ') } }]);
@@ -229,9 +243,8 @@ export async function listPosts(db: Database, actor: Actor, filters: PostFilters
   }
   const outOfRange = instantDetails({ from: filters.from, to: filters.to });
   if (outOfRange.length) throw invalidRequest(outOfRange);
-  const limit = pageSize(request);
   const timeRange = filters.from || filters.to ? { gte: filters.from, lt: filters.to } : undefined;
-  const where: Prisma.PostWhereInput = {
+  return {
     workspaceId: actor.workspaceId,
     ...(filters.status?.length ? { status: { in: filters.status } } : {}),
     ...(filters.campaign !== undefined ? { campaign: filters.campaign } : {}),
@@ -248,10 +261,7 @@ export async function listPosts(db: Database, actor: Actor, filters: PostFilters
     ...(timeRange
       ? { OR: [{ publishedAt: timeRange }, { publishedAt: null, scheduledAt: timeRange }, { publishedAt: null, scheduledAt: null, createdAt: timeRange }] }
       : {}),
-    AND: [newestFirstAfter<Prisma.PostWhereInput>('createdAt', decodeCursor(request.cursor, isUuid))],
   };
-  const rows = await db.prisma.post.findMany({ where, include: withTargets, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
-  return toPage(rows, limit, postPosition);
 }
 
 export interface PostChanges {

@@ -58,16 +58,22 @@ export async function schedulePost(
   input: { scheduledAt: Date; timezone: string },
 ): Promise<PostDetail> {
   authorize(actor, 'schedulePost');
-  const details: ErrorDetail[] = instantDetails({ scheduledAt: input.scheduledAt });
-  if (!details.length && input.scheduledAt.getTime() <= Date.now()) details.push({ field: 'scheduledAt', code: 'past', messageKey: 'detail.pastTime' });
-  const timezone = canonicalTimeZone(input.timezone);
-  if (!timezone) details.push({ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone: input.timezone } });
+  const { details, timezone } = checkScheduleTime(input);
   if (details.length) throw invalidRequest(details);
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, id));
     assertTransition(post.status, 'schedule');
     return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: input.scheduledAt, timezone: timezone!, queueId: null });
   });
+}
+
+/** A time to schedule at: a real instant in the future, and a known IANA zone (returned in its canonical name). */
+export function checkScheduleTime(input: { scheduledAt: Date; timezone: string }): { details: ErrorDetail[]; timezone: string | null } {
+  const details: ErrorDetail[] = instantDetails({ scheduledAt: input.scheduledAt });
+  if (!details.length && input.scheduledAt.getTime() <= Date.now()) details.push({ field: 'scheduledAt', code: 'past', messageKey: 'detail.pastTime' });
+  const timezone = canonicalTimeZone(input.timezone);
+  if (!timezone) details.push({ field: 'timezone', code: 'unknownTimezone', messageKey: 'detail.unknownTimezone', params: { timezone: input.timezone } });
+  return { details, timezone };
 }
 
 /** Schedules a post already locked in `tx` (by schedule, or by queue once it has picked the slot). */

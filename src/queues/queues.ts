@@ -166,19 +166,28 @@ export async function queuePost(db: Database, boss: PgBoss, outbox: Outbox, acto
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, postId));
     assertTransition(post.status, 'queue');
-    // The queue's lock makes two posts queued at once take two slots.
-    const queue = await lockQueue(tx, actor, queueId);
-    if (queue.connectionIds.length) {
-      const outside: ErrorDetail[] = post.targets.flatMap((target, index) =>
-        queue.connectionIds.includes(target.connectionId)
-          ? []
-          : [{ field: `targets[${index}].connectionId`, code: 'notInQueue', messageKey: 'detail.notInQueue' as const }],
-      );
-      if (outside.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: outside.length }, { details: outside });
-    }
-    const taken = await tx.post.findMany({ where: { ...upcoming(queue.id), id: { not: post.id } }, select: { scheduledAt: true } });
-    const slot = nextFreeSlot(queue.timezone, slotsOf(queue), new Set(taken.map((p) => p.scheduledAt!.getTime())), new Date());
-    if (!slot) throw new AppError('CONFLICT', 'queueFull');
-    return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: slot, timezone: queue.timezone, queueId: queue.id });
+    return queueLocked(tx, boss, outbox, actor, post, queueId);
   });
+}
+
+/** Queues a post already locked in `tx` (by queuePost, or by the CSV import right after creating it). */
+export async function queueLocked(tx: Transaction, boss: PgBoss, outbox: Outbox, actor: Actor, post: PostDetail, queueId: string): Promise<PostDetail> {
+  // The queue's lock makes two posts queued at once take two slots.
+  const queue = await lockQueue(tx, actor, queueId);
+  const outside = outsideQueue(queue, post.targets);
+  if (outside.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: outside.length }, { details: outside });
+  const taken = await tx.post.findMany({ where: { ...upcoming(queue.id), id: { not: post.id } }, select: { scheduledAt: true } });
+  const slot = nextFreeSlot(queue.timezone, slotsOf(queue), new Set(taken.map((p) => p.scheduledAt!.getTime())), new Date());
+  if (!slot) throw new AppError('CONFLICT', 'queueFull');
+  return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: slot, timezone: queue.timezone, queueId: queue.id });
+}
+
+/** The targets whose accounts a queue limited to some accounts does not take. */
+export function outsideQueue(queue: Pick<Queue, 'connectionIds'>, targets: readonly { connectionId: string }[]): ErrorDetail[] {
+  if (!queue.connectionIds.length) return [];
+  return targets.flatMap((target, index) =>
+    queue.connectionIds.includes(target.connectionId)
+      ? []
+      : [{ field: `targets[${index}].connectionId`, code: 'notInQueue', messageKey: 'detail.notInQueue' as const }],
+  );
 }

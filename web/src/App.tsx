@@ -62,7 +62,7 @@ function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
     case '/ai-credits':
       return <AiCredits />;
     default:
-      return <Calendar />;
+      return <Calendar workspaceId={workspaceId} />;
   }
 }
 

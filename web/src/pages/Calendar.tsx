@@ -1,7 +1,7 @@
 // The calendar of posts, by month, week or as a list, in the person's time zone. Each post shows its networks, its
 // thumbnail and its status colour, and a card with more on hover or focus. A scheduled post is moved to another day
 // by dragging its handle (pointer or keyboard, @dnd-kit): it keeps its time of day and is scheduled again.
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useClient } from 'urql';
 import { DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { Temporal } from 'temporal-polyfill';
@@ -16,7 +16,11 @@ import { usePostCard } from '../calendar/PostCard.tsx';
 import { usePosts } from '../calendar/usePosts.ts';
 import { dragAnnouncements } from '../calendar/announcements.ts';
 import { daysOf, postsByDay, type CalendarPost, type View } from '../calendar/model.ts';
+import { downloadPostsCsv } from '../calendar/postsCsv.ts';
+import type { ApiError } from '../api/auth.ts';
 import '../calendar/calendar.css';
+
+const CsvImport = lazy(() => import('../calendar/CsvImport.tsx'));
 
 const SchedulePost = `mutation Reschedule($id: ID!, $scheduledAt: DateTime!, $timezone: String!) { schedulePost(id: $id, scheduledAt: $scheduledAt, timezone: $timezone) { id status scheduledAt } }`;
 interface Rescheduled {
@@ -29,7 +33,7 @@ const steps = { month: { months: 1 }, week: { weeks: 1 }, list: { months: 1 } } 
 /** A drag starts after 4 px, so a click on the handle stays a click. One object, so the sensors are made once. */
 const pointerActivation = { activationConstraint: { distance: 4 } };
 
-export function Calendar() {
+export function Calendar({ workspaceId }: { workspaceId: string }) {
   const client = useClient();
   const [view, setView] = useState<View>('month');
   const [anchor, setAnchor] = useState(() => Temporal.Now.plainDateISO(timeZone));
@@ -41,6 +45,17 @@ export function Calendar() {
   const byDay = useMemo(() => postsByDay(posts ?? []), [posts]);
   const card = usePostCard(posts);
   const announcements = useMemo(() => dragAnnouncements(posts), [posts]);
+  const [importing, setImporting] = useState(false);
+  const [exportError, setExportError] = useState<ApiError | null>(null);
+
+  // The period shown, from its first day's start to the next day after its last, in the person's zone.
+  async function exportShown() {
+    setExportError(null);
+    const instant = (day: Temporal.PlainDate) => day.toZonedDateTime({ timeZone }).toInstant().toString();
+    await downloadPostsCsv(workspaceId, { from: instant(days[0]!), to: instant(days.at(-1)!.add({ days: 1 })) }).catch((caught: ApiError) =>
+      setExportError(caught),
+    );
+  }
 
   // Moved at once; the graph's answer then stands (a refusal shows and the calendar is read again).
   async function onDragEnd({ active, over }: DragEndEvent) {
@@ -93,7 +108,28 @@ export function Calendar() {
           ))}
         </div>
         <span className="muted">{t('calendar.timeZone', { timeZone })}</span>
+        <div className="calendar-steps">
+          <button type="button" className="button button-secondary" onClick={() => setImporting(true)}>
+            {t('calendar.import')}
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => void exportShown()}>
+            {t('calendar.export')}
+          </button>
+        </div>
       </div>
+      {importing && (
+        <Suspense fallback={null}>
+          <CsvImport
+            workspaceId={workspaceId}
+            onClose={() => setImporting(false)}
+            onImported={() => {
+              forget();
+              refresh();
+            }}
+          />
+        </Suspense>
+      )}
+      <ErrorBanner error={exportError} />
       <ErrorBanner error={error} />
       {error && (
         <button type="button" className="button button-secondary" onClick={refresh}>
