@@ -1,7 +1,7 @@
 // The caption as a network would show it: cut where the network's limit ends, as the network counts
 // (src/posts/captionLength.ts, the module the API's rule check counts with, so preview and API cannot disagree),
 // links shortened where the network shortens them, links, mentions and hashtags told apart from the text.
-import { captionLength, linkPattern, unitsOf, type CaptionCounting } from '../../../src/posts/captionLength.ts';
+import { captionLength, linkPattern, unitsOf, type CaptionCounting } from './captionLength.ts';
 
 export type PieceKind = 'text' | 'link' | 'mention' | 'hashtag';
 
