@@ -19,10 +19,12 @@ export function reviewLinkRouter(services: Services): Router {
   const { publicBaseUrl } = services.config;
   const policy = reviewPagePolicy(["'self'", new URL(publicBaseUrl).origin, ...(services.storage.directOrigin ? [services.storage.directOrigin] : [])]);
   const thumbnails = (post: PostDetail) =>
-    new Map(post.media.flatMap((file) => {
-      const url = mediaFileUrl(file, 'thumbnail', services.signer, publicBaseUrl);
-      return url ? [[file.id, url] as const] : [];
-    }));
+    new Map(
+      post.media.flatMap((file) => {
+        const url = mediaFileUrl(file, 'thumbnail', services.signer, publicBaseUrl);
+        return url ? [[file.id, url] as const] : [];
+      }),
+    );
 
   const handle = (decides: boolean) => async (req: Request, res: Response) => {
     const context = contextOf(res);

@@ -12,7 +12,6 @@ import { threadOf } from '../src/posts/threads.ts';
 import { rulesForAccount } from '../src/providers/catalog.ts';
 import { escapeHtml } from './html.ts';
 
-
 const style = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#f5f5f5}
 main{max-width:40rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0}
@@ -61,7 +60,10 @@ ${body}
 `;
 }
 
-const textOf = (language: Language) => (key: MessageKey, params: MessageParams = {}) => escapeHtml(renderMessage(language, key, params));
+const textOf =
+  (language: Language) =>
+  (key: MessageKey, params: MessageParams = {}) =>
+    escapeHtml(renderMessage(language, key, params));
 
 function pieceHtml(piece: PreviewPiece): string {
   if (piece.kind === 'link') return `<span class="link">${escapeHtml(piece.text)}</span>`;
@@ -70,7 +72,9 @@ function pieceHtml(piece: PreviewPiece): string {
 
 function captionHtml(caption: string, rules: Parameters<typeof previewCaption>[1], text: ReturnType<typeof textOf>): string {
   const preview = previewCaption(caption, rules);
-  const cut = preview.overflow ? ` <del title="${text('reviewPage.cut', { count: preview.length - rules.maxLength })}">${escapeHtml(preview.overflow)}</del>` : '';
+  const cut = preview.overflow
+    ? ` <del title="${text('reviewPage.cut', { count: preview.length - rules.maxLength })}">${escapeHtml(preview.overflow)}</del>`
+    : '';
   return `<p class="caption">${preview.shown.map(pieceHtml).join('')}${cut}</p>`;
 }
 

@@ -7,7 +7,6 @@ import type { AuthorizationRequest } from '../src/accounts/connect.ts';
 import { renderMessage, type Language } from '../src/errors/messages.ts';
 import { escapeHtml } from './html.ts';
 
-
 export function startLinkPage(request: AuthorizationRequest, confirmation: string, language: Language): string {
   const text = (key: Parameters<typeof renderMessage>[1]) =>
     escapeHtml(renderMessage(language, key, { network: request.network, workspace: request.workspace, requester: request.requester }));

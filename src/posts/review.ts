@@ -2,7 +2,7 @@
 // `approvalRequired`, an editor's draft is submitted, then approved (back to draft, marked approved) or sent back
 // with changes requested by an owner or admin; only an approved draft is scheduled, queued or published, except
 // an owner's or admin's own post, whose publishing is recorded as its approval. The status table is states.ts.
-import { AppError } from '../errors/appError.ts';
+import { AppError, type ErrorDetail } from '../errors/appError.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
@@ -128,16 +128,16 @@ export async function submitPost(db: Database, actor: Actor, id: string): Promis
 
 export type Decision = { kind: 'approved'; comment?: string | undefined } | { kind: 'changes_requested'; comment: string };
 
-/** The checks of a decision's comment: at most a comment's length; required when changes are requested. */
-export function checkDecisionComment(decision: Decision, field = 'comment'): void {
+/** What is wrong with a decision's comment: longer than a comment may be, or missing where changes are requested. */
+export function decisionCommentDetails(decision: Decision): ErrorDetail[] {
   const required = decision.kind === 'changes_requested' ? 1 : 0;
-  refuseUnlessEmpty(textWithin(field, decision.comment?.trim() ?? '', inputLimits.comment.text, required));
+  return textWithin('comment', decision.comment?.trim() ?? '', inputLimits.comment.text, required);
 }
 
 /** In review → approved draft, or → changes requested (the decision is also a comment). */
 export async function decideOnPost(db: Database, actor: Actor, id: string, decision: Decision): Promise<PostDetail> {
   authorize(actor, decision.kind === 'approved' ? 'approvePost' : 'requestPostChanges');
-  checkDecisionComment(decision);
+  refuseUnlessEmpty(decisionCommentDetails(decision));
   return db.prisma.$transaction(async (tx) => {
     const post = await lockPost(tx, actor, id);
     assertAllowed(post, decision.kind === 'approved' ? 'approve' : 'request_changes', await reviewContextOf(tx, actor));

@@ -10,7 +10,7 @@ import { isUuid } from '../ids.ts';
 import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import type { Prisma, ReviewLink } from '../db/generated/prisma/client.ts';
-import { checkDecisionComment, decideLocked, type Decision } from './review.ts';
+import { decideLocked, decisionCommentDetails, type Decision } from './review.ts';
 import { withMedia, withTargets, type PostDetail } from './posts.ts';
 import { assertTransition } from './states.ts';
 
@@ -87,8 +87,7 @@ export async function openReviewLink(db: Database, token: string): Promise<PostD
 /** The visitor's decision, recorded by the name they gave; the post must be in review (409 otherwise). */
 export async function decideByLink(db: Database, token: string, visitor: { name: string; decision: Decision }): Promise<PostDetail> {
   const name = visitor.name.trim();
-  refuseUnlessEmpty(textWithin('name', name, inputLimits.comment.authorName, 1));
-  checkDecisionComment(visitor.decision);
+  refuseUnlessEmpty([...textWithin('name', name, inputLimits.comment.authorName, 1), ...decisionCommentDetails(visitor.decision)]);
   return db.prisma.$transaction(async (tx) => {
     const link = await linkInForce(tx, token);
     const [post] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM post WHERE id = ${link.postId}::uuid FOR UPDATE`;
