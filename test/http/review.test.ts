@@ -9,6 +9,7 @@ import { addPerson, bearer, connectSandbox, createWorkspace, keyFor, type TestWo
 import { apiFor, inSeconds, type Api } from '../support/posts.ts';
 import type { Role } from '../../src/access/scopes.ts';
 import { setUserRole } from '../../src/workspaces/workspaces.ts';
+import { call, httpClient, refusalOf, succeed } from '../support/mcp.ts';
 
 let service: TestService;
 let acme: TestWorkspace;
@@ -284,5 +285,35 @@ describe('Post.actions in the graph', () => {
     expect(await actions(editorKey, post.id)).toEqual(['UPDATE', 'DELETE', 'SCHEDULE', 'QUEUE', 'PUBLISH', 'SUBMIT']);
     const own = await draftBy(owner);
     expect(await actions(acme.ownerKey, own.id)).toEqual(['UPDATE', 'DELETE', 'SCHEDULE', 'QUEUE', 'PUBLISH', 'SUBMIT']);
+  });
+});
+
+describe('MCP', () => {
+  it('shows agents the review state, actions and comments, and refuses what REST refuses', async () => {
+    const agent = await httpClient(service.url, people.editor.apiKey);
+    const post = await draftBy(people.editor.api);
+    await people.admin.api('POST', `/posts/${post.id}/comments`, { text: 'Check the date' });
+
+    const refusal = refusalOf(await call(agent, 'publish_post', { postId: post.id }));
+    expect(refusal.code).toBe('INVALID_STATE_TRANSITION');
+    expect(refusal.message).toMatch(/requires review/);
+    expect(refusalOf(await call(agent, 'schedule_post', { postId: post.id, scheduledAt: inSeconds(3600), timezone: 'UTC' })).code).toBe(
+      'INVALID_STATE_TRANSITION',
+    );
+
+    await people.editor.api('POST', `/posts/${post.id}/submit`);
+    const { post: seen } = await succeed(agent, 'get_post', { postId: post.id });
+    expect(seen).toMatchObject({ status: 'in_review', actions: ['update', 'delete'], review: { state: 'in_review', requestedBy: people.editor.userId } });
+    expect(seen.comments).toEqual([
+      expect.objectContaining({ kind: 'comment', text: 'Check the date', author: expect.objectContaining({ userId: people.admin.userId }) }),
+    ]);
+    const listed = await succeed(agent, 'list_posts', { status: ['in_review'] });
+    expect(listed.posts.map((p: { id: string }) => p.id)).toContain(post.id);
+    expect(listed.posts.every((p: { review: { state: string } }) => p.review.state === 'in_review')).toBe(true);
+
+    await owner('POST', `/posts/${post.id}/approve`, { comment: 'ok' });
+    const approved = (await succeed(agent, 'get_post', { postId: post.id })).post;
+    const { post: edited } = await succeed(agent, 'update_post', { postId: post.id, version: approved.version, caption: 'Edited by the agent' });
+    expect(edited).toMatchObject({ status: 'draft', review: { state: 'voided' } });
   });
 });
