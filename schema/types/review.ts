@@ -5,7 +5,8 @@ import { pageRequest, toConnection } from '../connections.ts';
 import { PostRef } from './posts.ts';
 import { presentReview } from '../../src/posts/present.ts';
 import { decideOnPost, reviewStates, submitPost } from '../../src/posts/review.ts';
-import { addComment, commentPosition, listComments, presentComment, type CommentWithAuthor } from '../../src/posts/comments.ts';
+import { addComment, listComments, presentComment, type CommentWithAuthor } from '../../src/posts/comments.ts';
+import { createdPosition } from '../../src/posts/postRows.ts';
 import { createReviewLink, listReviewLinks, type presentReviewLink, revokeReviewLink } from '../../src/posts/reviewLinks.ts';
 import { getWorkspace, updateWorkspace, type WorkspaceSettings } from '../../src/workspaces/settings.ts';
 import { enumValueName } from '../enums.ts';
@@ -95,17 +96,14 @@ builder.objectFields(PostRef, (t) => ({
     type: CommentRef,
     description: 'The team’s comments and the review decisions, newest first.',
     authScopes: { operation: 'listPostComments' },
-    resolve: async (post, args, context) => toConnection(await listComments(context.services.db, context.actor, post.id, pageRequest(args)), commentPosition),
+    resolve: async (post, args, context) => toConnection(await listComments(context.services.db, context.actor, post.id, pageRequest(args)), createdPosition),
   }),
   reviewLinks: t.connection({
     type: ReviewLinkRef,
     description: 'Its review links, newest first (owners and admins).',
     authScopes: { operation: 'listReviewLinks' },
     resolve: async (post, args, context) =>
-      toConnection(await listReviewLinks(context.services.db, context.actor, post.id, pageRequest(args)), (link) => ({
-        at: link.createdAt.toISOString(),
-        id: link.id,
-      })),
+      toConnection(await listReviewLinks(context.services.db, context.actor, post.id, pageRequest(args)), createdPosition),
   }),
 }));
 

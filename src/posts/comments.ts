@@ -2,41 +2,24 @@
 import type { Database } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
-import { notFound } from '../errors/appError.ts';
-import { isUuid } from '../ids.ts';
 import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
-import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import type { Page, PageRequest } from '../pagination.ts';
+import { pageOfPost, requireOwnPost } from './postRows.ts';
 import type { PostComment, Prisma, User } from '../db/generated/prisma/client.ts';
 
 export type CommentWithAuthor = PostComment & { author: Pick<User, 'id' | 'email' | 'name'> | null };
 
 const withAuthor = { author: { select: { id: true, email: true, name: true } } } as const satisfies Prisma.PostCommentInclude;
 
-async function requirePost(db: Database, actor: Actor, postId: string): Promise<void> {
-  const post = isUuid(postId) ? await db.prisma.post.findFirst({ where: { id: postId, workspaceId: actor.workspaceId }, select: { id: true } }) : null;
-  if (!post) throw notFound('post');
-}
-
 export async function listComments(db: Database, actor: Actor, postId: string, request: PageRequest): Promise<Page<CommentWithAuthor>> {
   authorize(actor, 'listPostComments');
-  const limit = pageSize(request);
-  const after = decodeCursor(request.cursor, isUuid);
-  await requirePost(db, actor, postId);
-  const rows = await db.prisma.postComment.findMany({
-    where: { postId, AND: [newestFirstAfter<Prisma.PostCommentWhereInput>('createdAt', after)] },
-    include: withAuthor,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-  });
-  return toPage(rows, limit, commentPosition);
+  return pageOfPost(db, actor, postId, request, (query) => db.prisma.postComment.findMany({ ...query, include: withAuthor }));
 }
-
-export const commentPosition = (comment: PostComment) => ({ at: comment.createdAt.toISOString(), id: comment.id });
 
 export async function addComment(db: Database, actor: Actor, postId: string, text: string): Promise<CommentWithAuthor> {
   authorize(actor, 'addPostComment');
   refuseUnlessEmpty(textWithin('text', text.trim(), inputLimits.comment.text, 1));
-  await requirePost(db, actor, postId);
+  await requireOwnPost(db, actor, postId);
   return db.prisma.postComment.create({ data: { postId, authorId: actor.userId, kind: 'comment', text: text.trim() }, include: withAuthor });
 }
 

@@ -8,7 +8,8 @@ import { digestSecret, newSecret } from '../access/secrets.ts';
 import { notFound } from '../errors/appError.ts';
 import { isUuid } from '../ids.ts';
 import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
-import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
+import type { Page, PageRequest } from '../pagination.ts';
+import { pageOfPost, requireOwnPost } from './postRows.ts';
 import type { Prisma, ReviewLink } from '../db/generated/prisma/client.ts';
 import { decideLocked, decisionCommentDetails, type Decision } from './review.ts';
 import { withMedia, withTargets, type PostDetail } from './posts.ts';
@@ -21,11 +22,6 @@ export const reviewPagePath = '/review';
 
 export function presentReviewLink(link: ReviewLink) {
   return { id: link.id, expiresAt: link.expiresAt.toISOString(), revokedAt: link.revokedAt?.toISOString() ?? null, createdAt: link.createdAt.toISOString() };
-}
-
-async function requirePost(db: Database, actor: Actor, postId: string): Promise<void> {
-  const post = isUuid(postId) ? await db.prisma.post.findFirst({ where: { id: postId, workspaceId: actor.workspaceId }, select: { id: true } }) : null;
-  if (!post) throw notFound('post');
 }
 
 /** A new link to post `postId`; its URL is in this answer only. */
@@ -41,7 +37,7 @@ export async function createReviewLink(
   if (!Number.isInteger(hours) || hours < 1 || hours > inputLimits.reviewLink.maxHours) {
     refuseUnlessEmpty([{ field: 'expiresInHours', code: 'maximum', messageKey: 'detail.maximum', params: { limit: inputLimits.reviewLink.maxHours } }]);
   }
-  await requirePost(db, actor, postId);
+  await requireOwnPost(db, actor, postId);
   const token = newSecret('rvw');
   const link = await db.prisma.reviewLink.create({
     data: { postId, createdById: actor.userId, tokenHash: digestSecret(token), expiresAt: new Date(Date.now() + hours * hourMs) },
@@ -51,20 +47,12 @@ export async function createReviewLink(
 
 export async function listReviewLinks(db: Database, actor: Actor, postId: string, request: PageRequest): Promise<Page<ReviewLink>> {
   authorize(actor, 'listReviewLinks');
-  const limit = pageSize(request);
-  const after = decodeCursor(request.cursor, isUuid);
-  await requirePost(db, actor, postId);
-  const rows = await db.prisma.reviewLink.findMany({
-    where: { postId, AND: [newestFirstAfter<Prisma.ReviewLinkWhereInput>('createdAt', after)] },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-  });
-  return toPage(rows, limit, (row) => ({ at: row.createdAt.toISOString(), id: row.id }));
+  return pageOfPost(db, actor, postId, request, (query) => db.prisma.reviewLink.findMany(query));
 }
 
 export async function revokeReviewLink(db: Database, actor: Actor, postId: string, linkId: string): Promise<void> {
   authorize(actor, 'revokeReviewLink');
-  await requirePost(db, actor, postId);
+  await requireOwnPost(db, actor, postId);
   if (!isUuid(linkId)) throw notFound('reviewLink');
   const link = await db.prisma.reviewLink.findFirst({ where: { id: linkId, postId } });
   if (!link) throw notFound('reviewLink');

@@ -193,13 +193,17 @@ describe('a link not in force', () => {
 describe('the rate limit', () => {
   it('throttles one link past its limit with 429 and Retry-After, other links going on', async () => {
     const link = await linkTo(await postInReview());
-    const answers = [];
-    for (let index = 0; index <= perLink.limit; index++) answers.push((await open(link.local)).status);
-    expect(answers.at(-1)).toBe(429);
-    const throttled = await open(link.local);
-    expect(throttled.status).toBe(429);
-    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await throttled.text()).not.toContain('Spring sale');
+    // The bucket drains as it counts (20 a minute, one every 3 s): on a slow machine a request or two more get through.
+    let passed = 0;
+    let answer = await open(link.local);
+    while (answer.status === 200 && passed < perLink.limit + 5) {
+      passed++;
+      answer = await open(link.local);
+    }
+    expect(answer.status).toBe(429);
+    expect(passed).toBeGreaterThanOrEqual(perLink.limit);
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await answer.text()).not.toContain('Spring sale');
     const other = await linkTo(await postInReview());
     expect((await open(other.local)).status).toBe(200);
   });
