@@ -78,6 +78,8 @@ describe('the review of an editor’s post', () => {
     const post = await draftBy(editor.api);
     refusedAsReviewRequired(await schedule(editor.api, post.id));
     refusedAsReviewRequired(await editor.api('POST', `/posts/${post.id}/publish`));
+    const queue = await owner('POST', '/queues', { name: 'Mornings', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }] });
+    refusedAsReviewRequired(await editor.api('POST', `/posts/${post.id}/queue`, { queueId: queue.body.data.id }));
 
     const submitted = await editor.api('POST', `/posts/${post.id}/submit`);
     expect(submitted.status).toBe(200);
