@@ -78,7 +78,11 @@ export const mediaShape = z.looseObject({
 
 export const postShape = z.looseObject({
   id,
-  status: z.string().describe('draft, scheduled, publishing, published, partially_published or failed.'),
+  status: z
+    .string()
+    .describe(
+      'draft, in_review, changes_requested, scheduled, publishing, published, partially_published or failed (in_review and changes_requested where the workspace requires approval).',
+    ),
   version: z.number().int().describe('Pass to update_post.'),
   content: z.looseObject({ caption: z.string(), mediaIds: z.array(id) }),
   targets: z.array(
@@ -92,12 +96,21 @@ export const postShape = z.looseObject({
   ),
   scheduledAt: z.string().nullable(),
   publishedAt: z.string().nullable(),
+  actions: z.array(z.string()).describe('What the caller may do with the post now (update, schedule, publish, submit, approve, request_changes…).'),
+  review: z
+    .looseObject({ state: z.string().describe('in_review, approved, changes_requested or voided (an edit undid the approval).') })
+    .nullable()
+    .describe('Its review before publishing; null when never submitted nor approved.'),
+  comments: z
+    .array(z.looseObject({ kind: z.string().describe('comment, approved or changes_requested.'), text: z.string() }))
+    .optional()
+    .describe('The team’s latest comments and review decisions, newest first (get_post).'),
 });
 
 export const accountFields = 'id provider username displayName status needsReconnect connectedAt avatarUrl';
 export const mediaFields = 'id filename status type mimeType format size width height durationMs altText url thumbnailUrl createdAt error { code message }';
 /** A post as lists show it (REST's list shape): each target's rule findings only in postFields. */
-export const postListFields = `id status version campaign content { caption mediaIds thread { caption mediaIds } } scheduledAt timezone publishedAt queueId createdAt updatedAt
+export const postListFields = `id status actions review { state requestedBy decidedBy { userId name } decidedAt } version campaign content { caption mediaIds thread { caption mediaIds } } scheduledAt timezone publishedAt queueId createdAt updatedAt
   targets { id connectionId provider placement status settings remoteId remoteUrl parts { remoteId remoteUrl } firstComment { remoteId remoteUrl error { code message } }
     publishedAt waitingUntil waitingReason attempts error { code message } override { caption thread { caption mediaIds } } }`;
 export const postFields = postListFields.replace(/ }$/, ' validation { valid problems { field code message } } }');

@@ -12,6 +12,7 @@ import { dashboardAuthRouter } from './dashboardAuth.ts';
 import { answerClientErrors, errorHandler, routeNotFound } from './errors.ts';
 import { contextOf, requestContext } from './requestContext.ts';
 import { checkRequestTarget } from './requestTarget.ts';
+import { reviewLinkRouter } from './reviewLinkPage.ts';
 import { v1Router } from './v1.ts';
 import { uploadsRouter } from './uploads.ts';
 import { probesRouter } from './probes.ts';
@@ -47,6 +48,7 @@ export async function buildApp(services: Services): Promise<Express> {
 
   app.use(uploadsRouter(services));
   app.use(oauthCallbackRouter(services));
+  app.use(reviewLinkRouter(services));
   // Under /v1 for clients generated from the OpenAPI document (one base URL), at the root for the dashboard.
   app.use(['/v1/auth', '/auth'], dashboardAuthRouter(services));
   app.use('/v1', await v1Router(services));

@@ -15,6 +15,10 @@ import { AppError } from '../src/errors/appError.ts';
 import { authorize } from '../src/access/operations.ts';
 import { publishPost, retryPost, schedulePost } from '../src/posts/publishing.ts';
 import { presentPost } from '../src/posts/present.ts';
+import { decideOnPost, submitPost } from '../src/posts/review.ts';
+import { addComment, listComments, presentComment } from '../src/posts/comments.ts';
+import { getWorkspace, updateWorkspace } from '../src/workspaces/settings.ts';
+import { createReviewLink, listReviewLinks, presentReviewLink, revokeReviewLink } from '../src/posts/reviewLinks.ts';
 import { presentValidation, validatePost } from '../src/posts/dryRun.ts';
 import { deleteMedia, getMedia, listMedia, presentMedia, setAltText } from '../src/media/library.ts';
 import { completeUpload, startUpload } from '../src/media/uploads.ts';
@@ -159,6 +163,35 @@ export const operationHandlers: Record<string, OperationHandler> = {
     });
     return ok({ data: presentPost(post, language, links(services)) });
   },
+  submitPost: async ({ services, actor, params, language }) =>
+    ok({ data: presentPost(await submitPost(services.db, actor, params.id!), language, links(services)) }),
+  approvePost: async ({ services, actor, params, body, language }) => {
+    const comment = (body as { comment?: string } | undefined)?.comment;
+    return ok({ data: presentPost(await decideOnPost(services.db, actor, params.id!, { kind: 'approved', comment }), language, links(services)) });
+  },
+  requestPostChanges: async ({ services, actor, params, body, language }) => {
+    const { comment } = body as { comment: string };
+    return ok({ data: presentPost(await decideOnPost(services.db, actor, params.id!, { kind: 'changes_requested', comment }), language, links(services)) });
+  },
+  listPostComments: async ({ services, actor, params, query }) => ok(mapPage(await listComments(services.db, actor, params.id!, page(query)), presentComment)),
+  addPostComment: async ({ services, actor, params, body }) => ({
+    status: 201,
+    body: { data: presentComment(await addComment(services.db, actor, params.id!, (body as { text: string }).text)) },
+  }),
+  createReviewLink: async ({ services, actor, params, body }) => ({
+    status: 201,
+    body: {
+      data: await createReviewLink(services.db, actor, params.id!, (body ?? {}) as { expiresInHours?: number }, services.config.publicBaseUrl),
+    },
+  }),
+  listReviewLinks: async ({ services, actor, params, query }) =>
+    ok(mapPage(await listReviewLinks(services.db, actor, params.id!, page(query)), presentReviewLink)),
+  revokeReviewLink: async ({ services, actor, params }) => {
+    await revokeReviewLink(services.db, actor, params.id!, params.linkId!);
+    return { status: 204 };
+  },
+  getWorkspace: async ({ services, actor }) => ok({ data: await getWorkspace(services.db, actor) }),
+  updateWorkspace: async ({ services, actor, body }) => ok({ data: await updateWorkspace(services.db, actor, body as { approvalRequired?: boolean }) }),
   listMedia: async ({ services, actor, query }) => {
     const filters = {
       q: query.q as string | undefined,

@@ -5,9 +5,7 @@
 // that confirmation; its address (the state) is what the visitor was given.
 import type { AuthorizationRequest } from '../src/accounts/connect.ts';
 import { renderMessage, type Language } from '../src/errors/messages.ts';
-
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => entities[character]!);
+import { escapeHtml } from './html.ts';
 
 export function startLinkPage(request: AuthorizationRequest, confirmation: string, language: Language): string {
   const text = (key: Parameters<typeof renderMessage>[1]) =>

@@ -28,9 +28,13 @@ const placementNames = [...new Set(providerRules.flatMap((rules) => rules.placem
 export const PostStatus = domainEnum(
   'PostStatus',
   postStatuses,
-  'Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed.',
+  'Where a post is in its life: draft (in review or changes requested where approval is required), scheduled, publishing, then published, partially published or failed.',
 );
-export const PostAction = domainEnum('PostAction', postActions, 'Something a post’s state allows: update, delete, schedule, queue, publish or retry.');
+export const PostAction = domainEnum(
+  'PostAction',
+  postActions,
+  'Something a post’s state and review allow: update, delete, schedule, queue, publish, retry, submit, approve or request changes.',
+);
 export const TargetStatus = domainEnum('TargetStatus', targetStatuses, 'Where one target (account and placement) of a post is.');
 export const MediaStatus = domainEnum('MediaStatus', mediaStatuses, 'A media file: uploading, processing after the upload completed, ready, or failed.');
 export const MediaType = domainEnum('MediaType', mediaTypes, 'The kind of a media file, known once it is checked.');

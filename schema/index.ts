@@ -7,6 +7,7 @@ import './types/socialAccounts.ts';
 import './types/providers.ts';
 import './types/requestLog.ts';
 import './types/posts.ts';
+import './types/review.ts';
 import './types/media.ts';
 import './types/mediaImports.ts';
 import './types/webhooks.ts';

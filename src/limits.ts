@@ -11,6 +11,8 @@ export const inputLimits = {
   media: { altText: longestAltText() },
   upload: { filename: 255, contentType: 255 },
   apiKey: { name: 100 },
+  comment: { text: 5000, authorName: 100 },
+  reviewLink: { defaultHours: 72, maxHours: 720 },
 } as const;
 
 /** Length in Unicode code points, as JSON Schema's maxLength counts: a surrogate pair is one. */

@@ -67,6 +67,8 @@ const contentOf = (args: { caption?: string; mediaIds?: string[]; thread?: z.inf
 const post = { post: postShape };
 // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
 const postResult = (field: string) => (data: Record<string, any>) => ({ post: data[field] });
+/** get_post's fields: a post's with its latest 25 comments (posts:read, which get_post needs anyway). */
+const postWithComments = `${postFields} comments(first: 25) { edges { node { id kind text createdAt author { userId email name } } } }`;
 const postSummary = ({ post }: { post: z.infer<typeof postShape> }) =>
   `Post ${post.id} is ${post.status} (version ${post.version}, ${post.targets.length} target${post.targets.length === 1 ? '' : 's'}).`;
 const settingOption = z.object({
@@ -165,13 +167,18 @@ export const postTools = [
   graphTool({
     name: 'get_post',
     title: 'Get a post',
-    description: 'One post with its content, targets, each target’s status, network URL, error and rule findings.',
+    description:
+      'One post with its content, targets, each target’s status, network URL, error and rule findings, its review state, what you may do with it now (`actions`), and the team’s latest comments and review decisions.',
     input: { postId },
     output: post,
     annotations: reads,
-    document: `query($id: ID!) { post(id: $id) { ${postFields} } }`,
+    document: `query($id: ID!) { post(id: $id) { ${postWithComments} } }`,
     variables: (args) => ({ id: args.postId }),
-    result: postResult('post'),
+    // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
+    result: (data: Record<string, any>) => {
+      const { comments, ...post } = data.post;
+      return { post: { ...post, comments: comments.edges.map((edge: { node: unknown }) => edge.node) } };
+    },
     summary: postSummary,
   }),
   graphTool({
@@ -197,7 +204,7 @@ export const postTools = [
     name: 'update_post',
     title: 'Change a post',
     description:
-      'Changes a draft, scheduled or failed post. `version` is the post’s current version (get_post); a stale one is refused with CONFLICT. `targets`, when given, replace all targets.',
+      'Changes a draft, in-review, changes-requested, scheduled or failed post. `version` is the post’s current version (get_post); a stale one is refused with CONFLICT. `targets`, when given, replace all targets. Changing the content, targets or media of an approved or in-review post voids its review (`review.state` voided; a draft again).',
     input: {
       postId,
       version: z.number().int().describe('The post’s `version` from get_post or list_posts.'),

@@ -176,6 +176,19 @@ export type CaptionThread = {
   parts: Array<Scalars['String']['output']>;
 };
 
+export type CommentAuthor = {
+  __typename?: 'CommentAuthor';
+  email?: Maybe<Scalars['String']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  userId?: Maybe<Scalars['ID']['output']>;
+};
+
+/** A team comment, or a review decision with its comment. */
+export type CommentKind =
+  | 'APPROVED'
+  | 'CHANGES_REQUESTED'
+  | 'COMMENT';
+
 /** An MCP client (Claude, ChatGPT, the MCP Inspector) the caller signed in with OAuth in this workspace; it acts as a key of theirs would. */
 export type ConnectedApp = {
   __typename?: 'ConnectedApp';
@@ -209,6 +222,14 @@ export type CreatedApiKey = {
   /** The full key, shown this once: only a hash of it is kept. */
   apiKey: Scalars['String']['output'];
   key: ApiKey;
+};
+
+/** A new review link; its URL is shown only in this answer. */
+export type CreatedReviewLink = {
+  __typename?: 'CreatedReviewLink';
+  expiresAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  url: Scalars['String']['output'];
 };
 
 /** One thing a person types to connect an account of a credential network (Bluesky, Telegram). */
@@ -355,14 +376,18 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Adds a person by email; a password signs a new person in (someone else’s account keeps its own). Only owners add owners. */
   addMember: Member;
+  addPostComment: PostComment;
   /** Connects an account of a credential network with the fields its `connection.fields` name (`credentials`: Bluesky identifier, appPassword, service; Telegram botToken, chat; Bluesky’s also as arguments of their own) or a sandbox account (username). */
   addSocialAccount: SocialAccount;
+  /** In review → an approved draft (owners and admins). */
+  approvePost: Post;
   /** Completes an upload once its bytes are sent; the file is then checked and processed (`PROCESSING`). */
   completeUpload: MediaFile;
   /** A key acting for the caller, with a preset or scopes (never more than the caller holds); on a plan with API access. */
   createApiKey: CreatedApiKey;
   createPost: Post;
   createQueue: Queue;
+  createReviewLink: CreatedReviewLink;
   createWebhook: WebhookEndpoint;
   /** Allows (with a preset or scopes, never more than the caller’s role holds, on a plan with API access) or denies an MCP client for the caller in this workspace. */
   decideAppAuthorization: AppAuthorizationDecision;
@@ -384,9 +409,12 @@ export type Mutation = {
   /** Removes a person; the keys they created stop working. Only owners remove owners; a workspace keeps one owner. */
   removeMember: Member;
   replayWebhookDelivery: WebhookDelivery;
+  /** In review → changes requested, saying what to change (owners and admins). */
+  requestPostChanges: Post;
   retryPost: Post;
   /** Revokes a key of the workspace; calls with it answer UNAUTHENTICATED from now on. */
   revokeApiKey: ApiKey;
+  revokeReviewLink: Scalars['Boolean']['output'];
   rotateWebhookSecret: WebhookEndpoint;
   schedulePost: Post;
   setAltText: MediaFile;
@@ -396,6 +424,8 @@ export type Mutation = {
   startAccountConnection: AccountAuthorization;
   /** Starts an upload (POST /v1/media/uploads): the bytes go to the URL answered, not through the graph. */
   startUpload: Upload;
+  /** Draft or changes requested → in review (REST POST /v1/posts/{id}/submit). */
+  submitPost: Post;
   /** Alt text for a ready image, not saved (REST: POST /v1/media/{id}/alt-text/suggestion). */
   suggestAltText: AltTextSuggestion;
   /** Caption rewrites, a translation or hashtags, not saved (REST: POST /v1/ai/captions). */
@@ -405,6 +435,7 @@ export type Mutation = {
   updatePost: Post;
   updateQueue: QueueChange;
   updateWebhook: WebhookEndpoint;
+  updateWorkspace: Workspace;
   /** Adds a file to the library from a URL (https, public hosts; streamed, up to the upload size limit) or from base64 bytes (at most 20 MB decoded), then processes it like an upload. Waits up to `waitSeconds` for processing to end. */
   uploadMedia: MediaFile;
 };
@@ -417,6 +448,12 @@ export type MutationAddMemberArgs = {
 };
 
 
+export type MutationAddPostCommentArgs = {
+  postId: Scalars['ID']['input'];
+  text: Scalars['String']['input'];
+};
+
+
 export type MutationAddSocialAccountArgs = {
   appPassword?: InputMaybe<Scalars['String']['input']>;
   credentials?: InputMaybe<Scalars['JSON']['input']>;
@@ -425,6 +462,12 @@ export type MutationAddSocialAccountArgs = {
   provider: Provider;
   service?: InputMaybe<Scalars['String']['input']>;
   username?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationApprovePostArgs = {
+  comment?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
 };
 
 
@@ -453,6 +496,12 @@ export type MutationCreateQueueArgs = {
   name: Scalars['String']['input'];
   slots: Array<SlotInput>;
   timezone: Scalars['String']['input'];
+};
+
+
+export type MutationCreateReviewLinkArgs = {
+  expiresInHours?: InputMaybe<Scalars['Int']['input']>;
+  postId: Scalars['ID']['input'];
 };
 
 
@@ -534,6 +583,12 @@ export type MutationReplayWebhookDeliveryArgs = {
 };
 
 
+export type MutationRequestPostChangesArgs = {
+  comment: Scalars['String']['input'];
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationRetryPostArgs = {
   id: Scalars['ID']['input'];
   targetId?: InputMaybe<Scalars['ID']['input']>;
@@ -542,6 +597,12 @@ export type MutationRetryPostArgs = {
 
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationRevokeReviewLinkArgs = {
+  id: Scalars['ID']['input'];
+  postId: Scalars['ID']['input'];
 };
 
 
@@ -581,6 +642,11 @@ export type MutationStartUploadArgs = {
   contentType: Scalars['String']['input'];
   filename: Scalars['String']['input'];
   size: Scalars['Float']['input'];
+};
+
+
+export type MutationSubmitPostArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -630,6 +696,11 @@ export type MutationUpdateWebhookArgs = {
   events?: InputMaybe<Array<EventKind>>;
   id: Scalars['ID']['input'];
   url?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateWorkspaceArgs = {
+  approvalRequired?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -698,9 +769,11 @@ export type Plan = {
 /** A post: created once, published to one or more targets. */
 export type Post = {
   __typename?: 'Post';
-  /** What its state allows now (UPDATE, DELETE, SCHEDULE, QUEUE, PUBLISH, RETRY); anything else is INVALID_STATE_TRANSITION. */
+  /** What its state and review allow the caller now (UPDATE, DELETE, SCHEDULE, QUEUE, PUBLISH, RETRY, SUBMIT, APPROVE, REQUEST_CHANGES); anything else is refused. */
   actions: Array<PostAction>;
   campaign?: Maybe<Scalars['String']['output']>;
+  /** The team’s comments and the review decisions, newest first. */
+  comments: PostCommentsConnection;
   content: PostContent;
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
@@ -710,6 +783,10 @@ export type Post = {
   providers: Array<Provider>;
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   queueId?: Maybe<Scalars['ID']['output']>;
+  /** Its review; null when it was never submitted nor approved. */
+  review?: Maybe<Review>;
+  /** Its review links, newest first (owners and admins). */
+  reviewLinks: PostReviewLinksConnection;
   scheduledAt?: Maybe<Scalars['DateTime']['output']>;
   status: PostStatus;
   targets: Array<PostTarget>;
@@ -721,14 +798,56 @@ export type Post = {
   version: Scalars['Int']['output'];
 };
 
-/** Something a post’s state allows: update, delete, schedule, queue, publish or retry. Each value is REST's, in upper case with `_` for punctuation. */
+
+/** A post: created once, published to one or more targets. */
+export type PostCommentsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A post: created once, published to one or more targets. */
+export type PostReviewLinksArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Something a post’s state and review allow: update, delete, schedule, queue, publish, retry, submit, approve or request changes. Each value is REST's, in upper case with `_` for punctuation. */
 export type PostAction =
+  | 'APPROVE'
   | 'DELETE'
   | 'PUBLISH'
   | 'QUEUE'
+  | 'REQUEST_CHANGES'
   | 'RETRY'
   | 'SCHEDULE'
+  | 'SUBMIT'
   | 'UPDATE';
+
+export type PostComment = {
+  __typename?: 'PostComment';
+  author: CommentAuthor;
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  kind: CommentKind;
+  text: Scalars['String']['output'];
+};
+
+export type PostCommentsConnection = {
+  __typename?: 'PostCommentsConnection';
+  edges: Array<PostCommentsConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type PostCommentsConnectionEdge = {
+  __typename?: 'PostCommentsConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: PostComment;
+};
 
 export type PostContent = {
   __typename?: 'PostContent';
@@ -745,10 +864,24 @@ export type PostContentInput = {
   thread?: InputMaybe<Array<ThreadPartInput>>;
 };
 
-/** Where a post is in its life: draft, scheduled, publishing, then published, partially published or failed. Each value is REST's, in upper case with `_` for punctuation. */
+export type PostReviewLinksConnection = {
+  __typename?: 'PostReviewLinksConnection';
+  edges: Array<PostReviewLinksConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type PostReviewLinksConnectionEdge = {
+  __typename?: 'PostReviewLinksConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: ReviewLink;
+};
+
+/** Where a post is in its life: draft (in review or changes requested where approval is required), scheduled, publishing, then published, partially published or failed. Each value is REST's, in upper case with `_` for punctuation. */
 export type PostStatus =
+  | 'CHANGES_REQUESTED'
   | 'DRAFT'
   | 'FAILED'
+  | 'IN_REVIEW'
   | 'PARTIALLY_PUBLISHED'
   | 'PUBLISHED'
   | 'PUBLISHING'
@@ -877,6 +1010,8 @@ export type Query = {
   viewer: Viewer;
   webhookDeliveries: QueryWebhookDeliveriesConnection;
   webhooks: QueryWebhooksConnection;
+  /** The workspace’s settings. */
+  workspace: Workspace;
 };
 
 
@@ -1126,6 +1261,37 @@ export type ResumableUpload = {
   version: Scalars['String']['output'];
 };
 
+export type Review = {
+  __typename?: 'Review';
+  decidedAt?: Maybe<Scalars['DateTime']['output']>;
+  decidedBy?: Maybe<ReviewDecider>;
+  /** The user id of the member who submitted the post. */
+  requestedBy?: Maybe<Scalars['ID']['output']>;
+  state: ReviewState;
+};
+
+/** A member (userId), or a client through a review link (the name they gave). */
+export type ReviewDecider = {
+  __typename?: 'ReviewDecider';
+  name?: Maybe<Scalars['String']['output']>;
+  userId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type ReviewLink = {
+  __typename?: 'ReviewLink';
+  createdAt: Scalars['DateTime']['output'];
+  expiresAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  revokedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** A post’s review: in review, approved, changes requested, or voided by an edit of its content. */
+export type ReviewState =
+  | 'APPROVED'
+  | 'CHANGES_REQUESTED'
+  | 'IN_REVIEW'
+  | 'VOIDED';
+
 /** A person’s role in a workspace. Each value is REST's, in upper case with `_` for punctuation. */
 export type Role =
   | 'ADMIN'
@@ -1363,6 +1529,14 @@ export type Weekday =
   | 'THURSDAY'
   | 'TUESDAY'
   | 'WEDNESDAY';
+
+export type Workspace = {
+  __typename?: 'Workspace';
+  /** Whether an editor’s post is approved by an owner or admin before it is scheduled, queued or published. */
+  approvalRequired: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
 
 /** A workspace the person belongs to, and their role there. */
 export type WorkspaceMembership = {

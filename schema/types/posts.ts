@@ -21,7 +21,7 @@ import {
   type PostWithTargets,
 } from '../../src/posts/posts.ts';
 import { publishPost, retryPost, schedulePost } from '../../src/posts/publishing.ts';
-import { allowedActions } from '../../src/posts/states.ts';
+import { allowedActions, reviewContextOf, type ReviewContext } from '../../src/posts/review.ts';
 import { validationOf } from '../../src/posts/present.ts';
 import { presentValidation, validatePost } from '../../src/posts/dryRun.ts';
 import { storedError } from '../../src/errors/appError.ts';
@@ -172,8 +172,9 @@ export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').i
     version: t.exposeInt('version', { description: 'Sent back with updatePost for optimistic concurrency.' }),
     actions: t.field({
       type: [PostAction],
-      description: 'What its state allows now (UPDATE, DELETE, SCHEDULE, QUEUE, PUBLISH, RETRY); anything else is INVALID_STATE_TRANSITION.',
-      resolve: (post) => allowedActions(post.status),
+      description:
+        'What its state and review allow the caller now (UPDATE, DELETE, SCHEDULE, QUEUE, PUBLISH, RETRY, SUBMIT, APPROVE, REQUEST_CHANGES); anything else is refused.',
+      resolve: async (post, _args, context) => allowedActions(post, await reviewContext(context)),
     }),
     content: t.field({ type: PostContent, resolve: (post) => post }),
     media: t.field({
@@ -205,6 +206,18 @@ export const PostRef = builder.objectRef<PostWithTargets | PostDetail>('Post').i
     }),
   }),
 });
+
+const reviewContexts = new WeakMap<GraphContext, Promise<ReviewContext>>();
+
+/** The caller's review context, read once per request (every post of a list shares it). */
+function reviewContext(context: GraphContext): Promise<ReviewContext> {
+  let known = reviewContexts.get(context);
+  if (!known) {
+    known = reviewContextOf(context.services.db.prisma, context.actor);
+    reviewContexts.set(context, known);
+  }
+  return known;
+}
 
 /** Posts by id, every post a request's list names loaded with one query. */
 export const postLoader = defineLoader((context, ids) => postsByIds(context.services.db, context.actor, ids));

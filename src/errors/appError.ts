@@ -91,6 +91,7 @@ export const missingThings = [
   'apiKey',
   'connectedApp',
   'appAuthorization',
+  'reviewLink',
 ] as const;
 export type MissingThing = (typeof missingThings)[number];
 

@@ -25,6 +25,7 @@ import { assessPost } from './assessment.ts';
 import { columnOf, csvColumns, csvLimits, listSeparator, requiredColumns, rowField, type CsvColumn } from './csvColumns.ts';
 import { checkPostLimits, createPostIn, type PostDetail, type TargetInput } from './posts.ts';
 import { checkScheduleTime, scheduleLocked } from './publishing.ts';
+import { assertMayPublish } from './review.ts';
 import { violationDetails } from './validation.ts';
 
 export type CsvImportDeps = ImportDeps & { outbox: Outbox };
@@ -297,6 +298,8 @@ export async function importPosts(deps: CsvImportDeps, actor: Actor, csv: Buffer
             const mediaIds = row.mediaUrls.map((url) => imported.get(url)!.id);
             const post = await createPostIn(tx, actor, { content: { caption: row.caption, mediaIds }, targets: row.targets });
             const { when } = row;
+            // An editor's scheduled or queued row needs review first where the workspace requires it, as POST /posts/{id}/schedule does.
+            if (when) await assertMayPublish(tx, actor, post, 'queueId' in when ? 'queue' : 'schedule');
             if (when && 'queueId' in when) posts.push(await queueLocked(tx, deps.boss, deps.outbox, actor, post, when.queueId));
             else if (when) posts.push(await scheduleLocked(tx, deps.boss, deps.outbox, actor, post, { ...when, queueId: null }));
             else posts.push(post);

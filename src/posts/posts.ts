@@ -15,6 +15,7 @@ import { enqueueRun } from './runs.ts';
 import { Prisma, type Media, type Post, type PostTarget, type SocialAccount } from '../db/generated/prisma/client.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { assertTransition, postStatuses } from './states.ts';
+import { approvalRequiredIn, voidedBy } from './review.ts';
 import { checkTarget, violationDetails } from './validation.ts';
 import { assessPost, type PostContent } from './assessment.ts';
 import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
@@ -284,13 +285,18 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
       throw new AppError('CONCURRENT_MODIFICATION', 'concurrentModification', { expected: changes.version, actual: post.version });
     }
     assertTransition(post.status, 'update');
+    const before = { caption: post.caption, mediaIds: post.mediaIds, thread: threadOf(post, { overrideThread: null }) };
     const content = {
-      caption: changes.content?.caption ?? post.caption,
-      mediaIds: changes.content?.mediaIds ?? post.mediaIds,
-      thread: changes.content?.thread ? threadParts(changes.content.thread) : threadOf(post, { overrideThread: null }),
+      caption: changes.content?.caption ?? before.caption,
+      mediaIds: changes.content?.mediaIds ?? before.mediaIds,
+      thread: changes.content?.thread ? threadParts(changes.content.thread) : before.thread,
     };
     const targets = changes.targets ?? targetInputsOf(post);
     const resolved = await resolveTargets(tx, actor, content, targets);
+    const changed =
+      stableJson(content) !== stableJson(before) ||
+      (changes.targets !== undefined && stableJson(targetsOf(resolved)) !== stableJson(targetsOf(targetInputsOf(post))));
+    const voided = changed ? voidedBy(post, await approvalRequiredIn(tx, actor.workspaceId)) : null;
     const { count } = await tx.post.updateMany({
       where: { id, version: changes.version },
       data: {
@@ -298,6 +304,7 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
         mediaIds: content.mediaIds,
         thread: storedThread(content.thread),
         ...(changes.campaign !== undefined ? { campaign: changes.campaign } : {}),
+        ...voided,
         version: { increment: 1 },
       },
     });
@@ -306,7 +313,7 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
       await tx.postTarget.deleteMany({ where: { postId: id } });
       const rows = targetRows(id, resolved);
       await tx.postTarget.createMany({ data: rows });
-      if (post.status === 'scheduled') {
+      if (post.status === 'scheduled' && voided?.status !== 'draft') {
         const runId = randomUUID();
         await tx.post.update({ where: { id }, data: { publishRunId: runId } });
         await enqueueRun(
@@ -321,6 +328,24 @@ export async function updatePost(db: Database, boss: PgBoss, actor: Actor, id: s
     }
     return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
   });
+}
+
+/** What a target publishes, to tell whether a PATCH changed it. */
+function targetsOf(targets: TargetInput[]) {
+  return targets.map((target) => ({
+    connectionId: target.connectionId,
+    placement: target.placement,
+    caption: target.override?.caption ?? null,
+    thread: target.override?.thread === undefined ? null : threadParts(target.override.thread),
+    settings: target.settings ?? {},
+  }));
+}
+
+/** JSON with object keys sorted: the same value gives the same text whatever order PostgreSQL's jsonb kept. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item,
+  );
 }
 
 export async function deletePost(db: Database, outbox: Outbox, actor: Actor, id: string): Promise<void> {

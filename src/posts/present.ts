@@ -41,6 +41,18 @@ function presentTarget(post: PostWithTargets | PostDetail, target: Target, langu
   };
 }
 
+/** The post's review, null when it was never submitted nor approved: who asked, who decided (a member, or a client by name). */
+export function presentReview(post: PostWithTargets) {
+  if (post.reviewState === null) return null;
+  const decided = post.reviewDecidedById !== null || post.reviewDecidedByName !== null;
+  return {
+    state: post.reviewState,
+    requestedBy: post.reviewRequestedById,
+    decidedBy: decided ? { userId: post.reviewDecidedById, name: post.reviewDecidedByName } : null,
+    decidedAt: post.reviewDecidedAt?.toISOString() ?? null,
+  };
+}
+
 export interface FileLinks {
   signer: UrlSigner;
   publicBaseUrl: string;
@@ -59,6 +71,7 @@ export function presentPost(post: PostWithTargets | PostDetail, language: Langua
     timezone: post.timezone,
     queueId: post.queueId,
     publishedAt: post.publishedAt?.toISOString() ?? null,
+    review: presentReview(post),
     createdAt: post.createdAt.toISOString(),
     updatedAt: post.updatedAt.toISOString(),
     targets: post.targets.map((target) => presentTarget(post, target, language)),

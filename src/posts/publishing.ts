@@ -12,6 +12,7 @@ import { enqueueRun } from './runs.ts';
 import { isUuid } from '../ids.ts';
 import { canonicalTimeZone, instantDetails } from '../time.ts';
 import { assertTransition } from './states.ts';
+import { assertMayPublish } from './review.ts';
 import { checkPostTarget, lockPost, withMedia, withTargets, type PostDetail } from './posts.ts';
 import { violationDetails } from './validation.ts';
 import { Prisma } from '../db/generated/prisma/client.ts';
@@ -32,7 +33,7 @@ export async function publishPost(db: Database, boss: PgBoss, actor: Actor, id: 
   authorize(actor, 'publishPost');
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, id));
-    assertTransition(post.status, 'publish');
+    await assertMayPublish(tx, actor, post, 'publish');
     assertPublishable(post);
     const runId = randomUUID();
     await tx.postTarget.updateMany({ where: { postId: id }, data: { ...freshAttempt, checkpoint: Prisma.DbNull } });
@@ -62,7 +63,7 @@ export async function schedulePost(
   if (details.length) throw invalidRequest(details);
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, id));
-    assertTransition(post.status, 'schedule');
+    await assertMayPublish(tx, actor, post, 'schedule');
     return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: input.scheduledAt, timezone: timezone!, queueId: null });
   });
 }

@@ -12,7 +12,7 @@ import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageR
 import type { Outbox } from '../events/outbox.ts';
 import type { PgBoss } from '../jobs/boss.ts';
 import type { Prisma, Queue } from '../db/generated/prisma/client.ts';
-import { assertTransition } from '../posts/states.ts';
+import { assertMayPublish } from '../posts/review.ts';
 import { lockPost, withMedia, withTargets, type PostDetail, type PostWithTargets } from '../posts/posts.ts';
 import { scheduleLocked } from '../posts/publishing.ts';
 import { isSlot, nextFreeSlot, normalizeSlots, weekdays, type Slot } from './slots.ts';
@@ -165,7 +165,7 @@ export async function queuePost(db: Database, boss: PgBoss, outbox: Outbox, acto
   authorize(actor, 'queuePost');
   return db.prisma.$transaction(async (tx) => {
     const post = await withMedia(tx, await lockPost(tx, actor, postId));
-    assertTransition(post.status, 'queue');
+    await assertMayPublish(tx, actor, post, 'queue');
     return queueLocked(tx, boss, outbox, actor, post, queueId);
   });
 }

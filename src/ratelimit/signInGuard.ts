@@ -33,7 +33,8 @@ interface Bucket {
   policy: BucketPolicy;
 }
 
-function addressKey(address: string | undefined): string {
+/** The client's address as buckets count it: an IPv6 client by its /64. */
+export function addressKey(address: string | undefined): string {
   if (!address || !ipaddr.isValid(address)) return 'unknown';
   const parsed = ipaddr.process(address);
   return parsed.kind() === 'ipv6' ? `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64` : parsed.toString();

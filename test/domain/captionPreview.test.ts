@@ -1,7 +1,7 @@
 // The composer's preview of a caption (web/src/composer/preview.ts): its length and where it is cut are the API's
 // count (src/posts/captionLength.ts) for every way networks count, and links, mentions and hashtags are told apart.
 import { describe, expect, it } from 'vitest';
-import { previewCaption } from '../../web/src/composer/preview.ts';
+import { previewCaption } from '../../src/posts/captionPreview.ts';
 import { captionLength } from '../../src/posts/captionLength.ts';
 import { networkNamed } from '../../src/providers/networks.ts';
 

@@ -97,6 +97,8 @@ export function postsByDay(posts: CalendarPost[]): Map<string, CalendarPost[]> {
 /** A post's status as a colour (the status is always written too: in the chip for screen readers, and its card). */
 export const statusTones: Record<PostStatus, Tone> = {
   DRAFT: 'neutral',
+  IN_REVIEW: 'warning',
+  CHANGES_REQUESTED: 'warning',
   SCHEDULED: 'info',
   PUBLISHING: 'info',
   PUBLISHED: 'success',

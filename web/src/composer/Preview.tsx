@@ -10,7 +10,7 @@ import { Avatar } from '../ui/Avatar.tsx';
 import { NetworkIcon } from '../ui/NetworkIcon.tsx';
 import { captionOf, type PlacementRules, type TargetDraft, type ThreadPartDraft } from './model.ts';
 import { captionLimit } from '../../../src/posts/captionLength.ts';
-import { previewCaption, type CaptionPreview } from './preview.ts';
+import { previewCaption, type CaptionPreview } from '../../../src/posts/captionPreview.ts';
 
 /** Networks whose posts lead with the picture or video, the caption below it. */
 const mediaFirst = new Set(['INSTAGRAM', 'PINTEREST', 'TIKTOK', 'YOUTUBE']);

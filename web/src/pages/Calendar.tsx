@@ -1,6 +1,7 @@
 // The calendar of posts, by month, week or as a list, in the person's time zone. Each post shows its networks, its
 // thumbnail and its status colour, and a card with more on hover or focus. A scheduled post is moved to another day
-// by dragging its handle (pointer or keyboard, @dnd-kit): it keeps its time of day and is scheduled again.
+// by dragging its handle (pointer or keyboard, @dnd-kit): it keeps its time of day and is scheduled again. "Needs
+// review only" shows just the posts waiting for an owner's or admin's review.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useClient } from 'urql';
 import { DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
@@ -42,7 +43,9 @@ export function Calendar({ workspaceId }: { workspaceId: string }) {
   const days = useMemo(() => daysOf(view, anchor), [view, anchor]);
   const neighbours = useMemo(() => [daysOf(view, anchor.add(step)), daysOf(view, anchor.subtract(step))], [view, anchor, step]);
   const { posts, setPosts, error, setError, forget, refresh } = usePosts(client, days, neighbours);
-  const byDay = useMemo(() => postsByDay(posts ?? []), [posts]);
+  const [needsReview, setNeedsReview] = useState(false);
+  const shown = useMemo(() => (needsReview ? posts?.filter((post) => post.status === 'IN_REVIEW') : posts) ?? null, [posts, needsReview]);
+  const byDay = useMemo(() => postsByDay(shown ?? []), [shown]);
   const card = usePostCard(posts);
   const announcements = useMemo(() => dragAnnouncements(posts), [posts]);
   const [importing, setImporting] = useState(false);
@@ -107,6 +110,9 @@ export function Calendar({ workspaceId }: { workspaceId: string }) {
             </label>
           ))}
         </div>
+        <label className="calendar-filter">
+          <input type="checkbox" checked={needsReview} onChange={(event) => setNeedsReview(event.target.checked)} /> {t('calendar.needsReview')}
+        </label>
         <span className="muted">{t('calendar.timeZone', { timeZone })}</span>
         <div className="calendar-steps">
           <button type="button" className="button button-secondary" onClick={() => setImporting(true)}>
@@ -145,7 +151,7 @@ export function Calendar({ workspaceId }: { workspaceId: string }) {
             <DayGrid label={title} days={days} byDay={byDay} month={view === 'month' ? anchor.month : null} loaded={posts !== null} />
           </DndContext>
         )}
-        {view !== 'list' && posts?.length === 0 && (
+        {view !== 'list' && shown?.length === 0 && (
           <EmptyState title={t('calendar.emptyTitle', { period: title })} action={<Link href="/compose">{t('calendar.compose')}</Link>}>
             <p>{t('calendar.emptyBody')}</p>
           </EmptyState>

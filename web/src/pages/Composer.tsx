@@ -21,6 +21,7 @@ import { PublishActions } from '../composer/PublishActions.tsx';
 import { asApiError, submissionsAllowed, submitComposed, type Submission } from '../posts/actions.ts';
 import { PostErrorBanner } from '../posts/PostErrorBanner.tsx';
 import { useEditedPost } from '../posts/useEditedPost.ts';
+import { ReviewPanel } from '../posts/ReviewPanel.tsx';
 import { TargetRow } from '../composer/TargetRow.tsx';
 import { ThreadEditor } from '../composer/ThreadEditor.tsx';
 import { useRuleCheck } from '../composer/useRuleCheck.ts';
@@ -197,6 +198,7 @@ export function Composer({ postId }: { postId?: string }) {
         <div {...paneProps('edit')}>{editor}</div>
         <div {...paneProps('preview')}>{previews}</div>
       </div>
+      {postId && <ReviewPanel postId={postId} onChanged={edited.reload} />}
       {/* The actions stay in view at the window's foot, whichever part is shown. */}
       <div className="composer-bar">
         <PublishActions

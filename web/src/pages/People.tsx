@@ -10,6 +10,7 @@ import { Table, type Column } from '../table.tsx';
 import { detailFor, ErrorBanner, Field } from '../ui.tsx';
 import { Button } from '../ui/Button.tsx';
 import { ConfirmButton } from '../ui/ConfirmButton.tsx';
+import { ApprovalSetting } from '../posts/ApprovalSetting.tsx';
 
 const MembersQuery = `query Members { members { userId email name role joinedAt } }`;
 const AddMember = `mutation AddMember($email: String!, $role: Role!, $password: String) { addMember(email: $email, role: $role, password: $password) { userId } }`;
@@ -97,6 +98,7 @@ export function People() {
     <section aria-labelledby="people-title">
       <h1 id="people-title">{t('people.title')}</h1>
       <Table className="card-table" columns={columns} rows={data?.members ?? []} keyOf={(member) => member.userId} />
+      <ApprovalSetting />
       <form
         onSubmit={async (event) => {
           event.preventDefault();

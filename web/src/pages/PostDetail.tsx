@@ -1,6 +1,6 @@
 // One post: its state and the actions that state allows (a ranked toolbar), its media, and per target the network, the
 // account, the caption that target publishes, its state, why it waits or failed, the link to the published item and
-// a retry of a failed target. While it publishes, the page asks again every second.
+// a retry of a failed target, then its review and the team's comments. While it publishes, the page asks again every second.
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import type { ApiError } from '../api/auth.ts';
@@ -16,6 +16,7 @@ import { StatusBadge, type Tone } from '../ui/StatusBadge.tsx';
 import { webAddress } from '../webAddress.ts';
 import type { PostState } from '../posts/actions.ts';
 import { PostToolbar } from '../posts/PostToolbar.tsx';
+import { ReviewPanel } from '../posts/ReviewPanel.tsx';
 import '../posts/posts.css';
 
 const PostQuery = `
@@ -156,6 +157,7 @@ export function PostDetail({ id }: { id: string }) {
           );
         })}
       </ul>
+      <ReviewPanel key={`${post.id}:${post.version}`} postId={post.id} onChanged={() => reload({ requestPolicy: 'network-only' })} />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 // The caption as a network would show it: cut where the network's limit ends, as the network counts
 // (src/posts/captionLength.ts, the module the API's rule check counts with, so preview and API cannot disagree),
 // links shortened where the network shortens them, links, mentions and hashtags told apart from the text.
-import { captionLength, unitsOf, type CaptionCounting } from '../../../src/posts/captionLength.ts';
-import { linkPattern } from '../../../src/text/links.ts';
+import { captionLength, unitsOf, type CaptionCounting } from './captionLength.ts';
+import { linkPattern } from '../text/links.ts';
 
 export type PieceKind = 'text' | 'link' | 'mention' | 'hashtag';
 
