@@ -11,6 +11,7 @@ import { createPost, deletePost, getPost, listPosts, updatePost, type PostChange
 import { publishPost, retryPost, schedulePost } from '../src/posts/publishing.ts';
 import { presentPost } from '../src/posts/present.ts';
 import { presentValidation, validatePost } from '../src/posts/dryRun.ts';
+import { getLinkDefaults, setLinkDefaults } from '../src/links/defaults.ts';
 import { deleteMedia, getMedia, listMedia, presentMedia, setAltText } from '../src/media/library.ts';
 import { completeUpload, startUpload } from '../src/media/uploads.ts';
 import type { Media } from '../src/db/generated/prisma/client.ts';
@@ -116,6 +117,8 @@ export const operationHandlers: Record<string, OperationHandler> = {
   }),
   validatePost: async ({ services, actor, body, language }) =>
     ok({ data: presentValidation(await validatePost(services.db, actor, body as PostInput), language) }),
+  getLinkDefaults: async ({ services, actor }) => ok({ data: await getLinkDefaults(services.db, actor) }),
+  setLinkDefaults: async ({ services, actor, body }) => ok({ data: await setLinkDefaults(services.db, actor, body) }),
   getPost: async ({ services, actor, params, language }) => ok({ data: presentPost(await getPost(services.db, actor, params.id!), language, links(services)) }),
   updatePost: async ({ services, actor, params, body, language }) =>
     ok({ data: presentPost(await updatePost(services.db, services.boss, actor, params.id!, body as PostChanges), language, links(services)) }),

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { detailsOf } from '../errors/schemaDetails.ts';
 import type { ErrorDetail } from '../errors/appError.ts';
 import type { ProviderRules, SettingsSchema } from './rules.ts';
+import { linkSettingSchema } from '../links/setting.ts';
 
 const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false });
 addFormats.default(ajv);
@@ -13,7 +14,8 @@ const validators = new WeakMap<SettingsSchema, ValidateFunction>();
 function validatorOf(schema: SettingsSchema): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    // `links` (src/links/setting.ts) is every network's: the same for all, so it is not repeated in each network's rules.
+    validate = ajv.compile({ ...schema, properties: { ...schema.properties, links: linkSettingSchema } });
     validators.set(schema, validate);
   }
   return validate;
