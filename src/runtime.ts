@@ -29,7 +29,7 @@ import { Ai, createAiProvider } from './ai/ai.ts';
 import { startAiWorkers } from './ai/images.ts';
 import { join } from 'node:path';
 import { ShortLinkRedirects } from './links/shortLinks.ts';
-import { useShortLinkOrigin } from './links/shortForm.ts';
+import { setShortLinkOrigin } from './links/shortForm.ts';
 
 export interface Services {
   config: Config;
@@ -116,7 +116,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       pools: { database: { pool: db.pool, max: config.pools.database }, jobs: { pool: jobsPool(boss), max: config.pools.jobs } },
       queueNames: Object.values(queueNames),
     });
-    useShortLinkOrigin(config.publicBaseUrl);
+    setShortLinkOrigin(config.publicBaseUrl);
     const services: Services = {
       config,
       logger,

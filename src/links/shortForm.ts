@@ -8,7 +8,7 @@ export const codePattern = /^[A-Za-z0-9_-]{10}$/;
 
 let origin = 'http://localhost:3000';
 
-export function useShortLinkOrigin(publicBaseUrl: string): void {
+export function setShortLinkOrigin(publicBaseUrl: string): void {
   origin = publicBaseUrl.replace(/\/+$/, '');
 }
 
