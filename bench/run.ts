@@ -14,6 +14,7 @@ import { mcp } from './mcp.ts';
 import { dashboard } from './dashboard.ts';
 import { startup } from './startup.ts';
 import { scheduleScale } from './scheduleScale.ts';
+import { redirect } from './redirect.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -29,6 +30,7 @@ const sections: Record<string, Section> = {
   mcp,
   dashboard,
   startup,
+  redirect,
 };
 
 const requested = process.argv.slice(2);
