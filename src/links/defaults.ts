@@ -5,7 +5,7 @@ import { authorize } from '../access/operations.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import type { Prisma } from '../db/generated/prisma/client.ts';
 import { invalidRequest } from '../errors/appError.ts';
-import { checkLinkSetting, linksAsWritten, storedLinkSetting, type LinkSetting } from './setting.ts';
+import { changesLinks, checkLinkSetting, linksAsWritten, storedLinkSetting, type LinkSetting } from './setting.ts';
 
 type Reader = Pick<Transaction, 'workspace'>;
 
@@ -15,9 +15,9 @@ export async function linkDefaultOf(client: Reader, workspaceId: string): Promis
   return storedLinkSetting(workspace.linkDefaults) ?? linksAsWritten;
 }
 
-/** A target's settings as written: with the workspace's default where they name no `links`. */
-export function withLinkDefault(settings: Record<string, unknown> | null | undefined, linkDefault: LinkSetting): Record<string, unknown> {
-  return settings?.links === undefined ? { ...settings, links: linkDefault } : settings;
+/** A target's settings as written: with the workspace's default where they name no `links` (none where it changes nothing). */
+export function withLinkDefault(settings: Record<string, unknown> | null | undefined, linkDefault: LinkSetting): Record<string, unknown> | null | undefined {
+  return settings?.links === undefined && changesLinks(linkDefault) ? { ...settings, links: linkDefault } : settings;
 }
 
 export async function getLinkDefaults(db: Database, actor: Actor): Promise<LinkSetting> {

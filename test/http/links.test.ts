@@ -52,7 +52,7 @@ describe('UTM parameters', () => {
     const { post, published } = await publish('Plain https://example.com/a?b=1');
     expect(published).toBe('Plain https://example.com/a?b=1');
     expect(post.content.caption).toBe('Plain https://example.com/a?b=1');
-    expect(post.targets[0].settings.links).toEqual({ shorten: false, utm: {} });
+    expect(post.targets[0].settings).toEqual({});
   });
 
   it('come from the workspace default where a target names none; owners change it, a target’s own wins', async () => {
