@@ -15,6 +15,7 @@ import { dashboard } from './dashboard.ts';
 import { startup } from './startup.ts';
 import { scheduleScale } from './scheduleScale.ts';
 import { importSection } from './import.ts';
+import { redirect } from './redirect.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -31,6 +32,7 @@ const sections: Record<string, Section> = {
   dashboard,
   startup,
   import: importSection,
+  redirect,
 };
 
 const requested = process.argv.slice(2);

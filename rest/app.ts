@@ -46,6 +46,14 @@ export async function buildApp(services: Services): Promise<Express> {
     res.json({ data: item });
   });
 
+  // Short links of published captions (src/links): outside /v1 and its rate limit, no cookie, one click counted.
+  app.get('/l/:code', async (req, res) => {
+    contextOf(res).route = '/l/{code}';
+    const url = await services.shortLinks.follow(req.params.code);
+    if (!url) return routeNotFound(req, res);
+    res.set('cache-control', 'no-store').redirect(302, url);
+  });
+
   app.use(uploadsRouter(services));
   app.use(oauthCallbackRouter(services));
   app.use(reviewLinkRouter(services));

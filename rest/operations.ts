@@ -20,6 +20,7 @@ import { addComment, listComments, presentComment } from '../src/posts/comments.
 import { getWorkspace, updateWorkspace } from '../src/workspaces/settings.ts';
 import { createReviewLink, listReviewLinks, presentReviewLink, revokeReviewLink } from '../src/posts/reviewLinks.ts';
 import { presentValidation, validatePost } from '../src/posts/dryRun.ts';
+import { getLinkDefaults, setLinkDefaults } from '../src/links/defaults.ts';
 import { deleteMedia, getMedia, listMedia, presentMedia, setAltText } from '../src/media/library.ts';
 import { completeUpload, startUpload } from '../src/media/uploads.ts';
 import type { Media } from '../src/db/generated/prisma/client.ts';
@@ -144,6 +145,8 @@ export const operationHandlers: Record<string, OperationHandler> = {
       stream: { readable: csv, release: () => csv.destroy() },
     };
   },
+  getLinkDefaults: async ({ services, actor }) => ok({ data: await getLinkDefaults(services.db, actor) }),
+  setLinkDefaults: async ({ services, actor, body }) => ok({ data: await setLinkDefaults(services.db, actor, body) }),
   getPost: async ({ services, actor, params, language }) => ok({ data: presentPost(await getPost(services.db, actor, params.id!), language, links(services)) }),
   updatePost: async ({ services, actor, params, body, language }) =>
     ok({ data: presentPost(await updatePost(services.db, services.boss, actor, params.id!, body as PostChanges), language, links(services)) }),

@@ -13,6 +13,7 @@ import './types/mediaImports.ts';
 import './types/webhooks.ts';
 import './types/queues.ts';
 import './types/ai.ts';
+import './types/links.ts';
 
 export const graphSchema = builder.toSchema();
 

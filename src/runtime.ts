@@ -28,6 +28,8 @@ import { TokenKeeper, startTokenRefresh } from './accounts/tokens.ts';
 import { Ai, createAiProvider } from './ai/ai.ts';
 import { startAiWorkers } from './ai/images.ts';
 import { join } from 'node:path';
+import { ShortLinkRedirects } from './links/shortLinks.ts';
+import { setShortLinkOrigin } from './links/shortForm.ts';
 
 export interface Services {
   config: Config;
@@ -51,6 +53,8 @@ export interface Services {
   ai: Ai;
   /** What /metrics serves. */
   metrics: Registry;
+  /** Follows the short links of published captions and counts their clicks. */
+  shortLinks: ShortLinkRedirects;
 }
 
 async function openMediaStorage(config: Config): Promise<MediaStorage> {
@@ -112,6 +116,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       pools: { database: { pool: db.pool, max: config.pools.database }, jobs: { pool: jobsPool(boss), max: config.pools.jobs } },
       queueNames: Object.values(queueNames),
     });
+    setShortLinkOrigin(config.publicBaseUrl);
     const services: Services = {
       config,
       logger,
@@ -129,6 +134,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       ai,
       tokens,
       metrics,
+      shortLinks: new ShortLinkRedirects(db.pool, logger),
     };
     if (work) {
       const metricReadings = new MetricReadings(boss);

@@ -297,6 +297,13 @@ export type FirstComment = {
   remoteUrl?: Maybe<Scalars['String']['output']>;
 };
 
+/** Links in captions as published: UTM parameters added (kept where a link has them), and short links that count clicks. */
+export type LinkSetting = {
+  __typename?: 'LinkSetting';
+  shorten: Scalars['Boolean']['output'];
+  utm: Utm;
+};
+
 export type MediaCountRules = {
   __typename?: 'MediaCountRules';
   kinds: Array<Scalars['String']['output']>;
@@ -418,6 +425,8 @@ export type Mutation = {
   rotateWebhookSecret: WebhookEndpoint;
   schedulePost: Post;
   setAltText: MediaFile;
+  /** Replaces the workspace default (REST PUT /workspace/links); posts written before keep theirs. */
+  setLinkDefaults: LinkSetting;
   /** Changes a person’s role; only owners grant or take the owner role, and a workspace keeps one owner. */
   setMemberRole: Member;
   /** Connects an OAuth network account (owners and admins; keys need accounts:write). */
@@ -621,6 +630,12 @@ export type MutationSchedulePostArgs = {
 export type MutationSetAltTextArgs = {
   altText?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationSetLinkDefaultsArgs = {
+  shorten?: InputMaybe<Scalars['Boolean']['input']>;
+  utm?: InputMaybe<UtmInput>;
 };
 
 
@@ -993,6 +1008,8 @@ export type Query = {
   connectedApps: Array<ConnectedApp>;
   /** How the OAuth connection named by the callback’s `outcome` ended; null unless the caller started it in this workspace (kept a day). */
   connectionOutcome?: Maybe<ConnectionOutcome>;
+  /** The `links` setting a target gets when it is written without one (REST GET /workspace/links). */
+  linkDefaults: LinkSetting;
   media: QueryMediaConnection;
   mediaFile: MediaFile;
   /** The people of the workspace, in the order they joined. */
@@ -1457,6 +1474,19 @@ export type UploadParts = {
   /** Bytes of every part but the last. */
   partBytes: Scalars['Float']['output'];
   parts: Array<UploadPart>;
+};
+
+export type Utm = {
+  __typename?: 'Utm';
+  campaign?: Maybe<Scalars['String']['output']>;
+  medium?: Maybe<Scalars['String']['output']>;
+  source?: Maybe<Scalars['String']['output']>;
+};
+
+export type UtmInput = {
+  campaign?: InputMaybe<Scalars['String']['input']>;
+  medium?: InputMaybe<Scalars['String']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A rule of the target’s network that the content breaks; the same fields as an error’s `details`. */

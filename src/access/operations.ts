@@ -73,6 +73,8 @@ export const operationRequirements = {
   deleteQueue: { scopes: ['posts:write'] },
   queuePost: { scopes: ['posts:write'] },
   getAnalytics: { scopes: ['analytics:read'] },
+  getLinkDefaults: { scopes: [] },
+  setLinkDefaults: { scopes: ['posts:write'], roles: managerRoles },
   exportAnalytics: { scopes: ['analytics:read'] },
   getAi: { scopes: ['ai:write'] },
   suggestCaptions: { scopes: ['ai:write', 'posts:write'] },

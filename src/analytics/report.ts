@@ -45,6 +45,11 @@ function dayOf(value: string): string | null {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day ? day : null;
 }
 
+const keys = ['target_id', 'day', 'workspace_id', 'post_id', 'connection_id', 'provider'];
+/** The networks' figures per target and day, and the visits through the target's short links (src/links) as `clicks`. */
+const metricDays = `SELECT ${keys.join(', ')}, ${metricNames.map((name) => metricColumns[name]).join(', ')} FROM target_metric_day
+  UNION ALL SELECT ${keys.join(', ')}, ${metricNames.map((name) => (name === 'clicks' ? 'clicks' : `0 AS ${metricColumns[name]}`)).join(', ')} FROM link_click_day`;
+
 /** Validates the query and builds the one SQL statement both the JSON answer and the CSV export run. */
 function plan(actor: Actor, query: AnalyticsQuery, operation: 'getAnalytics' | 'exportAnalytics'): Checked {
   authorize(actor, operation);
@@ -75,7 +80,7 @@ function plan(actor: Actor, query: AnalyticsQuery, operation: 'getAnalytics' | '
   if (query.campaign !== undefined) where.push(`p.campaign = $${values.push(query.campaign)}`);
   const column = groupColumn[groupBy];
   const sql = `SELECT ${column}::text AS key, ${metricNames.map((name) => `sum(m.${metricColumns[name]})::float8 AS "${name}"`).join(', ')}
-    FROM target_metric_day m ${byPost ? 'JOIN post p ON p.id = m.post_id' : ''}
+    FROM (${metricDays}) m ${byPost ? 'JOIN post p ON p.id = m.post_id' : ''}
     WHERE ${where.join(' AND ')} GROUP BY ${column} ORDER BY ${column}`;
   return { from: from!, to: to!, groupBy, sql, values };
 }

@@ -8,6 +8,7 @@ import { isUuid } from '../ids.ts';
 import { factsOf, mediaOf } from '../media/facts.ts';
 import { checkTargetWithSettings, type RuleViolation } from './validation.ts';
 import type { TargetInput } from './posts.ts';
+import { linkDefaultOf, withLinkDefault } from '../links/defaults.ts';
 import { threadContent, threadMediaIds, threadParts, type ThreadPart } from './threads.ts';
 
 export interface PostContent {
@@ -33,7 +34,7 @@ export interface PostAssessment {
   targets: TargetAssessment[];
 }
 
-type Reader = Pick<Transaction, 'socialAccount' | 'media'>;
+type Reader = Pick<Transaction, 'socialAccount' | 'media' | 'workspace'>;
 
 /**
  * Checks every target: its account, duplicates, the media and the network's rules. Writes nothing. `accounts`: the
@@ -73,6 +74,7 @@ export async function assessPost(
     const file = media.get(id);
     return file?.status === 'ready' ? [factsOf(file)] : [];
   });
+  const linkDefault = await linkDefaultOf(client, actor.workspaceId);
   const seen = new Set<string>();
   return {
     mediaProblems,
@@ -93,7 +95,7 @@ export async function assessPost(
         caption: target.override?.caption ?? content.caption,
         media: readyMedia,
         thread: threadContent(override ?? content.thread, override !== null, media),
-        settings: target.settings,
+        settings: withLinkDefault(target.settings, linkDefault),
       });
       return { target: { ...target, settings }, account, problems, violations };
     }),

@@ -7,6 +7,9 @@ import { checkSettings } from '../providers/settings.ts';
 import type { MediaKind, PlacementRules, ProviderRules, ThreadRules } from '../providers/rules.ts';
 import { linkPattern } from '../text/links.ts';
 import { captionLength, captionLimit } from './captionLength.ts';
+import { linkCaption } from '../links/caption.ts';
+import { linksAsWritten, storedLinkSetting } from '../links/setting.ts';
+import { sampleShortLink } from '../links/shortForm.ts';
 
 /** What validation needs to know of a ready media file. */
 export interface MediaFacts {
@@ -58,8 +61,10 @@ export function checkTarget(target: TargetContent): RuleViolation[] {
 export function checkTargetWithSettings(target: TargetContent): { violations: RuleViolation[]; settings: Record<string, unknown> } {
   const rules = rulesForAccount({ provider: target.provider, rules: target.accountRules });
   const settings = rules ? checkSettings(rules, target.settings) : { values: target.settings ?? {}, details: [] };
+  // Checked as published: with the `links` setting's UTM parameters and short links, counted as the network counts links.
+  const links = storedLinkSetting(settings.values.links) ?? linksAsWritten;
   const violations: RuleViolation[] = [
-    ...contentViolations(target),
+    ...contentViolations({ ...target, caption: linkCaption(target.caption, links, sampleShortLink).caption }),
     ...settings.details.map((detail) => ({ rule: `settings.${detail.code}`, field: detail.field, messageKey: detail.messageKey, params: detail.params ?? {} })),
   ];
   return { violations, settings: settings.values };

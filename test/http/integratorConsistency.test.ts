@@ -109,11 +109,11 @@ describe('the dashboard sign-in under /v1', () => {
     expect((await session.json()).data.workspaces.map((w: { id: string }) => w.id)).toContain(acme.workspaceId);
   });
 
-  it('is documented under the document’s one server: no path but the browser’s OAuth redirects has servers of its own', () => {
+  it('is documented under the document’s one server: no path but the browser’s OAuth redirects and the short links has servers of its own', () => {
     const withServers = Object.entries(openapiDocument.paths ?? {})
       .filter(([, item]) => item?.servers)
       .map(([path]) => path);
-    expect(withServers).toEqual(['/oauth/start/{provider}', '/oauth/callback/{provider}']);
+    expect(withServers).toEqual(['/l/{code}', '/oauth/start/{provider}', '/oauth/callback/{provider}']);
     expect(Object.keys(openapiDocument.paths ?? {})).toEqual(expect.arrayContaining(['/auth/login', '/auth/logout', '/auth/session']));
   });
 });

@@ -93,11 +93,11 @@ describe('OpenAPI document', () => {
     expect(nullProperties).toEqual([]);
   });
 
-  it("routes under /v1 every operation but the OAuth browser's start and callback, which have servers of their own", () => {
+  it("routes under /v1 every operation but the OAuth browser's start and callback and the short links, which have servers of their own", () => {
     const ownServers = Object.entries(openapiDocument.paths ?? {})
       .filter(([, item]) => item?.servers)
       .map(([path]) => path);
-    expect(ownServers.sort()).toEqual(['/oauth/callback/{provider}', '/oauth/start/{provider}']);
+    expect(ownServers.sort()).toEqual(['/l/{code}', '/oauth/callback/{provider}', '/oauth/start/{provider}']);
     // The sign-in (served at /auth/* and /v1/auth/*, integratorConsistency.test.ts) is its own express route, not openapi-backend's.
     expect(Object.keys(v1Document.paths ?? {})).not.toContain('/auth/login');
   });

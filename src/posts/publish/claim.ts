@@ -6,6 +6,7 @@ import { withPoolTransaction, type Database } from '../../db/database.ts';
 import type { ProviderAdapters } from '../../providers/registry.ts';
 import { renderMessage } from '../../errors/messages.ts';
 import { checkTarget } from '../validation.ts';
+import { publishedCaption } from '../../links/shortLinks.ts';
 import { factsOf } from '../../media/facts.ts';
 import type { Media } from '../../db/generated/prisma/client.ts';
 import type { PublishTargetJob } from '../runs.ts';
@@ -48,6 +49,7 @@ export interface ClaimedTarget {
   remoteId: string | null;
   encryptedTokens: string | null;
   placement: string;
+  /** Once claimed: as published, with the `links` setting applied (src/links). */
   caption: string;
   settings: Record<string, unknown>;
   media: Media[];
@@ -169,7 +171,7 @@ export async function claimTargets(deps: ClaimDeps, mode: Mode, jobs: PublishJob
           : null;
       if (refusal) refused.push(failed(target, refusal));
       else if (wait) refused.push({ target: { ...target, attempts: row.attempts }, kind: 'waiting', ...wait });
-      else claimed.push(target);
+      else claimed.push({ ...target, caption: await publishedCaption(client, target, target.caption, row.settings) });
     }
     const attempted = claimed.filter((target) => target.mode === 'publish').map((target) => target.targetId);
     if (attempted.length) {

@@ -13,6 +13,7 @@ import { Button } from '../ui/Button.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { captionOf, messagesFor, type Finding, type ProviderRules, type TargetDraft } from './model.ts';
 import { TargetSettings } from './TargetSettings.tsx';
+import { LinkSettings, type LinkSettingValue } from './LinkSettings.tsx';
 
 interface Props {
   target: TargetDraft;
@@ -104,6 +105,11 @@ export function TargetRow({ target, rules, index, caption, withMedia, findings, 
             messagesOf={(name) => messagesFor(`settings.${name}`, findings, error, index)}
           />
         )}
+        <LinkSettings
+          value={target.settings.links as LinkSettingValue | undefined}
+          onChange={(links) => onChange({ ...target, settings: { ...target.settings, links } })}
+          messages={messagesFor('settings.links', findings, error, index)}
+        />
         <ul className="findings" aria-live="polite">
           {general.map((finding) => (
             <li key={finding.code + finding.field}>{finding.message}</li>
