@@ -11,6 +11,7 @@ export const inputLimits = {
   media: { altText: longestAltText() },
   upload: { filename: 255, contentType: 255 },
   apiKey: { name: 100 },
+  feed: { url: 2000, connectionIds: 50, template: 2000 },
 } as const;
 
 /** Length in Unicode code points, as JSON Schema's maxLength counts: a surrogate pair is one. */

@@ -28,6 +28,8 @@ import { TokenKeeper, startTokenRefresh } from './accounts/tokens.ts';
 import { Ai, createAiProvider } from './ai/ai.ts';
 import { startAiWorkers } from './ai/images.ts';
 import { join } from 'node:path';
+import { FeedPoller, startFeedPolling } from './feeds/poller.ts';
+import type { FeedSettings } from './feeds/feeds.ts';
 
 export interface Services {
   config: Config;
@@ -51,6 +53,8 @@ export interface Services {
   ai: Ai;
   /** What /metrics serves. */
   metrics: Registry;
+  /** Feeds: the hosts their URLs may name, and the poller (which tests also drive directly). */
+  feeds: { settings: FeedSettings; poller: FeedPoller };
 }
 
 async function openMediaStorage(config: Config): Promise<MediaStorage> {
@@ -112,6 +116,17 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       pools: { database: { pool: db.pool, max: config.pools.database }, jobs: { pool: jobsPool(boss), max: config.pools.jobs } },
       queueNames: Object.values(queueNames),
     });
+    const feedSettings: FeedSettings = { allowedHosts: webhooks.allowedHosts };
+    const feeds = {
+      settings: feedSettings,
+      poller: new FeedPoller({
+        db,
+        boss,
+        outbox,
+        logger,
+        settings: { pollSeconds: config.feeds.pollSeconds, fetch: { ...feedSettings, maxBytes: config.feeds.maxBytes, timeoutMs: config.feeds.timeoutMs } },
+      }),
+    };
     const services: Services = {
       config,
       logger,
@@ -129,6 +144,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       ai,
       tokens,
       metrics,
+      feeds,
     };
     if (work) {
       const metricReadings = new MetricReadings(boss);
@@ -153,6 +169,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       await startMetricReadings(boss, metricReadings, { db, adapters, secrets, logger });
       await startAiWorkers(boss, ai);
       await startHousekeeping(boss, db, logger);
+      await startFeedPolling(boss, feeds.poller);
     }
     return {
       services,

@@ -158,26 +158,29 @@ function targetRows(postId: string, targets: TargetInput[]) {
 }
 
 export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostDetail> {
+  return db.prisma.$transaction((tx) => createPostIn(tx, actor, input));
+}
+
+/** createPost inside the caller's transaction (a feed item becomes a post and is marked posted in one). */
+export async function createPostIn(tx: Transaction, actor: Actor, input: PostInput): Promise<PostDetail> {
   authorize(actor, 'createPost');
   checkPostLimits(input.content, input.targets, input.campaign);
   const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [], thread: threadParts(input.content.thread) };
-  return db.prisma.$transaction(async (tx) => {
-    const resolved = await resolveTargets(tx, actor, content, input.targets);
-    const id = randomUUID();
-    await tx.post.create({
-      data: {
-        id,
-        workspaceId: actor.workspaceId,
-        createdById: actor.userId,
-        caption: content.caption,
-        mediaIds: content.mediaIds,
-        thread: storedThread(content.thread),
-        campaign: input.campaign ?? null,
-      },
-    });
-    await tx.postTarget.createMany({ data: targetRows(id, resolved) });
-    return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
+  const resolved = await resolveTargets(tx, actor, content, input.targets);
+  const id = randomUUID();
+  await tx.post.create({
+    data: {
+      id,
+      workspaceId: actor.workspaceId,
+      createdById: actor.userId,
+      caption: content.caption,
+      mediaIds: content.mediaIds,
+      thread: storedThread(content.thread),
+      campaign: input.campaign ?? null,
+    },
   });
+  await tx.postTarget.createMany({ data: targetRows(id, resolved) });
+  return withMedia(tx, await tx.post.findUniqueOrThrow({ where: { id }, include: withTargets }));
 }
 
 /** A stored post's targets as createPost and updatePost take them. */

@@ -163,22 +163,24 @@ export async function deleteQueue(db: Database, actor: Actor, id: string): Promi
 /** Schedules the post at the queue's next free slot, in the queue's time zone. */
 export async function queuePost(db: Database, boss: PgBoss, outbox: Outbox, actor: Actor, postId: string, queueId: string): Promise<PostDetail> {
   authorize(actor, 'queuePost');
-  return db.prisma.$transaction(async (tx) => {
-    const post = await withMedia(tx, await lockPost(tx, actor, postId));
-    assertTransition(post.status, 'queue');
-    // The queue's lock makes two posts queued at once take two slots.
-    const queue = await lockQueue(tx, actor, queueId);
-    if (queue.connectionIds.length) {
-      const outside: ErrorDetail[] = post.targets.flatMap((target, index) =>
-        queue.connectionIds.includes(target.connectionId)
-          ? []
-          : [{ field: `targets[${index}].connectionId`, code: 'notInQueue', messageKey: 'detail.notInQueue' as const }],
-      );
-      if (outside.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: outside.length }, { details: outside });
-    }
-    const taken = await tx.post.findMany({ where: { ...upcoming(queue.id), id: { not: post.id } }, select: { scheduledAt: true } });
-    const slot = nextFreeSlot(queue.timezone, slotsOf(queue), new Set(taken.map((p) => p.scheduledAt!.getTime())), new Date());
-    if (!slot) throw new AppError('CONFLICT', 'queueFull');
-    return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: slot, timezone: queue.timezone, queueId: queue.id });
-  });
+  return db.prisma.$transaction(async (tx) => queuePostIn(tx, boss, outbox, actor, await withMedia(tx, await lockPost(tx, actor, postId)), queueId));
+}
+
+/** queuePost inside the caller's transaction (authorized for `queuePost`), for a post it holds locked or has just created. */
+export async function queuePostIn(tx: Transaction, boss: PgBoss, outbox: Outbox, actor: Actor, post: PostDetail, queueId: string): Promise<PostDetail> {
+  assertTransition(post.status, 'queue');
+  // The queue's lock makes two posts queued at once take two slots.
+  const queue = await lockQueue(tx, actor, queueId);
+  if (queue.connectionIds.length) {
+    const outside: ErrorDetail[] = post.targets.flatMap((target, index) =>
+      queue.connectionIds.includes(target.connectionId)
+        ? []
+        : [{ field: `targets[${index}].connectionId`, code: 'notInQueue', messageKey: 'detail.notInQueue' as const }],
+    );
+    if (outside.length) throw new AppError('VALIDATION_FAILED', 'validationFailed', { count: outside.length }, { details: outside });
+  }
+  const taken = await tx.post.findMany({ where: { ...upcoming(queue.id), id: { not: post.id } }, select: { scheduledAt: true } });
+  const slot = nextFreeSlot(queue.timezone, slotsOf(queue), new Set(taken.map((p) => p.scheduledAt!.getTime())), new Date());
+  if (!slot) throw new AppError('CONFLICT', 'queueFull');
+  return scheduleLocked(tx, boss, outbox, actor, post, { scheduledAt: slot, timezone: queue.timezone, queueId: queue.id });
 }
