@@ -11,6 +11,7 @@ import './types/media.ts';
 import './types/mediaImports.ts';
 import './types/webhooks.ts';
 import './types/queues.ts';
+import './types/feeds.ts';
 import './types/ai.ts';
 
 export const graphSchema = builder.toSchema();

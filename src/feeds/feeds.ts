@@ -14,6 +14,8 @@ import { defaultTemplate, templateDetails } from './template.ts';
 
 export const feedModes = ['draft', 'queue'] as const;
 export type FeedMode = (typeof feedModes)[number];
+/** `new` until the first poll, `failing` while the last poll failed. */
+export const feedStatuses = ['new', 'active', 'failing'] as const;
 
 export interface FeedInput {
   url: string;

@@ -218,3 +218,39 @@ describe('feeds', () => {
     expect((await api('GET', `/feeds/${feed.id}`)).status).toBe(404);
   });
 });
+
+describe('feeds in the graph', () => {
+  async function graph(query: string, variables: Record<string, unknown> = {}, apiKey = acme.ownerKey) {
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    return response.json() as Promise<{
+      data?: any;
+      errors?: { message: string; extensions: { code: string; details?: { field: string; code: string }[] } }[];
+    }>;
+  }
+
+  it('creates, lists, changes and deletes feeds with REST’s rules and error codes', async () => {
+    const create = `mutation ($url: String!, $ids: [ID!]!, $mode: FeedMode!, $template: String) {
+      createFeed(url: $url, connectionIds: $ids, mode: $mode, template: $template) { id url mode status template lastError { code } }
+    }`;
+    const bad = await graph(create, { url: 'https://10.0.0.9/feed', ids: [account], mode: 'DRAFT' });
+    expect(bad.errors?.[0]?.extensions).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [expect.objectContaining({ field: 'url', code: 'privateAddress' })],
+    });
+    const created = await graph(create, { url: host.url(newPath()), ids: [account], mode: 'DRAFT', template: 'G {{title}}' });
+    expect(created.data.createFeed).toMatchObject({ mode: 'DRAFT', status: 'NEW', template: 'G {{title}}', lastError: null });
+    const id = created.data.createFeed.id;
+    const listed = await graph('{ feeds(first: 100) { edges { node { id } } } }');
+    expect(listed.data.feeds.edges.map((edge: { node: { id: string } }) => edge.node.id)).toContain(id);
+    const changed = await graph('mutation ($id: ID!) { updateFeed(id: $id, template: "{{link}}") { template } }', { id });
+    expect(changed.data.updateFeed.template).toBe('{{link}}');
+    const readOnly = (await keyFor(service.services, acme.workspaceId, acme.ownerId, { preset: 'read-only' })).apiKey;
+    expect((await graph('mutation ($id: ID!) { deleteFeed(id: $id) }', { id }, readOnly)).errors?.[0]?.extensions.code).toBe('FORBIDDEN');
+    expect((await graph('mutation ($id: ID!) { deleteFeed(id: $id) }', { id })).data.deleteFeed).toBe(true);
+    expect((await graph('query ($id: ID!) { feed(id: $id) { id } }', { id })).errors?.[0]?.extensions.code).toBe('NOT_FOUND');
+  });
+});

@@ -41,13 +41,13 @@ export interface FeedHost {
   close(): Promise<void>;
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function rss(items: FeedItemFixture[]): string {
   const entries = items
     .map(
       (item) =>
-        `<item><title>${escape(item.title)}</title><link>${escape(item.link)}</link>${item.id ? `<guid isPermaLink="false">${escape(item.id)}</guid>` : ''}</item>`,
+        `<item><title>${xmlText(item.title)}</title><link>${xmlText(item.link)}</link>${item.id ? `<guid isPermaLink="false">${xmlText(item.id)}</guid>` : ''}</item>`,
     )
     .join('');
   return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Test blog</title><link>https://blog.example/</link><description>Posts</description>${entries}</channel></rss>`;
@@ -57,7 +57,7 @@ function atom(items: FeedItemFixture[]): string {
   const entries = items
     .map(
       (item) =>
-        `<entry><title>${escape(item.title)}</title><id>${escape(item.id ?? item.link)}</id><link rel="alternate" href="${escape(item.link)}"/><updated>2026-11-30T12:00:00Z</updated></entry>`,
+        `<entry><title>${xmlText(item.title)}</title><id>${xmlText(item.id ?? item.link)}</id><link rel="alternate" href="${xmlText(item.link)}"/><updated>2026-11-30T12:00:00Z</updated></entry>`,
     )
     .join('');
   return `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Test blog</title><id>urn:test:blog</id><updated>2026-11-30T12:00:00Z</updated>${entries}</feed>`;
@@ -112,9 +112,8 @@ export async function startFeedHost(): Promise<FeedHost> {
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     feed(path, format = 'rss') {
-      let document = documents.get(path);
-      if (!document) documents.set(path, (document = { format, items: [] }));
-      return document;
+      if (!documents.has(path)) documents.set(path, { format, items: [] });
+      return documents.get(path)!;
     },
     requests,
     async close() {
