@@ -12,6 +12,7 @@ export interface Resources {
   webhook: string;
   delivery: string;
   queue: string;
+  feed: string;
 }
 
 /** The collection segment before a path parameter (`/posts/{id}`, `/deliveries/{deliveryId}`) → its kind. */
@@ -23,6 +24,7 @@ const kindByCollection: Record<string, keyof Resources> = {
   webhooks: 'webhook',
   deliveries: 'delivery',
   queues: 'queue',
+  feeds: 'feed',
 };
 
 /**
@@ -42,7 +44,8 @@ export async function createResources(service: TestService, workspace: TestWorks
   const webhook = await created('POST', '/webhooks', { url: 'http://127.0.0.1:9/hook' });
   const delivery = await created('POST', `/webhooks/${webhook.id}/test`);
   const queue = await created('POST', '/queues', { name: 'Mornings', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }] });
-  return { socialAccount: account, post: post.id, media: media.id, webhook: webhook.id, delivery: delivery.id, queue: queue.id };
+  const feed = await created('POST', '/feeds', { url: 'http://127.0.0.1:9/feed.xml', connectionIds: [account], mode: 'draft' });
+  return { socialAccount: account, post: post.id, media: media.id, webhook: webhook.id, delivery: delivery.id, queue: queue.id, feed: feed.id };
 }
 
 /**
