@@ -5,6 +5,7 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
 import { isUuid } from '../ids.ts';
+import { lockOwnedRow } from '../db/locks.ts';
 import { decodeCursor, newestFirstAfter, pageSize, toPage, type Page, type PageRequest } from '../pagination.ts';
 import type { Feed, Prisma } from '../db/generated/prisma/client.ts';
 import { inputLimits, itemsWithin, refuseUnlessEmpty, textWithin } from '../limits.ts';
@@ -145,10 +146,7 @@ export async function getFeed(db: Database, actor: Actor, id: string): Promise<F
 }
 
 async function lockFeed(tx: Transaction, actor: Actor, id: string): Promise<Feed> {
-  const rows = isUuid(id)
-    ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM feed WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE`
-    : [];
-  if (!rows.length) throw notFound('feed');
+  if (!(await lockOwnedRow(tx, 'feed', actor.workspaceId, id))) throw notFound('feed');
   return tx.feed.findUniqueOrThrow({ where: { id } });
 }
 

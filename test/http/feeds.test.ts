@@ -182,6 +182,33 @@ describe('feeds', () => {
     expect((await api('GET', `/feeds/${feed.id}`)).body.data).toMatchObject({ status: 'active', consecutiveFailures: 0, lastError: null });
   });
 
+  it('refuses a redirect to a private address at poll time (SSRF), as the URL itself would be', async () => {
+    const path = newPath();
+    const feed = await createFeed({ url: host.url(path) });
+    host.feed(path).redirectTo = 'https://10.9.8.7/internal.xml';
+    await poll(feed.id);
+    expect((await api('GET', `/feeds/${feed.id}`)).body.data.lastError).toMatchObject({
+      code: 'refused',
+      message: expect.stringMatching(/10\.9\.8\.7, which is not a public address.*WEBHOOK_ALLOWED_HOSTS/),
+    });
+  });
+
+  it('skips an item whose post the network’s rules refuse, with the reason kept, and posts the others', async () => {
+    const path = newPath();
+    host.feed(path);
+    const feed = await createFeed({ url: host.url(path), template: 'Rules {{title}}' });
+    await poll(feed.id);
+    host.feed(path).items.unshift(
+      { title: 'fits', link: 'https://blog.example/fits', id: 'fits' },
+      { title: 'x'.repeat(600), link: 'https://blog.example/long', id: 'long' },
+    );
+    await poll(feed.id);
+    expect((await postsOfFeed(/^Rules /)).map((post) => post.content.caption)).toEqual(['Rules fits']);
+    const refused = await service.services.db.prisma.feedItem.findFirstOrThrow({ where: { feedId: feed.id, key: 'long' } });
+    expect(refused).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_VALIDATION_FAILED', postId: null });
+    expect((await api('GET', `/feeds/${feed.id}`)).body.data).toMatchObject({ status: 'active', lastError: null });
+  });
+
   it('fails a feed that is not RSS or Atom, or larger than FEEDS_MAX_BYTES', async () => {
     const page = newPath();
     host.feed(page).html = true;

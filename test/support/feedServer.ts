@@ -7,7 +7,7 @@
 // - Atom entries with `<id>` and `<link rel="alternate" href>`: RFC 4287 §4.1.2, §4.2.6, §4.2.7.
 // - ETag / If-None-Match and Last-Modified / If-Modified-Since answered with 304 Not Modified and no body:
 //   RFC 9110 §8.8.2, §8.8.3, §13.1.1, §13.1.3, §15.4.5.
-// - 503 with Retry-After (seconds): RFC 9110 §10.2.3, §15.6.4.
+// - 503 with Retry-After (seconds): RFC 9110 §10.2.3, §15.6.4. A 302 with Location: RFC 9110 §10.2.2, §15.4.3.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +30,8 @@ export interface FeedDocument {
   endless?: boolean;
   /** Answer a page that is not a feed. */
   html?: boolean;
+  /** Answer 302 to this URL. */
+  redirectTo?: string;
 }
 
 export interface FeedHost {
@@ -77,6 +79,10 @@ export async function startFeedHost(): Promise<FeedHost> {
     if (document.failWith) {
       answer(document.failWith.status);
       return response.writeHead(document.failWith.status, document.failWith.retryAfter ? { 'retry-after': document.failWith.retryAfter } : {}).end();
+    }
+    if (document.redirectTo) {
+      answer(302);
+      return response.writeHead(302, { location: document.redirectTo }).end();
     }
     if (document.endless) {
       answer(200);
