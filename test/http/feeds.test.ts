@@ -198,10 +198,12 @@ describe('feeds', () => {
     host.feed(path);
     const feed = await createFeed({ url: host.url(path), template: 'Rules {{title}}' });
     await poll(feed.id);
-    host.feed(path).items.unshift(
-      { title: 'fits', link: 'https://blog.example/fits', id: 'fits' },
-      { title: 'x'.repeat(600), link: 'https://blog.example/long', id: 'long' },
-    );
+    host
+      .feed(path)
+      .items.unshift(
+        { title: 'fits', link: 'https://blog.example/fits', id: 'fits' },
+        { title: 'x'.repeat(600), link: 'https://blog.example/long', id: 'long' },
+      );
     await poll(feed.id);
     expect((await postsOfFeed(/^Rules /)).map((post) => post.content.caption)).toEqual(['Rules fits']);
     const refused = await service.services.db.prisma.feedItem.findFirstOrThrow({ where: { feedId: feed.id, key: 'long' } });
