@@ -4,7 +4,7 @@
 // into posts through the posts' own operations. The first poll of a feed only records what is already there. A
 // failing poll keeps its reason on the feed and backs off: the poll interval doubled per failure in a row, at
 // most a day, and never sooner than the host's Retry-After.
-import { Prisma, type Feed } from '../db/generated/prisma/client.ts';
+import { Prisma, type Feed, type SocialAccount } from '../db/generated/prisma/client.ts';
 import type { Database } from '../db/database.ts';
 import type { Actor } from '../access/actor.ts';
 import { authorize } from '../access/operations.ts';
@@ -202,8 +202,8 @@ export class FeedPoller {
   async #postOf(tx: Prisma.TransactionClient, actor: Actor, feed: Feed, item: FeedEntry & { id: string }) {
     try {
       const accounts = await tx.socialAccount.findMany({ where: { workspaceId: feed.workspaceId, id: { in: feed.connectionIds } } });
-      const placementFor = (id: string) =>
-        feed.placement ?? rulesForAccount(accounts.find((account) => account.id === id) ?? { provider: '' })?.placements[0]?.name ?? '';
+      // An account gone since leaves no placement: the post's own check then names the target.
+      const placementFor = (id: string) => feed.placement ?? firstPlacement(accounts.find((account) => account.id === id)) ?? '';
       const draft = await createPostIn(tx, actor, {
         content: { caption: renderTemplate(feed.template, item) },
         targets: feed.connectionIds.map((connectionId) => ({ connectionId, placement: placementFor(connectionId) })),
@@ -227,6 +227,9 @@ class ItemRefused extends AppError {
     super(cause.code, cause.messageKey, cause.params, { details: cause.details, cause });
   }
 }
+
+/** A network's first placement in GET /providers: a feed's default. */
+const firstPlacement = (account: SocialAccount | undefined) => (account ? rulesForAccount(account)?.placements[0]?.name : undefined);
 
 function readEntries(text: string): FeedEntry[] {
   try {
