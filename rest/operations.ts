@@ -43,6 +43,7 @@ import { listProviders } from '../src/accounts/providers.ts';
 import { suggestCaptions, type CaptionInput } from '../src/ai/captions.ts';
 import { suggestAltText } from '../src/ai/altText.ts';
 import { requestImage } from '../src/ai/images.ts';
+import { createFeed, deleteFeed, getFeed, listFeeds, presentFeed, updateFeed, type FeedInput } from '../src/feeds/feeds.ts';
 
 export interface OperationInput {
   services: Services;
@@ -271,6 +272,18 @@ export const operationHandlers: Record<string, OperationHandler> = {
         links(services),
       ),
     }),
+  listFeeds: async ({ services, actor, query }) => ok(mapPage(await listFeeds(services.db, actor, page(query)), presentFeed)),
+  createFeed: async ({ services, actor, body }) => ({
+    status: 201,
+    body: { data: presentFeed(await createFeed(services.db, services.feeds.settings, actor, body as FeedInput)) },
+  }),
+  getFeed: async ({ services, actor, params }) => ok({ data: presentFeed(await getFeed(services.db, actor, params.id!)) }),
+  updateFeed: async ({ services, actor, params, body }) =>
+    ok({ data: presentFeed(await updateFeed(services.db, services.feeds.settings, actor, params.id!, body as Partial<FeedInput>)) }),
+  deleteFeed: async ({ services, actor, params }) => {
+    await deleteFeed(services.db, actor, params.id!);
+    return { status: 204 };
+  },
   getAnalytics: async ({ services, actor, query }) => ok({ data: await analytics(services.db, actor, analyticsQuery(query)) }),
   exportAnalytics: async ({ services, actor, query }) => {
     const { filename, csv, release } = await analyticsCsv(services.db, actor, analyticsQuery(query));

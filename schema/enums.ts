@@ -16,7 +16,7 @@ export function enumValueName(value: string): string {
   return value.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
 }
 
-function domainEnum<Value extends string>(name: string, values: readonly Value[], description: string) {
+export function domainEnum<Value extends string>(name: string, values: readonly Value[], description: string) {
   return builder.enumType(name, {
     description: `${description} Each value is REST's, in upper case with \`_\` for punctuation.`,
     values: Object.fromEntries(values.map((value) => [enumValueName(value), { value }])) as Record<string, { value: Value }>,

@@ -12,6 +12,7 @@ import './types/media.ts';
 import './types/mediaImports.ts';
 import './types/webhooks.ts';
 import './types/queues.ts';
+import './types/feeds.ts';
 import './types/ai.ts';
 import './types/links.ts';
 

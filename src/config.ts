@@ -62,6 +62,8 @@ export interface Config extends NetworkConfig {
   /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing (each network says its own). */
   statusCheckMaxMs: number | undefined;
   ai: AiSettings;
+  /** FEEDS_POLL_SECONDS, FEEDS_MAX_BYTES, FEEDS_TIMEOUT_MS: how often feeds are fetched, their largest answer, the longest wait. */
+  feeds: { pollSeconds: number; maxBytes: number; timeoutMs: number };
 }
 
 export const aiProviderNames = ['openai', 'sandbox'] as const;
@@ -268,6 +270,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statusCheckMaxMs: env.STATUS_CHECK_MAX_MS ? integer(env, 'STATUS_CHECK_MAX_MS', 0, 100) : undefined,
     sandboxQuota: sandboxQuota(env.SANDBOX_QUOTA),
     ai: aiSettings(env),
+    feeds: {
+      pollSeconds: integer(env, 'FEEDS_POLL_SECONDS', 900, 60),
+      maxBytes: integer(env, 'FEEDS_MAX_BYTES', 5 * 1024 ** 2, 1024),
+      timeoutMs: integer(env, 'FEEDS_TIMEOUT_MS', 15_000, 100),
+    },
   };
 }
 

@@ -13,6 +13,7 @@ export const inputLimits = {
   apiKey: { name: 100 },
   comment: { text: 5000, authorName: 100 },
   reviewLink: { defaultHours: 72, maxHours: 720 },
+  feed: { url: 2000, connectionIds: 50, template: 2000 },
 } as const;
 
 /** Length in Unicode code points, as JSON Schema's maxLength counts: a surrogate pair is one. */

@@ -30,6 +30,8 @@ import { startAiWorkers } from './ai/images.ts';
 import { join } from 'node:path';
 import { ShortLinkRedirects } from './links/shortLinks.ts';
 import { setShortLinkOrigin } from './links/shortForm.ts';
+import { FeedPoller, startFeedPolling } from './feeds/poller.ts';
+import type { FeedSettings } from './feeds/feeds.ts';
 
 export interface Services {
   config: Config;
@@ -55,6 +57,8 @@ export interface Services {
   metrics: Registry;
   /** Follows the short links of published captions and counts their clicks. */
   shortLinks: ShortLinkRedirects;
+  /** Feeds: the hosts their URLs may name, and the poller (which tests also drive directly). */
+  feeds: { settings: FeedSettings; poller: FeedPoller };
 }
 
 async function openMediaStorage(config: Config): Promise<MediaStorage> {
@@ -117,6 +121,17 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       queueNames: Object.values(queueNames),
     });
     setShortLinkOrigin(config.publicBaseUrl);
+    const feedSettings: FeedSettings = { allowedHosts: webhooks.allowedHosts };
+    const feeds = {
+      settings: feedSettings,
+      poller: new FeedPoller({
+        db,
+        boss,
+        outbox,
+        logger,
+        settings: { pollSeconds: config.feeds.pollSeconds, fetch: { ...feedSettings, maxBytes: config.feeds.maxBytes, timeoutMs: config.feeds.timeoutMs } },
+      }),
+    };
     const services: Services = {
       config,
       logger,
@@ -135,6 +150,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       tokens,
       metrics,
       shortLinks: new ShortLinkRedirects(db.pool, logger),
+      feeds,
     };
     if (work) {
       const metricReadings = new MetricReadings(boss);
@@ -159,6 +175,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       await startMetricReadings(boss, metricReadings, { db, adapters, secrets, logger });
       await startAiWorkers(boss, ai);
       await startHousekeeping(boss, db, logger);
+      await startFeedPolling(boss, feeds.poller);
     }
     return {
       services,

@@ -278,6 +278,43 @@ export type EventKind =
   | 'TARGET_PUBLISHED'
   | 'WEBHOOK_TEST';
 
+/** An RSS 2.0 or Atom feed whose new items become posts (REST: /v1/feeds). */
+export type Feed = {
+  __typename?: 'Feed';
+  connectionIds: Array<Scalars['ID']['output']>;
+  consecutiveFailures: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  lastError?: Maybe<FeedError>;
+  lastPolledAt?: Maybe<Scalars['DateTime']['output']>;
+  mode: FeedMode;
+  nextPollAt: Scalars['DateTime']['output'];
+  placement?: Maybe<Scalars['String']['output']>;
+  queueId?: Maybe<Scalars['ID']['output']>;
+  status: FeedStatus;
+  template: Scalars['String']['output'];
+  url: Scalars['String']['output'];
+};
+
+/** Why a feed’s last poll failed (REST’s `lastError`), in English like a network’s reason. */
+export type FeedError = {
+  __typename?: 'FeedError';
+  at: Scalars['String']['output'];
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+/** What a feed’s new items become: drafts, or posts in a queue’s next slot. Each value is REST's, in upper case with `_` for punctuation. */
+export type FeedMode =
+  | 'DRAFT'
+  | 'QUEUE';
+
+/** A feed before its first poll, polling, or failing since its last poll. Each value is REST's, in upper case with `_` for punctuation. */
+export type FeedStatus =
+  | 'ACTIVE'
+  | 'FAILING'
+  | 'NEW';
+
 export type FileRules = {
   __typename?: 'FileRules';
   formats: Array<Scalars['String']['output']>;
@@ -392,12 +429,14 @@ export type Mutation = {
   completeUpload: MediaFile;
   /** A key acting for the caller, with a preset or scopes (never more than the caller holds); on a plan with API access. */
   createApiKey: CreatedApiKey;
+  createFeed: Feed;
   createPost: Post;
   createQueue: Queue;
   createReviewLink: CreatedReviewLink;
   createWebhook: WebhookEndpoint;
   /** Allows (with a preset or scopes, never more than the caller’s role holds, on a plan with API access) or denies an MCP client for the caller in this workspace. */
   decideAppAuthorization: AppAuthorizationDecision;
+  deleteFeed: Scalars['Boolean']['output'];
   deleteMedia: Scalars['Boolean']['output'];
   deletePost: Scalars['Boolean']['output'];
   /** Deletes the queue; answers how many of its posts stay scheduled at their times. */
@@ -441,6 +480,8 @@ export type Mutation = {
   suggestCaptions: CaptionSuggestions;
   /** Queues a webhook.test delivery to this endpoint; answers the delivery id. */
   testWebhook: Scalars['ID']['output'];
+  /** Changes the feed; `placement` or `queueId` given as null clears it. */
+  updateFeed: Feed;
   updatePost: Post;
   updateQueue: QueueChange;
   updateWebhook: WebhookEndpoint;
@@ -493,6 +534,16 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+export type MutationCreateFeedArgs = {
+  connectionIds: Array<Scalars['ID']['input']>;
+  mode: FeedMode;
+  placement?: InputMaybe<Scalars['String']['input']>;
+  queueId?: InputMaybe<Scalars['ID']['input']>;
+  template?: InputMaybe<Scalars['String']['input']>;
+  url: Scalars['String']['input'];
+};
+
+
 export type MutationCreatePostArgs = {
   campaign?: InputMaybe<Scalars['String']['input']>;
   content: PostContentInput;
@@ -526,6 +577,11 @@ export type MutationDecideAppAuthorizationArgs = {
   id: Scalars['ID']['input'];
   preset?: InputMaybe<ScopePreset>;
   scopes?: InputMaybe<Array<Scope>>;
+};
+
+
+export type MutationDeleteFeedArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -684,6 +740,17 @@ export type MutationSuggestCaptionsArgs = {
 
 export type MutationTestWebhookArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateFeedArgs = {
+  connectionIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  id: Scalars['ID']['input'];
+  mode?: InputMaybe<FeedMode>;
+  placement?: InputMaybe<Scalars['String']['input']>;
+  queueId?: InputMaybe<Scalars['ID']['input']>;
+  template?: InputMaybe<Scalars['String']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1008,6 +1075,8 @@ export type Query = {
   connectedApps: Array<ConnectedApp>;
   /** How the OAuth connection named by the callback’s `outcome` ended; null unless the caller started it in this workspace (kept a day). */
   connectionOutcome?: Maybe<ConnectionOutcome>;
+  feed: Feed;
+  feeds: QueryFeedsConnection;
   /** The `links` setting a target gets when it is written without one (REST GET /workspace/links). */
   linkDefaults: LinkSetting;
   media: QueryMediaConnection;
@@ -1050,6 +1119,19 @@ export type QueryAppAuthorizationArgs = {
 
 export type QueryConnectionOutcomeArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryFeedArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryFeedsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1140,6 +1222,18 @@ export type QueryWebhooksArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type QueryFeedsConnection = {
+  __typename?: 'QueryFeedsConnection';
+  edges: Array<QueryFeedsConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryFeedsConnectionEdge = {
+  __typename?: 'QueryFeedsConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: Feed;
 };
 
 export type QueryMediaConnection = {

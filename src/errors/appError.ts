@@ -92,6 +92,7 @@ export const missingThings = [
   'connectedApp',
   'appAuthorization',
   'reviewLink',
+  'feed',
 ] as const;
 export type MissingThing = (typeof missingThings)[number];
 

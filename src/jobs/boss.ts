@@ -13,6 +13,7 @@ export const queueNames = {
   readMetrics: 'read-metrics',
   generateImage: 'generate-ai-image',
   housekeeping: 'housekeeping',
+  pollFeeds: 'poll-feeds',
 } as const;
 
 /** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
@@ -152,6 +153,8 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
   });
   // Hourly housekeeping (src/jobs/housekeeping.ts), one run at a time.
   await ensureQueue(boss, queueNames.housekeeping, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 });
+  // Feeds due are polled each minute by one worker at a time (src/feeds/poller.ts).
+  await ensureQueue(boss, queueNames.pollFeeds, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 });
   return boss;
 }
 

@@ -159,12 +159,15 @@ function targetRows(postId: string, targets: TargetInput[]) {
 }
 
 export async function createPost(db: Database, actor: Actor, input: PostInput): Promise<PostDetail> {
-  authorize(actor, 'createPost');
   return db.prisma.$transaction((tx) => createPostIn(tx, actor, input));
 }
 
-/** Creates the draft within `tx`, checked as createPost checks it (the CSV import writes many in one transaction). */
+/**
+ * Creates the draft within `tx`, checked as createPost checks it: the CSV import writes many in one transaction, and
+ * a feed item becomes a post and is marked posted in one.
+ */
 export async function createPostIn(tx: Transaction, actor: Actor, input: PostInput): Promise<PostDetail> {
+  authorize(actor, 'createPost');
   checkPostLimits(input.content, input.targets, input.campaign);
   const content = { caption: input.content.caption ?? '', mediaIds: input.content.mediaIds ?? [], thread: threadParts(input.content.thread) };
   const resolved = await resolveTargets(tx, actor, content, input.targets);

@@ -163,11 +163,13 @@ export async function deleteQueue(db: Database, actor: Actor, id: string): Promi
 /** Schedules the post at the queue's next free slot, in the queue's time zone. */
 export async function queuePost(db: Database, boss: PgBoss, outbox: Outbox, actor: Actor, postId: string, queueId: string): Promise<PostDetail> {
   authorize(actor, 'queuePost');
-  return db.prisma.$transaction(async (tx) => {
-    const post = await withMedia(tx, await lockPost(tx, actor, postId));
-    await assertMayPublish(tx, actor, post, 'queue');
-    return queueLocked(tx, boss, outbox, actor, post, queueId);
-  });
+  return db.prisma.$transaction(async (tx) => queuePostIn(tx, boss, outbox, actor, await withMedia(tx, await lockPost(tx, actor, postId)), queueId));
+}
+
+/** queuePost inside the caller's transaction (authorized for `queuePost`), for a post it holds locked or has just created: the state machine and review, then the slot. */
+export async function queuePostIn(tx: Transaction, boss: PgBoss, outbox: Outbox, actor: Actor, post: PostDetail, queueId: string): Promise<PostDetail> {
+  await assertMayPublish(tx, actor, post, 'queue');
+  return queueLocked(tx, boss, outbox, actor, post, queueId);
 }
 
 /** Queues a post already locked in `tx` (by queuePost, or by the CSV import right after creating it). */

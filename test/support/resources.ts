@@ -13,6 +13,7 @@ export interface Resources {
   delivery: string;
   queue: string;
   reviewLink: string;
+  feed: string;
 }
 
 /** The collection segment before a path parameter (`/posts/{id}`, `/deliveries/{deliveryId}`) → its kind. */
@@ -25,6 +26,7 @@ const kindByCollection: Record<string, keyof Resources> = {
   deliveries: 'delivery',
   queues: 'queue',
   'review-links': 'reviewLink',
+  feeds: 'feed',
 };
 
 /**
@@ -45,6 +47,7 @@ export async function createResources(service: TestService, workspace: TestWorks
   const delivery = await created('POST', `/webhooks/${webhook.id}/test`);
   const queue = await created('POST', '/queues', { name: 'Mornings', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }] });
   const reviewLink = await created('POST', `/posts/${post.id}/review-links`, {});
+  const feed = await created('POST', '/feeds', { url: 'http://127.0.0.1:9/feed.xml', connectionIds: [account], mode: 'draft' });
   return {
     socialAccount: account,
     post: post.id,
@@ -53,6 +56,7 @@ export async function createResources(service: TestService, workspace: TestWorks
     delivery: delivery.id,
     queue: queue.id,
     reviewLink: reviewLink.id,
+    feed: feed.id,
   };
 }
 

@@ -25,6 +25,7 @@ function lazyPage<Props>(load: () => Promise<Record<string, unknown>>, name: str
 const Composer = lazyPage<{ postId?: string }>(() => import('./pages/Composer.tsx'), 'Composer');
 const PostDetail = lazyPage<{ id: string }>(() => import('./pages/PostDetail.tsx'), 'PostDetail');
 const Queues = lazyPage<object>(() => import('./pages/Queues.tsx'), 'Queues');
+const Feeds = lazyPage<object>(() => import('./pages/Feeds.tsx'), 'Feeds');
 const Media = lazyPage<object>(() => import('./pages/Media.tsx'), 'default');
 const Analytics = lazyPage<{ workspaceId: string }>(() => import('./pages/Analytics.tsx'), 'default');
 const Accounts = lazyPage<object>(() => import('./pages/Accounts.tsx'), 'Accounts');
@@ -47,6 +48,8 @@ function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
       return <Media />;
     case '/queues':
       return <Queues />;
+    case '/feeds':
+      return <Feeds />;
     case '/analytics':
       return <Analytics workspaceId={workspaceId} />;
     case '/accounts':

@@ -16,6 +16,7 @@ export const sections: NavSection[] = [
       { path: '/calendar', label: 'nav.calendar' },
       { path: '/compose', label: 'nav.compose' },
       { path: '/queues', label: 'queues.nav' },
+      { path: '/feeds', label: 'feeds.nav' },
       { path: '/media', label: 'nav.media' },
     ],
   },
