@@ -64,6 +64,8 @@ export interface Config {
   corsAllowedOrigins: string[];
   /** How long one call to a network may take while connecting, refreshing or revoking. */
   networkTimeoutMs: number;
+  /** The inbox's collection (src/inbox/): posts published in the last `INBOX_LOOKBACK_DAYS` are read every `INBOX_POLL_SECONDS`. */
+  inbox: { lookbackDays: number; pollSeconds: number };
   /** NETWORK_ANSWER_MAX_BYTES: the most of any one answer a network (or a host it names) gives that is read; a longer one fails the call. */
   networkAnswerMaxBytes: number;
   /** LINKEDIN_VERSION: the `LinkedIn-Version` (YYYYMM) of LinkedIn's versioned API to ask for. */
@@ -296,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redirectAllowedOrigins: originList(env, 'REDIRECT_ALLOWED_ORIGINS'),
     corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
+    inbox: { lookbackDays: integer(env, 'INBOX_LOOKBACK_DAYS', 14, 1), pollSeconds: integer(env, 'INBOX_POLL_SECONDS', 300, 30) },
     networkAnswerMaxBytes: integer(env, 'NETWORK_ANSWER_MAX_BYTES', defaultNetworkAnswerBytes, 64 * 1024),
     linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
     linkedinProducts: oneOf(env, 'LINKEDIN_PRODUCTS', linkedinProductSets, 'share'),

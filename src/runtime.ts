@@ -28,6 +28,9 @@ import { TokenKeeper, startTokenRefresh } from './accounts/tokens.ts';
 import { Ai, createAiProvider } from './ai/ai.ts';
 import { startAiWorkers } from './ai/images.ts';
 import { join } from 'node:path';
+import { createInboxAdapters, type InboxAdapters } from './inbox/networks.ts';
+import { startInboxCollection } from './inbox/collect.ts';
+import { startInboxReplies } from './inbox/replies.ts';
 
 export interface Services {
   config: Config;
@@ -35,6 +38,8 @@ export interface Services {
   db: Database;
   secrets: SecretBox;
   adapters: ProviderAdapters;
+  /** The networks with an inbox here (src/inbox/networks.ts). */
+  inboxes: InboxAdapters;
   recorder: RequestRecorder;
   callers: Callers;
   boss: PgBoss;
@@ -94,6 +99,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       (error) => logger.error({ err: error }, 'job runner error'),
     );
     const adapters = createProviderAdapters(db, secrets, config);
+    const inboxes = createInboxAdapters(config);
     const storage = await openMediaStorage(config);
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);
@@ -118,6 +124,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       db,
       secrets,
       adapters,
+      inboxes,
       recorder,
       callers,
       boss,
@@ -153,6 +160,9 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       await startMetricReadings(boss, metricReadings, { db, adapters, secrets, logger });
       await startAiWorkers(boss, ai);
       await startHousekeeping(boss, db, logger);
+      const linkHosts = connections.allowedHosts;
+      await startInboxCollection(boss, { db, secrets, tokens, adapters, inboxes, logger, settings: config.inbox, linkHosts });
+      await startInboxReplies(boss, { db, boss, secrets, tokens, adapters, inboxes, logger, linkHosts });
     }
     return {
       services,

@@ -8,6 +8,7 @@ import { providerNames, providerRules } from '../providers/catalog.ts';
 import { networkNamed } from '../providers/networks.ts';
 import type { ProviderRules } from '../providers/rules.ts';
 import { appNetworks, publishes, type AccountLinks } from '../providers/registry.ts';
+import { inboxSupport, type InboxSupport } from '../inbox/networks.ts';
 
 export interface ProviderEntry extends ProviderRules {
   /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
@@ -18,6 +19,8 @@ export interface ProviderEntry extends ProviderRules {
   connection: Connector['method'] | null;
   /** The operator's settings its connection needs (its app at the network); empty where it needs none. */
   requiredSettings: string[];
+  /** Whether comments on its published posts are collected into the inbox and can be answered, or why not. */
+  inbox: InboxSupport;
 }
 
 /**
@@ -40,6 +43,7 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
       configured: connector !== undefined,
       connection: connector?.method ?? null,
       requiredSettings: appSettingsOf(rules.provider),
+      inbox: inboxSupport(rules.provider),
     };
   });
   return { data, pagination: { nextCursor: null, hasMore: false } };

@@ -89,6 +89,7 @@ export const missingThings = [
   'file',
   'member',
   'apiKey',
+  'inboxItem',
 ] as const;
 export type MissingThing = (typeof missingThings)[number];
 
