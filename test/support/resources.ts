@@ -12,6 +12,7 @@ export interface Resources {
   webhook: string;
   delivery: string;
   queue: string;
+  inboxItem: string;
 }
 
 /** The collection segment before a path parameter (`/posts/{id}`, `/deliveries/{deliveryId}`) → its kind. */
@@ -23,6 +24,7 @@ const kindByCollection: Record<string, keyof Resources> = {
   webhooks: 'webhook',
   deliveries: 'delivery',
   queues: 'queue',
+  inbox: 'inboxItem',
 };
 
 /**
@@ -42,7 +44,14 @@ export async function createResources(service: TestService, workspace: TestWorks
   const webhook = await created('POST', '/webhooks', { url: 'http://127.0.0.1:9/hook' });
   const delivery = await created('POST', `/webhooks/${webhook.id}/test`);
   const queue = await created('POST', '/queues', { name: 'Mornings', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }] });
-  return { socialAccount: account, post: post.id, media: media.id, webhook: webhook.id, delivery: delivery.id, queue: queue.id };
+  // A comment as a network's poll stores it (src/inbox/collect.ts), on the post's target: the sandbox has no inbox to collect one from.
+  const { rows } = await service.services.db.pool.query<{ id: string }>(
+    `INSERT INTO inbox_item (id, workspace_id, connection_id, target_id, post_id, provider, kind, remote_id, author_name, author_username, text, created_at)
+     SELECT gen_random_uuid(), $1, t.connection_id, t.id, t.post_id, 'sandbox', 'comment', gen_random_uuid()::text, 'Bob', 'bob', 'Nice!', now()
+     FROM post_target t WHERE t.post_id = $2 RETURNING id`,
+    [workspace.workspaceId, post.id],
+  );
+  return { socialAccount: account, post: post.id, media: media.id, webhook: webhook.id, delivery: delivery.id, queue: queue.id, inboxItem: rows[0]!.id };
 }
 
 /**
