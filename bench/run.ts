@@ -14,6 +14,7 @@ import { mcp } from './mcp.ts';
 import { dashboard } from './dashboard.ts';
 import { startup } from './startup.ts';
 import { scheduleScale } from './scheduleScale.ts';
+import { inbox } from './inbox.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -23,6 +24,7 @@ const sections: Record<string, Section> = {
   's3-uploads': s3Uploads,
   webhooks,
   analytics: analyticsSection,
+  inbox,
   bluesky,
   ai,
   graph,

@@ -12,6 +12,7 @@ import './types/mediaImports.ts';
 import './types/webhooks.ts';
 import './types/queues.ts';
 import './types/ai.ts';
+import './types/inbox.ts';
 
 export const graphSchema = builder.toSchema();
 

@@ -225,6 +225,72 @@ export type FirstComment = {
   remoteUrl?: Maybe<Scalars['String']['output']>;
 };
 
+export type InboxAuthor = {
+  __typename?: 'InboxAuthor';
+  avatarUrl?: Maybe<Scalars['String']['output']>;
+  displayName: Scalars['String']['output'];
+  username: Scalars['String']['output'];
+};
+
+/** A comment, reply or mention someone left on a published post, collected from its network. */
+export type InboxItem = {
+  __typename?: 'InboxItem';
+  author: InboxAuthor;
+  connectionId: Scalars['ID']['output'];
+  /** When the person wrote it. */
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  kind: InboxKind;
+  /** The post it is on (its thumbnail, networks and accounts). */
+  post?: Maybe<Post>;
+  postId: Scalars['ID']['output'];
+  provider: Provider;
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+  /** Answers given from here, oldest first. */
+  replies: Array<InboxReply>;
+  status: InboxStatus;
+  targetId: Scalars['ID']['output'];
+  text: Scalars['String']['output'];
+};
+
+/** What an inbox item is: a comment on the post, a reply to a comment under it, or a mention. Each value is REST's, in upper case with `_` for punctuation. */
+export type InboxKind =
+  | 'COMMENT'
+  | 'MENTION'
+  | 'REPLY';
+
+/** An answer to an inbox item, posted once as the account. */
+export type InboxReply = {
+  __typename?: 'InboxReply';
+  createdAt: Scalars['DateTime']['output'];
+  error?: Maybe<InboxReplyError>;
+  id: Scalars['ID']['output'];
+  publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+  status: InboxReplyStatus;
+  text: Scalars['String']['output'];
+  userId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type InboxReplyError = {
+  __typename?: 'InboxReplyError';
+  code: Scalars['String']['output'];
+  /** The network's reason. */
+  message: Scalars['String']['output'];
+};
+
+/** An answer to an inbox item: pending, being posted, published or failed. Each value is REST's, in upper case with `_` for punctuation. */
+export type InboxReplyStatus =
+  | 'FAILED'
+  | 'PENDING'
+  | 'PUBLISHED'
+  | 'PUBLISHING';
+
+/** An inbox item: open until someone marks it done. Each value is REST's, in upper case with `_` for punctuation. */
+export type InboxStatus =
+  | 'DONE'
+  | 'OPEN';
+
 export type MediaCountRules = {
   __typename?: 'MediaCountRules';
   kinds: Array<Scalars['String']['output']>;
@@ -329,6 +395,8 @@ export type Mutation = {
   /** Removes a person; the keys they created stop working. Only owners remove owners; a workspace keeps one owner. */
   removeMember: Member;
   replayWebhookDelivery: WebhookDelivery;
+  /** Answers the comment as the account (REST POST /v1/inbox/{id}/replies): checked first, then posted once by a job. */
+  replyToInboxItem: InboxReply;
   retryPost: Post;
   /** Revokes a key of the workspace; calls with it answer UNAUTHENTICATED from now on. */
   revokeApiKey: ApiKey;
@@ -347,6 +415,7 @@ export type Mutation = {
   suggestCaptions: CaptionSuggestions;
   /** Queues a webhook.test delivery to this endpoint; answers the delivery id. */
   testWebhook: Scalars['ID']['output'];
+  updateInboxItem: InboxItem;
   updatePost: Post;
   updateQueue: QueueChange;
   updateWebhook: WebhookEndpoint;
@@ -465,6 +534,12 @@ export type MutationReplayWebhookDeliveryArgs = {
 };
 
 
+export type MutationReplyToInboxItemArgs = {
+  id: Scalars['ID']['input'];
+  text: Scalars['String']['input'];
+};
+
+
 export type MutationRetryPostArgs = {
   id: Scalars['ID']['input'];
   targetId?: InputMaybe<Scalars['ID']['input']>;
@@ -533,6 +608,12 @@ export type MutationSuggestCaptionsArgs = {
 
 export type MutationTestWebhookArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateInboxItemArgs = {
+  id: Scalars['ID']['input'];
+  status: InboxStatus;
 };
 
 
@@ -636,6 +717,8 @@ export type Post = {
   id: Scalars['ID']['output'];
   /** The files of `content.mediaIds`, in that order. */
   media: Array<MediaFile>;
+  /** The open comments people left on the published post (the inbox), newest first, at most 25. */
+  openComments: Array<InboxItem>;
   /** The networks of its targets, each once, in the targets’ order: what a list of posts shows of them. */
   providers: Array<Provider>;
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -774,6 +857,10 @@ export type Query = {
   apiKeys: Array<ApiKey>;
   /** How the OAuth connection named by the callback’s `outcome` ended; null unless the caller started it in this workspace (kept a day). */
   connectionOutcome?: Maybe<ConnectionOutcome>;
+  /** Comments on the workspace’s published posts, newest first (REST GET /v1/inbox). */
+  inbox: QueryInboxConnection;
+  /** How many inbox items are open (the sidebar’s unread count). */
+  inboxOpenCount: Scalars['Int']['output'];
   media: QueryMediaConnection;
   mediaFile: MediaFile;
   /** The people of the workspace, in the order they joined. */
@@ -807,6 +894,18 @@ export type QueryAnalyticsArgs = {
 
 export type QueryConnectionOutcomeArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryInboxArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  connectionId?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  postId?: InputMaybe<Scalars['ID']['input']>;
+  provider?: InputMaybe<Provider>;
+  status?: InputMaybe<InboxStatus>;
 };
 
 
@@ -897,6 +996,18 @@ export type QueryWebhooksArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type QueryInboxConnection = {
+  __typename?: 'QueryInboxConnection';
+  edges: Array<QueryInboxConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryInboxConnectionEdge = {
+  __typename?: 'QueryInboxConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: InboxItem;
 };
 
 export type QueryMediaConnection = {

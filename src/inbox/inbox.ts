@@ -13,6 +13,8 @@ import { inputLimits, refuseUnlessEmpty, textWithin } from '../limits.ts';
 
 export const inboxStatuses = ['open', 'done'] as const;
 export type InboxStatus = (typeof inboxStatuses)[number];
+export const inboxKinds = ['comment', 'reply', 'mention'] as const;
+export const inboxReplyStatuses = ['pending', 'publishing', 'published', 'failed'] as const;
 
 export type InboxItemWithReplies = InboxItem & { replies: InboxReply[] };
 
@@ -52,15 +54,29 @@ export async function listInbox(db: Database, actor: Actor, filters: InboxFilter
   return toPage(rows, limit, (item) => ({ at: item.createdAt.toISOString(), id: item.id }));
 }
 
-/** A post's open comments, newest first (get_post's `openComments`). */
-export async function openCommentsOf(db: Database, actor: Actor, postId: string, limit = 25): Promise<InboxItemWithReplies[]> {
+/** The open comments of each of the posts, newest first, at most `limit` each (a post's `openComments`, get_post's too). */
+export async function openCommentsOf(db: Database, actor: Actor, postIds: readonly string[], limit = 25): Promise<Map<string, InboxItemWithReplies[]>> {
   authorize(actor, 'listInbox');
-  return db.prisma.inboxItem.findMany({
-    where: { workspaceId: actor.workspaceId, postId, status: 'open' },
+  const ids = postIds.filter(isUuid);
+  const ranked = await db.pool.query<{ id: string }>(
+    `SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY post_id ORDER BY created_at DESC, id DESC) AS n
+                     FROM inbox_item WHERE workspace_id = $1 AND post_id = ANY($2::uuid[]) AND status = 'open') ranked WHERE n <= $3`,
+    [actor.workspaceId, ids, limit],
+  );
+  const items = await db.prisma.inboxItem.findMany({
+    where: { id: { in: ranked.rows.map((row) => row.id) } },
     include: withReplies,
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit,
   });
+  const byPost = new Map<string, InboxItemWithReplies[]>(ids.map((id) => [id, []]));
+  for (const item of items) byPost.get(item.postId)?.push(item);
+  return byPost;
+}
+
+/** How many items are open in the workspace (the dashboard's unread count). */
+export async function openInboxCount(db: Database, actor: Actor): Promise<number> {
+  authorize(actor, 'listInbox');
+  return db.prisma.inboxItem.count({ where: { workspaceId: actor.workspaceId, status: 'open' } });
 }
 
 async function itemOf(db: Database, actor: Actor, id: string): Promise<InboxItemWithReplies> {

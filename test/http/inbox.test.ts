@@ -11,11 +11,13 @@ import { postInboxReply, type ReplyDeps } from '../../src/inbox/replies.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { httpClient, succeed } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let service: TestService;
 let instance: MastodonStandIn;
 let api: Api;
+let apiKey: string;
 let otherApi: Api;
 let connectionId: string;
 let collection: CollectionDeps;
@@ -29,7 +31,8 @@ beforeAll(async () => {
   service = await startTestService({ NETWORK_ALLOWED_HOSTS: '127.0.0.1', INBOX_POLL_SECONDS: String(pollSeconds) });
   const { services } = service;
   const workspace = await createWorkspace(services);
-  api = apiFor(service.url, (await keyFor(services, workspace.workspaceId, workspace.ownerId, { preset: 'publishing' })).apiKey);
+  ({ apiKey } = await keyFor(services, workspace.workspaceId, workspace.ownerId, { preset: 'publishing' }));
+  api = apiFor(service.url, apiKey);
   const other = await createWorkspace(services);
   otherApi = apiFor(service.url, (await keyFor(services, other.workspaceId, other.ownerId, { preset: 'publishing' })).apiKey);
   const host = new URL(instance.url).host;
@@ -53,6 +56,9 @@ afterAll(async () => {
   await instance?.stop();
 });
 
+/** The last post published (its id here). */
+let publishedPostId: string;
+
 /** Publishes a post to the Mastodon account; answers its status id there. */
 async function publish(caption: string): Promise<string> {
   const created = await api('POST', '/posts', { content: { caption }, targets: [{ connectionId, placement: 'feed' }] });
@@ -60,6 +66,7 @@ async function publish(caption: string): Promise<string> {
   expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
   const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
   expect(post.status, JSON.stringify(post.targets)).toBe('published');
+  publishedPostId = post.id;
   return post.targets[0].remoteId;
 }
 
@@ -255,5 +262,49 @@ describe('answering on Mastodon', () => {
     // Done is done: a late duplicate of the job posts nothing.
     expect(await postInboxReply(replies, replyId, false)).toBe('gone');
     expect(instance.statusesOf().filter((status) => status.inReplyToId === question)).toHaveLength(1);
+  });
+});
+
+describe('the inbox through GraphQL and MCP', () => {
+  const graph = async (query: string, variables: Record<string, unknown> = {}) => {
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data?: any; errors?: { message: string; extensions: { code: string } }[] };
+  };
+
+  it('lists, counts, marks and answers as REST does', async () => {
+    const open = await graph(
+      '{ inboxOpenCount inbox(first: 2, status: OPEN) { edges { node { id kind provider text status post { id } author { username } } } } }',
+    );
+    expect(open.errors).toBeUndefined();
+    const rest = await inbox('?status=open');
+    expect(open.data.inboxOpenCount).toBe(rest.length);
+    expect(open.data.inbox.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(rest.slice(0, 2).map((item) => item.id));
+    expect(open.data.inbox.edges[0].node).toMatchObject({ provider: 'MASTODON', status: 'OPEN', post: { id: publishedPostId }, author: { username: 'bob' } });
+    const id = open.data.inbox.edges[0].node.id;
+    const done = await graph('mutation($id: ID!) { updateInboxItem(id: $id, status: DONE) { status } }', { id });
+    expect(done.data.updateInboxItem.status).toBe('DONE');
+    expect((await graph('{ inboxOpenCount }')).data.inboxOpenCount).toBe(rest.length - 1);
+    const tooLong = await graph('mutation($id: ID!, $text: String!) { replyToInboxItem(id: $id, text: $text) { id } }', { id, text: 'x'.repeat(501) });
+    expect(tooLong.errors?.[0]?.extensions.code).toBe('PROVIDER_VALIDATION_FAILED');
+    const other = await graph('mutation { updateInboxItem(id: "00000000-0000-4000-8000-000000000000", status: OPEN) { id } }');
+    expect(other.errors?.[0]?.extensions.code).toBe('NOT_FOUND');
+    await graph('mutation($id: ID!) { updateInboxItem(id: $id, status: OPEN) { status } }', { id });
+  });
+
+  it("shows a post's open comments in MCP's get_post, newest first", async () => {
+    const client = await httpClient(service.url, apiKey);
+    try {
+      const result = await succeed(client, 'get_post', { postId: publishedPostId });
+      const open = (await inbox('?status=open')).filter((item) => item.postId === publishedPostId);
+      expect(result.post.openComments.map((comment: { id: string }) => comment.id)).toEqual(open.map((item) => item.id));
+      expect(result.post.openComments[0]).toMatchObject({ provider: 'mastodon', author: { username: 'bob' } });
+      expect(['comment', 'reply']).toContain(result.post.openComments[0].kind);
+    } finally {
+      await client.close();
+    }
   });
 });
