@@ -9,7 +9,7 @@ import type { SecretBox } from '../crypto/secretBox.ts';
 import type { Logger } from '../logger.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
-import { chargeQuotas, type Quota } from '../providers/kit/quotas.ts';
+import { chargeInbox } from './quotaCharge.ts';
 import { shownUrl } from '../outbound/guard.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
 import { pollSharePercent, type InboxCursor, type WatchedPost } from './adapter.ts';
@@ -74,10 +74,11 @@ export async function pollInbox(deps: CollectionDeps, connectionId: string, now:
   if (!account || !inbox) return { status: 'skipped', reason: 'no active account of a network with an inbox' };
   if (!account.posts.length) return { status: 'skipped', reason: 'no posts published in the lookback' };
   const posts: WatchedPost[] = account.posts.map((post) => ({ targetId: post.targetId, remoteId: post.remoteId, publishedAt: new Date(post.publishedAt) }));
-  const wait = inbox.readQuota ? await chargeRead(deps.db, account, inbox.readQuota, posts.length) : null;
+  const charged = { provider: account.provider, connectionId: account.id, workspaceId: account.workspace_id };
+  const wait = await chargeInbox(deps.db, charged, inbox.readQuota ? [inbox.readQuota] : [], { cost: () => posts.length, ceilingPercent: pollSharePercent });
   if (wait) {
     await markPolled(deps.db, account.id, account.cursor ?? {}, now);
-    return { status: 'skipped', reason: wait };
+    return { status: 'skipped', reason: wait.reason };
   }
   const refreshable = deps.adapters.get(account.provider)?.refresh !== undefined;
   const page = await deps.tokens.callWithTokens({ id: account.id, encryptedTokens: account.encrypted_tokens }, refreshable, (tokens) =>
@@ -125,25 +126,6 @@ export async function pollInbox(deps: CollectionDeps, connectionId: string, now:
     ],
   );
   return { status: 'polled', collected: rowCount ?? 0, calls: page.calls };
-}
-
-/** Charges a poll's calls to the network's read limit, up to the polls' share of it; the reason when there is no room. */
-async function chargeRead(db: Database, account: AccountToPoll, quota: Quota, calls: number): Promise<string | null> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const wait = await chargeQuotas(client, account.provider, [quota], account.id, 0, account.workspace_id, {
-      cost: () => calls,
-      ceilingPercent: pollSharePercent,
-    });
-    await client.query('COMMIT');
-    return wait?.reason ?? null;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 async function markPolled(db: Database, connectionId: string, cursor: InboxCursor, now: Date): Promise<void> {

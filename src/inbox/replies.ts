@@ -10,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { TokenKeeper } from '../accounts/tokens.ts';
 import { ProviderError } from '../providers/adapter.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
-import { chargeQuotas } from '../providers/kit/quotas.ts';
+import { chargeInbox } from './quotaCharge.ts';
 import type { CheckpointState } from '../providers/kit/steps.ts';
 import { shownUrl } from '../outbound/guard.ts';
 import { publishRetryLimit, queueNames, type PgBoss } from '../jobs/boss.ts';
@@ -60,10 +60,13 @@ export async function postInboxReply(deps: ReplyDeps, replyId: string, finalAtte
   const inbox = deps.inboxes.get(reply.provider);
   if (!inbox) return fail(deps, reply.id, 'PROVIDER_NOT_AVAILABLE', `${reply.provider} has no inbox on this installation.`);
   const quotas = deps.adapters.get(reply.provider)?.quotas ?? [];
-  const wait = await chargeReply(deps.db, reply, quotas);
+  // An answer costs what a publish's reply costs (X counts it as a post, YouTube's comment 50 units).
+  const wait = await chargeInbox(deps.db, { provider: reply.provider, connectionId: reply.connection_id, workspaceId: reply.workspace_id }, quotas, {
+    cost: (quota) => (quota.placements ? 0 : (quota.costPerReply ?? 0)),
+  });
   if (wait) {
     await deps.db.pool.query(`UPDATE inbox_reply SET status = 'pending' WHERE id = $1`, [reply.id]);
-    await deps.boss.send(queueNames.postInboxReply, { replyId: reply.id } satisfies PostInboxReplyJob, { startAfter: wait });
+    await deps.boss.send(queueNames.postInboxReply, { replyId: reply.id } satisfies PostInboxReplyJob, { startAfter: wait.until });
     return 'waiting';
   }
   let saved = reply.checkpoint ?? undefined;
@@ -106,25 +109,6 @@ export async function postInboxReply(deps: ReplyDeps, replyId: string, finalAtte
 async function fail(deps: ReplyDeps, replyId: string, code: string, message: string): Promise<'failed'> {
   await deps.db.pool.query(`UPDATE inbox_reply SET status = 'failed', error_code = $2, error_message = $3 WHERE id = $1`, [replyId, code, message]);
   return 'failed';
-}
-
-/** A reply costs what a publish's reply costs (X counts it as a post, YouTube's comment 50 units); when there is no room, when to try again. */
-async function chargeReply(db: Database, reply: ClaimedReply, quotas: Parameters<typeof chargeQuotas>[2]): Promise<Date | null> {
-  if (!quotas.length) return null;
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const wait = await chargeQuotas(client, reply.provider, quotas, reply.connection_id, 0, reply.workspace_id, {
-      cost: (quota) => (quota.placements ? 0 : (quota.costPerReply ?? 0)),
-    });
-    await client.query('COMMIT');
-    return wait?.until ?? null;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 export async function startInboxReplies(boss: PgBoss, deps: ReplyDeps): Promise<void> {
