@@ -11,6 +11,7 @@ import type { TokenKeeper } from '../accounts/tokens.ts';
 import type { ProviderAdapters } from '../providers/registry.ts';
 import { chargeInbox } from './quotaCharge.ts';
 import { shownUrl } from '../outbound/guard.ts';
+import { ProviderError } from '../providers/adapter.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
 import { pollSharePercent, type InboxCursor, type WatchedPost } from './adapter.ts';
 import type { InboxAdapters } from './networks.ts';
@@ -81,14 +82,24 @@ export async function pollInbox(deps: CollectionDeps, connectionId: string, now:
     return { status: 'skipped', reason: wait.reason };
   }
   const refreshable = deps.adapters.get(account.provider)?.refresh !== undefined;
-  const page = await deps.tokens.callWithTokens({ id: account.id, encryptedTokens: account.encrypted_tokens }, refreshable, (tokens) =>
-    inbox.listComments({
-      account: { id: account.id, provider: account.provider, username: account.username, remoteId: account.remote_id, tokens },
-      posts,
-      since: account.cursor ?? {},
-      signal,
-    }),
-  );
+  const page = await deps.tokens
+    .callWithTokens({ id: account.id, encryptedTokens: account.encrypted_tokens }, refreshable, (tokens) =>
+      inbox.listComments({
+        account: { id: account.id, provider: account.provider, username: account.username, remoteId: account.remote_id, tokens },
+        posts,
+        since: account.cursor ?? {},
+        signal,
+      }),
+    )
+    .catch((error: unknown) => {
+      // A network that refuses or fails is asked again at the next interval, not at every tick in between.
+      if (!(error instanceof ProviderError)) throw error;
+      return error;
+    });
+  if (page instanceof ProviderError) {
+    await markPolled(deps.db, account.id, account.cursor ?? {}, now);
+    return { status: 'skipped', reason: page.message };
+  }
   const byRemoteId = new Map(account.posts.map((post) => [post.remoteId, post]));
   const comments = page.comments.filter((comment) => byRemoteId.has(comment.postRemoteId));
   const column = <T>(value: (comment: (typeof comments)[number]) => T) => comments.map(value);

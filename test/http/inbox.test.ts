@@ -143,6 +143,16 @@ describe('collecting comments from Mastodon', () => {
     expect(await inbox()).toHaveLength(2);
   });
 
+  it('asks a refusing instance again at the next interval, not at every tick in between', async () => {
+    const path = `/api/v1/statuses/${postId}/context`;
+    instance.failNext(1, 403, { error: 'This action is outside the authorized scopes' }, path);
+    clock = new Date(clock.getTime() + pollSeconds * 1000);
+    expect(await pollIfDue(clock)).toEqual({ status: 'skipped', reason: expect.stringContaining('outside the authorized scopes') });
+    expect(await pollIfDue(new Date(clock.getTime() + 60_000))).toBeNull();
+    clock = new Date(clock.getTime() + pollSeconds * 1000);
+    expect(await pollIfDue(clock)).toMatchObject({ status: 'polled', collected: 0 });
+  });
+
   it('filters by status, account, network and post, and pages like every list', async () => {
     const [newest] = await inbox();
     const done = await api('PATCH', `/inbox/${newest.id}`, { status: 'done' });
