@@ -16,6 +16,7 @@ import { startup } from './startup.ts';
 import { scheduleScale } from './scheduleScale.ts';
 import { importSection } from './import.ts';
 import { redirect } from './redirect.ts';
+import { inbox } from './inbox.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -25,6 +26,7 @@ const sections: Record<string, Section> = {
   's3-uploads': s3Uploads,
   webhooks,
   analytics: analyticsSection,
+  inbox,
   bluesky,
   ai,
   graph,

@@ -44,6 +44,7 @@ import { suggestCaptions, type CaptionInput } from '../src/ai/captions.ts';
 import { suggestAltText } from '../src/ai/altText.ts';
 import { requestImage } from '../src/ai/images.ts';
 import { createFeed, deleteFeed, getFeed, listFeeds, presentFeed, updateFeed, type FeedInput } from '../src/feeds/feeds.ts';
+import { listInbox, presentInboxItem, presentInboxReply, replyToInboxItem, updateInboxItem, type InboxStatus } from '../src/inbox/inbox.ts';
 
 export interface OperationInput {
   services: Services;
@@ -120,6 +121,22 @@ export const operationHandlers: Record<string, OperationHandler> = {
   }),
   disconnectSocialAccount: async ({ services, actor, params }) =>
     ok({ data: presentSocialAccount(await disconnectSocialAccount(services.db, services.outbox, services.connections, actor, params.id!)) }),
+
+  listInbox: async ({ services, actor, query }) => {
+    const filters = {
+      status: query.status as string | undefined,
+      connectionId: query.connectionId as string | undefined,
+      provider: query.provider as string | undefined,
+      postId: query.postId as string | undefined,
+    };
+    return ok(mapPage(await listInbox(services.db, actor, filters, page(query)), presentInboxItem));
+  },
+  updateInboxItem: async ({ services, actor, params, body }) =>
+    ok({ data: presentInboxItem(await updateInboxItem(services.db, actor, params.id!, body as { status: InboxStatus })) }),
+  replyToInboxItem: async ({ services, actor, params, body }) => ({
+    status: 202,
+    body: { data: presentInboxReply(await replyToInboxItem(services.db, services.boss, actor, params.id!, body as { text: string })) },
+  }),
 
   listPosts: async ({ services, actor, query, language }) =>
     ok(mapPage(await listPosts(services.db, actor, postFilters(query), page(query)), (post) => presentPost(post, language, links(services)))),

@@ -10,6 +10,7 @@ import { eventTypes } from '../src/events/outbox.ts';
 import { deliveryStatuses } from '../src/webhooks/endpoints.ts';
 import { weekdays } from '../src/queues/slots.ts';
 import { groupings } from '../src/analytics/report.ts';
+import { inboxKinds, inboxReplyStatuses, inboxStatuses } from '../src/inbox/inbox.ts';
 
 /** `post.partially_published` → `POST_PARTIALLY_PUBLISHED`, `posts:read` → `POSTS_READ`. */
 export function enumValueName(value: string): string {
@@ -51,3 +52,6 @@ export const DeliveryStatus = domainEnum(
 );
 export const Weekday = domainEnum('Weekday', weekdays, 'A day of a queue’s week.');
 export const AnalyticsGrouping = domainEnum('AnalyticsGrouping', groupings, 'How analytics rows are grouped.');
+export const InboxStatus = domainEnum('InboxStatus', inboxStatuses, 'An inbox item: open until someone marks it done.');
+export const InboxKind = domainEnum('InboxKind', inboxKinds, 'What an inbox item is: a comment on the post, a reply to a comment under it, or a mention.');
+export const InboxReplyStatus = domainEnum('InboxReplyStatus', inboxReplyStatuses, 'An answer to an inbox item: pending, being posted, published or failed.');

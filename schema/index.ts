@@ -15,6 +15,7 @@ import './types/queues.ts';
 import './types/feeds.ts';
 import './types/ai.ts';
 import './types/links.ts';
+import './types/inbox.ts';
 
 export const graphSchema = builder.toSchema();
 

@@ -59,6 +59,8 @@ export interface Config extends NetworkConfig {
   redirectAllowedOrigins: string[];
   /** Origins, besides PUBLIC_BASE_URL's, whose pages may call /graphql with the browser's credentials (CORS). */
   corsAllowedOrigins: string[];
+  /** The inbox's collection (src/inbox/): posts published in the last `INBOX_LOOKBACK_DAYS` are read every `INBOX_POLL_SECONDS`. */
+  inbox: { lookbackDays: number; pollSeconds: number };
   /** STATUS_CHECK_MAX_MS: the longest wait before asking a network again about a post it is processing (each network says its own). */
   statusCheckMaxMs: number | undefined;
   ai: AiSettings;
@@ -255,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redirectAllowedOrigins: originList(env, 'REDIRECT_ALLOWED_ORIGINS'),
     corsAllowedOrigins: originList(env, 'CORS_ALLOWED_ORIGINS'),
     networkTimeoutMs: integer(env, 'NETWORK_TIMEOUT_MS', 15_000, 100),
+    inbox: { lookbackDays: integer(env, 'INBOX_LOOKBACK_DAYS', 14, 1), pollSeconds: integer(env, 'INBOX_POLL_SECONDS', 300, 30) },
     networkAnswerMaxBytes: integer(env, 'NETWORK_ANSWER_MAX_BYTES', defaultNetworkAnswerBytes, 64 * 1024),
     linkedinVersion: yearMonth(env, 'LINKEDIN_VERSION', defaultLinkedInVersion),
     linkedinProducts: oneOf(env, 'LINKEDIN_PRODUCTS', linkedinProductSets, 'share'),

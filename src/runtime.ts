@@ -32,6 +32,9 @@ import { ShortLinkRedirects } from './links/shortLinks.ts';
 import { setShortLinkOrigin } from './links/shortForm.ts';
 import { FeedPoller, startFeedPolling } from './feeds/poller.ts';
 import type { FeedSettings } from './feeds/feeds.ts';
+import { createInboxAdapters, type InboxAdapters } from './inbox/networks.ts';
+import { startInboxCollection } from './inbox/collect.ts';
+import { startInboxReplies } from './inbox/replies.ts';
 
 export interface Services {
   config: Config;
@@ -39,6 +42,8 @@ export interface Services {
   db: Database;
   secrets: SecretBox;
   adapters: ProviderAdapters;
+  /** The networks with an inbox here (src/inbox/networks.ts). */
+  inboxes: InboxAdapters;
   recorder: RequestRecorder;
   callers: Callers;
   boss: PgBoss;
@@ -102,6 +107,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       (error) => logger.error({ err: error }, 'job runner error'),
     );
     const adapters = await createProviderAdapters(db, secrets, config);
+    const inboxes = createInboxAdapters(config);
     const storage = await openMediaStorage(config);
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);
@@ -138,6 +144,7 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       db,
       secrets,
       adapters,
+      inboxes,
       recorder,
       callers,
       boss,
@@ -176,6 +183,9 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       await startAiWorkers(boss, ai);
       await startHousekeeping(boss, db, logger);
       await startFeedPolling(boss, feeds.poller);
+      const linkHosts = connections.allowedHosts;
+      await startInboxCollection(boss, { db, secrets, tokens, adapters, inboxes, logger, settings: config.inbox, linkHosts });
+      await startInboxReplies(boss, { db, boss, secrets, tokens, adapters, inboxes, logger, linkHosts });
     }
     return {
       services,

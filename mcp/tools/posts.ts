@@ -65,6 +65,16 @@ const contentOf = (args: { caption?: string; mediaIds?: string[]; thread?: z.inf
 });
 
 const post = { post: postShape };
+const openComment = z.looseObject({
+  id: z.string(),
+  kind: z.string().describe('comment (on the post), reply (to a comment under it) or mention.'),
+  provider: z.string(),
+  text: z.string(),
+  createdAt: z.string(),
+  remoteUrl: z.string().nullable().describe('The comment at its network.'),
+  author: z.looseObject({ displayName: z.string(), username: z.string() }),
+});
+const openCommentFields = 'id kind provider text createdAt remoteUrl author { displayName username }';
 // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
 const postResult = (field: string) => (data: Record<string, any>) => ({ post: data[field] });
 /** get_post's fields: a post's with its latest 25 comments (posts:read, which get_post needs anyway). */
@@ -168,18 +178,19 @@ export const postTools = [
     name: 'get_post',
     title: 'Get a post',
     description:
-      'One post with its content, targets, each target’s status, network URL, error and rule findings, its review state, what you may do with it now (`actions`), and the team’s latest comments and review decisions.',
+      'One post with its content, targets, each target’s status, network URL, error and rule findings, its review state, what you may do with it now (`actions`), the team’s latest comments and review decisions, and the open comments people left on it once published (the inbox, newest first, at most 25).',
     input: { postId },
-    output: post,
+    output: { post: postShape.extend({ openComments: z.array(openComment).describe('Open comments on the published post, newest first (at most 25).') }) },
     annotations: reads,
-    document: `query($id: ID!) { post(id: $id) { ${postWithComments} } }`,
+    document: `query($id: ID!) { post(id: $id) { ${postWithComments} openComments { ${openCommentFields} } } }`,
     variables: (args) => ({ id: args.postId }),
     // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer's data is as untyped as the document string that asked for it
     result: (data: Record<string, any>) => {
       const { comments, ...post } = data.post;
       return { post: { ...post, comments: comments.edges.map((edge: { node: unknown }) => edge.node) } };
     },
-    summary: postSummary,
+    summary: (result) =>
+      `${postSummary(result)} ${counted(result.post.openComments.length, 'open comment')}${result.post.openComments.length ? `: ${result.post.openComments.map((c) => `${c.author.username}: ${c.text.slice(0, 60)}`).join('; ')}` : ''}.`,
   }),
   graphTool({
     name: 'create_post',

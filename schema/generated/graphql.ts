@@ -334,6 +334,72 @@ export type FirstComment = {
   remoteUrl?: Maybe<Scalars['String']['output']>;
 };
 
+export type InboxAuthor = {
+  __typename?: 'InboxAuthor';
+  avatarUrl?: Maybe<Scalars['String']['output']>;
+  displayName: Scalars['String']['output'];
+  username: Scalars['String']['output'];
+};
+
+/** A comment, reply or mention someone left on a published post, collected from its network. */
+export type InboxItem = {
+  __typename?: 'InboxItem';
+  author: InboxAuthor;
+  connectionId: Scalars['ID']['output'];
+  /** When the person wrote it. */
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  kind: InboxKind;
+  /** The post it is on (its thumbnail, networks and accounts). */
+  post?: Maybe<Post>;
+  postId: Scalars['ID']['output'];
+  provider: Provider;
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+  /** Answers given from here, oldest first. */
+  replies: Array<InboxReply>;
+  status: InboxStatus;
+  targetId: Scalars['ID']['output'];
+  text: Scalars['String']['output'];
+};
+
+/** What an inbox item is: a comment on the post, a reply to a comment under it, or a mention. Each value is REST's, in upper case with `_` for punctuation. */
+export type InboxKind =
+  | 'COMMENT'
+  | 'MENTION'
+  | 'REPLY';
+
+/** An answer to an inbox item, posted once as the account. */
+export type InboxReply = {
+  __typename?: 'InboxReply';
+  createdAt: Scalars['DateTime']['output'];
+  error?: Maybe<InboxReplyError>;
+  id: Scalars['ID']['output'];
+  publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  remoteUrl?: Maybe<Scalars['String']['output']>;
+  status: InboxReplyStatus;
+  text: Scalars['String']['output'];
+  userId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type InboxReplyError = {
+  __typename?: 'InboxReplyError';
+  code: Scalars['String']['output'];
+  /** The network's reason. */
+  message: Scalars['String']['output'];
+};
+
+/** An answer to an inbox item: pending, being posted, published or failed. Each value is REST's, in upper case with `_` for punctuation. */
+export type InboxReplyStatus =
+  | 'FAILED'
+  | 'PENDING'
+  | 'PUBLISHED'
+  | 'PUBLISHING';
+
+/** An inbox item: open until someone marks it done. Each value is REST's, in upper case with `_` for punctuation. */
+export type InboxStatus =
+  | 'DONE'
+  | 'OPEN';
+
 /** Links in captions as published: UTM parameters added (kept where a link has them), and short links that count clicks. */
 export type LinkSetting = {
   __typename?: 'LinkSetting';
@@ -455,6 +521,8 @@ export type Mutation = {
   /** Removes a person; the keys they created stop working. Only owners remove owners; a workspace keeps one owner. */
   removeMember: Member;
   replayWebhookDelivery: WebhookDelivery;
+  /** Answers the comment as the account (REST POST /v1/inbox/{id}/replies): checked first, then posted once by a job. */
+  replyToInboxItem: InboxReply;
   /** In review → changes requested, saying what to change (owners and admins). */
   requestPostChanges: Post;
   retryPost: Post;
@@ -482,6 +550,7 @@ export type Mutation = {
   testWebhook: Scalars['ID']['output'];
   /** Changes the feed; `placement` or `queueId` given as null clears it. */
   updateFeed: Feed;
+  updateInboxItem: InboxItem;
   updatePost: Post;
   updateQueue: QueueChange;
   updateWebhook: WebhookEndpoint;
@@ -648,6 +717,12 @@ export type MutationReplayWebhookDeliveryArgs = {
 };
 
 
+export type MutationReplyToInboxItemArgs = {
+  id: Scalars['ID']['input'];
+  text: Scalars['String']['input'];
+};
+
+
 export type MutationRequestPostChangesArgs = {
   comment: Scalars['String']['input'];
   id: Scalars['ID']['input'];
@@ -751,6 +826,12 @@ export type MutationUpdateFeedArgs = {
   queueId?: InputMaybe<Scalars['ID']['input']>;
   template?: InputMaybe<Scalars['String']['input']>;
   url?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateInboxItemArgs = {
+  id: Scalars['ID']['input'];
+  status: InboxStatus;
 };
 
 
@@ -861,6 +942,8 @@ export type Post = {
   id: Scalars['ID']['output'];
   /** The files of `content.mediaIds`, in that order. */
   media: Array<MediaFile>;
+  /** The open comments people left on the published post (the inbox), newest first, at most 25. */
+  openComments: Array<InboxItem>;
   /** The networks of its targets, each once, in the targets’ order: what a list of posts shows of them. */
   providers: Array<Provider>;
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1077,6 +1160,10 @@ export type Query = {
   connectionOutcome?: Maybe<ConnectionOutcome>;
   feed: Feed;
   feeds: QueryFeedsConnection;
+  /** Comments on the workspace’s published posts, newest first (REST GET /v1/inbox). */
+  inbox: QueryInboxConnection;
+  /** How many inbox items are open (the sidebar’s unread count). */
+  inboxOpenCount: Scalars['Int']['output'];
   /** The `links` setting a target gets when it is written without one (REST GET /workspace/links). */
   linkDefaults: LinkSetting;
   media: QueryMediaConnection;
@@ -1132,6 +1219,18 @@ export type QueryFeedsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryInboxArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  connectionId?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  postId?: InputMaybe<Scalars['ID']['input']>;
+  provider?: InputMaybe<Provider>;
+  status?: InputMaybe<InboxStatus>;
 };
 
 
@@ -1234,6 +1333,18 @@ export type QueryFeedsConnectionEdge = {
   __typename?: 'QueryFeedsConnectionEdge';
   cursor: Scalars['String']['output'];
   node: Feed;
+};
+
+export type QueryInboxConnection = {
+  __typename?: 'QueryInboxConnection';
+  edges: Array<QueryInboxConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type QueryInboxConnectionEdge = {
+  __typename?: 'QueryInboxConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: InboxItem;
 };
 
 export type QueryMediaConnection = {

@@ -17,6 +17,7 @@ export interface ConnectionEntry {
   /** The credential network's fields (`credentials.<name>` of POST /social-accounts); empty for the others. */
   fields: readonly CredentialField[];
 }
+import { inboxSupport, type InboxSupport } from '../inbox/networks.ts';
 
 export interface ProviderEntry extends ProviderRules {
   /** Whether this service publishes to the network: every network it names does (kept for clients that read it). */
@@ -29,6 +30,8 @@ export interface ProviderEntry extends ProviderRules {
   requiredSettings: string[];
   /** The ways of connecting set up here where the network offers several (Instagram's), the default first; else empty. */
   connectionMethods: string[];
+  /** Whether comments on its published posts are collected into the inbox and can be answered, or why not. */
+  inbox: InboxSupport;
 }
 
 /**
@@ -54,6 +57,7 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
       requiredSettings: appSettingsOf(rules.provider),
       connectionMethods:
         connector?.method === 'oauth2' ? (connector.methods ?? []).filter((method) => !method.missingSettings?.length).map((method) => method.name) : [],
+      inbox: inboxSupport(rules.provider),
     };
   });
   return { data, pagination: { nextCursor: null, hasMore: false } };

@@ -93,6 +93,7 @@ export const missingThings = [
   'appAuthorization',
   'reviewLink',
   'feed',
+  'inboxItem',
 ] as const;
 export type MissingThing = (typeof missingThings)[number];
 

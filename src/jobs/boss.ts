@@ -14,6 +14,9 @@ export const queueNames = {
   generateImage: 'generate-ai-image',
   housekeeping: 'housekeeping',
   pollFeeds: 'poll-feeds',
+  inboxTick: 'inbox-tick',
+  pollInbox: 'poll-inbox',
+  postInboxReply: 'post-inbox-reply',
 } as const;
 
 /** A publish attempt that keeps failing transiently is retried this many times, with exponential backoff. */
@@ -151,6 +154,11 @@ export async function startJobs(connectionString: string, options: JobsOptions, 
     expireInSeconds: 3600,
     heartbeatSeconds: 30,
   });
+  // The inbox (src/inbox/): a tick a minute queues the polls due, one waiting poll per account (its singletonKey);
+  // replies are posted like publishes, retried with backoff, a crashed attempt resuming from its checkpoint.
+  await ensureQueue(boss, queueNames.inboxTick, { policy: 'singleton', retryLimit: 0, expireInSeconds: 300 });
+  await ensureQueue(boss, queueNames.pollInbox, { policy: 'short', retryLimit: 1, retryDelay: 60, expireInSeconds: 600 });
+  await ensureQueue(boss, queueNames.postInboxReply, publishing);
   // Hourly housekeeping (src/jobs/housekeeping.ts), one run at a time.
   await ensureQueue(boss, queueNames.housekeeping, { policy: 'singleton', retryLimit: 0, expireInSeconds: 600 });
   // Feeds due are polled each minute by one worker at a time (src/feeds/poller.ts).

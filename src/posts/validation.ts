@@ -118,17 +118,29 @@ function threadViolations(
 /** Where a first comment is a reply it is a post: its length is counted as the placement counts captions. */
 function replyViolations(placement: PlacementRules, settings: Record<string, unknown> | null | undefined): RuleViolation[] {
   const comment = settings?.firstComment;
-  if (typeof comment !== 'string') return [];
-  const length = captionLength(comment, placement.caption);
+  return typeof comment === 'string' ? replyLengthViolations(placement, comment, 'settings.firstComment') : [];
+}
+
+function replyLengthViolations(placement: PlacementRules, text: string, field: string): RuleViolation[] {
+  const length = captionLength(text, placement.caption);
   if (length <= placement.caption.maxLength) return [];
   return [
     {
       rule: 'caption.maxLength',
-      field: 'settings.firstComment',
+      field,
       messageKey: placement.caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong',
       params: { length, limit: placement.caption.maxLength, unit: placement.caption.countedIn },
     },
   ];
+}
+
+/** An answer to a comment (the inbox) is a post of the account's network: counted as the placement of the post it answers counts captions. */
+export function checkReplyText(target: { provider: string; accountRules?: unknown; placement: string }, text: string): RuleViolation[] {
+  const rules = rulesForAccount({ provider: target.provider, rules: target.accountRules });
+  const placement = rules?.placements.find((candidate) => candidate.name === target.placement) ?? rules?.placements[0];
+  if (!placement) return [];
+  if (text.trim() === '') return [{ rule: 'caption.required', field: 'text', messageKey: 'rule.captionRequired', params: {} }];
+  return replyLengthViolations(placement, text, 'text');
 }
 
 /** One post (the first, or a part of a thread) against the placement's caption and media rules; fields under `at.field`. */

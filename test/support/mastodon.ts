@@ -15,6 +15,11 @@
 //   POST /api/v1/statuses                    https://docs.joinmastodon.org/methods/statuses/#create (Idempotency-Key kept 1 hour;
 //                                            in_reply_to_id: 404 for a status that does not exist)
 //   GET  /api/v1/statuses/:id                https://docs.joinmastodon.org/methods/statuses/#get
+//   GET  /api/v1/statuses/:id/context        https://docs.joinmastodon.org/methods/statuses/#context (ancestors and
+//                                            descendants, oldest first; a private or direct status only for its author
+//                                            and the account it answers; a deleted status breaks the chain below it)
+//   DELETE (by the test) `deleteStatus`      https://docs.joinmastodon.org/methods/statuses/#delete (gone: 404 to
+//                                            GET and as `in_reply_to_id`)
 // Every answer carries the rate-limit headers of https://docs.joinmastodon.org/api/rate-limits/ (300 calls per
 // 5 minutes); errors are `{"error": "..."}` (https://docs.joinmastodon.org/entities/Error/).
 import { createHash, randomBytes } from 'node:crypto';
@@ -225,6 +230,16 @@ export class MastodonStandIn {
     return [...this.statuses.values()].filter((status) => status.accountId === account.id);
   }
 
+  #sequence = 0;
+
+  /**
+   * Status ids as Mastodon makes them (mastodon/mastodon lib/mastodon/snowflake.rb, `timestamp_id`): the time in ms
+   * shifted left 16 bits plus a sequence, so later statuses have larger ids.
+   */
+  #statusId(): string {
+    return String((BigInt(this.#now()) << 16n) + BigInt(this.#sequence++ & 0xffff));
+  }
+
   #now(): number {
     return Date.now() + this.clockOffsetMs;
   }
@@ -283,6 +298,7 @@ export class MastodonStandIn {
     const route = `${request.method} ${url.pathname}`;
     const mediaId = /^\/api\/v1\/media\/([^/]+)$/.exec(url.pathname)?.[1];
     const statusId = /^\/api\/v1\/statuses\/([^/]+)$/.exec(url.pathname)?.[1];
+    const contextOf = /^\/api\/v1\/statuses\/([^/]+)\/context$/.exec(url.pathname)?.[1];
     if (route === 'GET /.well-known/oauth-authorization-server') return this.#metadata();
     if (route === 'POST /api/v1/apps') return this.#createApp(await readParams(request));
     if (route === 'GET /oauth/authorize') return this.#authorize(url.searchParams);
@@ -294,6 +310,7 @@ export class MastodonStandIn {
     if (request.method === 'GET' && mediaId) return this.#getMedia(this.#authenticate(request, 'write:media'), mediaId);
     if (route === 'POST /api/v1/statuses') return this.#createStatus(this.#authenticate(request, 'write:statuses'), request, await readParams(request));
     if (request.method === 'GET' && statusId) return this.#getStatus(request, statusId);
+    if (request.method === 'GET' && contextOf) return this.#context(request, contextOf);
     throw new Answer(404, "<!DOCTYPE html><html><body>The page you are looking for isn't here.</body></html>");
   }
 
@@ -580,7 +597,7 @@ export class MastodonStandIn {
     if (inReplyToId && !parent) throw recordNotFound();
     if (parent) parent.replies++;
     const status: StoredStatus = {
-      id: randomId(),
+      id: this.#statusId(),
       accountId: account.id,
       text,
       spoilerText,
@@ -605,6 +622,38 @@ export class MastodonStandIn {
       if (this.#authenticate(request, 'read:statuses').id !== status.accountId) throw recordNotFound();
     }
     return { status: 200, body: this.#statusJson(status) };
+  }
+
+  /** The status is deleted by its author. */
+  deleteStatus(id: string): void {
+    this.statuses.delete(id);
+  }
+
+  #context(request: IncomingMessage, id: string) {
+    const root = this.statuses.get(id);
+    if (!root) throw recordNotFound();
+    const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const viewer = bearer ? this.#authenticate(request, 'read:statuses').id : null;
+    const visible = (status: StoredStatus) =>
+      status.visibility === 'public' ||
+      status.visibility === 'unlisted' ||
+      status.accountId === viewer ||
+      (status.inReplyToId !== null && this.statuses.get(status.inReplyToId)?.accountId === viewer);
+    const below = (parent: string): StoredStatus[] =>
+      [...this.statuses.values()].filter((status) => status.inReplyToId === parent).flatMap((status) => [status, ...below(status.id)]);
+    const ancestors: StoredStatus[] = [];
+    for (let at = root.inReplyToId && this.statuses.get(root.inReplyToId); at; at = at.inReplyToId && this.statuses.get(at.inReplyToId)) ancestors.unshift(at);
+    const oldestFirst = (a: StoredStatus, b: StoredStatus) => a.createdAt.getTime() - b.createdAt.getTime();
+    return {
+      status: 200,
+      body: {
+        ancestors: ancestors.filter(visible).map((status) => this.#statusJson(status)),
+        descendants: below(id)
+          .filter(visible)
+          .sort(oldestFirst)
+          .map((status) => this.#statusJson(status)),
+      },
+    };
   }
 
   #statusJson(status: StoredStatus) {

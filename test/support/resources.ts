@@ -14,6 +14,7 @@ export interface Resources {
   queue: string;
   reviewLink: string;
   feed: string;
+  inboxItem: string;
 }
 
 /** The collection segment before a path parameter (`/posts/{id}`, `/deliveries/{deliveryId}`) → its kind. */
@@ -27,6 +28,7 @@ const kindByCollection: Record<string, keyof Resources> = {
   queues: 'queue',
   'review-links': 'reviewLink',
   feeds: 'feed',
+  inbox: 'inboxItem',
 };
 
 /**
@@ -48,6 +50,13 @@ export async function createResources(service: TestService, workspace: TestWorks
   const queue = await created('POST', '/queues', { name: 'Mornings', timezone: 'Europe/Berlin', slots: [{ day: 'monday', time: '09:00' }] });
   const reviewLink = await created('POST', `/posts/${post.id}/review-links`, {});
   const feed = await created('POST', '/feeds', { url: 'http://127.0.0.1:9/feed.xml', connectionIds: [account], mode: 'draft' });
+  // A comment as a network's poll stores it (src/inbox/collect.ts), on the post's target: the sandbox has no inbox to collect one from.
+  const { rows } = await service.services.db.pool.query<{ id: string }>(
+    `INSERT INTO inbox_item (id, workspace_id, connection_id, target_id, post_id, provider, kind, remote_id, author_name, author_username, text, created_at)
+     SELECT gen_random_uuid(), $1, t.connection_id, t.id, t.post_id, 'sandbox', 'comment', gen_random_uuid()::text, 'Bob', 'bob', 'Nice!', now()
+     FROM post_target t WHERE t.post_id = $2 RETURNING id`,
+    [workspace.workspaceId, post.id],
+  );
   return {
     socialAccount: account,
     post: post.id,
@@ -57,6 +66,7 @@ export async function createResources(service: TestService, workspace: TestWorks
     queue: queue.id,
     reviewLink: reviewLink.id,
     feed: feed.id,
+    inboxItem: rows[0]!.id,
   };
 }
 

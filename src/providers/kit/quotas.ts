@@ -102,11 +102,17 @@ export async function chargeQuotas(
   accountId: string,
   replies = 0,
   workspaceId?: string,
+  /**
+   * Charges other than a publish's (the inbox's polls and replies, src/inbox/): what each quota is charged instead of
+   * `publishCost`, and the percentage of each limit they may fill (so a poll never takes what publishing needs).
+   */
+  use: { cost?: (quota: Quota) => number; ceilingPercent?: number } = {},
 ): Promise<QuotaWait | null> {
+  const costOf = use.cost ?? ((quota: Quota) => publishCost(quota, replies));
+  const ceiling = (limit: number) => (use.ceilingPercent === undefined ? limit : Math.floor((limit * use.ceilingPercent) / 100));
   const sharesWithOthers = sharingCheck(client, network, workspaceId);
   const charged: Counter[] = [];
-  for (const quota of quotas.filter((quota) => publishCost(quota, replies) > 0))
-    charged.push(...(await countersOf(quota, accountId, workspaceId, sharesWithOthers)));
+  for (const quota of quotas.filter((quota) => costOf(quota) > 0)) charged.push(...(await countersOf(quota, accountId, workspaceId, sharesWithOthers)));
   if (!charged.length) return null;
   await client.query('SAVEPOINT quota_charge');
   for (const { quota, scope, limit, reason } of charged) {
@@ -122,7 +128,7 @@ export async function chargeQuotas(
          ON CONFLICT (network, quota, scope, window_start) DO UPDATE SET used = u.used + EXCLUDED.used
          RETURNING 1)
        SELECT EXISTS (SELECT 1 FROM charged) AS charged, b.start + make_interval(secs => $4::int) AS next_bucket FROM b`,
-      [network, quota.name, scope, bucket, quota.windowSeconds, publishCost(quota, replies), limit],
+      [network, quota.name, scope, bucket, quota.windowSeconds, costOf(quota), ceiling(limit)],
     );
     const { charged, next_bucket } = rows[0]!;
     if (!charged) {
