@@ -100,7 +100,7 @@ export function Inbox() {
     <section aria-labelledby="inbox-title">
       <h1 id="inbox-title">{t('inbox.title')}</h1>
       <p className="muted">{t('inbox.intro')}</p>
-      <fieldset className="actions">
+      <fieldset className="actions inbox-filters">
         <legend>{t('inbox.filters')}</legend>
         <div className="field">
           <label htmlFor={ids.account}>{t('inbox.account')}</label>
