@@ -3,15 +3,18 @@
 // next to its field when too long, else stored pending; the answers' states (published with its link, failed with
 // the network's reason); marking done, which the sidebar's open count follows. Checked by axe-core at 1280 and 375 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueNames } from '../../src/jobs/boss.ts';
 import { connectSandbox } from '../support/fixtures.ts';
 import { descriptionOf, inspectPage } from './chromium.ts';
+import { libraryImage } from './libraryImage.ts';
 import { openDashboard, openPage, type DashboardSession } from './session.ts';
 
 let session: DashboardSession;
 
-// SPS_ROLE=api: no worker posts the answers, so one stays pending as the API stored it.
+// The answers' worker is stopped (the others run: media becomes ready), so an answer stays pending as the API stored it.
 beforeAll(async () => {
-  session = await openDashboard({ env: { SPS_ROLE: 'api' } });
+  session = await openDashboard();
+  await session.service.services.boss.offWork(queueNames.postInboxReply);
 });
 afterAll(async () => {
   await session?.close();
@@ -37,14 +40,14 @@ describe('the inbox page', () => {
     const { page, api, service, workspace } = session;
     const bakery = await connectSandbox(service.services, workspace.workspaceId, 'corner-bakery');
     const market = await connectSandbox(service.services, workspace.workspaceId, 'night-market');
-    const postTo = async (connectionId: string, caption: string) =>
-      (await api('POST', '/posts', { content: { caption }, targets: [{ connectionId, placement: 'feed' }] })).body.data.id as string;
-    const bread = await postTo(bakery, 'Fresh sourdough every morning');
+    const postTo = async (connectionId: string, caption: string, mediaIds: string[] = []) =>
+      (await api('POST', '/posts', { content: { caption, mediaIds }, targets: [{ connectionId, placement: 'feed' }] })).body.data.id as string;
+    const bread = await postTo(bakery, 'Fresh sourdough every morning', [await libraryImage(session, 'loaf.png')]);
     const dumplings = await postTo(market, 'Dumplings tonight');
     const sundays = await commentOn(bread, { author: 'Carla', text: 'Do you open on Sundays?', hoursAgo: 2 });
     const loved = await commentOn(dumplings, { author: 'Dan', text: 'Loved the dumplings!', hoursAgo: 1 });
     const thanked = await commentOn(bread, { author: 'Eve', text: 'Best bread in town', hoursAgo: 3, status: 'done' });
-    // The outcomes of two earlier answers as the reply job records them (src/inbox/replies.ts); no worker runs here.
+    // The outcomes of two earlier answers as the reply job records them (src/inbox/replies.ts); its worker is stopped here.
     await service.services.db.pool.query(
       `INSERT INTO inbox_reply (id, item_id, text, status, remote_url, error_code, error_message, created_at, published_at) VALUES
        (gen_random_uuid(), $1, 'Thank you, Eve!', 'published', 'https://sandbox.example/replies/1', NULL, NULL, now() - interval '150 minutes', now()),
@@ -63,6 +66,9 @@ describe('the inbox page', () => {
     await expect.poll(() => items.first().textContent()).toContain('night-market (@night-market), on the post Dumplings tonight');
     expect(await items.first().getByRole('link', { name: 'Dumplings tonight' }).getAttribute('href')).toBe(`/posts/${dumplings}`);
     expect(await items.first().getByRole('img', { name: 'Sandbox' }).count()).toBe(1);
+    // Only the post with media has a thumbnail: its first file's.
+    expect(await items.first().locator('img').count()).toBe(0);
+    expect(await items.last().locator('img').getAttribute('src')).toMatch(/thumbnail/);
 
     await page.getByLabel('Account').selectOption({ label: 'corner-bakery (@corner-bakery, Sandbox)' });
     await expect.poll(() => items.count()).toBe(1);
