@@ -275,7 +275,7 @@ describe('the frame', () => {
   it('groups the pages in the sidebar and switches to the dark theme, kept after a reload', async () => {
     const navigation = page.getByRole('navigation', { name: 'Main' });
     const groups = {
-      Publish: ['Calendar', 'Compose', 'Queues', 'Feeds', 'Media'],
+      Publish: ['Calendar', 'Compose', 'Inbox', 'Queues', 'Feeds', 'Media'],
       Insights: ['Analytics'],
       Settings: ['Accounts', 'People', 'API keys', 'Webhooks', 'Request log', 'AI credits'],
     };

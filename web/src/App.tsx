@@ -2,7 +2,7 @@
 // signed in and the theme; on small screens a top bar whose menu holds the same. The calendar, the first page, is in
 // the first page's JavaScript; every other page is loaded when first opened.
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { Provider } from 'urql';
+import { Provider, useQuery } from 'urql';
 import { fetchSession, signOut, type Session } from './api/auth.ts';
 import { graphClient } from './api/client.ts';
 import { t } from './i18n.ts';
@@ -26,6 +26,7 @@ const Composer = lazyPage<{ postId?: string }>(() => import('./pages/Composer.ts
 const PostDetail = lazyPage<{ id: string }>(() => import('./pages/PostDetail.tsx'), 'PostDetail');
 const Queues = lazyPage<object>(() => import('./pages/Queues.tsx'), 'Queues');
 const Feeds = lazyPage<object>(() => import('./pages/Feeds.tsx'), 'Feeds');
+const Inbox = lazyPage<object>(() => import('./pages/Inbox.tsx'), 'Inbox');
 const Media = lazyPage<object>(() => import('./pages/Media.tsx'), 'default');
 const Analytics = lazyPage<{ workspaceId: string }>(() => import('./pages/Analytics.tsx'), 'default');
 const Accounts = lazyPage<object>(() => import('./pages/Accounts.tsx'), 'Accounts');
@@ -50,6 +51,8 @@ function Page({ path, workspaceId }: { path: string; workspaceId: string }) {
       return <Queues />;
     case '/feeds':
       return <Feeds />;
+    case '/inbox':
+      return <Inbox />;
     case '/analytics':
       return <Analytics workspaceId={workspaceId} />;
     case '/accounts':
@@ -77,6 +80,33 @@ export interface FrameProps {
   onSignOut: () => void;
 }
 
+const OpenInboxCount = 'query OpenInboxCount { inboxOpenCount }';
+// The count is a number, not an object urql's cache can see change: a change to any inbox item or answer refetches it.
+const inboxCountContext = { additionalTypenames: ['InboxItem', 'InboxReply'] };
+
+/** The inbox's link with its open (unread) count beside its name, read out as the link's description. */
+function InboxLink({ current }: { current: boolean }) {
+  const [{ data }] = useQuery<{ inboxOpenCount: number }>({ query: OpenInboxCount, context: inboxCountContext });
+  const count = data?.inboxOpenCount ?? 0;
+  return (
+    <>
+      <Link href="/inbox" aria-current={current ? 'page' : undefined} aria-describedby={count > 0 ? 'inbox-open-count' : undefined}>
+        {t('inbox.nav')}
+        {count > 0 && (
+          <span className="badge badge-info nav-count" aria-hidden="true">
+            {count}
+          </span>
+        )}
+      </Link>
+      {count > 0 && (
+        <span id="inbox-open-count" hidden>
+          {t('inbox.openCount', { count })}
+        </span>
+      )}
+    </>
+  );
+}
+
 function Sidebar({ session, workspaceId, path, onWorkspace, onSignOut }: FrameProps) {
   const theme = useTheme();
   return (
@@ -90,9 +120,13 @@ function Sidebar({ session, workspaceId, path, onWorkspace, onSignOut }: FramePr
             <ul>
               {section.pages.map((page) => (
                 <li key={page.path}>
-                  <Link href={page.path} aria-current={isCurrent(page, path) ? 'page' : undefined}>
-                    {t(page.label)}
-                  </Link>
+                  {page.path === '/inbox' ? (
+                    <InboxLink current={isCurrent(page, path)} />
+                  ) : (
+                    <Link href={page.path} aria-current={isCurrent(page, path) ? 'page' : undefined}>
+                      {t(page.label)}
+                    </Link>
+                  )}
                 </li>
               ))}
             </ul>

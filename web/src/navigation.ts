@@ -15,6 +15,7 @@ export const sections: NavSection[] = [
     pages: [
       { path: '/calendar', label: 'nav.calendar' },
       { path: '/compose', label: 'nav.compose' },
+      { path: '/inbox', label: 'inbox.nav' },
       { path: '/queues', label: 'queues.nav' },
       { path: '/feeds', label: 'feeds.nav' },
       { path: '/media', label: 'nav.media' },
