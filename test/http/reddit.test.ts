@@ -25,8 +25,7 @@ let api: Api;
 let account: string;
 
 beforeAll(async () => {
-  reddit = await RedditStandIn.start([callback]);
-  reddit.signInAs(alice);
+  reddit = await new RedditStandIn([callback], alice).start();
   reddit.subreddits.push({ name: 'Baking', allows: 'any', flairs: ['a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01'] }, { name: 'AskBaking', allows: 'self' });
   service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...reddit.env });
   workspace = await createWorkspace(service.services);
@@ -85,10 +84,10 @@ describe('connecting Reddit', () => {
     expect(authorization.origin + authorization.pathname).toBe(`${reddit.url}/api/v1/authorize`);
     expect(authorization.searchParams.get('duration')).toBe('permanent');
     expect(authorization.searchParams.get('scope')).toBe('identity submit read flair');
-    const exchange = reddit.oauth.requests.findLast((request) => request.path === '/api/v1/access_token')!;
+    const exchange = reddit.requests.findLast((request) => request.path === '/api/v1/access_token')!;
     expect(exchange.form).toMatchObject({ grant_type: 'authorization_code', redirect_uri: callback });
     expect(exchange.authorization).toMatch(/^Basic /);
-    expect(reddit.requests.findLast((call) => call.path === '/api/v1/me')!.userAgent).toBe(`web:${reddit.oauth.clientId}:1.0.0`);
+    expect(reddit.apiRequests.findLast((call) => call.path === '/api/v1/me')!.userAgent).toBe(`web:${reddit.clientId}:1.0.0`);
     expect(ids).toHaveLength(1);
     account = ids[0]!;
     const connected = (await api('GET', `/social-accounts/${account}`)).body.data;
@@ -97,7 +96,7 @@ describe('connecting Reddit', () => {
 
   it('refuses a grant without submit, naming it; no account is made', async () => {
     const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
-    reddit.oauth.grantable = ['identity', 'read', 'flair'];
+    reddit.grantable = ['identity', 'read', 'flair'];
     try {
       const started = await api('POST', '/social-accounts/connect', { provider: 'reddit' });
       const person = new OAuthBrowser(service.url, publicBaseUrl);
@@ -105,7 +104,7 @@ describe('connecting Reddit', () => {
       const { location } = await person.callback(atReddit.headers.get('location')!);
       expect(location!.searchParams.get('error_description')).toContain('Reddit did not grant submit, which publishing needs');
     } finally {
-      reddit.oauth.grantable = undefined;
+      reddit.grantable = undefined;
     }
     expect((await api('GET', '/social-accounts?limit=100')).body.data).toHaveLength(before);
   });
@@ -129,13 +128,24 @@ describe('posting', () => {
       nsfw: false,
       spoiler: true,
     });
-    expect(reddit.requests.findLast((call) => call.path === '/api/submit')!.userAgent).toMatch(userAgentForm);
+    expect(reddit.apiRequests.findLast((call) => call.path === '/api/submit')!.userAgent).toMatch(userAgentForm);
   });
 
   it('posts a link post to the url setting, with the caption as its body', async () => {
-    const posted = await publish('Fresh out of the oven.', 'link', { subreddit: 'Baking', title: 'My cake recipe', url: 'https://alice.example/cake', nsfw: true });
+    const posted = await publish('Fresh out of the oven.', 'link', {
+      subreddit: 'Baking',
+      title: 'My cake recipe',
+      url: 'https://alice.example/cake',
+      nsfw: true,
+    });
     expect(posted).toMatchObject({ status: 'published' });
-    expect(reddit.posts.at(-1)).toMatchObject({ id: posted.remoteId, kind: 'link', url: 'https://alice.example/cake', nsfw: true, text: 'Fresh out of the oven.' });
+    expect(reddit.posts.at(-1)).toMatchObject({
+      id: posted.remoteId,
+      kind: 'link',
+      url: 'https://alice.example/cake',
+      nsfw: true,
+      text: 'Fresh out of the oven.',
+    });
   });
 });
 
@@ -145,11 +155,11 @@ describe('refusals', () => {
     ['with a title over 300 characters', { subreddit: 'Baking', title: 'x'.repeat(301) }],
     ['without a subreddit', { title: 'Where to?' }],
   ])('refuses a Reddit target %s by the rules, with details, before Reddit is asked', async (_case, settings) => {
-    const submits = reddit.requests.filter((call) => call.path === '/api/submit').length;
+    const submits = reddit.apiRequests.filter((call) => call.path === '/api/submit').length;
     const created = await createPost('Body', 'text', settings);
     expect(created.status).toBe(422);
     expect(created.body.error.details.length).toBeGreaterThan(0);
-    expect(reddit.requests.filter((call) => call.path === '/api/submit')).toHaveLength(submits);
+    expect(reddit.apiRequests.filter((call) => call.path === '/api/submit')).toHaveLength(submits);
   });
 
   it("fails the target with Reddit's own reason when Reddit refuses inside a 200 (SUBREDDIT_NOEXIST, NO_LINKS)", async () => {
@@ -182,16 +192,16 @@ describe('rate limits and tokens', () => {
   });
 
   it('refreshes an expired token and posts; a refused refresh token leaves the account to reconnect', async () => {
-    const refreshes = () => reddit.oauth.requests.filter((request) => request.form.grant_type === 'refresh_token');
+    const refreshes = () => reddit.requests.filter((request) => request.form.grant_type === 'refresh_token');
     const before = refreshes().length;
     const { refreshToken } = await storedTokens(account);
-    reddit.oauth.expireAccessTokens();
+    reddit.expireAccessTokens();
     expect((await publish('After a refresh', 'text', { subreddit: 'Baking', title: 'Refreshed' })).status).toBe('published');
     expect(refreshes()).toHaveLength(before + 1);
     expect(refreshes().at(-1)).toMatchObject({ form: { refresh_token: refreshToken }, authorization: expect.stringMatching(/^Basic /) });
 
-    reddit.oauth.expireAccessTokens();
-    reddit.oauth.revoked.add(refreshToken!);
+    reddit.expireAccessTokens();
+    reddit.revoked.add(refreshToken!);
     const refused = await publish('Not any more', 'text', { subreddit: 'Baking', title: 'Refused' });
     expect(refused).toMatchObject({ status: 'failed', error: { code: 'ACCOUNT_NEEDS_RECONNECT' } });
     expect((await api('GET', `/social-accounts/${account}`)).body.data).toMatchObject({ status: 'NEEDS_RECONNECT' });
@@ -202,7 +212,7 @@ describe('rate limits and tokens', () => {
 describe('an interrupted submit', () => {
   const adapter = () =>
     new RedditAdapter({
-      app: { clientId: reddit.oauth.clientId, clientSecret: reddit.oauth.clientSecret, apiBaseUrl: reddit.url, authBaseUrl: reddit.url },
+      app: { clientId: reddit.clientId, clientSecret: reddit.clientSecret, apiBaseUrl: reddit.url, authBaseUrl: reddit.url },
       redirectUri: callback,
       timeoutMs: 5000,
       allowedHosts: new Set(['127.0.0.1']),

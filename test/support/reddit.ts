@@ -55,12 +55,11 @@ async function formOf(req: IncomingMessage): Promise<Record<string, string>> {
   return Object.fromEntries(new URLSearchParams(text));
 }
 
-export class RedditStandIn {
-  readonly oauth: OAuthNetwork;
+export class RedditStandIn extends OAuthNetwork {
   readonly subreddits: Subreddit[] = [];
   readonly posts: StoredPost[] = [];
   /** Every API call, with the User-Agent it named. */
-  readonly requests: { method: string; path: string; userAgent: string | undefined }[] = [];
+  readonly apiRequests: { method: string; path: string; userAgent: string | undefined }[] = [];
   /** The next this many API calls answer 429, asking to wait this many seconds. */
   throttle = { next: 0, resetSeconds: 1 };
   /** The next this many submits are refused with RATELIMIT, in Reddit's words. */
@@ -69,53 +68,32 @@ export class RedditStandIn {
   holdSubmit: (() => boolean) | undefined;
   #sequence = 1_000_000;
 
-  private constructor(redirectUris: string[]) {
-    this.oauth = new OAuthNetwork(redirectUris, {
+  constructor(redirectUris: string[], user: NetworkUser) {
+    super(redirectUris, {
       paths: { authorize: '/api/v1/authorize', token: '/api/v1/access_token', revoke: '/api/v1/revoke_token' },
       clientAuthentication: 'basic',
       refreshTokens: 'kept',
     });
-    this.oauth.api = (req, res, url) => this.#handle(req, res, url);
+    this.user = user;
+    this.api = (req, res, url) => this.#handle(req, res, url);
   }
 
-  static async start(redirectUris: string[]): Promise<RedditStandIn> {
-    const standIn = new RedditStandIn(redirectUris);
-    await standIn.oauth.start();
-    return standIn;
-  }
-
-  get url(): string {
-    return this.oauth.url;
-  }
-
+  /** The service's settings for this stand-in: Reddit's sign-in and API both here. */
   get env(): Record<string, string> {
-    return {
-      REDDIT_CLIENT_ID: this.oauth.clientId,
-      REDDIT_CLIENT_SECRET: this.oauth.clientSecret,
-      REDDIT_API_BASE_URL: this.url,
-      REDDIT_AUTH_BASE_URL: this.url,
-    };
-  }
-
-  async stop(): Promise<void> {
-    await this.oauth.stop();
-  }
-
-  signInAs(user: NetworkUser): void {
-    this.oauth.user = user;
+    return { REDDIT_CLIENT_ID: this.clientId, REDDIT_CLIENT_SECRET: this.clientSecret, REDDIT_API_BASE_URL: this.url, REDDIT_AUTH_BASE_URL: this.url };
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, userAgent: req.headers['user-agent'] });
+    this.apiRequests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, userAgent: req.headers['user-agent'] });
     const token = /^bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    const user = this.oauth.userOf(token);
+    const user = this.userOf(token);
     if (!user) return send(res, 401, { message: 'Unauthorized', error: 401 });
     if (this.throttle.next > 0) {
       this.throttle.next--;
       const headers = { 'x-ratelimit-used': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(this.throttle.resetSeconds) };
       return send(res, 429, { message: 'Too Many Requests', error: 429 }, headers);
     }
-    const scopes = this.oauth.scopeOf(token);
+    const scopes = this.scopeOf(token);
     const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /api/v1/me') return send(res, 200, { id: user.id, name: user.username, icon_img: user.profileImageUrl ?? '' });
     if (route === 'POST /api/submit') {
