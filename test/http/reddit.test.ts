@@ -162,6 +162,13 @@ describe('refusals', () => {
     expect(reddit.apiRequests.filter((call) => call.path === '/api/submit')).toHaveLength(submits);
   });
 
+  it('fails a link target without its url before Reddit is asked (the settings are checked without the placement)', async () => {
+    const submits = reddit.apiRequests.filter((call) => call.path === '/api/submit').length;
+    const linkless = await publish('See this', 'link', { subreddit: 'Baking', title: 'A link to nowhere' });
+    expect(linkless).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: 'A Reddit link post needs the link (setting url).' } });
+    expect(reddit.apiRequests.filter((call) => call.path === '/api/submit')).toHaveLength(submits);
+  });
+
   it("fails the target with Reddit's own reason when Reddit refuses inside a 200 (SUBREDDIT_NOEXIST, NO_LINKS)", async () => {
     const missing = await publish('Body', 'text', { subreddit: 'NoSuchBakingSub', title: 'Hello' });
     expect(missing).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('SUBREDDIT_NOEXIST') } });
