@@ -10,6 +10,7 @@ import { instagramNetwork } from './instagram/network.ts';
 import { linkedinNetwork } from './linkedin/network.ts';
 import { mastodonNetwork } from './mastodon/network.ts';
 import { pinterestNetwork } from './pinterest/network.ts';
+import { redditNetwork } from './reddit/network.ts';
 import { sandboxNetwork } from './sandbox/network.ts';
 import { telegramNetwork } from './telegram/network.ts';
 import { threadsNetwork } from './threads/network.ts';
@@ -32,6 +33,7 @@ export const networks: readonly Network[] = [
   youtubeNetwork,
   pinterestNetwork,
   telegramNetwork,
+  redditNetwork,
   sandboxNetwork,
 ];
 

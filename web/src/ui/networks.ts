@@ -1,7 +1,20 @@
 // How each network looks: its brand name and mark from Simple Icons, on the brand's colour. LinkedIn asked Simple
 // Icons to remove its logo, so it is the monogram "in" on its brand blue; the sandbox (a test network of this
 // service) and any network this table does not know yet get a monogram of their first letter.
-import { siBluesky, siFacebook, siInstagram, siMastodon, siPinterest, siTelegram, siThreads, siTiktok, siX, siYoutube, type SimpleIcon } from 'simple-icons';
+import {
+  siBluesky,
+  siFacebook,
+  siInstagram,
+  siMastodon,
+  siPinterest,
+  siReddit,
+  siTelegram,
+  siThreads,
+  siTiktok,
+  siX,
+  siYoutube,
+  type SimpleIcon,
+} from 'simple-icons';
 import { t } from '../i18n.ts';
 
 export type NetworkLook = { name: string; colour: string } & ({ path: string } | { monogram: string });
@@ -14,6 +27,7 @@ const looks: Record<string, () => NetworkLook> = {
   instagram: () => fromIcon(siInstagram),
   mastodon: () => fromIcon(siMastodon),
   pinterest: () => fromIcon(siPinterest),
+  reddit: () => fromIcon(siReddit),
   telegram: () => fromIcon(siTelegram),
   threads: () => fromIcon(siThreads),
   tiktok: () => fromIcon(siTiktok),

@@ -1,0 +1,227 @@
+// Reddit: text and link posts to a subreddit, by the person who authorized (the operator's "web app" at
+// https://www.reddit.com/prefs/apps).
+//   OAuth  https://github.com/reddit-archive/reddit/wiki/OAuth2: <www.reddit.com>/api/v1/authorize with
+//     `duration=permanent` (else no refresh token) and space-separated scopes, no PKCE; POST /api/v1/access_token
+//     with HTTP Basic (client id and secret), refreshed there with grant_type=refresh_token; revoked at
+//     /api/v1/revoke_token. Scopes (https://www.reddit.com/api/v1/scopes): identity (/api/v1/me), submit
+//     (/api/submit), read (a subreddit's listing, the look-up below), flair (a subreddit's link flair).
+//   User-Agent  https://github.com/reddit-archive/reddit/wiki/API "Rules": every call names the app as
+//     `<platform>:<app ID>:<version string> (by /u/<reddit username>)`; default agents are "drastically limited".
+//     Here: `web:<REDDIT_CLIENT_ID>:<version> (by /u/<the account>)`, the account unknown only while connecting.
+//   Rate limits  the same page: 100 queries a minute per OAuth client id, averaged over 10 minutes, told in
+//     X-Ratelimit-Used, -Remaining and -Reset (seconds to the window's end): a 429 waits -Reset (http.ts
+//     `retryAfterMs`), and every publish is charged to the app's quota (kit/quotas.ts).
+//   Submit  https://www.reddit.com/dev/api#POST_api_submit (form: api_type=json, sr, kind self|link, title, text
+//     or url, flair_id, nsfw, spoiler, resubmit): Reddit refuses inside a 200, as `{json: {errors: [[CODE,
+//     message, field]]}}` (SUBREDDIT_NOEXIST, NO_LINKS, SUBMIT_VALIDATION_FLAIR_REQUIRED, RATELIMIT "you are doing
+//     that too much. try again in 9 minutes."; also read so by gitroomhq/postiz-app's reddit provider); a created
+//     post answers `{json: {errors: [], data: {id, name, url}}}`.
+//   No duplicates  Reddit takes no idempotency key. A submit an earlier attempt started and did not see answered is
+//     looked up among the subreddit's newest posts (GET /r/<sr>/new, scope read: the same author and title, and
+//     the same link) before submitting again, as postiz-app's reddit provider looks its submissions up.
+import {
+  ProviderError,
+  type ConnectedAccount,
+  type ItemMetrics,
+  type ProviderAdapter,
+  type PublishOutcome,
+  type PublishRequest,
+  type ProviderTokens,
+} from '../adapter.ts';
+import { networkFetch, type NetworkResponse } from '../http.ts';
+import { apiOptions, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
+import { NetworkApi, type NetworkApiOptions, type NetworkCall } from '../kit/networkApi.ts';
+import { oauthLink, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
+import type { Quota } from '../kit/quotas.ts';
+import { Steps } from '../kit/steps.ts';
+import type { GivenApp, OAuthAdapterDependencies } from '../network.ts';
+import { redditRules } from './rules.ts';
+
+export const redditScopes = ['identity', 'submit', 'read', 'flair'];
+
+/** The version in the User-Agent Reddit asks for: this adapter's, changed when its calls change. */
+const agentVersion = '1.0.0';
+
+/** Reddit's 100 queries a minute per OAuth client, over its 10-minute window; a publish makes at most two (a look-up, the submit). */
+export const redditQuotas: readonly Quota[] = [
+  { name: 'Reddit: 1,000 requests in 10 minutes per OAuth client', scope: 'app', windowSeconds: 600, limit: 1000, costPerPublish: 2 },
+];
+
+interface RedditSettings {
+  subreddit: string;
+  title: string;
+  url?: string;
+  flairId?: string;
+  nsfw?: boolean;
+  spoiler?: boolean;
+}
+
+/** Reddit's answer to an `api_type=json` form call. */
+interface JsonAnswer {
+  json?: { errors?: [string, string, string?][]; data?: { id?: string; name?: string; url?: string } };
+}
+
+interface Listing {
+  data?: { children?: { data?: { id?: string; author?: string; title?: string; url?: string; permalink?: string; is_self?: boolean } }[] };
+}
+
+interface Submitted {
+  id: string;
+  url: string;
+}
+
+const userAgent = (clientId: string, username?: string) => `web:${clientId}:${agentVersion}${username ? ` (by /u/${username})` : ''}`;
+
+function reasonOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return typeof body === 'string' && body ? `Reddit: ${body.slice(0, 300)}` : undefined;
+  const { message, error } = body as { message?: unknown; error?: unknown };
+  if (typeof message === 'string' && message) return `Reddit: ${message}`;
+  return typeof error === 'string' && error ? `Reddit: ${error}` : undefined;
+}
+
+/** "try again in 9 minutes." / "in 35 seconds." / "in 1 minute." (RATELIMIT's message) as milliseconds. */
+export function waitOfRateLimit(message: string): number | undefined {
+  const found = /try again in (\d+) (second|minute|hour)s?/i.exec(message);
+  if (!found) return undefined;
+  const unit = { second: 1000, minute: 60_000, hour: 3_600_000 }[found[2]!.toLowerCase() as 'second' | 'minute' | 'hour'];
+  return Number(found[1]) * unit;
+}
+
+/** Reddit's refusal inside a 200 as the ProviderError it means: RATELIMIT waits, every other is the subreddit's or Reddit's no. */
+export function refusalOf(errors: readonly [string, string, string?][]): ProviderError {
+  const [code, message, field] = errors[0]!;
+  const reason = `Reddit refused the post: ${message} (${code}${field ? `, ${field}` : ''}).`;
+  if (code === 'RATELIMIT') return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: waitOfRateLimit(message) });
+  return new ProviderError('PROVIDER_REJECTED', reason, false);
+}
+
+class RedditApi extends NetworkApi {
+  readonly #clientId: string;
+
+  constructor(options: NetworkApiOptions, clientId: string) {
+    super(options, { network: 'Reddit', reasonOf });
+    this.#clientId = clientId;
+  }
+
+  /** A call with Reddit's User-Agent, naming `username` where the account is known. */
+  call<T>(call: NetworkCall, username?: string): Promise<NetworkResponse<T>> {
+    return this.send<T>({ ...call, headers: { ...call.headers, 'user-agent': userAgent(this.#clientId, username) } });
+  }
+}
+
+/** The `fetch` of Reddit's OAuth endpoints: the same guard, with the User-Agent Reddit asks every caller for. */
+function withUserAgent(fetchImpl: typeof fetch, agent: string): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('user-agent', agent);
+    return fetchImpl(input, { ...init, headers });
+  };
+}
+
+function redditProfile(api: RedditApi, app: GivenApp): OAuthProfile {
+  return {
+    network: 'Reddit',
+    server: () => ({
+      authorizationEndpoint: `${app.authBaseUrl}/api/v1/authorize`,
+      tokenEndpoint: `${app.authBaseUrl}/api/v1/access_token`,
+      revocationEndpoint: `${app.authBaseUrl}/api/v1/revoke_token`,
+      scopes: redditScopes,
+      pkce: false,
+      clientAuthentication: 'basic',
+      authorizationParams: { duration: 'permanent' },
+    }),
+    identities: async (tokens: ProviderTokens) => {
+      // https://www.reddit.com/dev/api#GET_api_v1_me: the account's name, id and icon.
+      const { body } = await api.call<{ id?: string; name?: string; icon_img?: string }>({
+        method: 'GET',
+        path: '/api/v1/me',
+        accessToken: tokens.accessToken,
+      });
+      if (!body.id || !body.name) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Reddit answered GET /api/v1/me without the account.', true);
+      const identity = {
+        remoteId: body.id,
+        username: body.name,
+        displayName: `u/${body.name}`,
+        avatarUrl: body.icon_img ? body.icon_img.replaceAll('&amp;', '&') : null,
+      };
+      return [{ identity, tokens }];
+    },
+    requiredScopes: { scopes: redditScopes, advice: 'connect again and allow every permission asked for' },
+    refresh: 'standard',
+  };
+}
+
+export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
+  readonly #api: RedditApi;
+
+  constructor(options: OAuthAdapterOptions) {
+    const api = new RedditApi(apiOptions(options), options.app.clientId);
+    const fetchWithAgent = withUserAgent(networkFetch(), userAgent(options.app.clientId));
+    super(
+      { rules: redditRules, duplicates: 'look-up', quotas: redditQuotas },
+      oauthLink(redditProfile(api, options.app), options.app, { redirectUri: options.redirectUri, timeoutMs: options.timeoutMs, fetch: fetchWithAgent }),
+    );
+    this.#api = api;
+  }
+
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    const settings = request.settings as unknown as RedditSettings;
+    const link = request.placement === 'link';
+    if (link && !settings.url) throw new ProviderError('PROVIDER_REJECTED', 'A Reddit link post needs the link (setting url).', false);
+    const sr = settings.subreddit.replace(/^r\//, '');
+    const form: Record<string, string> = {
+      api_type: 'json',
+      sr,
+      kind: link ? 'link' : 'self',
+      title: settings.title,
+      text: request.caption,
+      ...(link ? { url: settings.url!, resubmit: 'true' } : {}),
+      ...(settings.flairId ? { flair_id: settings.flairId } : {}),
+      nsfw: String(settings.nsfw ?? false),
+      spoiler: String(settings.spoiler ?? false),
+    };
+    const account = request.account;
+    const call = { accessToken: tokensOf(account).accessToken, signal: request.signal };
+    const post = await new Steps(request.checkpoint).once(
+      'submit',
+      async (): Promise<Submitted> => {
+        const { body } = await this.#api.call<JsonAnswer>({ ...call, method: 'POST', path: '/api/submit', body: { form } }, account.username);
+        const errors = body.json?.errors ?? [];
+        if (errors.length) throw refusalOf(errors);
+        const created = body.json?.data;
+        if (!created?.id || !created.url) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Reddit took the post without naming it.', false);
+        return { id: created.id, url: created.url };
+      },
+      { ifInterrupted: () => this.#earlierPost(call, account, sr, form) },
+    );
+    return { status: 'published', item: { remoteId: post.id, remoteUrl: post.url } };
+  }
+
+  /** The post's upvotes and comments (https://www.reddit.com/dev/api#GET_api_info, scope read; `ups` is fuzzed by Reddit). */
+  async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
+    const { body } = await this.#api.call<{ data?: { children?: { data?: { ups?: number; num_comments?: number } }[] } }>(
+      { method: 'GET', path: `/api/info?id=t3_${encodeURIComponent(remoteId)}`, accessToken: tokensOf(account).accessToken },
+      account.username,
+    );
+    const post = body.data?.children?.[0]?.data;
+    return post ? { likes: post.ups, comments: post.num_comments } : {};
+  }
+
+  /** The post an interrupted submit made, among the subreddit's newest: by this account, with the same title (and link). */
+  async #earlierPost(
+    call: { accessToken: string; signal: AbortSignal },
+    account: ConnectedAccount,
+    sr: string,
+    form: Record<string, string>,
+  ): Promise<Submitted | null> {
+    const { body } = await this.#api.call<Listing>({ ...call, method: 'GET', path: `/r/${encodeURIComponent(sr)}/new?limit=100&raw_json=1` }, account.username);
+    const found = (body.data?.children ?? [])
+      .map((child) => child.data ?? {})
+      .find((post) => post.author === account.username && post.title === form.title && (form.kind === 'self' ? post.is_self : post.url === form.url));
+    return found?.id && found.permalink ? { id: found.id, url: `https://www.reddit.com${found.permalink}` } : null;
+  }
+}
+
+export function createRedditAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): RedditAdapter {
+  return new RedditAdapter({ app, redirectUri, timeoutMs: config.networkTimeoutMs, allowedHosts });
+}

@@ -1,0 +1,261 @@
+// Reddit end to end against its stand-in (test/support/reddit.ts): connecting (permanent duration, HTTP Basic, the
+// User-Agent Reddit asks for), text and link posts with flair, NSFW and spoiler, refusals by the rules (no title, a
+// title too long, media) and by Reddit inside a 200 (SUBREDDIT_NOEXIST, NO_LINKS), Reddit's rate limits waited (a
+// 429's X-Ratelimit-Reset, a RATELIMIT's "try again in 9 minutes"), a refused token leading to NEEDS_RECONNECT, and
+// an interrupted submit looked up rather than posted twice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestService, type TestService } from '../support/service.ts';
+import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { OAuthBrowser } from '../support/oauthBrowser.ts';
+import { RedditStandIn } from '../support/reddit.ts';
+import { keptCheckpoint } from '../support/checkpoints.ts';
+import { RedditAdapter } from '../../src/providers/reddit/adapter.ts';
+import type { ProviderTokens, PublishRequest } from '../../src/providers/adapter.ts';
+
+const publicBaseUrl = 'https://publisher.example';
+const callback = `${publicBaseUrl}/oauth/callback/reddit`;
+const alice = { id: '1w72', name: 'alicebakes', username: 'alicebakes', profileImageUrl: 'https://styles.redditmedia.com/alice.png' };
+
+let reddit: RedditStandIn;
+let service: TestService;
+let workspace: TestWorkspace;
+let api: Api;
+let account: string;
+
+beforeAll(async () => {
+  reddit = await new RedditStandIn([callback], alice).start();
+  reddit.subreddits.push({ name: 'Baking', allows: 'any', flairs: ['a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01'] }, { name: 'AskBaking', allows: 'self' });
+  service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...reddit.env });
+  workspace = await createWorkspace(service.services);
+  api = apiFor(service.url, workspace.ownerKey);
+}, 60_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await reddit?.stop();
+});
+
+async function connect(): Promise<{ ids: string[]; authorization: URL }> {
+  const started = await api('POST', '/social-accounts/connect', { provider: 'reddit' });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const person = new OAuthBrowser(service.url, publicBaseUrl);
+  const authorization = await person.start(started.body.data.authorizationUrl);
+  const atReddit = await fetch(authorization, { redirect: 'manual' });
+  const back = await person.callback(atReddit.headers.get('location')!);
+  expect(back.status).toBe(302);
+  return { ids: back.location!.searchParams.getAll('connectionId'), authorization };
+}
+
+const target = (placement: string, settings: Record<string, unknown>) => ({ connectionId: account, placement, settings });
+
+async function createPost(caption: string, placement: string, settings: Record<string, unknown>) {
+  return api('POST', '/posts', { content: { caption, mediaIds: [] }, targets: [target(placement, settings)] });
+}
+
+async function publish(caption: string, placement: string, settings: Record<string, unknown>) {
+  const created = await createPost(caption, placement, settings);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await api('POST', `/posts/${created.body.data.id}/publish`);
+  return (await waitForPost(api, created.body.data.id, ['published', 'failed'])).targets[0];
+}
+
+/** Publishes and returns the target once the worker has made it wait. */
+async function publishUntilWaiting(caption: string, settings: Record<string, unknown>) {
+  const created = await createPost(caption, 'text', settings);
+  const asked = Date.now();
+  await api('POST', `/posts/${created.body.data.id}/publish`);
+  let found: any;
+  for (let i = 0; i < 100 && !found?.waitingUntil; i++, await sleep(100)) found = (await api('GET', `/posts/${created.body.data.id}`)).body.data.targets[0];
+  return { target: found, waitedMs: Date.parse(found.waitingUntil) - asked };
+}
+
+async function storedTokens(connectionId: string): Promise<ProviderTokens> {
+  const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
+  return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
+}
+
+const userAgentForm = /^web:[^:\s]+:\d+\.\d+\.\d+ \(by \/u\/alicebakes\)$/;
+
+describe('connecting Reddit', () => {
+  it('asks for a permanent grant with the four scopes, exchanges the code with HTTP Basic and connects the person as an active account', async () => {
+    const { ids, authorization } = await connect();
+    expect(authorization.origin + authorization.pathname).toBe(`${reddit.url}/api/v1/authorize`);
+    expect(authorization.searchParams.get('duration')).toBe('permanent');
+    expect(authorization.searchParams.get('scope')).toBe('identity submit read flair');
+    const exchange = reddit.requests.findLast((request) => request.path === '/api/v1/access_token')!;
+    expect(exchange.form).toMatchObject({ grant_type: 'authorization_code', redirect_uri: callback });
+    expect(exchange.authorization).toMatch(/^Basic /);
+    expect(reddit.apiRequests.findLast((call) => call.path === '/api/v1/me')!.userAgent).toBe(`web:${reddit.clientId}:1.0.0`);
+    expect(ids).toHaveLength(1);
+    account = ids[0]!;
+    const connected = (await api('GET', `/social-accounts/${account}`)).body.data;
+    expect(connected).toMatchObject({ provider: 'reddit', username: 'alicebakes', displayName: 'u/alicebakes', status: 'ACTIVE' });
+  });
+
+  it('refuses a grant without submit, naming it; no account is made', async () => {
+    const before = (await api('GET', '/social-accounts?limit=100')).body.data.length;
+    reddit.grantable = ['identity', 'read', 'flair'];
+    try {
+      const started = await api('POST', '/social-accounts/connect', { provider: 'reddit' });
+      const person = new OAuthBrowser(service.url, publicBaseUrl);
+      const atReddit = await fetch(await person.start(started.body.data.authorizationUrl), { redirect: 'manual' });
+      const { location } = await person.callback(atReddit.headers.get('location')!);
+      expect(location!.searchParams.get('error_description')).toContain('Reddit did not grant submit, which publishing needs');
+    } finally {
+      reddit.grantable = undefined;
+    }
+    expect((await api('GET', '/social-accounts?limit=100')).body.data).toHaveLength(before);
+  });
+});
+
+describe('posting', () => {
+  it('posts a text post with its title, markdown body, flair, NSFW and spoiler, once, naming the app as Reddit asks', async () => {
+    const before = reddit.posts.length;
+    const settings = { subreddit: 'r/Baking', title: 'Lemon cake, the easy way', flairId: 'a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01', nsfw: false, spoiler: true };
+    const posted = await publish('**Zest** two lemons first.', 'text', settings);
+    expect(posted).toMatchObject({ status: 'published', attempts: 1, remoteUrl: expect.stringMatching(/^https:\/\/www\.reddit\.com\/r\/Baking\/comments\//) });
+    expect(reddit.posts).toHaveLength(before + 1);
+    expect(reddit.posts.at(-1)).toMatchObject({
+      id: posted.remoteId,
+      sr: 'Baking',
+      author: 'alicebakes',
+      kind: 'self',
+      title: 'Lemon cake, the easy way',
+      text: '**Zest** two lemons first.',
+      flair_id: 'a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01',
+      nsfw: false,
+      spoiler: true,
+    });
+    expect(reddit.apiRequests.findLast((call) => call.path === '/api/submit')!.userAgent).toMatch(userAgentForm);
+  });
+
+  it('posts a link post to the url setting, with the caption as its body', async () => {
+    const posted = await publish('Fresh out of the oven.', 'link', {
+      subreddit: 'Baking',
+      title: 'My cake recipe',
+      url: 'https://alice.example/cake',
+      nsfw: true,
+    });
+    expect(posted).toMatchObject({ status: 'published' });
+    expect(reddit.posts.at(-1)).toMatchObject({
+      id: posted.remoteId,
+      kind: 'link',
+      url: 'https://alice.example/cake',
+      nsfw: true,
+      text: 'Fresh out of the oven.',
+    });
+  });
+});
+
+describe('refusals', () => {
+  it.each([
+    ['without a title', { subreddit: 'Baking' }],
+    ['with a title over 300 characters', { subreddit: 'Baking', title: 'x'.repeat(301) }],
+    ['without a subreddit', { title: 'Where to?' }],
+  ])('refuses a Reddit target %s by the rules, with details, before Reddit is asked', async (_case, settings) => {
+    const submits = reddit.apiRequests.filter((call) => call.path === '/api/submit').length;
+    const created = await createPost('Body', 'text', settings);
+    expect(created.status).toBe(422);
+    expect(created.body.error.details.length).toBeGreaterThan(0);
+    expect(reddit.apiRequests.filter((call) => call.path === '/api/submit')).toHaveLength(submits);
+  });
+
+  it('fails a link target without its url before Reddit is asked (the settings are checked without the placement)', async () => {
+    const submits = reddit.apiRequests.filter((call) => call.path === '/api/submit').length;
+    const linkless = await publish('See this', 'link', { subreddit: 'Baking', title: 'A link to nowhere' });
+    expect(linkless).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: 'A Reddit link post needs the link (setting url).' } });
+    expect(reddit.apiRequests.filter((call) => call.path === '/api/submit')).toHaveLength(submits);
+  });
+
+  it("fails the target with Reddit's own reason when Reddit refuses inside a 200 (SUBREDDIT_NOEXIST, NO_LINKS)", async () => {
+    const missing = await publish('Body', 'text', { subreddit: 'NoSuchBakingSub', title: 'Hello' });
+    expect(missing).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('SUBREDDIT_NOEXIST') } });
+    const textOnly = await publish('See this', 'link', { subreddit: 'AskBaking', title: 'A link', url: 'https://alice.example/' });
+    expect(textOnly).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('that subreddit only allows text posts (NO_LINKS, sr)') } });
+  });
+});
+
+describe('rate limits and tokens', () => {
+  it("waits for the end of Reddit's window after a 429 (X-Ratelimit-Reset), posting nothing meanwhile", async () => {
+    const before = reddit.posts.length;
+    reddit.throttle = { next: 1, resetSeconds: 120 };
+    const { target: waiting, waitedMs } = await publishUntilWaiting('Throttled', { subreddit: 'Baking', title: 'Throttled' });
+    expect(waiting).toMatchObject({ error: { code: 'RATE_LIMITED_BY_PROVIDER' } });
+    expect(waitedMs).toBeGreaterThanOrEqual(120_000);
+    expect(waitedMs).toBeLessThan(130_000);
+    expect(reddit.posts).toHaveLength(before);
+  });
+
+  it('waits as long as a RATELIMIT answered inside a 200 says ("try again in 9 minutes")', async () => {
+    const before = reddit.posts.length;
+    reddit.submitRateLimited = 1;
+    const { target: waiting, waitedMs } = await publishUntilWaiting('Too much', { subreddit: 'Baking', title: 'Too much' });
+    expect(waiting).toMatchObject({ error: { code: 'RATE_LIMITED_BY_PROVIDER', message: expect.stringContaining('try again in 9 minutes') } });
+    expect(waitedMs).toBeGreaterThanOrEqual(9 * 60_000);
+    expect(waitedMs).toBeLessThan(9 * 60_000 + 10_000);
+    expect(reddit.posts).toHaveLength(before);
+  });
+
+  it('refreshes an expired token and posts; a refused refresh token leaves the account to reconnect', async () => {
+    const refreshes = () => reddit.requests.filter((request) => request.form.grant_type === 'refresh_token');
+    const before = refreshes().length;
+    const { refreshToken } = await storedTokens(account);
+    reddit.expireAccessTokens();
+    expect((await publish('After a refresh', 'text', { subreddit: 'Baking', title: 'Refreshed' })).status).toBe('published');
+    expect(refreshes()).toHaveLength(before + 1);
+    expect(refreshes().at(-1)).toMatchObject({ form: { refresh_token: refreshToken }, authorization: expect.stringMatching(/^Basic /) });
+
+    reddit.expireAccessTokens();
+    reddit.revoked.add(refreshToken!);
+    const refused = await publish('Not any more', 'text', { subreddit: 'Baking', title: 'Refused' });
+    expect(refused).toMatchObject({ status: 'failed', error: { code: 'ACCOUNT_NEEDS_RECONNECT' } });
+    expect((await api('GET', `/social-accounts/${account}`)).body.data).toMatchObject({ status: 'NEEDS_RECONNECT' });
+    account = (await connect()).ids[0]!;
+  });
+});
+
+describe('an interrupted submit', () => {
+  const adapter = () =>
+    new RedditAdapter({
+      app: { clientId: reddit.clientId, clientSecret: reddit.clientSecret, apiBaseUrl: reddit.url, authBaseUrl: reddit.url },
+      redirectUri: callback,
+      timeoutMs: 5000,
+      allowedHosts: new Set(['127.0.0.1']),
+    });
+
+  async function request(title: string): Promise<PublishRequest> {
+    return {
+      account: { id: account, provider: 'reddit', username: alice.username, remoteId: alice.id, tokens: await storedTokens(account) },
+      placement: 'text',
+      caption: 'Interrupted',
+      media: [],
+      thread: [],
+      firstComment: null,
+      settings: { subreddit: 'Baking', title },
+      idempotencyKey: crypto.randomUUID(),
+      checkpoint: keptCheckpoint({ done: {}, started: 'submit' }),
+      signal: new AbortController().signal,
+    };
+  }
+
+  it("finds the post a submit cut off made (the subreddit's newest, by the account, with the title) instead of posting again", async () => {
+    const title = `Made once ${crypto.randomUUID()}`;
+    reddit.holdSubmit = () => true;
+    const cutOff = adapter().publish({ ...(await request(title)), checkpoint: keptCheckpoint(), signal: AbortSignal.timeout(500) });
+    await expect(cutOff).rejects.toThrow();
+    reddit.holdSubmit = undefined;
+    const before = reddit.posts.length;
+    const again = await adapter().publish(await request(title));
+    expect(again).toMatchObject({ status: 'published', item: { remoteId: reddit.posts.at(-1)!.id } });
+    expect(reddit.posts).toHaveLength(before);
+  });
+
+  it('submits when the subreddit shows no such post', async () => {
+    const before = reddit.posts.length;
+    const made = await adapter().publish(await request(`Never made ${crypto.randomUUID()}`));
+    expect(made.status).toBe('published');
+    expect(reddit.posts).toHaveLength(before + 1);
+  });
+});

@@ -1,0 +1,182 @@
+// A stand-in for Reddit's OAuth API, as its reference documents the calls the adapter makes. Reddit maintains no
+// official Node client (PRAW, the Python one, is the reference client), so its answers follow:
+//   OAuth (the shared OAuth stand-in, test/support/oauthNetwork.ts)  https://github.com/reddit-archive/reddit/wiki/OAuth2:
+//     GET /api/v1/authorize (space-separated scopes, `duration`), POST /api/v1/access_token with HTTP Basic for
+//     the code and refresh grants (the refresh token kept), POST /api/v1/revoke_token
+//   Every API call's User-Agent is recorded (https://github.com/reddit-archive/reddit/wiki/API "Rules": the form
+//     `<platform>:<app ID>:<version string> (by /u/<reddit username>)`), for the tests to hold it to the form.
+//   GET /api/v1/me  https://www.reddit.com/dev/api#GET_api_v1_me (`{id, name, icon_img}`; scope identity)
+//   A refused bearer token: 401 `{"message": "Unauthorized", "error": 401}` (the OAuth2 wiki: "an invalid or
+//     expired token gives a 401"; the body as PRAW's prawcore handles it, prawcore/exceptions.py `ResponseException`)
+//   Rate limits  429 `{"message": "Too Many Requests", "error": 429}` with X-Ratelimit-Used, -Remaining and -Reset
+//     (seconds to the end of the window), as the API wiki's "Rules" names them
+//   POST /api/submit  https://www.reddit.com/dev/api#POST_api_submit (form: api_type=json, sr, kind, title ≤ 300,
+//     text | url, flair_id, nsfw, spoiler; scope submit). Refusals come in a 200 as `{json: {errors: [[CODE,
+//     message, field]]}}` (gitroomhq/postiz-app's reddit provider: "Reddit rejects submissions with a 200 and an
+//     errors array"): SUBREDDIT_NOEXIST, NO_TEXT and TOO_LONG for the title, NO_LINKS in a text-only subreddit,
+//     SUBMIT_VALIDATION_FLAIR_REQUIRED, and RATELIMIT ("you are doing that too much. try again in 9 minutes.",
+//     r/redditdev's answers as received); a post made: `{json: {errors: [], data: {url, drafts_count, id, name}}}`.
+//   GET /r/<sr>/new  https://www.reddit.com/dev/api#GET_new (a Listing of t3 things, newest first; scope read)
+//   GET /api/info?id=t3_…  https://www.reddit.com/dev/api#GET_api_info (ups, num_comments)
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OAuthNetwork, type NetworkUser } from './oauthNetwork.ts';
+
+export interface Subreddit {
+  name: string;
+  /** `link_type` of the subreddit's settings: what kinds of posts it takes. */
+  allows: 'any' | 'self' | 'link';
+  flairRequired?: boolean;
+  flairs?: string[];
+}
+
+export interface StoredPost {
+  id: string;
+  sr: string;
+  author: string;
+  kind: 'self' | 'link';
+  title: string;
+  text: string;
+  url: string | null;
+  flair_id: string | null;
+  nsfw: boolean;
+  spoiler: boolean;
+}
+
+type RedditError = [string, string, string];
+
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): true => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers }).end(JSON.stringify(body));
+  return true;
+};
+
+async function formOf(req: IncomingMessage): Promise<Record<string, string>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+export class RedditStandIn extends OAuthNetwork {
+  readonly subreddits: Subreddit[] = [];
+  readonly posts: StoredPost[] = [];
+  /** Every API call, with the User-Agent it named. */
+  readonly apiRequests: { method: string; path: string; userAgent: string | undefined }[] = [];
+  /** The next this many API calls answer 429, asking to wait this many seconds. */
+  throttle = { next: 0, resetSeconds: 1 };
+  /** The next this many submits are refused with RATELIMIT, in Reddit's words. */
+  submitRateLimited = 0;
+  /** Called once a post is made, before the answer: true holds the answer forever (a worker killed meanwhile). */
+  holdSubmit: (() => boolean) | undefined;
+  #sequence = 1_000_000;
+
+  constructor(redirectUris: string[], user: NetworkUser) {
+    super(redirectUris, {
+      paths: { authorize: '/api/v1/authorize', token: '/api/v1/access_token', revoke: '/api/v1/revoke_token' },
+      clientAuthentication: 'basic',
+      refreshTokens: 'kept',
+    });
+    this.user = user;
+    this.api = (req, res, url) => this.#handle(req, res, url);
+  }
+
+  /** The service's settings for this stand-in: Reddit's sign-in and API both here. */
+  get env(): Record<string, string> {
+    return { REDDIT_CLIENT_ID: this.clientId, REDDIT_CLIENT_SECRET: this.clientSecret, REDDIT_API_BASE_URL: this.url, REDDIT_AUTH_BASE_URL: this.url };
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    this.apiRequests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, userAgent: req.headers['user-agent'] });
+    const token = /^bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const user = this.userOf(token);
+    if (!user) return send(res, 401, { message: 'Unauthorized', error: 401 });
+    if (this.throttle.next > 0) {
+      this.throttle.next--;
+      const headers = { 'x-ratelimit-used': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(this.throttle.resetSeconds) };
+      return send(res, 429, { message: 'Too Many Requests', error: 429 }, headers);
+    }
+    const scopes = this.scopeOf(token);
+    const route = `${req.method} ${url.pathname}`;
+    if (route === 'GET /api/v1/me') return send(res, 200, { id: user.id, name: user.username, icon_img: user.profileImageUrl ?? '' });
+    if (route === 'POST /api/submit') {
+      if (!scopes.includes('submit')) return send(res, 403, { message: 'Forbidden', error: 403 });
+      return this.#submit(res, user, await formOf(req));
+    }
+    const newest = /^\/r\/([^/]+)\/new$/.exec(url.pathname);
+    if (req.method === 'GET' && newest) {
+      const sr = decodeURIComponent(newest[1]!).toLowerCase();
+      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 25));
+      const children = this.posts
+        .filter((post) => post.sr.toLowerCase() === sr)
+        .reverse()
+        .slice(0, limit)
+        .map((post) => ({ kind: 't3', data: thing(post) }));
+      return send(res, 200, { kind: 'Listing', data: { after: null, before: null, children } });
+    }
+    if (route === 'GET /api/info') {
+      const id = url.searchParams.get('id')?.replace(/^t3_/, '');
+      const post = this.posts.find((candidate) => candidate.id === id);
+      return send(res, 200, { kind: 'Listing', data: { children: post ? [{ kind: 't3', data: { ...thing(post), ups: 42, num_comments: 5 } }] : [] } });
+    }
+    return send(res, 404, { message: 'Not Found', error: 404 });
+  }
+
+  #submit(res: ServerResponse, user: NetworkUser, form: Record<string, string>): true {
+    const refused = (...errors: RedditError[]) => send(res, 200, { json: { errors } });
+    const subreddit = this.subreddits.find((candidate) => candidate.name.toLowerCase() === (form.sr ?? '').toLowerCase());
+    if (!subreddit) return refused(['SUBREDDIT_NOEXIST', "that subreddit doesn't exist", 'sr']);
+    const title = form.title ?? '';
+    if (!title) return refused(['NO_TEXT', 'we need something here', 'title']);
+    if (title.length > 300) return refused(['TOO_LONG', 'this is too long (max: 300)', 'title']);
+    const kind = form.kind;
+    if (kind !== 'self' && kind !== 'link') return refused(['INVALID_OPTION', 'that option is not valid', 'kind']);
+    if (kind === 'link' && subreddit.allows === 'self') return refused(['NO_LINKS', 'that subreddit only allows text posts', 'sr']);
+    if (kind === 'self' && subreddit.allows === 'link') return refused(['NO_SELFS', "that subreddit doesn't allow text posts", 'sr']);
+    if (kind === 'link' && !form.url) return refused(['NO_URL', 'a url is required', 'url']);
+    if (subreddit.flairRequired && !form.flair_id) return refused(['SUBMIT_VALIDATION_FLAIR_REQUIRED', 'Your post must contain post flair.', 'flair']);
+    if (form.flair_id && !subreddit.flairs?.includes(form.flair_id)) return refused(['BAD_FLAIR_TEMPLATE_ID', 'That flair template is not valid.', 'flair']);
+    if (this.submitRateLimited > 0) {
+      this.submitRateLimited--;
+      return refused(['RATELIMIT', 'you are doing that too much. try again in 9 minutes.', 'ratelimit']);
+    }
+    this.#sequence++;
+    const post: StoredPost = {
+      id: this.#sequence.toString(36),
+      sr: subreddit.name,
+      author: user.username,
+      kind,
+      title,
+      text: form.text ?? '',
+      url: kind === 'link' ? form.url! : null,
+      flair_id: form.flair_id ?? null,
+      nsfw: form.nsfw === 'true',
+      spoiler: form.spoiler === 'true',
+    };
+    this.posts.push(post);
+    if (this.holdSubmit?.()) return true;
+    const { url, permalink } = thing(post);
+    return send(res, 200, {
+      json: { errors: [], data: { url: kind === 'self' ? url : `https://www.reddit.com${permalink}`, drafts_count: 0, id: post.id, name: `t3_${post.id}` } },
+    });
+  }
+}
+
+/** A post as Reddit's listings show it (a t3 thing's data). */
+function thing(post: StoredPost) {
+  const permalink = `/r/${post.sr}/comments/${post.id}/${post.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 50)}/`;
+  return {
+    id: post.id,
+    name: `t3_${post.id}`,
+    subreddit: post.sr,
+    author: post.author,
+    title: post.title,
+    selftext: post.text,
+    is_self: post.kind === 'self',
+    url: post.url ?? `https://www.reddit.com${permalink}`,
+    permalink,
+    link_flair_template_id: post.flair_id,
+    over_18: post.nsfw,
+    spoiler: post.spoiler,
+  };
+}
