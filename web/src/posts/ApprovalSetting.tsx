@@ -14,7 +14,7 @@ export function ApprovalSetting() {
   const [{ data }] = useQuery<{ workspace: { id: string; approvalRequired: boolean } }>({ query: WorkspaceQuery });
   const [{ fetching }, update] = useMutation(UpdateWorkspace);
   const [error, setError] = useState<ApiError | null>(null);
-  /** The setting as the last change answered it (the query's answer is not read again). */
+  /** The setting as last changed here (the query's answer is not read again). */
   const [changed, setChanged] = useState<boolean | null>(null);
   const id = useId();
   if (!data) return null;
@@ -31,9 +31,12 @@ export function ApprovalSetting() {
             disabled={fetching}
             aria-describedby={`${id}-hint`}
             onChange={async (event) => {
+              // Shown at once, as a switch moves; the answer then stands (a refusal puts it back and says why).
+              const before = changed ?? data.workspace.approvalRequired;
+              setChanged(event.target.checked);
               const result = await update({ approvalRequired: event.target.checked });
               setError(result.error ? apiErrorOf(result.error) : null);
-              if (result.data) setChanged(result.data.updateWorkspace.approvalRequired);
+              setChanged(result.data ? result.data.updateWorkspace.approvalRequired : before);
             }}
           />{' '}
           {t('settings.approvalRequired')}
