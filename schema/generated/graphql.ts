@@ -894,11 +894,13 @@ export type Person = {
 /** Where on a network a target goes; which placements a network offers: `providers`. Each value is REST's, in upper case with `_` for punctuation. */
 export type Placement =
   | 'FEED'
+  | 'LINK'
   | 'PHOTO'
   | 'PIN'
   | 'REEL'
   | 'SHORT'
   | 'STORY'
+  | 'TEXT'
   | 'VIDEO';
 
 export type PlacementRules = {
@@ -1098,6 +1100,7 @@ export type Provider =
   | 'LINKEDIN'
   | 'MASTODON'
   | 'PINTEREST'
+  | 'REDDIT'
   | 'SANDBOX'
   | 'TELEGRAM'
   | 'THREADS'
