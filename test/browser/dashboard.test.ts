@@ -196,6 +196,9 @@ describe('the dashboard', () => {
     const to = page.locator(`[data-day="${planned.toPlainDate().add({ days: 2 })}"]`);
     await from.locator(`[data-post-id="${id}"]`).waitFor();
     expect(await inspectPage(page, 'calendar-month')).toEqual([]);
+    // As a person would, on a settled page: the month and the months either side read (a drag measured while they
+    // re-render missed its drop in two CI runs).
+    await page.waitForLoadState('networkidle');
 
     const handle = (await from.getByRole('button', { name: 'Move “Planned for later” to another day' }).boundingBox())!;
     const drop = (await to.boundingBox())!;
