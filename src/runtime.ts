@@ -6,7 +6,7 @@ import { applyMigrations } from './db/migrate.ts';
 import { requireDataFolder, requireWorkspace } from './db/installation.ts';
 import { connectDatabase, type Database } from './db/database.ts';
 import { loadSecretBox, type SecretBox } from './crypto/secretBox.ts';
-import { createAccountLinks, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
+import { adapterDependencies, createAccountLinks, createProviderAdapters, type ProviderAdapters } from './providers/registry.ts';
 import { connectionSettings, type ConnectionSettings } from './accounts/connect.ts';
 import { RequestRecorder } from './requestLog/recorder.ts';
 import type { Logger } from './logger.ts';
@@ -42,7 +42,7 @@ export interface Services {
   db: Database;
   secrets: SecretBox;
   adapters: ProviderAdapters;
-  /** The networks with an inbox here (src/inbox/networks.ts). */
+  /** The networks with an inbox here (each network's declaration, `inbox`: src/inbox/networks.ts). */
   inboxes: InboxAdapters;
   recorder: RequestRecorder;
   callers: Callers;
@@ -106,8 +106,9 @@ export async function startRuntime(config: Config, logger: Logger, options: { mi
       { superviseIntervalSeconds: config.jobSuperviseSeconds, backstopPollMs: config.jobBackstopPollMs, supervise: work, poolSize: config.pools.jobs },
       (error) => logger.error({ err: error }, 'job runner error'),
     );
-    const adapters = await createProviderAdapters(db, secrets, config);
-    const inboxes = createInboxAdapters(config);
+    const networkDependencies = adapterDependencies(db, secrets, config);
+    const adapters = await createProviderAdapters(networkDependencies);
+    const inboxes = await createInboxAdapters(networkDependencies);
     const storage = await openMediaStorage(config);
     const signer = new UrlSigner(secrets.deriveKey('signed-urls'));
     const outbox = new Outbox(boss);

@@ -13,7 +13,7 @@ import { chargeInbox } from './quotaCharge.ts';
 import { shownUrl } from '../outbound/guard.ts';
 import { ProviderError } from '../providers/adapter.ts';
 import { queueNames, type PgBoss } from '../jobs/boss.ts';
-import { pollSharePercent, type InboxCursor, type WatchedPost } from './adapter.ts';
+import { pollSharePercent, type InboxCursor, type WatchedPost } from '../providers/inbox.ts';
 import type { InboxAdapters } from './networks.ts';
 
 export interface CollectionDeps {

@@ -9,6 +9,7 @@
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { ProviderAdapter } from './adapter.ts';
+import type { InboxAdapter } from './inbox.ts';
 import type { LinkedInProducts } from './linkedin/products.ts';
 import { callbackUrl } from './oauth2.ts';
 import type { ProviderRules } from './rules.ts';
@@ -135,6 +136,12 @@ export interface OAuthAdapterDependencies extends AdapterDependencies {
 /** A network's adapter, made from what the service hands it: null where the operator has not configured the network. */
 export type AdapterFactory = (dependencies: AdapterDependencies) => ProviderAdapter | null;
 
+/** A network's inbox adapter (./inbox.ts), made from what the service hands it: null where the operator has not configured the network. */
+export type InboxFactory = (dependencies: AdapterDependencies) => InboxAdapter | null;
+
+/** Whether the network has an inbox here (GET /v1/providers `inbox`): the module of its InboxAdapter, or why there is none. */
+export type InboxProfile = { adapter: () => Promise<InboxFactory> } | { unavailable: string };
+
 export interface Network {
   name: string;
   displayName: string;
@@ -151,6 +158,8 @@ export interface Network {
   appOf?: string;
   /** The adapter's module, imported once as the service starts publishing (so a network's code loads only where it runs). */
   adapter: () => Promise<AdapterFactory>;
+  /** Its inbox: absent where the network's API allows one and it is not built yet. */
+  inbox?: InboxProfile;
 }
 
 /** A network's definition, its name and display name its rules'. */
@@ -162,7 +171,10 @@ export function defineNetwork(definition: Omit<Network, 'name' | 'displayName'>)
  * The factory of an OAuth network at fixed hosts: an adapter only where `<NETWORK>_CLIENT_ID` and `_CLIENT_SECRET` of
  * `appNetwork` (the network itself, or the one whose app it connects through) are set.
  */
-export function oauthFactory(appNetwork: string, adapterFor: (dependencies: OAuthAdapterDependencies) => ProviderAdapter): AdapterFactory {
+export function oauthFactory<Made extends ProviderAdapter | InboxAdapter>(
+  appNetwork: string,
+  adapterFor: (dependencies: OAuthAdapterDependencies) => Made,
+): (dependencies: AdapterDependencies) => Made | null {
   return (dependencies) => {
     const app = dependencies.config.networks[appNetwork];
     if (!isGivenApp(app)) return null;

@@ -4,7 +4,7 @@
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../crypto/secretBox.ts';
 import type { ProviderAdapter } from './adapter.ts';
-import type { NetworkConfig } from './network.ts';
+import type { AdapterDependencies, NetworkConfig } from './network.ts';
 import { networks } from './networks.ts';
 import { allowedHostsFrom } from '../outbound/guard.ts';
 import { limitNetworkAnswers } from './http.ts';
@@ -20,9 +20,13 @@ export function publishes(network: string): boolean {
   return networks.some((entry) => entry.name === network);
 }
 
-export async function createProviderAdapters(db: Database, secrets: SecretBox, config: NetworkConfig & { publicBaseUrl: string }): Promise<ProviderAdapters> {
+/** What the service hands every network's factories (its adapter's and its inbox's). */
+export function adapterDependencies(db: Database, secrets: SecretBox, config: NetworkConfig & { publicBaseUrl: string }): AdapterDependencies {
   limitNetworkAnswers(config.networkAnswerMaxBytes);
-  const dependencies = { db, secrets, config, publicBaseUrl: config.publicBaseUrl, allowedHosts: allowedHostsFrom(config.networkAllowedHosts) };
+  return { db, secrets, config, publicBaseUrl: config.publicBaseUrl, allowedHosts: allowedHostsFrom(config.networkAllowedHosts) };
+}
+
+export async function createProviderAdapters(dependencies: AdapterDependencies): Promise<ProviderAdapters> {
   const made = await Promise.all(networks.map(async (network) => [network.name, (await network.adapter())(dependencies)] as const));
   return new Map(made.flatMap(([name, adapter]) => (adapter ? [[name, adapter] as const] : [])));
 }

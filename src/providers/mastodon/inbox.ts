@@ -12,8 +12,8 @@ import { ProviderError } from '../adapter.ts';
 import type { NetworkHttp } from '../http.ts';
 import { Steps } from '../kit/steps.ts';
 import type { Quota } from '../kit/quotas.ts';
-import type { CommentPage, InboxAdapter, ListCommentsRequest, RemoteComment, ReplyRequest } from '../../inbox/adapter.ts';
-import { plainTextOf } from '../../inbox/plainText.ts';
+import type { CommentPage, InboxAdapter, ListCommentsRequest, RemoteComment, ReplyRequest } from '../inbox.ts';
+import { plainTextOf } from '../kit/plainText.ts';
 import type { Account } from './api.ts';
 
 /** https://docs.joinmastodon.org/entities/Status/ (the fields a comment needs). */

@@ -10,4 +10,10 @@ export const mastodonNetwork = defineNetwork({
     return ({ db, secrets, publicBaseUrl, config, allowedHosts }) =>
       new MastodonAdapter({ db, secrets, publicBaseUrl, http: mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }) });
   },
+  inbox: {
+    adapter: async () => {
+      const [{ MastodonInbox }, { mastodonHttp }] = await Promise.all([import('./inbox.ts'), import('./api.ts')]);
+      return ({ config, allowedHosts }) => new MastodonInbox(mastodonHttp({ allowedHosts, timeoutMs: config.networkTimeoutMs }));
+    },
+  },
 });

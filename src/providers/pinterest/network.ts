@@ -10,4 +10,5 @@ export const pinterestNetwork = defineNetwork({
     const { createPinterestAdapter } = await import('./adapter.ts');
     return oauthFactory('pinterest', createPinterestAdapter);
   },
+  inbox: { unavailable: "Pinterest's API offers no reading or answering of comments." },
 });

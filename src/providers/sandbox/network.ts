@@ -9,4 +9,5 @@ export const sandboxNetwork = defineNetwork({
     const { SandboxAdapter } = await import('./adapter.ts');
     return ({ db, publicBaseUrl, config }) => new SandboxAdapter(db, publicBaseUrl, config.sandboxQuota);
   },
+  inbox: { unavailable: 'The sandbox publishes nowhere, so nobody comments.' },
 });

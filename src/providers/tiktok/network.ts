@@ -10,4 +10,5 @@ export const tiktokNetwork = defineNetwork({
     const { createTikTokAdapter } = await import('./adapter.ts');
     return oauthFactory('tiktok', createTikTokAdapter);
   },
+  inbox: { unavailable: "TikTok's API offers no reading or answering of comments." },
 });

@@ -1,9 +1,10 @@
 // What a network offers the inbox (comments, replies and mentions on the account's published posts, and answering
-// them), beside its ProviderAdapter: each network's implementation is src/providers/<network>/inbox.ts, found
-// through inboxAdapters (./networks.ts). A network without one has no inbox, and GET /v1/providers says so.
-import type { ConnectedAccount, PublishedItem } from '../providers/adapter.ts';
-import type { Checkpoint } from '../providers/kit/steps.ts';
-import type { Quota } from '../providers/kit/quotas.ts';
+// them), beside its ProviderAdapter: each network's implementation is src/providers/<network>/inbox.ts, which its
+// declaration (network.ts, `inbox`) loads; src/inbox/ collects and answers through it. A network without one has no
+// inbox, and GET /v1/providers says why.
+import type { ConnectedAccount, PublishedItem } from './adapter.ts';
+import type { Checkpoint } from './kit/steps.ts';
+import type { Quota } from './kit/quotas.ts';
 
 /** One of the account's published posts whose comments are read. */
 export interface WatchedPost {
