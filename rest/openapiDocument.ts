@@ -1,12 +1,51 @@
-// The OpenAPI document (rest/openapi.yaml) is the source of truth for the /v1 routes and their validation.
+// The OpenAPI document (rest/openapi.yaml) is the source of truth for the /v1 routes and their validation. What it
+// would otherwise repeat of the list of networks (src/providers/networks.ts) is filled in as it loads: the Provider
+// and Placement enums and the credential fields of POST /social-accounts, so a network added to the list is in the
+// document, and in what is validated, without an edit here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, parseDocument } from 'yaml';
+import { parseDocument } from 'yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { projectRoot } from '../src/projectRoot.js';
+import { placementNames, providerNames } from '../src/providers/catalog.ts';
+import { networks } from '../src/providers/networks.ts';
 
-export const openapiYaml = readFileSync(join(projectRoot, 'rest/openapi.yaml'), 'utf8');
-export const openapiDocument = parse(openapiYaml) as OpenAPIV3_1.Document;
+const credentialsPath = ['paths', '/social-accounts', 'post', 'requestBody', 'content', 'application/json', 'schema', 'properties', 'credentials'];
+
+/** Each credential network's fields as the `credentials` object's properties (a name two networks share: the first's form, both described). */
+function credentialProperties(): Record<string, Record<string, unknown>> {
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const network of networks) {
+    if (network.connection.method !== 'credentials') continue;
+    for (const field of network.connection.fields) {
+      const description = `${network.displayName}: ${field.label}. ${field.help}`;
+      const known = properties[field.name];
+      if (known) known.description = `${known.description} ${description}`;
+      else
+        properties[field.name] = {
+          type: 'string',
+          minLength: 1,
+          maxLength: field.maxLength,
+          ...(field.pattern ? { pattern: field.pattern } : {}),
+          ...(field.secret ? { format: 'password' } : {}),
+          description,
+        };
+    }
+  }
+  return properties;
+}
+
+function loadDocument() {
+  const document = parseDocument(readFileSync(join(projectRoot, 'rest/openapi.yaml'), 'utf8'));
+  document.setIn(['components', 'schemas', 'Provider', 'enum'], document.createNode(providerNames, { flow: true }));
+  document.setIn(['components', 'schemas', 'Placement', 'enum'], document.createNode(placementNames, { flow: true }));
+  document.setIn([...credentialsPath, 'properties'], document.createNode(credentialProperties()));
+  return document;
+}
+
+/** The document as loaded, the networks' parts filled in. */
+export const openapiYaml = loadDocument().toString({ lineWidth: 0 });
+export const openapiDocument = parseDocument(openapiYaml).toJS() as OpenAPIV3_1.Document;
 
 /**
  * The document as served: every server URL made absolute on PUBLIC_BASE_URL (`/v1` → `https://sps.example/v1`), so

@@ -4,7 +4,7 @@
 import { builder } from './builder.ts';
 import { postActions, postStatuses, targetStatuses } from '../src/posts/states.ts';
 import { mediaStatuses, mediaTypes } from '../src/media/library.ts';
-import { providerNames, providerRules } from '../src/providers/catalog.ts';
+import { placementNames, providerNames } from '../src/providers/catalog.ts';
 import { roles, scopes, scopePresets } from '../src/access/scopes.ts';
 import { eventTypes } from '../src/events/outbox.ts';
 import { deliveryStatuses } from '../src/webhooks/endpoints.ts';
@@ -23,8 +23,6 @@ export function domainEnum<Value extends string>(name: string, values: readonly 
     values: Object.fromEntries(values.map((value) => [enumValueName(value), { value }])) as Record<string, { value: Value }>,
   });
 }
-
-const placementNames = [...new Set(providerRules.flatMap((rules) => rules.placements.map((placement) => placement.name)))];
 
 export const PostStatus = domainEnum(
   'PostStatus',

@@ -19,7 +19,7 @@ import './types/inbox.ts';
 
 export const graphSchema = builder.toSchema();
 
-/** The SDL committed as schema/schema.graphql (input of codegen.ts). */
+/** The graph's SDL, as `npm run schema:print` writes it to schema/schema.graphql (input of codegen.ts). */
 export function printGraphSchema(): string {
   return `${printSchema(lexicographicSortSchema(graphSchema))}\n`;
 }

@@ -6,6 +6,9 @@ export const providerRules: readonly ProviderRules[] = networks.map((network) =>
 
 export const providerNames = networks.map((network) => network.name);
 
+/** Every placement some network offers, each once, in alphabetical order. */
+export const placementNames = [...new Set(providerRules.flatMap((rules) => rules.placements.map((placement) => placement.name)))].sort();
+
 export function rulesOf(provider: string): ProviderRules | undefined {
   return networkNamed(provider)?.rules;
 }

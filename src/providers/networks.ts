@@ -1,8 +1,8 @@
 // Every network this service knows, by its provider name (`provider` in every API, `/oauth/callback/<name>`): each is
 // declared once, in src/providers/<network>/network.ts (src/providers/network.ts says what a declaration holds), and
 // listed here. The settings (src/config.ts), the catalog (GET /v1/providers), the registry, the credential body of
-// POST /v1/social-accounts and the contract's Provider enums follow this list; test/domain/networks.test.ts holds
-// rest/openapi.yaml and schema/schema.graphql to it.
+// POST /v1/social-accounts and the contract's Provider enums (the OpenAPI document's, filled in as it loads, and the
+// graph's) follow this list; test/domain/networks.test.ts holds the operator's settings and the docs to it.
 import type { Network } from './network.ts';
 import { blueskyNetwork } from './bluesky/network.ts';
 import { facebookNetwork } from './facebook/network.ts';

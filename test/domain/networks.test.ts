@@ -1,13 +1,15 @@
 // One list says what the networks are (src/providers/networks.ts); the published contracts and the settings follow it.
-// A network added to, renamed in or dropped from the list but not in rest/openapi.yaml or the GraphQL schema (or the
-// other way round) fails here, as does an operator setting or its documentation that names no network of the list.
+// The OpenAPI document and the GraphQL schema take the list's names as they load (a hand-written list in
+// rest/openapi.yaml, which would fall behind, fails here), as the operator's settings and their documentation do.
 import { existsSync, readFileSync } from 'node:fs';
 import { buildSchema, GraphQLEnumType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { aiProviderNames, loadConfig } from '../../src/config.ts';
 import { providerNames, providerRules } from '../../src/providers/catalog.ts';
 import { networks } from '../../src/providers/networks.ts';
+import { parse } from 'yaml';
 import { openapiDocument } from '../../rest/openapiDocument.ts';
+import { printGraphSchema } from '../../schema/index.ts';
 
 const sorted = (values: readonly unknown[]) => [...values].map(String).sort();
 
@@ -24,23 +26,23 @@ describe('the list of networks', () => {
     for (const network of networks) expect(network.rules.provider).toBe(network.name);
   });
 
-  it('is what every provider enum of rest/openapi.yaml lists', () => {
-    // An enum naming any network that is not also an AI provider (`sandbox` is both) is one of the networks.
+  it("is the OpenAPI document's Provider enum, the only list of networks in it; rest/openapi.yaml names none by hand", () => {
+    // An enum naming any network that is not also an AI provider (`sandbox` is both) is a list of networks.
     const networkOnly = providerNames.filter((name) => !(aiProviderNames as readonly string[]).includes(name));
-    const providerEnums = enumsOf(openapiDocument, '#').filter(({ values }) => values.some((value) => networkOnly.includes(value as string)));
-    expect(providerEnums.map(({ path }) => path)).toContain('#/components/schemas/Provider');
-    for (const { path, values } of providerEnums) expect(sorted(values), path).toEqual(sorted(providerNames));
+    const networkEnums = (document: unknown) => enumsOf(document, '#').filter(({ values }) => values.some((value) => networkOnly.includes(value as string)));
+    expect(networkEnums(openapiDocument)).toEqual([{ path: '#/components/schemas/Provider', values: providerNames }]);
+    const written = parse(readFileSync(new URL('../../rest/openapi.yaml', import.meta.url), 'utf8'));
+    expect(networkEnums(written)).toEqual([]);
   });
 
-  it("names in rest/openapi.yaml's Placement enum every placement its networks offer, and no other", () => {
+  it("names in the OpenAPI document's Placement enum every placement its networks offer, and no other", () => {
     const placements = providerRules.flatMap((rules) => rules.placements.map((placement) => placement.name));
     const schema = openapiDocument.components!.schemas!.Placement as { enum: string[] };
     expect(sorted(schema.enum)).toEqual(sorted([...new Set(placements)]));
   });
 
-  it('is what the GraphQL Provider enum lists (schema/schema.graphql)', () => {
-    const schema = buildSchema(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
-    const provider = schema.getType('Provider');
+  it("is what the graph's Provider enum lists", () => {
+    const provider = buildSchema(printGraphSchema()).getType('Provider');
     expect(provider).toBeInstanceOf(GraphQLEnumType);
     const values = (provider as GraphQLEnumType).getValues().map((value) => value.name);
     expect(sorted(values)).toEqual(sorted(providerNames.map((name) => name.toUpperCase())));
@@ -69,19 +71,26 @@ describe('the list of networks', () => {
     }
   });
 
-  it("are the networks docs/configuration.md names for the operator's apps", () => {
-    const documentation = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
-    const row = documentation.split('\n').find((line) => line.startsWith('| `<NETWORK>_CLIENT_ID`'));
-    const documented = [...(row ?? '').matchAll(/`([A-Z]+)_`/g)].map((match) => match[1]);
-    expect(sorted(documented)).toEqual(sorted(networks.flatMap((network) => (network.app ? [network.app.settingsPrefix] : []))));
+  it("names the operator's app settings of each OAuth network with fixed endpoints on its docs page", () => {
+    for (const { name, app } of networks.filter((network) => network.app)) {
+      const page = readFileSync(new URL(`../../docs/networks/${name}.md`, import.meta.url), 'utf8');
+      expect(page, name).toContain(`${app!.settingsPrefix}_CLIENT_ID`);
+      expect(page, name).toContain(`${app!.settingsPrefix}_CLIENT_SECRET`);
+    }
   });
 
-  it("is what the credential body of POST /social-accounts lists: each credential network's fields, their lengths as checked", () => {
+  it("is what the credential body of POST /social-accounts lists: each credential network's fields, their lengths and forms as checked", () => {
     const operation = openapiDocument.paths!['/social-accounts']!.post!;
     const body = (operation.requestBody as any).content['application/json'].schema.properties.credentials;
     const fields = networks.flatMap((network) => (network.connection.method === 'credentials' ? network.connection.fields : []));
     expect(sorted(Object.keys(body.properties))).toEqual(sorted(fields.map((field) => field.name)));
-    for (const field of fields) expect(body.properties[field.name], field.name).toMatchObject({ type: 'string', maxLength: field.maxLength });
+    for (const field of fields)
+      expect(body.properties[field.name], field.name).toMatchObject({
+        type: 'string',
+        maxLength: field.maxLength,
+        ...(field.pattern ? { pattern: field.pattern } : {}),
+        ...(field.secret ? { format: 'password' } : {}),
+      });
   });
 
   it('has a page in docs/networks for each network, and its index names every page', () => {
