@@ -109,7 +109,8 @@ function page(query: Record<string, unknown>) {
 export const operationHandlers: Record<string, OperationHandler> = {
   listSocialAccounts: async ({ services, actor, query }) => ok(mapPage(await listSocialAccounts(services.db, actor, page(query)), presentSocialAccount)),
   getSocialAccount: async ({ services, actor, params }) => ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
-  getSettingOptions: async ({ services, actor, params }) => ok({ data: await readSettingOptions(services, actor, params.id ?? '') }),
+  getSettingOptions: async ({ services, actor, params, query }) =>
+    ok({ data: await readSettingOptions(services, actor, params.id ?? '', typeof query.subreddit === 'string' ? { subreddit: query.subreddit } : {}) }),
   listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links)),
   startAccountConnection: async ({ services, actor, body }) => ({
     status: 201,

@@ -86,6 +86,7 @@ const settingOption = z.object({
   choices: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
   default: z.union([z.string(), z.boolean()]).nullable(),
   unavailable: z.string().nullable(),
+  dependsOn: z.array(z.string()),
 });
 const optionsSummary = (options: z.infer<typeof settingOption>[] | undefined) =>
   options?.length
@@ -99,19 +100,20 @@ export const postTools = [
     title: 'List connected social accounts',
     description:
       'Lists the workspace’s connected social accounts, each with its setting options. Each `id` is the `connectionId` a post target needs (create_post, validate_post). Accounts with needsReconnect must be reconnected by a person before posting. ' +
-      '`settingOptions` says what the account may choose for its network’s target settings, read from the network now: Pinterest’s boards for boardId, TikTok’s privacy levels for privacyLevel (no default: ask the person which, TikTok requires it chosen per post) and the switches the creator turned off (unavailable, with why); empty for networks without per-account choices. Use a choice’s value in create_post’s target settings.',
+      '`settingOptions` says what the account may choose for its network’s target settings, read from the network now: Pinterest’s boards for boardId, TikTok’s privacy levels for privacyLevel (no default: ask the person which, TikTok requires it chosen per post) and the switches the creator turned off (unavailable, with why), Reddit’s flairs for flairId in the `subreddit` given (dependsOn names what choices depend on); empty for networks without per-account choices. Use a choice’s value in create_post’s target settings.',
     input: {
       ...pageInput,
       settingOptions: z
         .boolean()
         .optional()
         .describe('Read each account’s setting options from its network (default true); false lists the accounts without asking any network.'),
+      subreddit: z.string().max(24).optional().describe('Reddit: the subreddit (as in the target’s settings) whose flairs to list as flairId’s choices.'),
     },
     output: { accounts: z.array(accountShape.extend({ settingOptions: z.array(settingOption).optional() })), nextCursor },
     annotations: { ...reads, openWorldHint: true },
-    document: `query($first: Int, $after: String, $options: Boolean!) { socialAccounts(first: $first, after: $after) { edges { node { ${accountFields}
-      settingOptions @include(if: $options) { name choices { value label } default unavailable } } } pageInfo { hasNextPage endCursor } } }`,
-    variables: (args) => ({ ...pageVariables(args), options: args.settingOptions ?? true }),
+    document: `query($first: Int, $after: String, $options: Boolean!, $subreddit: String) { socialAccounts(first: $first, after: $after) { edges { node { ${accountFields}
+      settingOptions(subreddit: $subreddit) @include(if: $options) { name choices { value label } default unavailable dependsOn } } } pageInfo { hasNextPage endCursor } } }`,
+    variables: (args) => ({ ...pageVariables(args), options: args.settingOptions ?? true, subreddit: args.subreddit ?? null }),
     result: (data) => {
       const page = pageOf<z.infer<typeof accountShape> & { settingOptions?: z.infer<typeof settingOption>[] | null }>(data.socialAccounts);
       const accounts = page.items.map(({ settingOptions, ...account }) =>

@@ -43,6 +43,10 @@ const AccountSettingOptionRef = builder.objectRef<SettingOption & { name: string
       description: 'Why the account cannot use the setting; it stays at `default`.',
       resolve: (option) => option.unavailable ?? null,
     }),
+    dependsOn: t.stringList({
+      description: 'The settings its choices depend on (Reddit’s `flairId` on `subreddit`): ask again, giving their values, when they change.',
+      resolve: (option) => option.dependsOn ?? [],
+    }),
   }),
 });
 
@@ -67,9 +71,13 @@ const SocialAccount = builder.prismaObject('SocialAccount', {
       description:
         'What this account may choose for its network’s settings, read from the network now (Pinterest’s boards, TikTok’s privacy ' +
         'levels and switches); empty for networks without per-account choices. As REST GET /social-accounts/{id}/setting-options.',
+      args: { subreddit: t.arg.string({ description: 'The value of the setting `subreddit` options depend on: Reddit’s flairs are that subreddit’s.' }) },
       authScopes: { operation: 'getSettingOptions' },
-      resolve: async (account, _args, context) =>
-        Object.entries(await readSettingOptions(context.services, context.actor, account.id)).map(([name, option]) => ({ name, ...option })),
+      resolve: async (account, { subreddit }, context) =>
+        Object.entries(await readSettingOptions(context.services, context.actor, account.id, subreddit ? { subreddit } : {})).map(([name, option]) => ({
+          name,
+          ...option,
+        })),
     }),
   }),
 });

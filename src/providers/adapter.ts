@@ -257,7 +257,12 @@ export interface SettingOption {
   default?: string | boolean;
   /** Why the account cannot use the setting (the creator turned duets off): it stays at `default` whatever a target says. */
   unavailable?: string;
+  /** The settings its choices depend on (Reddit's `flairId` on `subreddit`): asked again, with their values given, when they change. */
+  dependsOn?: string[];
 }
+
+/** The values of the settings some options depend on (`dependsOn`), as the caller gives them. */
+export type GivenSettings = Readonly<Record<string, string>>;
 
 /** Per setting name (as in `rules.settings`), what the account may choose; settings left out are as the schema says. */
 export type SettingOptions = Record<string, SettingOption>;
@@ -279,7 +284,7 @@ export interface ProviderAdapter {
    */
   rulesFor?(account: ConnectedAccount): Promise<AccountRules | null>;
   /** The account's own choices for settings where the network decides them per account (Pinterest's boards, TikTok's privacy levels). */
-  settingOptions?(account: ConnectedAccount, signal: AbortSignal): Promise<SettingOptions>;
+  settingOptions?(account: ConnectedAccount, signal: AbortSignal, given: GivenSettings): Promise<SettingOptions>;
   /**
    * New tokens for old ones. A refusal (revoked, invalid_grant) is ProviderError ACCOUNT_NEEDS_RECONNECT, not
    * transient; a network that cannot be reached is transient and the old tokens stay as they are.

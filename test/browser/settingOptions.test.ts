@@ -2,11 +2,13 @@
 // stand-ins: a Pinterest account's boards offered by name for the board (its id what is chosen), and TikTok's settings as
 // its Content Sharing Guidelines require them: the privacy levels in the creator's order with none chosen, comments,
 // duets and stitches off (the switch the creator turned off disabled with the reason), the commercial content
-// disclosure with TikTok's wording, and the Music Usage Confirmation before posting.
+// disclosure with TikTok's wording, and the Music Usage Confirmation before posting; a Reddit account's flairs offered
+// for the subreddit typed, by name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { PinterestStandIn } from '../support/pinterest.ts';
 import { TikTokStandIn } from '../support/tiktok.ts';
+import { RedditStandIn } from '../support/reddit.ts';
 import { connectByOAuth } from '../support/oauthConnect.ts';
 import { inspectPage } from './chromium.ts';
 import { dashboardOrigin, openDashboard, type DashboardSession } from './session.ts';
@@ -20,13 +22,17 @@ let session: DashboardSession;
 let page: Page;
 let pinterest: PinterestStandIn;
 let tiktok: TikTokStandIn;
+let reddit: RedditStandIn;
 
 beforeAll(async () => {
   pinterest = await PinterestStandIn.start([`${dashboardOrigin}/oauth/callback/pinterest`]);
   tiktok = await TikTokStandIn.start([`${dashboardOrigin}/oauth/callback/tiktok`]);
+  reddit = await new RedditStandIn([`${dashboardOrigin}/oauth/callback/reddit`], { id: '3k9x', name: 'redbaker', username: 'redbaker' }).start();
+  reddit.subreddits.push({ name: 'Baking', allows: 'any', flairs: [{ id: 'b1f0c2d4-0c2e-11ee-b3f4-5e3a2c1d9f03', text: 'Recipe' }] });
   session = await openDashboard({
     env: {
       ...pinterest.env,
+      ...reddit.env,
       TIKTOK_CLIENT_ID: tiktok.oauth.clientId,
       TIKTOK_CLIENT_SECRET: tiktok.oauth.clientSecret,
       TIKTOK_API_BASE_URL: tiktok.url,
@@ -42,12 +48,14 @@ beforeAll(async () => {
     { privacyLevels: ['FOLLOWER_OF_CREATOR', 'PUBLIC_TO_EVERYONE', 'SELF_ONLY'], duetDisabled: true },
   );
   await connectByOAuth(session.service, dashboardOrigin, session.api, 'tiktok');
+  await connectByOAuth(session.service, dashboardOrigin, session.api, 'reddit');
 }, 120_000);
 
 afterAll(async () => {
   await session?.close();
   await pinterest?.stop();
   await tiktok?.stop();
+  await reddit?.stop();
 });
 
 const handle = (username: string) => new RegExp(`\\(@${username},`);
@@ -113,5 +121,19 @@ describe('the settings form with the account’s own options', () => {
     await settings.getByText('Must be one of: PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR.').waitFor();
     expect(await privacy.getAttribute('aria-invalid')).toBe('true');
     expect(await inspectPage(page, 'composer-tiktok-options')).toEqual([]);
+  });
+
+  it("offers a Reddit account's flairs by name once the subreddit is typed", async () => {
+    const settings = await settingsOf('redbaker');
+    const flair = settings.getByLabel('Flair');
+    expect(await flair.locator('option').count()).toBe(0);
+    await settings.getByLabel('Subreddit (required)').fill('r/Baking');
+    await flair.locator('option', { hasText: 'Recipe' }).waitFor({ state: 'attached' });
+    await flair.selectOption({ label: 'Recipe' });
+    expect(await flair.inputValue()).toBe('b1f0c2d4-0c2e-11ee-b3f4-5e3a2c1d9f03');
+    expect(reddit.apiRequests.filter((request) => request.path.includes('link_flair_v2')).map((request) => request.path)).toEqual([
+      '/r/Baking/api/link_flair_v2?raw_json=1',
+    ]);
+    expect(await inspectPage(page, 'composer-reddit-flairs')).toEqual([]);
   });
 });

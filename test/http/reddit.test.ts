@@ -26,7 +26,17 @@ let account: string;
 
 beforeAll(async () => {
   reddit = await new RedditStandIn([callback], alice).start();
-  reddit.subreddits.push({ name: 'Baking', allows: 'any', flairs: ['a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01'] }, { name: 'AskBaking', allows: 'self' });
+  reddit.subreddits.push(
+    {
+      name: 'Baking',
+      allows: 'any',
+      flairs: [
+        { id: 'a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01', text: 'Recipe' },
+        { id: 'c1e5d7a9-0c2e-11ee-b3f4-5e3a2c1d9f02', text: 'Announcement', modOnly: true },
+      ],
+    },
+    { name: 'AskBaking', allows: 'self' },
+  );
   service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...reddit.env });
   workspace = await createWorkspace(service.services);
   api = apiFor(service.url, workspace.ownerKey);
@@ -107,6 +117,44 @@ describe('connecting Reddit', () => {
       reddit.grantable = undefined;
     }
     expect((await api('GET', '/social-accounts?limit=100')).body.data).toHaveLength(before);
+  });
+});
+
+describe("the subreddit's flairs", () => {
+  it('lists the flairs a person may pick in the subreddit given, without the moderators’ own, as flairId’s choices', async () => {
+    const options = await api('GET', `/social-accounts/${account}/setting-options?subreddit=r/Baking`);
+    expect(options.status, JSON.stringify(options.body)).toBe(200);
+    expect(options.body.data).toEqual({ flairId: { dependsOn: ['subreddit'], choices: [{ value: 'a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01', label: 'Recipe' }] } });
+    expect(reddit.apiRequests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/r/Baking/api/link_flair_v2?raw_json=1',
+      userAgent: expect.stringMatching(userAgentForm),
+    });
+    // The same through the graph, which the composer asks.
+    const graph = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workspace.ownerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ socialAccount(id: "${account}") { settingOptions(subreddit: "Baking") { name dependsOn choices { value label } } } }` }),
+    }).then((response) => response.json());
+    expect(graph.data.socialAccount.settingOptions).toEqual([
+      { name: 'flairId', dependsOn: ['subreddit'], choices: [{ value: 'a8d3b0f2-0c2e-11ee-b3f4-5e3a2c1d9f01', label: 'Recipe' }] },
+    ]);
+  });
+
+  it('says which setting the flairs depend on without asking Reddit while no subreddit is given, and where a subreddit offers none', async () => {
+    const asked = reddit.apiRequests.length;
+    expect((await api('GET', `/social-accounts/${account}/setting-options`)).body.data).toEqual({ flairId: { dependsOn: ['subreddit'] } });
+    expect(reddit.apiRequests).toHaveLength(asked);
+    const none = await api('GET', `/social-accounts/${account}/setting-options?subreddit=AskBaking`);
+    expect(none.body.data.flairId).toEqual({ dependsOn: ['subreddit'], unavailable: expect.stringContaining('r/AskBaking lets no one but its moderators') });
+  });
+
+  it('checks the subreddit given as the setting is checked (400 with details), before Reddit is asked', async () => {
+    const asked = reddit.apiRequests.length;
+    const wrong = await api('GET', `/social-accounts/${account}/setting-options?subreddit=${encodeURIComponent('no spaces')}`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([expect.objectContaining({ field: 'subreddit' })]);
+    expect(reddit.apiRequests).toHaveLength(asked);
   });
 });
 

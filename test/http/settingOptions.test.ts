@@ -104,7 +104,7 @@ describe("an account's setting options", () => {
   });
 
   it('answers the same through the graph (SocialAccount.settingOptions) and MCP (each account of list_social_accounts)', async () => {
-    const query = 'query($id: ID!) { socialAccount(id: $id) { settingOptions { name choices { value label } default unavailable } } }';
+    const query = 'query($id: ID!) { socialAccount(id: $id) { settingOptions { name choices { value label } default unavailable dependsOn } } }';
     const response = await fetch(`${service.url}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${workspace.ownerKey}`, 'content-type': 'application/json' },
@@ -113,10 +113,10 @@ describe("an account's setting options", () => {
     const { data, errors } = await response.json();
     expect(errors).toBeUndefined();
     expect(data.socialAccount.settingOptions).toEqual([
-      { name: 'privacyLevel', choices: expect.arrayContaining([{ value: 'SELF_ONLY', label: 'Only me' }]), default: null, unavailable: null },
-      { name: 'allowComments', choices: null, default: false, unavailable: null },
-      { name: 'allowDuet', choices: null, default: false, unavailable: 'The creator turned duets off on TikTok.' },
-      { name: 'allowStitch', choices: null, default: false, unavailable: null },
+      { name: 'privacyLevel', choices: expect.arrayContaining([{ value: 'SELF_ONLY', label: 'Only me' }]), default: null, unavailable: null, dependsOn: [] },
+      { name: 'allowComments', choices: null, default: false, unavailable: null, dependsOn: [] },
+      { name: 'allowDuet', choices: null, default: false, unavailable: 'The creator turned duets off on TikTok.', dependsOn: [] },
+      { name: 'allowStitch', choices: null, default: false, unavailable: null, dependsOn: [] },
     ]);
     const client = await httpClient(service.url, workspace.ownerKey);
     try {
@@ -125,7 +125,9 @@ describe("an account's setting options", () => {
       const { accounts } = result.structuredContent as { accounts: { id: string; provider: string; settingOptions: unknown[] }[] };
       expect(accounts.find((account) => account.id === pinterestAccount)).toMatchObject({
         provider: 'pinterest',
-        settingOptions: [{ name: 'boardId', choices: boards.map((board) => ({ value: board.id, label: board.name })), default: null, unavailable: null }],
+        settingOptions: [
+          { name: 'boardId', choices: boards.map((board) => ({ value: board.id, label: board.name })), default: null, unavailable: null, dependsOn: [] },
+        ],
       });
       expect(accounts.find((account) => account.id === tiktokAccount)?.settingOptions).toEqual(data.socialAccount.settingOptions);
       const withoutNetworks = await client.callTool({ name: 'list_social_accounts', arguments: { settingOptions: false } });

@@ -18,6 +18,11 @@
 //     r/redditdev's answers as received); a post made: `{json: {errors: [], data: {url, drafts_count, id, name}}}`.
 //   GET /r/<sr>/new  https://www.reddit.com/dev/api#GET_new (a Listing of t3 things, newest first; scope read)
 //   GET /api/info?id=t3_…  https://www.reddit.com/dev/api#GET_api_info (ups, num_comments)
+//   GET /r/<sr>/api/link_flair_v2  https://www.reddit.com/dev/api#GET_api_link_flair_v2 (scope flair): the subreddit's
+//     link flair templates, an array of `{id, text, type, text_editable, mod_only, background_color, text_color,
+//     allowable_content, max_emojis, richtext, css_class}` (the fields PRAW's SubredditLinkFlairTemplates and
+//     redditdev's answers show); a subreddit where people may not pick flair answers 403 `{"message": "Forbidden",
+//     "error": 403}`, which gitroomhq/postiz-app's reddit provider reads as "no flairs" (it catches and lists none)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAuthNetwork, type NetworkUser } from './oauthNetwork.ts';
 
@@ -26,7 +31,8 @@ export interface Subreddit {
   /** `link_type` of the subreddit's settings: what kinds of posts it takes. */
   allows: 'any' | 'self' | 'link';
   flairRequired?: boolean;
-  flairs?: string[];
+  /** Its link flair templates; absent: people may not choose flair there (403). */
+  flairs?: { id: string; text: string; modOnly?: boolean }[];
 }
 
 export interface StoredPost {
@@ -111,6 +117,31 @@ export class RedditStandIn extends OAuthNetwork {
         .map((post) => ({ kind: 't3', data: thing(post) }));
       return send(res, 200, { kind: 'Listing', data: { after: null, before: null, children } });
     }
+    const flairs = /^\/r\/([^/]+)\/api\/link_flair_v2$/.exec(url.pathname);
+    if (req.method === 'GET' && flairs) {
+      if (!scopes.includes('flair')) return send(res, 403, { message: 'Forbidden', error: 403 });
+      const sr = decodeURIComponent(flairs[1]!).toLowerCase();
+      const subreddit = this.subreddits.find((candidate) => candidate.name.toLowerCase() === sr);
+      if (!subreddit) return send(res, 404, { message: 'Not Found', error: 404 });
+      if (!subreddit.flairs) return send(res, 403, { message: 'Forbidden', error: 403 });
+      return send(
+        res,
+        200,
+        subreddit.flairs.map((flair) => ({
+          id: flair.id,
+          text: flair.text,
+          type: 'text',
+          text_editable: false,
+          mod_only: flair.modOnly ?? false,
+          allowable_content: 'all',
+          max_emojis: 10,
+          background_color: '',
+          text_color: 'dark',
+          css_class: '',
+          richtext: [],
+        })),
+      );
+    }
     if (route === 'GET /api/info') {
       const id = url.searchParams.get('id')?.replace(/^t3_/, '');
       const post = this.posts.find((candidate) => candidate.id === id);
@@ -132,7 +163,8 @@ export class RedditStandIn extends OAuthNetwork {
     if (kind === 'self' && subreddit.allows === 'link') return refused(['NO_SELFS', "that subreddit doesn't allow text posts", 'sr']);
     if (kind === 'link' && !form.url) return refused(['NO_URL', 'a url is required', 'url']);
     if (subreddit.flairRequired && !form.flair_id) return refused(['SUBMIT_VALIDATION_FLAIR_REQUIRED', 'Your post must contain post flair.', 'flair']);
-    if (form.flair_id && !subreddit.flairs?.includes(form.flair_id)) return refused(['BAD_FLAIR_TEMPLATE_ID', 'That flair template is not valid.', 'flair']);
+    if (form.flair_id && !subreddit.flairs?.some((flair) => flair.id === form.flair_id))
+      return refused(['BAD_FLAIR_TEMPLATE_ID', 'That flair template is not valid.', 'flair']);
     if (this.submitRateLimited > 0) {
       this.submitRateLimited--;
       return refused(['RATELIMIT', 'you are doing that too much. try again in 9 minutes.', 'ratelimit']);

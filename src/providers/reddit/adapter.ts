@@ -16,6 +16,10 @@
 //     message, field]]}}` (SUBREDDIT_NOEXIST, NO_LINKS, SUBMIT_VALIDATION_FLAIR_REQUIRED, RATELIMIT "you are doing
 //     that too much. try again in 9 minutes."; also read so by gitroomhq/postiz-app's reddit provider); a created
 //     post answers `{json: {errors: [], data: {id, name, url}}}`.
+//   Flairs  GET /r/<sr>/api/link_flair_v2 (https://www.reddit.com/dev/api#GET_api_link_flair_v2, scope flair): the
+//     subreddit's link flair templates, as `flairId`'s choices for the subreddit given (those marked mod_only
+//     left out: only moderators may set them); a 403 there means people may not pick flair in that subreddit, as
+//     postiz-app's reddit provider reads it.
 //   No duplicates  Reddit takes no idempotency key. A submit an earlier attempt started and did not see answered is
 //     looked up among the subreddit's newest posts (GET /r/<sr>/new, scope read: the same author and title, and
 //     the same link) before submitting again, as postiz-app's reddit provider looks its submissions up.
@@ -27,6 +31,8 @@ import {
   type PublishOutcome,
   type PublishRequest,
   type ProviderTokens,
+  type GivenSettings,
+  type SettingOptions,
 } from '../adapter.ts';
 import { networkFetch, type NetworkResponse } from '../http.ts';
 import { apiOptions, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
@@ -195,6 +201,27 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
       { ifInterrupted: () => this.#earlierPost(call, account, sr, form) },
     );
     return { status: 'published', item: { remoteId: post.id, remoteUrl: post.url } };
+  }
+
+  /** `flairId`'s choices: the link flairs a person may pick in the subreddit given as `subreddit`. */
+  async settingOptions(account: ConnectedAccount, signal: AbortSignal, given: GivenSettings): Promise<SettingOptions> {
+    const dependsOn = ['subreddit'];
+    const sr = given.subreddit?.replace(/^r\//, '');
+    if (!sr) return { flairId: { dependsOn } };
+    try {
+      const { body } = await this.#api.call<{ id?: string; text?: string; mod_only?: boolean }[]>(
+        { method: 'GET', path: `/r/${encodeURIComponent(sr)}/api/link_flair_v2?raw_json=1`, accessToken: tokensOf(account).accessToken, signal },
+        account.username,
+      );
+      const choices = (Array.isArray(body) ? body : []).flatMap((flair) =>
+        flair.id && !flair.mod_only ? [{ value: flair.id, label: flair.text || flair.id }] : [],
+      );
+      return { flairId: choices.length ? { dependsOn, choices } : { dependsOn, unavailable: `r/${sr} offers no post flair to choose.` } };
+    } catch (error) {
+      if (error instanceof ProviderError && error.code === 'PROVIDER_REJECTED')
+        return { flairId: { dependsOn, unavailable: `r/${sr} lets no one but its moderators choose post flair (${error.message}).` } };
+      throw error;
+    }
   }
 
   /** The post's upvotes and comments (https://www.reddit.com/dev/api#GET_api_info, scope read; `ups` is fuzzed by Reddit). */

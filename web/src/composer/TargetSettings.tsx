@@ -6,10 +6,12 @@
 // setting per account (Pinterest's boards, TikTok's privacy levels and switches), the account's own options are read
 // (SocialAccount.settingOptions): a select of its choices by label with its default preselected (none where the
 // network has the person choose: TikTok's privacy level), and a setting the account cannot use shown disabled with
-// the reason.
+// the reason. Options that depend on another setting (Reddit's flairs on the subreddit) are read again for its
+// value once the person stops typing it.
 import { useId } from 'react';
 import { useQuery } from 'urql';
 import { apiErrorOf } from '../api/client.ts';
+import { useDebounced } from '../media/useDebounced.ts';
 import { t } from '../i18n.ts';
 import type { AccountSettingOption } from '../../../schema/generated/graphql.ts';
 import type { SettingSchema, SettingsSchema } from './model.ts';
@@ -26,8 +28,8 @@ interface Props {
   messagesOf: (name: string) => string[];
 }
 
-const AccountOptions = `query AccountSettingOptions($id: ID!) {
-  socialAccount(id: $id) { id settingOptions { name choices { value label } default unavailable } }
+const AccountOptions = `query AccountSettingOptions($id: ID!, $subreddit: String) {
+  socialAccount(id: $id) { id settingOptions(subreddit: $subreddit) { name choices { value label } default unavailable } }
 }`;
 type SettingOption = Pick<AccountSettingOption, 'name' | 'choices' | 'default' | 'unavailable'>;
 
@@ -181,9 +183,14 @@ function Setting({
 }
 
 export function TargetSettings({ schema, accountId, owner, values, onChange, messagesOf }: Props) {
+  // Asked only for a value the setting would take: a name half typed is not sent.
+  const subredditPattern = schema.properties?.subreddit?.pattern;
+  const typedSubreddit =
+    typeof values.subreddit === 'string' && subredditPattern && new RegExp(subredditPattern).test(values.subreddit) ? values.subreddit : '';
+  const subreddit = useDebounced(typedSubreddit, 600) || null;
   const [{ data, error }] = useQuery<{ socialAccount: { settingOptions: SettingOption[] | null } | null }>({
     query: AccountOptions,
-    variables: { id: accountId },
+    variables: { id: accountId, subreddit },
     pause: !accountId,
   });
   const properties = Object.entries(schema.properties ?? {});

@@ -22,6 +22,8 @@ export interface SettingSchema {
   default?: unknown;
   description?: string;
   format?: string;
+  /** What a text value must match (Reddit's subreddit names). */
+  pattern?: string;
   items?: { type?: string; enum?: unknown[] };
 }
 export interface SettingsSchema {
