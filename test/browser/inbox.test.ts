@@ -1,7 +1,8 @@
 // The inbox page in headless Chromium: the comments on published posts newest first with the post and account
 // they belong to, filtered by account, network and open/done; an answer counted as the network counts it, refused
 // next to its field when too long, else stored pending; the answers' states (published with its link, failed with
-// the network's reason); marking done, which the sidebar's open count follows. Checked by axe-core at 1280 and 375 px.
+// the network's reason); marking done, which the sidebar's open count follows, as the small screens' menu does.
+// Checked by axe-core at 1280 and 375 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueNames } from '../../src/jobs/boss.ts';
 import { connectSandbox } from '../support/fixtures.ts';
@@ -106,5 +107,17 @@ describe('the inbox page', () => {
     await expect.poll(() => items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-inbox-item')))).toEqual([sundays]);
     await expect.poll(() => descriptionOf(inboxLink)).toBe('1 open comment');
     expect((await api('GET', `/inbox?connectionId=${market}`)).body.data).toEqual([expect.objectContaining({ id: loved, status: 'done' })]);
+
+    // On a small screen the menu's button and its inbox item carry the count the sidebar shows.
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      const menu = page.getByRole('button', { name: 'Menu', exact: true });
+      expect(await descriptionOf(menu)).toBe('1 open comment');
+      await menu.click();
+      expect(await descriptionOf(page.getByRole('menuitem', { name: 'Inbox', exact: true }))).toBe('1 open comment');
+      await page.keyboard.press('Escape');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });

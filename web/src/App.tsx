@@ -2,10 +2,11 @@
 // signed in and the theme; on small screens a top bar whose menu holds the same. The calendar, the first page, is in
 // the first page's JavaScript; every other page is loaded when first opened.
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { Provider, useQuery } from 'urql';
+import { Provider } from 'urql';
 import { fetchSession, signOut, type Session } from './api/auth.ts';
 import { graphClient } from './api/client.ts';
 import { t } from './i18n.ts';
+import { useOpenInboxCount } from './inbox/openCount.ts';
 import { isCurrent, sections } from './navigation.ts';
 import { navigate, postRoute, usePath } from './router.ts';
 import { Link } from './ui.tsx';
@@ -80,14 +81,9 @@ export interface FrameProps {
   onSignOut: () => void;
 }
 
-const OpenInboxCount = 'query OpenInboxCount { inboxOpenCount }';
-// The count is a number, not an object urql's cache can see change: a change to any inbox item or answer refetches it.
-const inboxCountContext = { additionalTypenames: ['InboxItem', 'InboxReply'] };
-
 /** The inbox's link with its open (unread) count beside its name, read out as the link's description. */
 function InboxLink({ current }: { current: boolean }) {
-  const [{ data }] = useQuery<{ inboxOpenCount: number }>({ query: OpenInboxCount, context: inboxCountContext });
-  const count = data?.inboxOpenCount ?? 0;
+  const count = useOpenInboxCount();
   return (
     <>
       <Link href="/inbox" aria-current={current ? 'page' : undefined} aria-describedby={count > 0 ? 'inbox-open-count' : undefined}>
