@@ -17,6 +17,7 @@ import { video } from '../support/mediaFiles.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { YouTubeStandIn } from '../support/youtube.ts';
+import { methodOf, youtubeClientMethods } from '../support/youtubeMethods.ts';
 
 const callback = `${crashPublicBaseUrl}/oauth/callback/youtube`;
 const scope = (name: string) => `https://www.googleapis.com/auth/${name}`;
@@ -309,5 +310,16 @@ describe('answering on YouTube', () => {
       error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('reconnect') },
     });
     expect(noraRepliesUnder(question)).toEqual([]);
+  });
+});
+
+describe("Google's own description of the API", () => {
+  it('finds every call the inbox and these tests made among the methods of Google’s generated client', () => {
+    const methods = youtubeClientMethods();
+    const calls = youtube.requests.filter((request) => !new URL(request.path, youtube.url).searchParams.has('upload_id'));
+    expect(calls.filter((request) => methodOf(methods, request) === null)).toEqual([]);
+    const used = new Set(calls.map((request) => `${request.method} ${methodOf(methods, request)!.path}`));
+    for (const method of ['GET /youtube/v3/commentThreads', 'GET /youtube/v3/comments', 'POST /youtube/v3/comments'])
+      expect(used.has(method), method).toBe(true);
   });
 });
