@@ -48,11 +48,7 @@ beforeAll(async () => {
   youtube = await YouTubeStandIn.start({ redirectUris: [callback], processingPolls: 0 });
   service = await startTestService({
     PUBLIC_BASE_URL: crashPublicBaseUrl,
-    YOUTUBE_CLIENT_ID: youtube.oauth.clientId,
-    YOUTUBE_CLIENT_SECRET: youtube.oauth.clientSecret,
-    YOUTUBE_API_BASE_URL: youtube.url,
-    YOUTUBE_AUTH_BASE_URL: youtube.oauth.url,
-    YOUTUBE_TOKEN_BASE_URL: youtube.oauth.url,
+    ...youtube.serviceSettings(),
     NETWORK_ALLOWED_HOSTS: '127.0.0.1',
     INBOX_POLL_SECONDS: String(pollSeconds),
   });

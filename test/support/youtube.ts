@@ -230,6 +230,17 @@ export class YouTubeStandIn {
     return standIn;
   }
 
+  /** The service's settings for this stand-in as the operator's Google project (its client, and where Google's hosts are). */
+  serviceSettings(): Record<string, string> {
+    return {
+      YOUTUBE_CLIENT_ID: this.oauth.clientId,
+      YOUTUBE_CLIENT_SECRET: this.oauth.clientSecret,
+      YOUTUBE_API_BASE_URL: this.url,
+      YOUTUBE_AUTH_BASE_URL: this.oauth.url,
+      YOUTUBE_TOKEN_BASE_URL: this.oauth.url,
+    };
+  }
+
   async stop(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
