@@ -626,6 +626,23 @@ export class YouTubeStandIn {
     answer();
   }
 
+  /** A video of the channel, as if uploaded earlier (for figures that need many videos, not their bytes). */
+  addVideo(channelId: string, title: string): string {
+    const session: UploadSession = {
+      channelId,
+      resource: { snippet: { title, description: '' }, status: { privacyStatus: 'public' } },
+      total: 0,
+      contentType: 'video/mp4',
+      received: 0,
+      bytesReceived: 0,
+      contentRanges: [],
+      hash: createHash('sha256'),
+      videoId: null,
+    };
+    this.#createVideo(session);
+    return session.videoId!;
+  }
+
   #createVideo(session: UploadSession): void {
     const id = randomBytes(8).toString('base64url').slice(0, 11);
     const { snippet, status } = session.resource;
