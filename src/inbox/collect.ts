@@ -100,6 +100,9 @@ export async function pollInbox(deps: CollectionDeps, connectionId: string, now:
     await markPolled(deps.db, account.id, account.cursor ?? {}, now);
     return { status: 'skipped', reason: page.message };
   }
+  // Charged one call a post before it, a poll that paged pays for its further calls once made (refused only past
+  // the whole window, which the next poll then waits out).
+  if (inbox.readQuota && page.calls > posts.length) await chargeInbox(deps.db, charged, [inbox.readQuota], { cost: () => page.calls - posts.length });
   const byRemoteId = new Map(account.posts.map((post) => [post.remoteId, post]));
   const comments = page.comments.filter((comment) => byRemoteId.has(comment.postRemoteId));
   const column = <T>(value: (comment: (typeof comments)[number]) => T) => comments.map(value);

@@ -145,11 +145,7 @@ beforeAll(async () => {
     LINKEDIN_API_BASE_URL: linkedin.url,
     LINKEDIN_AUTH_BASE_URL: linkedin.authBaseUrl,
     LINKEDIN_VERSION: '202610',
-    YOUTUBE_CLIENT_ID: youtube.oauth.clientId,
-    YOUTUBE_CLIENT_SECRET: youtube.oauth.clientSecret,
-    YOUTUBE_API_BASE_URL: youtube.url,
-    YOUTUBE_AUTH_BASE_URL: youtube.oauth.url,
-    YOUTUBE_TOKEN_BASE_URL: youtube.oauth.url,
+    ...youtube.serviceSettings(),
     NETWORK_ALLOWED_HOSTS: '127.0.0.1',
   });
   meta.mediaOrigin = { from: publicBaseUrl, to: service.url };

@@ -1,8 +1,9 @@
 // The YouTube stand-in (test/support/youtube.ts) kept honest with Google's own Node client, @googleapis/youtube:
 // what the client sends for channels.list, videos.list and thumbnails.set (repeated `part`, `uploadType=media`) the
 // stand-in takes, and what the stand-in answers (resources, Google's error bodies) the client reads as it reads
-// Google's. The client has no resumable upload (it uploads multipart), so the video is made by the adapter and then
-// read back through the client.
+// Google's; likewise the comment methods the inbox uses (threads with their replies, paged; replies posted). The
+// client has no resumable upload (it uploads multipart), so the video is made by the adapter and then read back
+// through the client.
 import { Readable } from 'node:stream';
 import { auth, youtube } from '@googleapis/youtube';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +17,18 @@ const callback = 'https://publisher.example/oauth/callback/youtube';
 const owner = { id: '3301987465', name: 'Lea Quinn', username: 'lea@example.test' };
 const channel = { id: 'UCq1ientTe5tCh4nn3lAbCdE', title: 'Lea Quinn', customUrl: '@leaquinn' };
 
+/** Another Google account, with a channel of its own: a viewer commenting on the channel's video. */
+const viewer = {
+  user: { id: '5519034761', name: 'Vic Olsen', username: 'vic@example.test' },
+  channel: { id: 'UCv1ewerCh4nnelQrStUvWxYz', title: 'Vic Olsen', customUrl: '@vicolsen' },
+};
+const commentScopes = 'https://www.googleapis.com/auth/youtube.force-ssl';
+
 let standIn: YouTubeStandIn;
 let accessToken: string;
+let viewerToken: string;
 let videoId: string;
+let threadId: string;
 
 /** Google's client, pointed at the stand-in, authorized by an OAuth2 client holding the token. */
 function client(token: string) {
@@ -29,8 +39,10 @@ function client(token: string) {
 
 beforeAll(async () => {
   standIn = await YouTubeStandIn.start({ redirectUris: [callback], processingPolls: 0 });
+  standIn.signInAs(viewer.user, viewer.channel);
+  viewerToken = await standIn.accessToken(callback, commentScopes);
   standIn.signInAs(owner, channel);
-  accessToken = await standIn.accessToken(callback);
+  accessToken = await standIn.accessToken(callback, `${commentScopes} https://www.googleapis.com/auth/youtube.upload`);
   const adapter = new YouTubeAdapter({
     app: { clientId: standIn.oauth.clientId, clientSecret: standIn.oauth.clientSecret, apiBaseUrl: standIn.url, authBaseUrl: standIn.oauth.url },
     redirectUri: callback,
@@ -87,6 +99,70 @@ describe("Google's client against the YouTube stand-in", () => {
     );
     expect(data.items?.[0]?.default?.url).toContain(videoId);
     expect(standIn.videos.get(videoId)?.thumbnail?.contentType).toBe('image/png');
+  });
+
+  it('starts a thread and replies in it (commentThreads.insert, comments.insert), as another channel than the video’s', async () => {
+    const thread = await client(viewerToken).commentThreads.insert({
+      part: ['snippet'],
+      requestBody: { snippet: { channelId: channel.id, videoId, topLevelComment: { snippet: { textOriginal: 'First <3' } } } },
+    });
+    threadId = thread.data.id!;
+    expect(thread.data.snippet?.topLevelComment?.snippet).toMatchObject({ authorChannelId: { value: viewer.channel.id }, textOriginal: 'First <3' });
+    for (let i = 0; i < 6; i++) {
+      const reply = await client(i % 2 ? accessToken : viewerToken).comments.insert({
+        part: ['snippet'],
+        requestBody: { snippet: { parentId: threadId, textOriginal: `Reply ${i}` } },
+      });
+      expect(reply.data.snippet).toMatchObject({ parentId: threadId, textOriginal: `Reply ${i}` });
+    }
+    const refused = await client(viewerToken)
+      .comments.insert({ part: ['snippet'], requestBody: { snippet: { parentId: 'Ugnothere', textOriginal: 'Hello?' } } })
+      .catch((error: unknown) => error as { response?: { status: number; data: any } });
+    expect(refused).toMatchObject({ response: { status: 404, data: { error: { errors: [{ reason: 'parentCommentNotFound' }] } } } });
+  });
+
+  it('lists the threads with some of their replies, page by page, in the text format asked (commentThreads.list)', async () => {
+    for (let i = 0; i < 2; i++)
+      await client(viewerToken).commentThreads.insert({
+        part: ['snippet'],
+        requestBody: { snippet: { channelId: channel.id, videoId, topLevelComment: { snippet: { textOriginal: `Later ${i}` } } } },
+      });
+    const first = await client(accessToken).commentThreads.list({
+      part: ['snippet', 'replies'],
+      videoId,
+      order: 'time',
+      maxResults: 2,
+      textFormat: 'plainText',
+    });
+    expect(first.data.items?.map((item) => item.snippet?.topLevelComment?.snippet?.textDisplay)).toEqual(['Later 1', 'Later 0']);
+    // textOriginal only for the author: the video's channel reading another's comment gets textDisplay alone.
+    expect(first.data.items?.[0]?.snippet?.topLevelComment?.snippet?.textOriginal).toBeUndefined();
+    const second = await client(accessToken).commentThreads.list({
+      part: ['snippet', 'replies'],
+      videoId,
+      maxResults: 2,
+      pageToken: first.data.nextPageToken!,
+    });
+    const [thread] = second.data.items ?? [];
+    expect(thread).toMatchObject({ id: threadId, snippet: { totalReplyCount: 6, canReply: true } });
+    // HTML, the default format, escapes the text.
+    expect(thread?.snippet?.topLevelComment?.snippet?.textDisplay).toBe('First &lt;3');
+    expect(thread?.replies?.comments?.length).toBeLessThan(6);
+    expect(second.data.nextPageToken).toBeUndefined();
+  });
+
+  it('reads every reply of a thread, oldest first, page by page (comments.list parentId)', async () => {
+    const first = await client(accessToken).comments.list({ part: ['snippet'], parentId: threadId, maxResults: 4, textFormat: 'plainText' });
+    const second = await client(accessToken).comments.list({ part: ['snippet'], parentId: threadId, maxResults: 4, pageToken: first.data.nextPageToken! });
+    const replies = [...(first.data.items ?? []), ...(second.data.items ?? [])];
+    expect(replies.map((reply) => reply.snippet?.textDisplay)).toEqual(['Reply 0', 'Reply 1', 'Reply 2', 'Reply 3', 'Reply 4', 'Reply 5']);
+    expect(replies.map((reply) => reply.snippet?.authorChannelId?.value)).toEqual(
+      [viewer, channel, viewer, channel, viewer, channel].map((c) => ('channel' in c ? c.channel.id : c.id)),
+    );
+    const invalid = await client(accessToken)
+      .comments.list({ part: ['snippet'], parentId: threadId, pageToken: 'not-a-token' })
+      .catch((error: unknown) => error as { response?: { status: number; data: any } });
+    expect(invalid).toMatchObject({ response: { status: 400, data: { error: { errors: [{ reason: 'invalidPageToken' }] } } } });
   });
 
   it("answers Google's error bodies: quotaExceeded, and 401 for a token Google no longer takes", async () => {

@@ -18,8 +18,26 @@
 //   commentThreads.insert  https://developers.google.com/youtube/v3/docs/commentThreads/insert (youtube.force-ssl
 //     only; part=snippet; snippet.channelId, videoId, topLevelComment.snippet.textOriginal required; 404
 //     videoNotFound; 403 commentsDisabled)
-//   commentThreads.list  https://developers.google.com/youtube/v3/docs/commentThreads/list (part=snippet, videoId;
-//     items newest first, each topLevelComment.snippet with textOriginal and authorChannelId.value)
+//   commentThreads.list  https://developers.google.com/youtube/v3/docs/commentThreads/list (part snippet and/or
+//     replies; videoId; order=time, the default, newest first; maxResults 1 to 100, 20 by default; pageToken and
+//     nextPageToken; textFormat html, the default, or plainText; moderationStatus published by default, heldForReview
+//     and likelySpam only for the video's channel; 403 commentsDisabled for a video whose comments are off; 404
+//     videoNotFound). Comments held for review or taken for spam are not listed until the channel publishes them.
+//   commentThreads resource  https://developers.google.com/youtube/v3/docs/commentThreads#resource (`replies`: "a
+//     limited number of replies": five here, the first; the rest through comments.list; snippet.totalReplyCount,
+//     snippet.canReply false while comments are off)
+//   comments resource  https://developers.google.com/youtube/v3/docs/comments#resource (textOriginal "only returned
+//     if it is accessible to the authenticated user, which is only guaranteed if the user is the comment's author";
+//     textDisplay in the textFormat asked; authorDisplayName, authorChannelUrl, authorChannelId.value, parentId on a
+//     reply, publishedAt). A reply's id is its parent's, a dot and its own (as YouTube's are); only top-level
+//     comments have replies (comments.insert's operationNotSupported: a reply answers a top-level comment).
+//   comments.list  https://developers.google.com/youtube/v3/docs/comments/list (part=snippet; parentId; maxResults 1
+//     to 100, 20 by default; pageToken; textFormat; replies oldest first)
+//   comments.insert  https://developers.google.com/youtube/v3/docs/comments/insert (youtube.force-ssl; part=snippet;
+//     snippet.parentId and snippet.textOriginal; 400 parentIdMissing, commentTextRequired, commentTextTooLong,
+//     operationNotSupported where the thread cannot be replied to; 404 parentCommentNotFound; 50 units)
+//   deleted comments  comments.delete https://developers.google.com/youtube/v3/docs/comments/delete: a deleted
+//     comment is gone from every list (no trace), and its replies with it
 //   errors  https://developers.google.com/youtube/v3/docs/errors: `{error: {code, message, errors: [{message,
 //     domain, reason}], status}}`; 401 authError with WWW-Authenticate; 403 quotaExceeded; 403 rateLimitExceeded.
 //   quota  Google's quota calculator https://developers.google.com/youtube/v3/determine_quota_cost: videos.insert
@@ -68,12 +86,18 @@ export interface StoredVideo {
   statistics: { viewCount: string; likeCount: string; commentCount: string };
 }
 
+export type ModerationStatus = 'published' | 'heldForReview' | 'likelySpam';
+
 export interface StoredComment {
   id: string;
   videoId: string;
   /** The channel that commented. */
   channelId: string;
   text: string;
+  /** The top-level comment a reply answers; null for a top-level comment (a thread's). */
+  parentId: string | null;
+  publishedAt: Date;
+  moderationStatus: ModerationStatus;
 }
 
 export interface YouTubeStandInOptions {
@@ -90,9 +114,24 @@ export interface YouTubeStandInOptions {
 
 /** Units a call costs by Google's quota calculator; videos.insert counts in its own bucket instead. */
 function unitsOf(route: string): number {
-  if (route === 'POST /upload/youtube/v3/thumbnails/set' || route === 'POST /youtube/v3/commentThreads') return 50;
+  if (['POST /upload/youtube/v3/thumbnails/set', 'POST /youtube/v3/commentThreads', 'POST /youtube/v3/comments'].includes(route)) return 50;
   return 1;
 }
+
+/** How many replies a thread embeds (`replies.comments`): the reference says only "a limited number". */
+const embeddedReplies = 5;
+
+/** Page tokens: opaque to clients, the offset of the page here. */
+const pageToken = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
+const offsetOf = (token: string | null) => {
+  if (token === null) return 0;
+  const match = /^offset:(\d+)$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  return match ? Number(match[1]) : null;
+};
+
+/** textDisplay as `textFormat` asks: HTML (the default) escapes the text and breaks its lines. */
+const displayed = (text: string, format: string | null) =>
+  format === 'plainText' ? text : text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\n/g, '<br>');
 
 const scopes = (name: string) => `https://www.googleapis.com/auth/${name}`;
 const readScopes = ['youtube.readonly', 'youtube', 'youtube.force-ssl'].map(scopes);
@@ -138,6 +177,10 @@ export class YouTubeStandIn {
   readonly comments = new Map<string, StoredComment>();
   /** Comments are refused (403 commentsDisabled) while set. */
   refuseComments = false;
+  /** Videos whose channel turned comments off: lists answer 403 commentsDisabled, replies 400 operationNotSupported. */
+  readonly commentsOff = new Set<string>();
+  /** Channels whose new comments are held for review (the channel's moderation setting): not listed until published. */
+  readonly holdingForReview = new Set<string>();
   /** The next this many comments are made, but answered 503 backendError, as if the answer were lost. */
   lostCommentAnswers = 0;
   readonly requests: { method: string; path: string }[] = [];
@@ -185,6 +228,17 @@ export class YouTubeStandIn {
     await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
     standIn.url = `http://127.0.0.1:${(standIn.#server.address() as AddressInfo).port}`;
     return standIn;
+  }
+
+  /** The service's settings for this stand-in as the operator's Google project (its client, and where Google's hosts are). */
+  serviceSettings(): Record<string, string> {
+    return {
+      YOUTUBE_CLIENT_ID: this.oauth.clientId,
+      YOUTUBE_CLIENT_SECRET: this.oauth.clientSecret,
+      YOUTUBE_API_BASE_URL: this.url,
+      YOUTUBE_AUTH_BASE_URL: this.oauth.url,
+      YOUTUBE_TOKEN_BASE_URL: this.oauth.url,
+    };
   }
 
   async stop(): Promise<void> {
@@ -263,7 +317,16 @@ export class YouTubeStandIn {
     if (route === 'GET /youtube/v3/videos') return this.#videosList(res, url.searchParams);
     if (route === 'GET /youtube/v3/commentThreads') {
       if (!allowed(readScopes)) return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
-      return this.#listComments(res, url.searchParams);
+      return this.#listThreads(res, url.searchParams, channel);
+    }
+    if (route === 'GET /youtube/v3/comments') {
+      if (!allowed(readScopes)) return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+      return this.#listReplies(res, url.searchParams, channel);
+    }
+    if (route === 'POST /youtube/v3/comments') {
+      if (!granted.includes(scopes('youtube.force-ssl')))
+        return googleError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+      return this.#insertReply(res, url.searchParams, JSON.parse((await bodyOf(req)).toString('utf8') || '{}'), channel);
     }
     if (route === 'POST /youtube/v3/commentThreads') {
       if (!granted.includes(scopes('youtube.force-ssl')))
@@ -288,50 +351,185 @@ export class YouTubeStandIn {
       return googleError(res, 400, 'commentTextRequired', 'The comment resource must contain a value for the snippet.textOriginal property.');
     if ([...text].length > 10_000)
       return googleError(res, 400, 'commentTextTooLong', 'The comment resource contains too many characters in the snippet.textOriginal property.');
-    if (!channel || snippet.channelId !== channel.id) return googleError(res, 403, 'forbidden', 'The comment cannot be created as this channel.');
+    // snippet.channelId is the channel of the video the thread is on; the comment is the token's channel's.
+    if (!channel) return googleError(res, 403, 'forbidden', 'The comment cannot be created due to insufficient permissions.');
     const video = this.videos.get(snippet.videoId);
     if (!video) return googleError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
-    if (this.refuseComments) return googleError(res, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
-    const comment: StoredComment = { id: `Ug${randomBytes(12).toString('base64url')}`, videoId: video.id, channelId: channel.id, text };
-    this.comments.set(comment.id, comment);
+    if (snippet.channelId !== video.channelId) return googleError(res, 403, 'forbidden', 'The comment cannot be created due to insufficient permissions.');
+    if (this.refuseComments || this.commentsOff.has(video.id))
+      return googleError(res, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
+    const comment = this.#store({ id: `Ug${randomBytes(12).toString('base64url')}`, videoId: video.id, channelId: channel.id, text, parentId: null });
     if (this.lostCommentAnswers > 0) {
       this.lostCommentAnswers--;
       return googleError(res, 503, 'backendError', 'Backend Error');
     }
-    const topLevelComment = {
-      kind: 'youtube#comment',
-      etag: 'etag',
-      id: comment.id,
-      snippet: { channelId: channel.id, videoId: video.id, textOriginal: text, textDisplay: text },
-    };
     json(res, 200, {
       kind: 'youtube#commentThread',
       etag: 'etag',
       id: comment.id,
-      snippet: { channelId: channel.id, videoId: video.id, topLevelComment, canReply: true, totalReplyCount: 0, isPublic: true },
+      snippet: {
+        channelId: video.channelId,
+        videoId: video.id,
+        topLevelComment: this.#commentResource(comment, channel, null),
+        canReply: true,
+        totalReplyCount: 0,
+        isPublic: true,
+      },
     });
   }
 
-  #listComments(res: ServerResponse, query: URLSearchParams): void {
-    if (!partsOf(query).includes('snippet')) return googleError(res, 400, 'required', 'Required parameter: part');
+  /** Stores a comment as YouTube would take it from `channelId`: held for review where that channel's video holds new comments. */
+  #store(comment: Omit<StoredComment, 'publishedAt' | 'moderationStatus'>): StoredComment {
+    const owner = this.videos.get(comment.videoId)?.channelId;
+    const moderationStatus = owner && owner !== comment.channelId && this.holdingForReview.has(owner) ? 'heldForReview' : 'published';
+    // Strictly later than every comment before it, so newest first is one order even within a millisecond.
+    const latest = Math.max(0, ...[...this.comments.values()].map((stored) => stored.publishedAt.getTime()));
+    const stored: StoredComment = { ...comment, publishedAt: new Date(Math.max(Date.now(), latest + 1)), moderationStatus };
+    this.comments.set(stored.id, stored);
+    return stored;
+  }
+
+  /** The channel's moderation: publishes (or holds again) a comment held for review. */
+  moderate(commentId: string, status: ModerationStatus): void {
+    this.comments.get(commentId)!.moderationStatus = status;
+  }
+
+  /** comments.delete as the comment's author or the video's channel would: the comment and its replies are gone. */
+  deleteComment(commentId: string): void {
+    for (const comment of [...this.comments.values()]) if (comment.id === commentId || comment.parentId === commentId) this.comments.delete(comment.id);
+  }
+
+  #commentResource(comment: StoredComment, viewer: Channel | undefined, format: string | null) {
+    const author = [...this.channels.values()].find((candidate) => candidate.id === comment.channelId);
+    return {
+      kind: 'youtube#comment',
+      etag: 'etag',
+      id: comment.id,
+      snippet: {
+        channelId: this.videos.get(comment.videoId)?.channelId,
+        videoId: comment.videoId,
+        textDisplay: displayed(comment.text, format),
+        ...(viewer?.id === comment.channelId ? { textOriginal: comment.text } : {}),
+        ...(comment.parentId ? { parentId: comment.parentId } : {}),
+        authorDisplayName: author?.customUrl ?? comment.channelId,
+        authorProfileImageUrl: `https://yt3.ggpht.example/${comment.channelId}=s48`,
+        authorChannelUrl: `http://www.youtube.com/${author?.customUrl ?? `channel/${comment.channelId}`}`,
+        authorChannelId: { value: comment.channelId },
+        canRate: true,
+        viewerRating: 'none',
+        likeCount: 0,
+        moderationStatus: comment.moderationStatus,
+        publishedAt: comment.publishedAt.toISOString(),
+        updatedAt: comment.publishedAt.toISOString(),
+      },
+    };
+  }
+
+  /** The page at `pageToken` of `items`, as Google pages its lists; null for a page token it never gave. */
+  #page<T>(items: T[], query: URLSearchParams): { items: T[]; nextPageToken?: string; pageInfo: { totalResults: number; resultsPerPage: number } } | null {
+    const size = Number(query.get('maxResults') ?? 20);
+    const offset = offsetOf(query.get('pageToken'));
+    if (offset === null || !Number.isInteger(size) || size < 1 || size > 100) return null;
+    const page = items.slice(offset, offset + size);
+    return {
+      items: page,
+      ...(offset + size < items.length ? { nextPageToken: pageToken(offset + size) } : {}),
+      pageInfo: { totalResults: items.length, resultsPerPage: size },
+    };
+  }
+
+  #listThreads(res: ServerResponse, query: URLSearchParams, viewer: Channel | undefined): void {
+    const parts = partsOf(query);
+    if (!parts.length || parts.some((part) => !['id', 'snippet', 'replies'].includes(part)))
+      return googleError(res, 400, 'required', 'Required parameter: part');
     const video = this.videos.get(query.get('videoId') ?? '');
     if (!video) return googleError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
-    const items = [...this.comments.values()]
-      .filter((comment) => comment.videoId === video.id)
-      .reverse()
-      .map((comment) => ({
+    if (this.commentsOff.has(video.id))
+      return googleError(res, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
+    const status = query.get('moderationStatus') ?? 'published';
+    if (status !== 'published' && viewer?.id !== video.channelId)
+      return googleError(res, 403, 'forbidden', 'The comment thread cannot be retrieved due to insufficient permissions.');
+    const format = query.get('textFormat');
+    const listed = (comment: StoredComment) => comment.videoId === video.id && comment.moderationStatus === status;
+    const threads = [...this.comments.values()].filter((comment) => comment.parentId === null && listed(comment)).reverse();
+    const page = this.#page(threads, query);
+    if (!page) return googleError(res, 400, 'invalidPageToken', 'The request specifies an invalid page token.');
+    const items = page.items.map((top) => {
+      const replies = [...this.comments.values()].filter((comment) => comment.parentId === top.id && comment.moderationStatus === 'published');
+      return {
         kind: 'youtube#commentThread',
-        id: comment.id,
-        snippet: {
-          videoId: video.id,
-          topLevelComment: {
-            kind: 'youtube#comment',
-            id: comment.id,
-            snippet: { videoId: video.id, textOriginal: comment.text, textDisplay: comment.text, authorChannelId: { value: comment.channelId } },
-          },
-        },
-      }));
-    json(res, 200, { kind: 'youtube#commentThreadListResponse', pageInfo: { totalResults: items.length, resultsPerPage: 20 }, items });
+        etag: 'etag',
+        id: top.id,
+        ...(parts.includes('snippet')
+          ? {
+              snippet: {
+                channelId: video.channelId,
+                videoId: video.id,
+                topLevelComment: this.#commentResource(top, viewer, format),
+                canReply: !this.commentsOff.has(video.id),
+                totalReplyCount: replies.length,
+                isPublic: true,
+              },
+            }
+          : {}),
+        ...(parts.includes('replies') && replies.length
+          ? { replies: { comments: replies.slice(0, embeddedReplies).map((reply) => this.#commentResource(reply, viewer, format)) } }
+          : {}),
+      };
+    });
+    json(res, 200, { kind: 'youtube#commentThreadListResponse', etag: 'etag', ...page, items });
+  }
+
+  #listReplies(res: ServerResponse, query: URLSearchParams, viewer: Channel | undefined): void {
+    if (!partsOf(query).includes('snippet')) return googleError(res, 400, 'required', 'Required parameter: part');
+    const parentId = query.get('parentId');
+    if (!parentId) return googleError(res, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: id, parentId');
+    const parent = this.comments.get(parentId);
+    if (!parent) return googleError(res, 404, 'commentNotFound', 'One or more of the comments identified by the id parameter could not be found.');
+    const replies = [...this.comments.values()].filter((comment) => comment.parentId === parentId && comment.moderationStatus === 'published');
+    const page = this.#page(replies, query);
+    if (!page) return googleError(res, 400, 'invalidPageToken', 'The request specifies an invalid page token.');
+    const format = query.get('textFormat');
+    json(res, 200, {
+      kind: 'youtube#commentListResponse',
+      etag: 'etag',
+      ...page,
+      items: page.items.map((reply) => this.#commentResource(reply, viewer, format)),
+    });
+  }
+
+  #insertReply(res: ServerResponse, query: URLSearchParams, body: any, channel: Channel | undefined): void {
+    if (!partsOf(query).includes('snippet')) return googleError(res, 400, 'required', 'Required parameter: part');
+    const parentId = body?.snippet?.parentId;
+    const text = body?.snippet?.textOriginal;
+    if (typeof parentId !== 'string' || !parentId)
+      return googleError(res, 400, 'parentIdMissing', 'The comment you are inserting must be linked to a parent comment.');
+    if (typeof text !== 'string' || !text.trim())
+      return googleError(res, 400, 'commentTextRequired', 'The comment resource must contain a value for the snippet.textOriginal property.');
+    if ([...text].length > 10_000)
+      return googleError(res, 400, 'commentTextTooLong', 'The comment resource contains too many characters in the snippet.textOriginal property.');
+    if (!channel) return googleError(res, 403, 'forbidden', 'The comment cannot be created due to insufficient permissions.');
+    const parent = this.comments.get(parentId);
+    if (!parent) return googleError(res, 404, 'parentCommentNotFound', 'The specified parent comment could not be found.');
+    if (parent.parentId !== null || this.commentsOff.has(parent.videoId))
+      return googleError(
+        res,
+        400,
+        'operationNotSupported',
+        'The API user is not able to insert a comment in reply to the top-level comment identified by the parentId.',
+      );
+    const reply = this.#store({
+      id: `${parent.id}.${randomBytes(8).toString('base64url')}`,
+      videoId: parent.videoId,
+      channelId: channel.id,
+      text,
+      parentId: parent.id,
+    });
+    if (this.lostCommentAnswers > 0) {
+      this.lostCommentAnswers--;
+      return googleError(res, 503, 'backendError', 'Backend Error');
+    }
+    json(res, 200, this.#commentResource(reply, channel, null));
   }
 
   #channels(res: ServerResponse, query: URLSearchParams, channel: Channel | undefined): void {
@@ -426,6 +624,23 @@ export class YouTubeStandIn {
     if (session.received === session.total && !session.videoId) this.#createVideo(session);
     if (this.chunkDelayMs) await sleep(this.chunkDelayMs);
     answer();
+  }
+
+  /** A video of the channel, as if uploaded earlier (for figures that need many videos, not their bytes). */
+  addVideo(channelId: string, title: string): string {
+    const session: UploadSession = {
+      channelId,
+      resource: { snippet: { title, description: '' }, status: { privacyStatus: 'public' } },
+      total: 0,
+      contentType: 'video/mp4',
+      received: 0,
+      bytesReceived: 0,
+      contentRanges: [],
+      hash: createHash('sha256'),
+      videoId: null,
+    };
+    this.#createVideo(session);
+    return session.videoId!;
   }
 
   #createVideo(session: UploadSession): void {

@@ -34,24 +34,19 @@ import type { OAuthAdapterDependencies } from '../network.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
-import { grantedScopes, tokensOf } from '../kit/oauthLink.ts';
-import type { Quota } from '../kit/quotas.ts';
+import { tokensOf } from '../kit/oauthLink.ts';
 import { uploadResumable } from '../kit/resumable.ts';
 import { mediaOfSetting } from '../kit/settingsMedia.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { fileBody } from '../kit/upload.ts';
 import { YouTubeApi } from './api.ts';
-import { youtubeCommentScope, youtubeProfile } from './channel.ts';
+import { youtubeProfile } from './channel.ts';
+import { commentItem, requireCommentScope, type YouTubeCommentThread, type YouTubeListPage } from './comments.ts';
+import { youtubeQuotas, type YouTubeQuotaOptions } from './quotas.ts';
 import { youtubeRules } from './rules.ts';
 
-export interface YouTubeAdapterOptions extends OAuthAdapterOptions {
-  /** YOUTUBE_DAILY_QUOTA_UNITS */
-  dailyQuotaUnits: number;
-  /** YOUTUBE_DAILY_UPLOADS: videos.insert's own bucket (100 unless Google raised it). */
-  dailyUploads?: number;
-  /** APP_QUOTA_WORKSPACE_SHARE: the percentage of each quota one workspace may use (100: none). */
-  workspaceShare?: number;
+export interface YouTubeAdapterOptions extends OAuthAdapterOptions, YouTubeQuotaOptions {
   /** When the worker should look again at a video YouTube is processing. */
   processingCheckAfterMs?: number;
   /** Bytes per chunk of the resumable upload (a multiple of 256 KiB). */
@@ -70,32 +65,6 @@ interface VideoState {
   status?: { uploadStatus?: string; failureReason?: string; rejectionReason?: string };
   processingDetails?: { processingStatus?: string };
 }
-
-/** Units of the YouTube Data API one comment costs (commentThreads.insert: a first comment). */
-const commentUnits = 50;
-
-interface CommentSnippet {
-  textOriginal?: string;
-  authorChannelId?: { value?: string };
-}
-
-const commentItem = (videoId: string, commentId: string): PublishedItem => ({
-  remoteId: commentId,
-  remoteUrl: `https://www.youtube.com/watch?v=${videoId}&lc=${commentId}`,
-});
-
-const youtubeQuotas = ({ dailyQuotaUnits, dailyUploads = 100, workspaceShare }: YouTubeAdapterOptions): Quota[] => [
-  { name: 'YouTube videos.insert calls per day', scope: 'app', windowSeconds: 24 * 3600, limit: dailyUploads, costPerPublish: 1, workspaceShare },
-  {
-    name: 'YouTube Data API units per day',
-    scope: 'app',
-    windowSeconds: 24 * 3600,
-    limit: dailyQuotaUnits,
-    costPerPublish: 0,
-    costPerReply: commentUnits,
-    workspaceShare,
-  },
-];
 
 export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly #api: YouTubeApi;
@@ -186,15 +155,7 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
 
   /** A top-level comment by the channel on its video; the watch page opened at it (`lc`). */
   async #comment(account: ConnectedAccount, videoId: string, text: string, signal: AbortSignal): Promise<PublishedItem> {
-    const tokens = tokensOf(account);
-    // Granted scopes are known from the authorization: a channel without this one would only get Google's bare 403.
-    const granted = grantedScopes(tokens);
-    if (granted && !granted.has(youtubeCommentScope))
-      throw new ProviderError(
-        'PROVIDER_REJECTED',
-        'YouTube: the permission to manage comments (youtube.force-ssl) was not granted: reconnect the channel and allow it to post first comments.',
-        false,
-      );
+    const tokens = requireCommentScope(tokensOf(account));
     const { body } = await this.#api.send<{ id?: string; snippet?: { topLevelComment?: { id?: string } } }>({
       method: 'POST',
       path: '/youtube/v3/commentThreads?part=snippet',
@@ -209,7 +170,7 @@ export class YouTubeAdapter extends OAuthAdapter implements ProviderAdapter {
 
   /** The comment an interrupted attempt made on the video, among its latest (commentThreads.list): the channel's, with the same text. */
   async #earlierComment(account: ConnectedAccount, videoId: string, text: string, signal: AbortSignal): Promise<PublishedItem | null> {
-    const { body } = await this.#api.send<{ items?: { snippet?: { topLevelComment?: { id?: string; snippet?: CommentSnippet } } }[] }>({
+    const { body } = await this.#api.send<YouTubeListPage<YouTubeCommentThread>>({
       method: 'GET',
       path: `/youtube/v3/commentThreads?part=snippet&videoId=${encodeURIComponent(videoId)}&maxResults=50`,
       accessToken: tokensOf(account).accessToken,

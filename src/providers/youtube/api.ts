@@ -7,7 +7,8 @@
 //   403 rateLimitExceeded, userRateLimitExceeded, and 429
 //                                       throttled, without saying for how long: the worker backs off (kit/backoff.ts)
 //   401                                 the access token is refused (the usual mapping: refreshed once)
-//   other 4xx                           refused, with Google's `error.message`
+//   other 4xx                           refused, with Google's `error.message` (a YouTubeRefusal, which keeps the
+//                                       reasons for callers that treat one as an answer: the inbox's commentsDisabled)
 import { Temporal } from 'temporal-polyfill';
 import { ProviderError } from '../adapter.ts';
 import { NetworkApi, type NetworkApiOptions } from '../kit/networkApi.ts';
@@ -15,6 +16,16 @@ import { NetworkApi, type NetworkApiOptions } from '../kit/networkApi.ts';
 interface GoogleError {
   error?: { code?: number; message?: string; errors?: { reason?: string; message?: string }[] } | string;
   error_description?: string;
+}
+
+/** A refusal, with Google's reasons (`errors[].reason`). */
+export class YouTubeRefusal extends ProviderError {
+  readonly reasons: readonly string[];
+
+  constructor(message: string, reasons: readonly string[]) {
+    super('PROVIDER_REJECTED', message, false);
+    this.reasons = reasons;
+  }
 }
 
 const throttlingReasons = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
@@ -33,6 +44,11 @@ function classify({ status, body, reason }: { status: number; body: unknown; rea
     return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true, { retryAfterMs: untilQuotaReset(Temporal.Now.instant()) });
   if (status === 403 && reasons.some((entry) => entry !== undefined && throttlingReasons.has(entry)))
     return new ProviderError('RATE_LIMITED_BY_PROVIDER', reason, true);
+  if (status >= 400 && status < 500 && status !== 401 && status !== 429)
+    return new YouTubeRefusal(
+      reason,
+      reasons.filter((entry) => entry !== undefined),
+    );
   return undefined;
 }
 

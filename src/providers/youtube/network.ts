@@ -1,4 +1,4 @@
-// YouTube as the service knows it: its rules, its OAuth app and its adapter (src/providers/network.ts).
+// YouTube as the service knows it: its rules, its OAuth app, its adapter and its inbox (src/providers/network.ts).
 import { defineNetwork, oauthFactory } from '../network.ts';
 import { youtubeRules } from './rules.ts';
 
@@ -14,5 +14,11 @@ export const youtubeNetwork = defineNetwork({
   adapter: async () => {
     const { createYouTubeAdapter } = await import('./adapter.ts');
     return oauthFactory('youtube', createYouTubeAdapter);
+  },
+  inbox: {
+    adapter: async () => {
+      const { createYouTubeInbox } = await import('./inbox.ts');
+      return oauthFactory('youtube', createYouTubeInbox);
+    },
   },
 });
