@@ -291,6 +291,7 @@ export class MetaStandIn {
   readonly #dead = new Set<string>();
   readonly #server: Server;
   #sequence = 1000;
+  #lastCommentAt = 0;
 
   private constructor(options: MetaStandInOptions) {
     this.#redirectUris = options.redirectUris;
@@ -725,7 +726,7 @@ export class MetaStandIn {
     if (!params.message?.trim()) return this.#error(res, 400, 100, '(#100) The parameter message is required');
     // "You cannot reply to hidden comments" (IG Comment Replies, Limitations); the refusal's text is not documented.
     if (thread.parent && this.comments.get(thread.parent)?.hidden) return this.#error(res, 400, 100, '(#100) Cannot reply to a hidden comment');
-    const comment: GraphComment = { id, on: thread.root, from, message: params.message, createdAt: Date.now(), ...(thread.parent ? { parent: thread.parent } : {}) };
+    const comment: GraphComment = { id, on: thread.root, from, message: params.message, createdAt: this.#commentTime(), ...(thread.parent ? { parent: thread.parent } : {}) };
     this.comments.set(comment.id, comment);
     if (this.lostCommentAnswers > 0) {
       this.lostCommentAnswers--;
@@ -748,12 +749,18 @@ export class MetaStandIn {
       from: person.id,
       author: person.name,
       message,
-      createdAt: Date.now(),
+      createdAt: this.#commentTime(),
       ...(thread.parent ? { parent: thread.parent } : {}),
       ...(options.hidden ? { hidden: true } : {}),
     };
     this.comments.set(id, comment);
     return comment;
+  }
+
+  /** Graph's times are to the second: each comment is made a second after the last at least, so its time orders it. */
+  #commentTime(): number {
+    this.#lastCommentAt = Math.max(Date.now(), this.#lastCommentAt + 1000);
+    return this.#lastCommentAt;
   }
 
   /** The comment is deleted (by its author): gone from every list, its id unknown from now on, with its replies. */
