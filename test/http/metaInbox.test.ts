@@ -45,15 +45,7 @@ beforeAll(async () => {
   service = await startTestService({
     PUBLIC_BASE_URL: publicBaseUrl,
     INBOX_POLL_SECONDS: String(pollSeconds),
-    FACEBOOK_CLIENT_ID: meta.clientId,
-    FACEBOOK_CLIENT_SECRET: meta.clientSecret,
-    FACEBOOK_API_BASE_URL: meta.url,
-    FACEBOOK_AUTH_BASE_URL: meta.url,
-    INSTAGRAM_CLIENT_ID: meta.instagramClientId,
-    INSTAGRAM_CLIENT_SECRET: meta.instagramClientSecret,
-    INSTAGRAM_API_BASE_URL: meta.instagramUrl,
-    INSTAGRAM_AUTH_BASE_URL: meta.instagramUrl,
-    INSTAGRAM_TOKEN_BASE_URL: meta.instagramUrl,
+    ...meta.appSettings,
   });
   meta.mediaOrigin = { from: publicBaseUrl, to: service.url };
   const { services } = service;
@@ -164,7 +156,11 @@ describe.each(cases)('the inbox of $name', (network) => {
   it('follows the comment list’s pages, leaves out hidden and deleted comments, and counts every call', async () => {
     meta.commentPageSize = 2;
     try {
-      const written = [meta.commentAs(dan, postId, 'Gluten-free?'), meta.commentAs(erin, postId, 'What time do you open?'), meta.commentAs(fay, bobsComment, 'Rye please')];
+      const written = [
+        meta.commentAs(dan, postId, 'Gluten-free?'),
+        meta.commentAs(erin, postId, 'What time do you open?'),
+        meta.commentAs(fay, bobsComment, 'Rye please'),
+      ];
       meta.commentAs(dan, postId, 'Buy followers at …', { hidden: true });
       meta.deleteComment(meta.commentAs(erin, postId, 'Oops, wrong post').id);
       const { result, asked } = await nextPoll();

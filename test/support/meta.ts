@@ -200,6 +200,15 @@ export interface GraphComment {
   hidden?: boolean;
 }
 
+/** Where a comment goes: the post, video or IG media (`root`), under a top-level comment (`parent`) for a reply. */
+interface Thread {
+  root: string;
+  parent?: string;
+  media?: IgMedia;
+  /** The Page of the post, or of the Instagram account (Facebook Login). */
+  page?: string;
+}
+
 /** Someone else on Facebook or Instagram who comments (`commentAs`). */
 export interface Commenter {
   id: string;
@@ -327,6 +336,22 @@ export class MetaStandIn {
   /** Every token is refused from now on (190/463: the person changed their password, or removed the app). */
   expireAllTokens(): void {
     for (const token of [...this.#tokens.keys(), ...this.#instagramTokens.keys()]) this.#dead.add(token);
+  }
+
+  /** The test service's settings for both of Meta's apps here: Facebook Login's (Pages, Instagram) and Instagram Login's. */
+  get appSettings(): Record<string, string> {
+    return {
+      FACEBOOK_CLIENT_ID: this.clientId,
+      FACEBOOK_CLIENT_SECRET: this.clientSecret,
+      FACEBOOK_API_BASE_URL: this.url,
+      FACEBOOK_AUTH_BASE_URL: this.url,
+      FACEBOOK_UPLOAD_BASE_URL: this.reelUploadUrl,
+      INSTAGRAM_CLIENT_ID: this.instagramClientId,
+      INSTAGRAM_CLIENT_SECRET: this.instagramClientSecret,
+      INSTAGRAM_API_BASE_URL: this.instagramUrl,
+      INSTAGRAM_AUTH_BASE_URL: this.instagramUrl,
+      INSTAGRAM_TOKEN_BASE_URL: this.instagramUrl,
+    };
   }
 
   /** INSTAGRAM_AUTH_BASE_URL, INSTAGRAM_TOKEN_BASE_URL and INSTAGRAM_API_BASE_URL: www., api. and graph.instagram.com. */
@@ -698,22 +723,33 @@ export class MetaStandIn {
   }
 
   /** The post, video or IG media a comment (or a reply) is on, and where its replies go; undefined for an unknown id. */
-  #thread(id: string): { root: string; parent?: string; media?: IgMedia; page?: string } | undefined {
+  #thread(id: string): Thread | undefined {
     const comment = this.comments.get(id);
     const root = comment?.on ?? id;
     const media = this.igMedia.get(root);
-    const page = this.posts.get(root)?.page ?? this.videos.get(root)?.page ?? (media && this.pages.find((candidate) => candidate.instagram?.id === media.user)?.id);
+    const page =
+      this.posts.get(root)?.page ?? this.videos.get(root)?.page ?? (media && this.pages.find((candidate) => candidate.instagram?.id === media.user)?.id);
     if (!page && !media) return undefined;
     // Replies to a reply go under its top-level comment (IG Comment Replies, Limitations; Facebook's `parent` is the top-level comment).
     return { root, ...(comment ? { parent: comment.parent ?? comment.id } : {}), ...(media ? { media } : {}), ...(page ? { page } : {}) };
   }
 
+  /**
+   * The thread of `id` where its `edge` is one: Facebook's comments are at /comments (of a post or a comment),
+   * Instagram's at /comments of a media and /replies of a comment. Otherwise Graph's refusal is answered.
+   */
+  #threadAt(id: string, edge: string, method: 'get' | 'post', res: ServerResponse): Thread | undefined {
+    const thread = this.#thread(id);
+    if (thread && (edge === 'replies') === (thread.media !== undefined && thread.parent !== undefined)) return thread;
+    const why = 'does not exist, cannot be loaded due to missing permissions, or does not support this operation.';
+    this.#error(res, 400, 100, `Unsupported ${method} request. Object with ID '${id}' ${why}`, 33);
+    return undefined;
+  }
+
   /** A comment on a Page's post or video, or an Instagram account's media, or a reply to one, by that Page or account. */
   #comment(id: string, edge: string, params: Record<string, string>, token: Token, res: ServerResponse): void {
-    const thread = this.#thread(id);
-    // Facebook answers comments at /comments (of a post or a comment), Instagram replies at /{ig-comment-id}/replies.
-    if (!thread || (edge === 'replies') !== (thread.media !== undefined && thread.parent !== undefined))
-      return this.#error(res, 400, 100, `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+    const thread = this.#threadAt(id, edge, 'post', res);
+    if (!thread) return;
     if (token.kind !== 'page' || token.page?.id !== thread.page)
       return this.#error(res, 403, 200, 'Requires pages_manage_engagement permission to manage the object: a Page access token is required');
     const from = thread.media ? thread.media.user : thread.page!;
@@ -726,7 +762,14 @@ export class MetaStandIn {
     if (!params.message?.trim()) return this.#error(res, 400, 100, '(#100) The parameter message is required');
     // "You cannot reply to hidden comments" (IG Comment Replies, Limitations); the refusal's text is not documented.
     if (thread.parent && this.comments.get(thread.parent)?.hidden) return this.#error(res, 400, 100, '(#100) Cannot reply to a hidden comment');
-    const comment: GraphComment = { id, on: thread.root, from, message: params.message, createdAt: this.#commentTime(), ...(thread.parent ? { parent: thread.parent } : {}) };
+    const comment: GraphComment = {
+      id,
+      on: thread.root,
+      from,
+      message: params.message,
+      createdAt: this.#commentTime(),
+      ...(thread.parent ? { parent: thread.parent } : {}),
+    };
     this.comments.set(comment.id, comment);
     if (this.lostCommentAnswers > 0) {
       this.lostCommentAnswers--;
@@ -781,10 +824,9 @@ export class MetaStandIn {
    * and ig-comment references); deleted ones are gone ("You cannot get replies to a comment that has been deleted").
    */
   #commentsOn(id: string, edge: string, params: Record<string, string>, res: ServerResponse): void {
-    const thread = this.#thread(id);
-    const ofComment = thread?.parent !== undefined;
-    if (!thread || (edge === 'replies') !== (thread.media !== undefined && ofComment))
-      return this.#error(res, 400, 100, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+    const thread = this.#threadAt(id, edge, 'get', res);
+    if (!thread) return;
+    const ofComment = thread.parent !== undefined;
     const all = [...this.comments.values()].filter((comment) => comment.on === thread.root);
     const listed = ofComment
       ? all.filter((comment) => comment.parent === id)
@@ -795,7 +837,11 @@ export class MetaStandIn {
     const fields = fieldsOf(params.fields, thread.media ? ['id', 'text', 'timestamp'] : ['created_time', 'from', 'message', 'id']);
     const view = (comment: GraphComment, asked: Fields): Record<string, unknown> =>
       thread.media ? this.#igComment(comment, asked) : this.#facebookComment(comment, asked);
-    this.#json(res, 200, this.#paged(listed, params, (comment) => view(comment, fields), `${this.url}/${this.version}/${id}/${edge}`));
+    this.#json(
+      res,
+      200,
+      this.#paged(listed, params, (comment) => view(comment, fields), `${this.url}/${this.version}/${id}/${edge}`),
+    );
   }
 
   /** One page of `items` from the `after` cursor (an item's id), `limit` long at most `commentPageSize`. */

@@ -5,7 +5,8 @@
 //           `created_time` the last one saw (the cursor, per post) and stops there. The Page's own comments (`from` the
 //           Page) are not items; hidden ones (`is_hidden`, https://developers.facebook.com/docs/graph-api/reference/comment)
 //           were hidden by the Page: left out; deleted ones are no longer listed.
-//   reply   POST /{comment-id}/comments {message} with the Page token (pages_manage_engagement): the Page is the author.
+//   reply   POST /{comment-id}/comments {message} with the Page token (pages_manage_engagement): the Page is the author
+//           (../meta/comments.ts: once, an interrupted answer looked for among the Page's under the comment first).
 //           Facebook threads comments two levels deep, so an answer to a reply goes under the reply's top-level
 //           comment (its `parent`, kept as the item's `reference.thread`).
 //   limits  Page tokens are counted in the Pages Business Use Case limit, 4,800 calls per 24 hours times the Page's
@@ -15,9 +16,9 @@ import type { ConnectedAccount, PublishedItem } from '../adapter.ts';
 import type { OAuthAdapterDependencies } from '../network.ts';
 import type { CommentPage, InboxAdapter, ListCommentsRequest, RemoteComment, ReplyRequest, WatchedPost } from '../inbox.ts';
 import type { Quota } from '../kit/quotas.ts';
-import { Steps } from '../kit/steps.ts';
 import { idAndTokenOf } from '../meta/adapter.ts';
-import { commentBy, pagesOf, type Graph } from '../meta/graph.ts';
+import { NewestSeen, replyOnce } from '../meta/comments.ts';
+import { pagesOf, type Graph } from '../meta/graph.ts';
 import { graphAt } from '../meta/login.ts';
 import { facebookRules } from './rules.ts';
 
@@ -52,42 +53,31 @@ export class FacebookInbox implements InboxAdapter {
 
   async listComments({ account, posts, since, signal }: ListCommentsRequest): Promise<CommentPage> {
     const { id: page, token } = this.#idAndToken(account);
-    const cursor = { ...since };
+    const seen = new NewestSeen(since);
     const comments: RemoteComment[] = [];
     let calls = 0;
     for (const post of posts) {
-      const seen = since[post.remoteId] ? Date.parse(since[post.remoteId]!) : -Infinity;
       const params = { fields, filter: 'stream', order: 'reverse_chronological', limit: '100' };
       for await (const batch of pagesOf<FacebookComment>(this.#graph, `/${post.remoteId}/comments`, token, params, signal)) {
         calls++;
-        // Comments of the same second as the newest seen are read again: stored once all the same (by their id).
-        const fresh = batch.filter((comment) => Date.parse(comment.created_time) >= seen);
-        for (const comment of fresh) {
-          const at = new Date(Date.parse(comment.created_time)).toISOString();
-          if (!cursor[post.remoteId] || at > cursor[post.remoteId]!) cursor[post.remoteId] = at;
-          if (comment.from?.id !== page && !comment.is_hidden) comments.push(remoteComment(comment, post));
-        }
+        const fresh = batch.filter((comment) => seen.isNew(post.remoteId, comment.created_time));
+        for (const comment of fresh) if (comment.from?.id !== page && !comment.is_hidden) comments.push(remoteComment(comment, post));
+        // Newest first: the rest is older than what the last poll saw.
         if (fresh.length < batch.length) break;
       }
     }
-    return { comments, cursor, calls };
+    return { comments, cursor: seen.cursor, calls };
   }
 
-  async reply({ account, comment, text, checkpoint, signal }: ReplyRequest): Promise<PublishedItem> {
-    const { id: page, token } = this.#idAndToken(account);
-    const thread = comment.reference.thread ?? comment.remoteId;
+  async reply(request: ReplyRequest): Promise<PublishedItem> {
+    const { id: page, token } = this.#idAndToken(request.account);
+    const { reference, remoteId } = request.comment;
     const item = async (id: string): Promise<PublishedItem> => {
-      const { permalink_url } = await this.#graph.get<{ permalink_url?: string }>(`/${id}`, token, { fields: 'permalink_url' }, signal);
+      const { permalink_url } = await this.#graph.get<{ permalink_url?: string }>(`/${id}`, token, { fields: 'permalink_url' }, request.signal);
       return { remoteId: id, remoteUrl: permalink_url ?? '' };
     };
-    return new Steps(checkpoint).once('reply', async () => item((await this.#graph.post<{ id: string }>(`/${thread}/comments`, token, { message: text }, signal)).id), {
-      // Meta takes no idempotency key: an attempt that crashed after sending is looked for among the Page's replies
-      // under that comment (same text) before the answer is sent again.
-      ifInterrupted: async () => {
-        const id = await commentBy(this.#graph, thread, { author: page, textField: 'message', text }, token, signal);
-        return id ? item(id) : null;
-      },
-    });
+    const thread = reference.thread ?? remoteId;
+    return replyOnce({ graph: this.#graph, author: page, token, thread, edge: 'comments', textField: 'message', item }, request);
   }
 
   #idAndToken(account: ConnectedAccount) {

@@ -8,7 +8,8 @@
 //           the newest `timestamp` the last one saw (the cursor, per media). The account's own comments (its
 //           username, or `from` it) are not items; hidden ones (`hidden`, …/reference/ig-comment) cannot be answered
 //           ("You cannot reply to hidden comments"): left out; deleted ones are no longer listed.
-//   reply   POST /{ig-comment-id}/replies {message}. Only top-level comments take replies ("replies to a reply will be
+//   reply   POST /{ig-comment-id}/replies {message} (../meta/comments.ts: once, an interrupted answer looked for among
+//           the account's under the comment first). Only top-level comments take replies ("replies to a reply will be
 //           added to the top-level comment"): an answer to a reply goes to its `parent_id` (`reference.thread`).
 //   limits  200 calls per account per hour (https://developers.facebook.com/docs/graph-api/overview/rate-limiting/,
 //           the Instagram Platform's Business Use Case limit per account; Meta scales it with impressions, 200 is what
@@ -17,9 +18,9 @@
 import type { ConnectedAccount, PublishedItem } from '../adapter.ts';
 import type { CommentPage, InboxAdapter, ListCommentsRequest, RemoteComment, ReplyRequest } from '../inbox.ts';
 import type { Quota } from '../kit/quotas.ts';
-import { Steps } from '../kit/steps.ts';
 import { idAndTokenOf } from '../meta/adapter.ts';
-import { commentBy, pagesOf, type Paged } from '../meta/graph.ts';
+import { NewestSeen, replyOnce } from '../meta/comments.ts';
+import { pagesOf, type Paged } from '../meta/graph.ts';
 import { graphAt, type GraphSettings } from '../meta/login.ts';
 import { graphOf, isGiven, type InstagramApps, type InstagramGraphs } from './adapter.ts';
 import { connectionMethods } from './login.ts';
@@ -59,18 +60,13 @@ export class InstagramInbox implements InboxAdapter {
   async listComments({ account, posts, since, signal }: ListCommentsRequest): Promise<CommentPage> {
     const graph = graphOf(this.#graphs, account);
     const { id: user, token } = this.#idAndToken(account);
-    const cursor = { ...since };
+    const seen = new NewestSeen(since);
     const comments: RemoteComment[] = [];
     let calls = 0;
     for (const post of posts) {
-      const seen = since[post.remoteId] ? Date.parse(since[post.remoteId]!) : -Infinity;
       const keep = (comment: IgComment) => {
-        const at = Date.parse(comment.timestamp);
-        if (at < seen) return;
-        const time = new Date(at).toISOString();
-        if (!cursor[post.remoteId] || time > cursor[post.remoteId]!) cursor[post.remoteId] = time;
-        if (comment.hidden || comment.from?.id === user || comment.username === account.username) return;
-        comments.push(remoteComment(comment, post.remoteId));
+        const own = comment.from?.id === user || comment.username === account.username;
+        if (seen.isNew(post.remoteId, comment.timestamp) && !own && !comment.hidden) comments.push(remoteComment(comment, post.remoteId));
       };
       for await (const batch of pagesOf<IgComment>(graph, `/${post.remoteId}/comments`, token, { fields, limit: '50' }, signal)) {
         calls++;
@@ -86,25 +82,18 @@ export class InstagramInbox implements InboxAdapter {
         }
       }
     }
-    return { comments, cursor, calls };
+    return { comments, cursor: seen.cursor, calls };
   }
 
-  async reply({ account, comment, text, checkpoint, signal }: ReplyRequest): Promise<PublishedItem> {
-    const graph = graphOf(this.#graphs, account);
-    const { id: user, token } = this.#idAndToken(account);
-    const thread = comment.reference.thread ?? comment.remoteId;
+  async reply(request: ReplyRequest): Promise<PublishedItem> {
+    const graph = graphOf(this.#graphs, request.account);
+    const { id: user, token } = this.#idAndToken(request.account);
+    const { reference, remoteId, postRemoteId } = request.comment;
     const item = async (id: string): Promise<PublishedItem> => {
-      const { permalink } = await graph.get<{ permalink?: string }>(`/${comment.postRemoteId}`, token, { fields: 'permalink' }, signal);
+      const { permalink } = await graph.get<{ permalink?: string }>(`/${postRemoteId}`, token, { fields: 'permalink' }, request.signal);
       return { remoteId: id, remoteUrl: permalink ?? '' };
     };
-    return new Steps(checkpoint).once('reply', async () => item((await graph.post<{ id: string }>(`/${thread}/replies`, token, { message: text }, signal)).id), {
-      // Meta takes no idempotency key: an attempt that crashed after sending is looked for among the account's replies
-      // under that comment (same text) before the answer is sent again.
-      ifInterrupted: async () => {
-        const id = await commentBy(graph, thread, { author: user, textField: 'text', text, edge: 'replies' }, token, signal);
-        return id ? item(id) : null;
-      },
-    });
+    return replyOnce({ graph, author: user, token, thread: reference.thread ?? remoteId, edge: 'replies', textField: 'text', item }, request);
   }
 
   #idAndToken(account: ConnectedAccount) {

@@ -23,8 +23,7 @@ export const instagramNetwork = defineNetwork({
   appOf: 'facebook',
   adapter: async () => {
     const { createInstagramAdapter } = await import('./adapter.ts');
-    return ({ config, publicBaseUrl }) =>
-      createInstagramAdapter({ apps: appsOf(config), redirectUri: callbackUrl(publicBaseUrl, 'instagram'), config });
+    return ({ config, publicBaseUrl }) => createInstagramAdapter({ apps: appsOf(config), redirectUri: callbackUrl(publicBaseUrl, 'instagram'), config });
   },
   inbox: {
     adapter: async () => {

@@ -198,13 +198,7 @@ export interface Paged<T> {
 }
 
 /** Each page of an edge from `params.after` on, following `paging.cursors.after` while Meta says there is a `next`: one call a page. */
-export async function* pagesOf<T>(
-  graph: Graph,
-  path: string,
-  accessToken: string,
-  params: GraphCall['params'],
-  signal?: AbortSignal,
-): AsyncGenerator<T[]> {
+export async function* pagesOf<T>(graph: Graph, path: string, accessToken: string, params: GraphCall['params'], signal?: AbortSignal): AsyncGenerator<T[]> {
   let after = params?.after;
   do {
     const body: Paged<T> = await graph.get<Paged<T>>(path, accessToken, { ...params, after }, signal);
