@@ -173,6 +173,11 @@ describe.each(cases)('the inbox of $name', (network) => {
       expect(texts).not.toContain('Buy followers at …');
       expect(texts).not.toContain('Oops, wrong post');
       expect(texts).toHaveLength(5);
+      // Nothing new: Facebook's list, newest first, is read down to what the last poll saw (one page); Instagram's,
+      // in no documented order, all of it again.
+      const again = await nextPoll();
+      expect(again.result).toMatchObject({ status: 'polled', collected: 0, calls: again.asked });
+      expect(again.asked).toBe(network.provider === 'facebook' ? 1 : asked);
     } finally {
       meta.commentPageSize = 25;
     }
