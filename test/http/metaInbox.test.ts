@@ -241,3 +241,26 @@ it('says in GET /providers that Facebook and Instagram have an inbox', async () 
   expect(inboxOf('facebook')).toEqual({ available: true, reason: null });
   expect(inboxOf('instagram')).toEqual({ available: true, reason: null });
 });
+
+it('asks for pages_read_user_content, without which a Page’s inbox is not read until the Page is connected again', async () => {
+  const facebook = (await api('GET', '/social-accounts')).body.data.find((account: { id: string }) => account.id === connections.facebook);
+  const [postId] = [...meta.posts.keys()];
+  meta.commentAs({ id: '555099', name: 'Gus Green' }, postId!, 'Still open at noon?');
+  // Connected (again) without it, as Pages connected before the inbox were.
+  meta.declinedPermissions = ['pages_read_user_content'];
+  try {
+    expect(await connectByOAuth(service, publicBaseUrl, api, 'facebook')).toBe(facebook.id);
+  } finally {
+    meta.declinedPermissions = [];
+  }
+  let clock = new Date(Date.now() + 3_600_000);
+  expect(await pollIfDue(collection, facebook.id, clock)).toEqual({
+    status: 'skipped',
+    reason: expect.stringContaining('pages_read_user_content'),
+  });
+  await connectByOAuth(service, publicBaseUrl, api, 'facebook');
+  const asked = meta.requests.filter((request) => request.path === '/dialog/oauth').at(-1)!;
+  expect(asked.params.scope!.split(',')).toEqual(expect.arrayContaining(['pages_read_engagement', 'pages_read_user_content', 'pages_manage_engagement']));
+  clock = new Date(clock.getTime() + pollSeconds * 1000);
+  expect(await pollIfDue(collection, facebook.id, clock)).toMatchObject({ status: 'polled', collected: 1 });
+});

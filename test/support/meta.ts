@@ -511,7 +511,7 @@ export class MetaStandIn {
         (media) => ({ id: media.id, caption: media.caption }),
       );
     if (node && (route === 'POST comments' || route === 'POST replies')) return this.#comment(node, edge!, params, token, res);
-    if (node && (route === 'GET comments' || route === 'GET replies')) return this.#commentsOn(node, edge!, params, res);
+    if (node && (route === 'GET comments' || route === 'GET replies')) return this.#commentsOn(node, edge!, params, token, res);
     if (node && route === 'GET insights') return this.#insights(node, params, res);
     if (node && route === 'GET ') return this.#object(node, res);
     this.#error(
@@ -823,9 +823,14 @@ export class MetaStandIn {
    * Hidden comments are listed to the account with `is_hidden` (Facebook) or `hidden` (Instagram) true (the comment
    * and ig-comment references); deleted ones are gone ("You cannot get replies to a comment that has been deleted").
    */
-  #commentsOn(id: string, edge: string, params: Record<string, string>, res: ServerResponse): void {
+  #commentsOn(id: string, edge: string, params: Record<string, string>, token: { scopes: string[] }, res: ServerResponse): void {
     const thread = this.#threadAt(id, edge, 'get', res);
     if (!thread) return;
+    // People's comments on a Page are read with pages_read_user_content (beside pages_read_engagement), or the app
+    // review's Page Public Content Access (https://developers.facebook.com/docs/features-reference/page-public-content-access);
+    // a permission missing is Graph's code 10 (https://developers.facebook.com/docs/graph-api/guides/error-handling).
+    if (!thread.media && !token.scopes.includes('pages_read_user_content'))
+      return this.#error(res, 403, 10, '(#10) This endpoint requires the pages_read_user_content permission or the Page Public Content Access feature');
     const ofComment = thread.parent !== undefined;
     const all = [...this.comments.values()].filter((comment) => comment.on === thread.root);
     const listed = ofComment
@@ -1226,7 +1231,7 @@ export class MetaStandIn {
       if ((route === 'POST replies') !== (comment !== undefined)) return this.#error(res, 400, 100, `Unsupported ${method} request.`, 33);
       return this.#addComment({ root: media.id, ...(comment ? { parent: comment.parent ?? comment.id } : {}) }, account.userId, this.#id(), params, res);
     }
-    if (media && (route === 'GET comments' || route === 'GET replies')) return this.#commentsOn(node, edge!, params, res);
+    if (media && (route === 'GET comments' || route === 'GET replies')) return this.#commentsOn(node, edge!, params, info, res);
     if (media && route === 'GET insights') return this.#insights(media.id, params, res);
     if (route === 'GET ') return this.#object(node, res);
     this.#error(res, 400, 100, `Unsupported ${method} request.`, 33);

@@ -29,9 +29,12 @@ export const facebookLoginScopes = [
   'instagram_basic',
   'instagram_content_publish',
   'instagram_manage_insights',
-  // First comments: the Page's on its posts, the Instagram account's on its media.
+  // First comments and the inbox's answers: the Page's on its posts, the Instagram account's on its media.
   'pages_manage_engagement',
   'instagram_manage_comments',
+  // The inbox: what people write on the Page's posts (https://developers.facebook.com/docs/features-reference/page-public-content-access:
+  // without pages_read_engagement and pages_read_user_content an app reads no one's comments on a Page).
+  'pages_read_user_content',
 ];
 
 /** What publishing to a Page needs (Reels Publishing API, Page feed), and to an Instagram account linked to one. */
