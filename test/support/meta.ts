@@ -17,7 +17,13 @@
 //   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments (a Page post or video, with that
 //     Page's token: the Page is the author), https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments
 //     (POST /{ig-media-id}/comments `message` required, with the token of the account's Page; GET of the same edge lists
-//     them: a Page post's as `message` and `from` {id, name}, an IG media's as `text` and `from` {id, username})
+//     them: a Page post's as `message` and `from` {id, name}, an IG media's as `text` and `from` {id, username}),
+//     replies https://developers.facebook.com/docs/graph-api/reference/comment (`parent`, `is_hidden`; Facebook's
+//     `filter=stream` and `order`), https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/replies
+//     (a reply to a reply goes under the top-level comment; none to a hidden one), cursor paging
+//     https://developers.facebook.com/docs/graph-api/results; other people's comments are made with `commentAs` (the
+//     API lets only the account comment), and reading a Page's needs pages_read_user_content
+//     (https://developers.facebook.com/docs/features-reference/page-public-content-access)
 //   Threads  https://developers.facebook.com/documentation/threads/get-started/get-access-tokens-and-permissions
 //     (authorize, POST /oauth/access_token → `{access_token, user_id}` without token_type),
 //     https://developers.facebook.com/docs/threads/get-started/long-lived-tokens (th_exchange_token, th_refresh_token
