@@ -17,7 +17,13 @@
 //   Comments  https://developers.facebook.com/docs/graph-api/reference/object/comments (a Page post or video, with that
 //     Page's token: the Page is the author), https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments
 //     (POST /{ig-media-id}/comments `message` required, with the token of the account's Page; GET of the same edge lists
-//     them: a Page post's as `message` and `from` {id, name}, an IG media's as `text` and `from` {id, username})
+//     them: a Page post's as `message` and `from` {id, name}, an IG media's as `text` and `from` {id, username}),
+//     replies https://developers.facebook.com/docs/graph-api/reference/comment (`parent`, `is_hidden`; Facebook's
+//     `filter=stream` and `order`), https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment/replies
+//     (a reply to a reply goes under the top-level comment; none to a hidden one), cursor paging
+//     https://developers.facebook.com/docs/graph-api/results; other people's comments are made with `commentAs` (the
+//     API lets only the account comment), and reading a Page's needs pages_read_user_content
+//     (https://developers.facebook.com/docs/features-reference/page-public-content-access)
 //   Threads  https://developers.facebook.com/documentation/threads/get-started/get-access-tokens-and-permissions
 //     (authorize, POST /oauth/access_token → `{access_token, user_id}` without token_type),
 //     https://developers.facebook.com/docs/threads/get-started/long-lived-tokens (th_exchange_token, th_refresh_token
@@ -186,11 +192,34 @@ interface InstagramToken {
 
 export interface GraphComment {
   id: string;
-  /** The post, video or IG media commented on. */
+  /** The post, video or IG media commented on (a reply's too). */
   on: string;
-  /** Who commented: the Page, or the Instagram account. */
+  /** Who commented: the Page, the Instagram account, or another person (`commentAs`). */
   from: string;
+  /** How Meta names the author: a Facebook name, an Instagram username. */
+  author?: string;
   message: string;
+  /** A reply's top-level comment: Meta threads comments two levels deep. */
+  parent?: string;
+  createdAt: number;
+  /** Hidden by the account (moderation): still listed to it, with `is_hidden` / `hidden`. */
+  hidden?: boolean;
+}
+
+/** Where a comment goes: the post, video or IG media (`root`), under a top-level comment (`parent`) for a reply. */
+interface Thread {
+  root: string;
+  parent?: string;
+  media?: IgMedia;
+  /** The Page of the post, or of the Instagram account (Facebook Login). */
+  page?: string;
+}
+
+/** Someone else on Facebook or Instagram who comments (`commentAs`). */
+export interface Commenter {
+  id: string;
+  /** A Facebook name, or an Instagram username. */
+  name: string;
 }
 
 const hourMs = 3_600_000;
@@ -228,6 +257,8 @@ export class MetaStandIn {
   readonly containers = new Map<string, Container>();
   readonly igMedia = new Map<string, IgMedia>();
   readonly comments = new Map<string, GraphComment>();
+  /** The most comments one answer of a comments or replies edge holds, whatever `limit` asks (the paging guide: "may return fewer"). */
+  commentPageSize = 25;
   /** Comments are refused (the app lacks the comment permission for this Page: #200) while set. */
   refuseComments = false;
   /** The next this many comments are made, but answered with Meta's unexpected error (code 2), as if the answer were lost. */
@@ -275,6 +306,7 @@ export class MetaStandIn {
   readonly #dead = new Set<string>();
   readonly #server: Server;
   #sequence = 1000;
+  #lastCommentAt = 0;
 
   private constructor(options: MetaStandInOptions) {
     this.#redirectUris = options.redirectUris;
@@ -310,6 +342,22 @@ export class MetaStandIn {
   /** Every token is refused from now on (190/463: the person changed their password, or removed the app). */
   expireAllTokens(): void {
     for (const token of [...this.#tokens.keys(), ...this.#instagramTokens.keys()]) this.#dead.add(token);
+  }
+
+  /** The test service's settings for both of Meta's apps here: Facebook Login's (Pages, Instagram) and Instagram Login's. */
+  get appSettings(): Record<string, string> {
+    return {
+      FACEBOOK_CLIENT_ID: this.clientId,
+      FACEBOOK_CLIENT_SECRET: this.clientSecret,
+      FACEBOOK_API_BASE_URL: this.url,
+      FACEBOOK_AUTH_BASE_URL: this.url,
+      FACEBOOK_UPLOAD_BASE_URL: this.reelUploadUrl,
+      INSTAGRAM_CLIENT_ID: this.instagramClientId,
+      INSTAGRAM_CLIENT_SECRET: this.instagramClientSecret,
+      INSTAGRAM_API_BASE_URL: this.instagramUrl,
+      INSTAGRAM_AUTH_BASE_URL: this.instagramUrl,
+      INSTAGRAM_TOKEN_BASE_URL: this.instagramUrl,
+    };
   }
 
   /** INSTAGRAM_AUTH_BASE_URL, INSTAGRAM_TOKEN_BASE_URL and INSTAGRAM_API_BASE_URL: www., api. and graph.instagram.com. */
@@ -468,8 +516,8 @@ export class MetaStandIn {
         [...this.igMedia.values()].filter((media) => media.user === node),
         (media) => ({ id: media.id, caption: media.caption }),
       );
-    if (node && route === 'POST comments') return this.#comment(node, params, token, res);
-    if (node && route === 'GET comments') return this.#commentsOn(node, res);
+    if (node && (route === 'POST comments' || route === 'POST replies')) return this.#comment(node, edge!, params, token, res);
+    if (node && (route === 'GET comments' || route === 'GET replies')) return this.#commentsOn(node, edge!, params, token, res);
     if (node && route === 'GET insights') return this.#insights(node, params, res);
     if (node && route === 'GET ') return this.#object(node, res);
     this.#error(
@@ -680,22 +728,54 @@ export class MetaStandIn {
     this.#json(res, 200, { id });
   }
 
-  /** A comment on a Page's post or video, or an Instagram account's media, by that Page or account. */
-  #comment(id: string, params: Record<string, string>, token: Token, res: ServerResponse): void {
-    const page = this.posts.get(id)?.page ?? this.videos.get(id)?.page;
-    const media = this.igMedia.get(id);
-    const author = page ?? (media && this.pages.find((candidate) => candidate.instagram?.id === media.user)?.id);
-    if (!author) return this.#error(res, 400, 100, `Unsupported post request. Object with ID '${id}' does not exist`, 33);
-    if (token.kind !== 'page' || token.page?.id !== author)
-      return this.#error(res, 403, 200, 'Requires pages_manage_engagement permission to manage the object: a Page access token is required');
-    this.#addComment(id, media ? media.user : author, media ? this.#id() : `${id.split('_').at(-1)}_${this.#id()}`, params, res);
+  /** The post, video or IG media a comment (or a reply) is on, and where its replies go; undefined for an unknown id. */
+  #thread(id: string): Thread | undefined {
+    const comment = this.comments.get(id);
+    const root = comment?.on ?? id;
+    const media = this.igMedia.get(root);
+    const page =
+      this.posts.get(root)?.page ?? this.videos.get(root)?.page ?? (media && this.pages.find((candidate) => candidate.instagram?.id === media.user)?.id);
+    if (!page && !media) return undefined;
+    // Replies to a reply go under its top-level comment (IG Comment Replies, Limitations; Facebook's `parent` is the top-level comment).
+    return { root, ...(comment ? { parent: comment.parent ?? comment.id } : {}), ...(media ? { media } : {}), ...(page ? { page } : {}) };
   }
 
-  /** A comment `from` an account on `on`, refused or its answer lost as the test asks. */
-  #addComment(on: string, from: string, id: string, params: Record<string, string>, res: ServerResponse): void {
+  /**
+   * The thread of `id` where its `edge` is one: Facebook's comments are at /comments (of a post or a comment),
+   * Instagram's at /comments of a media and /replies of a comment. Otherwise Graph's refusal is answered.
+   */
+  #threadAt(id: string, edge: string, method: 'get' | 'post', res: ServerResponse): Thread | undefined {
+    const thread = this.#thread(id);
+    if (thread && (edge === 'replies') === (thread.media !== undefined && thread.parent !== undefined)) return thread;
+    const why = 'does not exist, cannot be loaded due to missing permissions, or does not support this operation.';
+    this.#error(res, 400, 100, `Unsupported ${method} request. Object with ID '${id}' ${why}`, 33);
+    return undefined;
+  }
+
+  /** A comment on a Page's post or video, or an Instagram account's media, or a reply to one, by that Page or account. */
+  #comment(id: string, edge: string, params: Record<string, string>, token: Token, res: ServerResponse): void {
+    const thread = this.#threadAt(id, edge, 'post', res);
+    if (!thread) return;
+    if (token.kind !== 'page' || token.page?.id !== thread.page)
+      return this.#error(res, 403, 200, 'Requires pages_manage_engagement permission to manage the object: a Page access token is required');
+    const from = thread.media ? thread.media.user : thread.page!;
+    this.#addComment(thread, from, thread.media ? this.#id() : `${thread.root.split('_').at(-1)}_${this.#id()}`, params, res);
+  }
+
+  /** A comment `from` an account in `thread`, refused or its answer lost as the test asks. */
+  #addComment(thread: { root: string; parent?: string }, from: string, id: string, params: Record<string, string>, res: ServerResponse): void {
     if (this.refuseComments) return this.#error(res, 403, 200, '(#200) Permissions error: the app may not comment as this account');
     if (!params.message?.trim()) return this.#error(res, 400, 100, '(#100) The parameter message is required');
-    const comment: GraphComment = { id, on, from, message: params.message };
+    // "You cannot reply to hidden comments" (IG Comment Replies, Limitations); the refusal's text is not documented.
+    if (thread.parent && this.comments.get(thread.parent)?.hidden) return this.#error(res, 400, 100, '(#100) Cannot reply to a hidden comment');
+    const comment: GraphComment = {
+      id,
+      on: thread.root,
+      from,
+      message: params.message,
+      createdAt: this.#commentTime(),
+      ...(thread.parent ? { parent: thread.parent } : {}),
+    };
     this.comments.set(comment.id, comment);
     if (this.lostCommentAnswers > 0) {
       this.lostCommentAnswers--;
@@ -704,20 +784,127 @@ export class MetaStandIn {
     this.#json(res, 200, { id: comment.id });
   }
 
-  /** The comments on a post, video or IG media, oldest first, in the shape of the object's network. */
-  #commentsOn(id: string, res: ServerResponse): void {
-    const media = this.igMedia.get(id);
-    if (!media && !this.posts.has(id) && !this.videos.has(id))
-      return this.#error(res, 400, 100, `Unsupported get request. Object with ID '${id}' does not exist`, 33);
-    const on = [...this.comments.values()].filter((comment) => comment.on === id);
-    const data = media
-      ? on.map((comment) => ({ id: comment.id, text: comment.message, from: { id: comment.from, username: this.#igUsername(comment.from) } }))
-      : on.map((comment) => ({
-          id: comment.id,
-          message: comment.message,
-          from: { id: comment.from, name: this.pages.find((page) => page.id === comment.from)?.name },
-        }));
-    this.#json(res, 200, { data });
+  /**
+   * Another person comments on `on` (a Page post, an IG media), or replies to the comment `on`, as they would in
+   * Facebook's or Instagram's app (the API lets no one but the account comment there). Answers the comment.
+   */
+  commentAs(person: Commenter, on: string, message: string, options: { hidden?: boolean } = {}): GraphComment {
+    const thread = this.#thread(on);
+    if (!thread) throw new Error(`nothing to comment on at ${on}`);
+    const id = thread.media ? this.#id() : `${thread.root.split('_').at(-1)}_${this.#id()}`;
+    const comment: GraphComment = {
+      id,
+      on: thread.root,
+      from: person.id,
+      author: person.name,
+      message,
+      createdAt: this.#commentTime(),
+      ...(thread.parent ? { parent: thread.parent } : {}),
+      ...(options.hidden ? { hidden: true } : {}),
+    };
+    this.comments.set(id, comment);
+    return comment;
+  }
+
+  /** Graph's times are to the second: each comment is made a second after the last at least, so its time orders it. */
+  #commentTime(): number {
+    this.#lastCommentAt = Math.max(Date.now(), this.#lastCommentAt + 1000);
+    return this.#lastCommentAt;
+  }
+
+  /** The comment is deleted (by its author): gone from every list, its id unknown from now on, with its replies. */
+  deleteComment(id: string): void {
+    for (const comment of this.comments.values()) if (comment.parent === id) this.comments.delete(comment.id);
+    this.comments.delete(id);
+  }
+
+  /**
+   * A comments edge, in the shape of the object's network, cursor-paged (https://developers.facebook.com/docs/graph-api/results:
+   * `paging.cursors.{before, after}`, `paging.next` only while there is more):
+   *   a Page post's or video's /comments  top-level comments only, unless `filter=stream` (every comment, replies
+   *     with their `parent`); `order` chronological (the default) or reverse_chronological (object/comments reference)
+   *   a Facebook comment's /comments  its replies
+   *   an IG media's /comments  its top-level comments, with `replies{…}` as a nested edge (ig-media/comments reference;
+   *     the order is not documented: oldest first here), an IG comment's /replies its replies (ig-comment/replies)
+   * Hidden comments are listed to the account with `is_hidden` (Facebook) or `hidden` (Instagram) true (the comment
+   * and ig-comment references); deleted ones are gone ("You cannot get replies to a comment that has been deleted").
+   */
+  #commentsOn(id: string, edge: string, params: Record<string, string>, token: { scopes: string[] }, res: ServerResponse): void {
+    const thread = this.#threadAt(id, edge, 'get', res);
+    if (!thread) return;
+    // People's comments on a Page are read with pages_read_user_content (beside pages_read_engagement), or the app
+    // review's Page Public Content Access (https://developers.facebook.com/docs/features-reference/page-public-content-access);
+    // a permission missing is Graph's code 10 (https://developers.facebook.com/docs/graph-api/guides/error-handling).
+    if (!thread.media && !token.scopes.includes('pages_read_user_content'))
+      return this.#error(res, 403, 10, '(#10) This endpoint requires the pages_read_user_content permission or the Page Public Content Access feature');
+    const ofComment = thread.parent !== undefined;
+    const all = [...this.comments.values()].filter((comment) => comment.on === thread.root);
+    const listed = ofComment
+      ? all.filter((comment) => comment.parent === id)
+      : params.filter === 'stream' && !thread.media
+        ? all
+        : all.filter((comment) => comment.parent === undefined);
+    if (params.order === 'reverse_chronological') listed.reverse();
+    const fields = fieldsOf(params.fields, thread.media ? ['id', 'text', 'timestamp'] : ['created_time', 'from', 'message', 'id']);
+    const view = (comment: GraphComment, asked: Fields): Record<string, unknown> =>
+      thread.media ? this.#igComment(comment, asked) : this.#facebookComment(comment, asked);
+    this.#json(
+      res,
+      200,
+      this.#paged(listed, params, (comment) => view(comment, fields), `${this.url}/${this.version}/${id}/${edge}`),
+    );
+  }
+
+  /** One page of `items` from the `after` cursor (an item's id), `limit` long at most `commentPageSize`. */
+  #paged<T extends { id: string }>(items: T[], params: Record<string, string>, view: (item: T) => unknown, next: string): object {
+    const start = params.after ? items.findIndex((item) => item.id === Buffer.from(params.after!, 'base64url').toString()) + 1 : 0;
+    const size = Math.min(Number(params.limit) || 25, this.commentPageSize);
+    const page = items.slice(start, start + size);
+    const cursor = (item: T | undefined) => Buffer.from(item?.id ?? '').toString('base64url');
+    const more = start + size < items.length;
+    const after = cursor(page.at(-1));
+    return {
+      data: page.map(view),
+      ...(page.length ? { paging: { cursors: { before: cursor(page[0]), after }, ...(more ? { next: `${next}?after=${after}&limit=${size}` } : {}) } } : {}),
+    };
+  }
+
+  /** https://developers.facebook.com/docs/graph-api/reference/comment (the fields asked). */
+  #facebookComment(comment: GraphComment, asked: Fields): Record<string, unknown> {
+    const page = this.pages.find((candidate) => candidate.id === comment.from);
+    const values: Record<string, unknown> = {
+      id: comment.id,
+      message: comment.message,
+      created_time: graphTime(comment.createdAt),
+      from: { id: comment.from, name: comment.author ?? page?.name },
+      permalink_url: `https://www.facebook.com/${comment.on.replace('_', '/posts/')}?comment_id=${comment.id.split('_').at(-1)}`,
+      is_hidden: comment.hidden ?? false,
+      can_reply_privately: !page,
+      ...(comment.parent ? { parent: { id: comment.parent } } : {}),
+    };
+    return pick(values, asked);
+  }
+
+  /** https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment (the fields asked). */
+  #igComment(comment: GraphComment, asked: Fields): Record<string, unknown> {
+    const username = comment.author ?? this.#igUsername(comment.from);
+    const values: Record<string, unknown> = {
+      id: comment.id,
+      text: comment.message,
+      timestamp: graphTime(comment.createdAt),
+      username,
+      from: { id: comment.from, username },
+      like_count: 0,
+      hidden: comment.hidden ?? false,
+      ...(comment.parent ? { parent_id: comment.parent } : {}),
+    };
+    const replies = asked.get('replies');
+    if (replies && !comment.parent) {
+      const under = [...this.comments.values()].filter((reply) => reply.parent === comment.id);
+      if (under.length)
+        values.replies = this.#paged(under, {}, (reply) => this.#igComment(reply, replies), `${this.url}/${this.version}/${comment.id}/replies`);
+    }
+    return pick(values, asked);
   }
 
   #igUsername(id: string): string | undefined {
@@ -737,6 +924,8 @@ export class MetaStandIn {
     }
     const media = this.igMedia.get(id);
     if (media) return this.#json(res, 200, { id, permalink: media.permalink });
+    const comment = this.comments.get(id);
+    if (comment && !this.igMedia.has(comment.on)) return this.#json(res, 200, this.#facebookComment(comment, fieldsOf('id,permalink_url', [])));
     const post = this.posts.get(id);
     if (post) return this.#json(res, 200, { id, permalink_url: `https://www.facebook.com/${post.page}/posts/${id.split('_')[1]}` });
     const reel = this.reels.get(id);
@@ -1032,7 +1221,8 @@ export class MetaStandIn {
         [...this.igMedia.values()].filter((media) => media.user === account.userId),
         (media) => ({ id: media.id, caption: media.caption }),
       );
-    const media = this.igMedia.get(node);
+    const comment = this.comments.get(node);
+    const media = this.igMedia.get(comment?.on ?? node);
     const container = this.containers.get(node);
     if ((media ?? container)?.user !== account.userId)
       return this.#error(
@@ -1042,11 +1232,12 @@ export class MetaStandIn {
         `Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
         33,
       );
-    if (media && route === 'POST comments') {
+    if (media && (route === 'POST comments' || route === 'POST replies')) {
       if (!info.scopes.includes('instagram_business_manage_comments')) return this.#error(res, 403, 10, 'Application does not have permission for this action');
-      return this.#addComment(media.id, account.userId, this.#id(), params, res);
+      if ((route === 'POST replies') !== (comment !== undefined)) return this.#error(res, 400, 100, `Unsupported ${method} request.`, 33);
+      return this.#addComment({ root: media.id, ...(comment ? { parent: comment.parent ?? comment.id } : {}) }, account.userId, this.#id(), params, res);
     }
-    if (media && route === 'GET comments') return this.#commentsOn(media.id, res);
+    if (media && (route === 'GET comments' || route === 'GET replies')) return this.#commentsOn(node, edge!, params, info, res);
     if (media && route === 'GET insights') return this.#insights(media.id, params, res);
     if (route === 'GET ') return this.#object(node, res);
     this.#error(res, 400, 100, `Unsupported ${method} request.`, 33);
@@ -1107,3 +1298,22 @@ export class MetaStandIn {
     this.#json(res, 200, { access_token, token_type: 'bearer', expires_in: 5_183_944 });
   }
 }
+
+/** Fields asked for (`fields=id,text,replies{id,text}`): each name, with the fields of a nested edge. */
+type Fields = Map<string, Fields | null>;
+
+/** The `fields` parameter parsed, one level of nesting deep as the comments' `replies{…}` needs; `defaults` without one. */
+function fieldsOf(value: string | undefined, defaults: string[]): Fields {
+  const fields: Fields = new Map();
+  if (!value) {
+    for (const name of defaults) fields.set(name, null);
+    return fields;
+  }
+  for (const [, name, inner] of value.matchAll(/([a-z_]+)(?:\{([^}]*)\})?/g)) fields.set(name!, inner === undefined ? null : fieldsOf(inner, []));
+  return fields;
+}
+
+const pick = (values: Record<string, unknown>, asked: Fields) => Object.fromEntries(Object.entries(values).filter(([name]) => asked.has(name)));
+
+/** Graph's times: ISO 8601 to the second with a +0000 offset ("2017-08-31T18:10:30+0000"). */
+const graphTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;

@@ -15,4 +15,10 @@ export const facebookNetwork = defineNetwork({
     const { createFacebookAdapter } = await import('./adapter.ts');
     return oauthFactory('facebook', createFacebookAdapter);
   },
+  inbox: {
+    adapter: async () => {
+      const { createFacebookInbox } = await import('./inbox.ts');
+      return oauthFactory('facebook', createFacebookInbox);
+    },
+  },
 });

@@ -29,7 +29,7 @@ import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { containerCheckAfterMs, containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
 import { commentBy, Graph, insightsOf } from '../meta/graph.ts';
-import { metaParts } from '../meta/login.ts';
+import { graphAt, metaParts, type GraphSettings } from '../meta/login.ts';
 import { oauthLink } from '../kit/oauthLink.ts';
 import { connectionOf, instagramLink, instagramLogin, type InstagramConnection, type InstagramLinks } from './login.ts';
 import { instagramRules } from './rules.ts';
@@ -41,28 +41,28 @@ export const instagramQuotas: readonly Quota[] = [
 type Params = Record<string, string | undefined>;
 
 /** The Graph of each way of connecting the operator set up: graph.facebook.com, graph.instagram.com. */
-type Graphs = Partial<Record<InstagramConnection, Graph>>;
+export type InstagramGraphs = Partial<Record<InstagramConnection, Graph>>;
+
+/** The host of the account's kind; a kind whose app the operator no longer sets cannot be reached. */
+export function graphOf(graphs: InstagramGraphs, account: ConnectedAccount): Graph {
+  const connection = connectionOf(account);
+  const graph = graphs[connection];
+  if (!graph) throw new ProviderError('PROVIDER_REJECTED', `Instagram accounts connected with ${connection} are not configured on this installation.`, false);
+  return graph;
+}
 
 export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
-  readonly #graphs: Graphs;
+  readonly #graphs: InstagramGraphs;
 
-  constructor(graphs: Graphs, link: OAuthLink) {
+  constructor(graphs: InstagramGraphs, link: OAuthLink) {
     super({ rules: instagramRules, duplicates: 'look-up', quotas: instagramQuotas }, (graphs.facebook_login ?? graphs.instagram_login)!, link);
     this.#graphs = graphs;
-  }
-
-  /** The host of the account's kind; a kind whose app the operator no longer sets cannot be reached. */
-  #graphOf(account: ConnectedAccount): Graph {
-    const connection = connectionOf(account);
-    const graph = this.#graphs[connection];
-    if (!graph) throw new ProviderError('PROVIDER_REJECTED', `Instagram accounts connected with ${connection} are not configured on this installation.`, false);
-    return graph;
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const { account, caption, media, signal } = request;
     const { id: user, token } = this.idAndToken(account);
-    const graph = this.#graphOf(account);
+    const graph = graphOf(this.#graphs, account);
     if (!media.length) throw new ProviderError('PROVIDER_REJECTED', 'Instagram cannot post a caption without an image or a video.', false);
     const steps = new Steps(request.checkpoint);
     const flow = containerFlow('Instagram', { graph, token, signal }, { status: 'status_code', reason: 'status' });
@@ -115,7 +115,7 @@ export class InstagramAdapter extends MetaAdapter implements ProviderAdapter {
   }
 
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const values = await insightsOf(this.#graphOf(account), remoteId, tokensOf(account).accessToken, 'reach,likes,comments,shares,saved,views');
+    const values = await insightsOf(graphOf(this.#graphs, account), remoteId, tokensOf(account).accessToken, 'reach,likes,comments,shares,saved,views');
     return { reach: values.reach, likes: values.likes, comments: values.comments, shares: values.shares, saves: values.saved, videoViews: values.views };
   }
 }
@@ -130,14 +130,14 @@ export type InstagramApps = Record<InstagramConnection, GivenApp | { missingSett
 export interface InstagramDependencies {
   apps: InstagramApps;
   redirectUri: string;
-  config: { networkTimeoutMs: number; metaGraphVersion: string };
+  config: GraphSettings;
 }
 
-const isGiven = (app: InstagramApps[InstagramConnection]): app is GivenApp => !('missingSettings' in app);
+export const isGiven = (app: InstagramApps[InstagramConnection]): app is GivenApp => !('missingSettings' in app);
 
 /** Instagram where the operator set up either way of connecting (Facebook's app, Instagram's); null where neither. */
 export function createInstagramAdapter({ apps, redirectUri, config }: InstagramDependencies): InstagramAdapter | null {
-  const graphs: Graphs = {};
+  const graphs: InstagramGraphs = {};
   const links = {} as InstagramLinks;
   const facebook = apps.facebook_login;
   if (isGiven(facebook)) {
@@ -147,10 +147,10 @@ export function createInstagramAdapter({ apps, redirectUri, config }: InstagramD
   } else links.facebook_login = facebook;
   const instagram = apps.instagram_login;
   if (isGiven(instagram)) {
-    const options = { baseUrl: instagram.apiBaseUrl, network: 'Instagram', timeoutMs: config.networkTimeoutMs };
-    const graph = new Graph({ ...options, version: config.metaGraphVersion });
+    const graph = graphAt(instagram, config, 'Instagram');
     graphs.instagram_login = graph;
-    links.instagram_login = oauthLink(instagramLogin(new Graph(options), graph), instagram, {
+    const tokens = new Graph({ baseUrl: instagram.apiBaseUrl, network: 'Instagram', timeoutMs: config.networkTimeoutMs });
+    links.instagram_login = oauthLink(instagramLogin(tokens, graph), instagram, {
       redirectUri,
       timeoutMs: config.networkTimeoutMs,
       fetch: graph.fetch,

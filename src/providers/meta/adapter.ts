@@ -14,10 +14,13 @@ export abstract class MetaAdapter extends OAuthAdapter {
     this.graph = graph;
   }
 
-  /** The account's id at Meta (a Page, an Instagram or Threads user) and its token; an account without one must connect again. */
   protected idAndToken(account: ConnectedAccount): { id: string; token: string } {
-    if (!account.remoteId)
-      throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', `The ${this.rules.displayName} account has no id at Meta: connect it again.`, false);
-    return { id: account.remoteId, token: tokensOf(account).accessToken };
+    return idAndTokenOf(account, this.rules.displayName);
   }
+}
+
+/** The account's id at Meta (a Page, an Instagram or Threads user) and its token; an account without one must connect again. */
+export function idAndTokenOf(account: ConnectedAccount, displayName: string): { id: string; token: string } {
+  if (!account.remoteId) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', `The ${displayName} account has no id at Meta: connect it again.`, false);
+  return { id: account.remoteId, token: tokensOf(account).accessToken };
 }

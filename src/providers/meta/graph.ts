@@ -191,19 +191,36 @@ export async function recentItemWith(
   return typeof found?.id === 'string' ? found.id : null;
 }
 
+/** An edge's answer, cursor-paged (https://developers.facebook.com/docs/graph-api/results). */
+export interface Paged<T> {
+  data?: T[];
+  paging?: { cursors?: { after?: string }; next?: string };
+}
+
+/** Each page of an edge from `params.after` on, following `paging.cursors.after` while Meta says there is a `next`: one call a page. */
+export async function* pagesOf<T>(graph: Graph, path: string, accessToken: string, params: GraphCall['params'], signal?: AbortSignal): AsyncGenerator<T[]> {
+  let after = params?.after;
+  do {
+    const body: Paged<T> = await graph.get<Paged<T>>(path, accessToken, { ...params, after }, signal);
+    yield body.data ?? [];
+    after = body.paging?.next ? body.paging.cursors?.after : undefined;
+  } while (after);
+}
+
 /**
  * The comment `author` (a Page, an Instagram account) left on `on` saying `text`, if any: what an interrupted first
- * comment step may have posted. Facebook names a comment's text `message`, Instagram `text`.
+ * comment or reply step may have posted. Facebook names a comment's text `message`, Instagram `text`; Instagram lists
+ * a comment's replies at `replies`, Facebook at `comments`.
  */
 export async function commentBy(
   graph: Graph,
   on: string,
-  { author, textField, text }: { author: string; textField: 'message' | 'text'; text: string },
+  { author, textField, text, edge = 'comments' }: { author: string; textField: 'message' | 'text'; text: string; edge?: 'comments' | 'replies' },
   accessToken: string,
   signal?: AbortSignal,
 ): Promise<string | null> {
   const body = await graph.get<{ data?: ({ id?: string; from?: { id?: string } } & Record<string, unknown>)[] }>(
-    `/${on}/comments`,
+    `/${on}/${edge}`,
     accessToken,
     { fields: `id,from,${textField}`, limit: '50' },
     signal,

@@ -17,7 +17,7 @@
 import type { GivenApp } from '../network.ts';
 import { ProviderError, type ProviderTokens, type RemoteIdentity } from '../adapter.ts';
 import { oauthLink, refuseMissingScopes, type OAuthProfile } from '../kit/oauthLink.ts';
-import { Graph } from './graph.ts';
+import { Graph, pagesOf } from './graph.ts';
 
 /** Pages: list, read, post, insights; Instagram: profile, publishing, insights. */
 export const facebookLoginScopes = [
@@ -29,9 +29,12 @@ export const facebookLoginScopes = [
   'instagram_basic',
   'instagram_content_publish',
   'instagram_manage_insights',
-  // First comments: the Page's on its posts, the Instagram account's on its media.
+  // First comments and the inbox's answers: the Page's on its posts, the Instagram account's on its media.
   'pages_manage_engagement',
   'instagram_manage_comments',
+  // The inbox: what people write on the Page's posts (https://developers.facebook.com/docs/features-reference/page-public-content-access:
+  // without pages_read_engagement and pages_read_user_content an app reads no one's comments on a Page).
+  'pages_read_user_content',
 ];
 
 /** What publishing to a Page needs (Reels Publishing API, Page feed), and to an Instagram account linked to one. */
@@ -55,11 +58,6 @@ interface Page {
   access_token?: string;
   picture?: { data?: { url?: string } };
   instagram_business_account?: { id: string; username?: string; name?: string; profile_picture_url?: string };
-}
-
-interface Paged<T> {
-  data?: T[];
-  paging?: { cursors?: { after?: string }; next?: string };
 }
 
 const pageFields = 'id,name,username,access_token,picture{url},instagram_business_account{id,username,name,profile_picture_url}';
@@ -129,18 +127,23 @@ async function grantedPermissions(graph: Graph, userToken: string): Promise<stri
 }
 
 async function* grantedPages(graph: Graph, userToken: string): AsyncGenerator<Page> {
-  let after: string | undefined;
-  do {
-    const body: Paged<Page> = await graph.get<Paged<Page>>('/me/accounts', userToken, { fields: pageFields, limit: '100', after });
-    yield* body.data ?? [];
-    after = body.paging?.next ? body.paging.cursors?.after : undefined;
-  } while (after);
+  for await (const pages of pagesOf<Page>(graph, '/me/accounts', userToken, { fields: pageFields, limit: '100' })) yield* pages;
 }
 
 /** The Graph client and Facebook Login link an adapter of Meta's is made with, from the operator's Facebook app. */
-export function metaParts(deps: { app: GivenApp; redirectUri: string; config: { networkTimeoutMs: number; metaGraphVersion: string } }, network: string) {
+export function metaParts(deps: { app: GivenApp; redirectUri: string; config: GraphSettings }, network: string) {
   const { app, redirectUri, config } = deps;
-  const graph = new Graph({ baseUrl: app.apiBaseUrl, version: config.metaGraphVersion, network, timeoutMs: config.networkTimeoutMs });
+  const graph = graphAt(app, config, network);
   const link = oauthLink(facebookLogin(graph, config.metaGraphVersion), app, { redirectUri, timeoutMs: config.networkTimeoutMs, fetch: graph.fetch });
   return { graph, link };
 }
+
+/** The settings a Graph client of Meta's is made with. */
+export interface GraphSettings {
+  networkTimeoutMs: number;
+  metaGraphVersion: string;
+}
+
+/** The versioned Graph API at the host of the operator's app (graph.facebook.com, graph.instagram.com). */
+export const graphAt = (app: GivenApp, config: GraphSettings, network: string) =>
+  new Graph({ baseUrl: app.apiBaseUrl, version: config.metaGraphVersion, network, timeoutMs: config.networkTimeoutMs });
