@@ -895,6 +895,7 @@ export type Person = {
 export type Placement =
   | 'FEED'
   | 'LINK'
+  | 'MESSAGE'
   | 'PHOTO'
   | 'PIN'
   | 'REEL'
@@ -1095,6 +1096,7 @@ export type PostValidation = {
 /** A social network (GET /v1/providers); `SANDBOX` is the built-in test network. Each value is REST's, in upper case with `_` for punctuation. */
 export type Provider =
   | 'BLUESKY'
+  | 'DISCORD'
   | 'FACEBOOK'
   | 'INSTAGRAM'
   | 'LINKEDIN'
