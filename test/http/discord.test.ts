@@ -83,6 +83,24 @@ async function storedTokens(connectionId: string): Promise<ProviderTokens> {
   return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
 }
 
+describe('an installation without the bot', () => {
+  it('shows Discord not configured without DISCORD_BOT_TOKEN, and connecting answers 409 naming the three settings', async () => {
+    const { DISCORD_BOT_TOKEN: _left, ...withoutBot } = discord.env;
+    const botless = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...withoutBot });
+    try {
+      const owner = apiFor(botless.url, (await createWorkspace(botless.services)).ownerKey);
+      const entry = (await owner('GET', '/providers')).body.data.find((provider: any) => provider.provider === 'discord');
+      expect(entry).toMatchObject({ displayName: 'Discord', configured: false });
+      const refused = await owner('POST', '/social-accounts/connect', { provider: 'discord' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
+      expect(refused.body.error.message).toContain('DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET and DISCORD_BOT_TOKEN');
+    } finally {
+      await botless.stop();
+    }
+  });
+});
+
 describe('connecting a server', () => {
   it('adds the bot with its permissions through a code grant, and connects the server the token answer names', async () => {
     discord.chosenGuild = bakery.id;
