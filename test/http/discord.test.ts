@@ -90,7 +90,11 @@ describe('an installation without the bot', () => {
     try {
       const owner = apiFor(botless.url, (await createWorkspace(botless.services)).ownerKey);
       const entry = (await owner('GET', '/providers')).body.data.find((provider: any) => provider.provider === 'discord');
-      expect(entry).toMatchObject({ displayName: 'Discord', configured: false });
+      expect(entry).toMatchObject({
+        displayName: 'Discord',
+        configured: false,
+        requiredSettings: ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'],
+      });
       const refused = await owner('POST', '/social-accounts/connect', { provider: 'discord' });
       expect(refused.status).toBe(409);
       expect(refused.body.error).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });

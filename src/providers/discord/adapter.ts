@@ -141,8 +141,12 @@ function classify({ status, headers, body, reason }: { status: number; headers: 
   return undefined;
 }
 
-/** Remembers the server each code exchange added the bot to (the token answer's `guild`) until identities reads it. */
+/**
+ * Remembers the server each code exchange added the bot to (the token answer's `guild`) until identities reads it,
+ * right after in the same callback; the oldest are forgotten past `kept` (exchanges whose callback failed between).
+ */
 class GrantedGuilds {
+  static readonly kept = 100;
   readonly #byToken = new Map<string, string>();
 
   /** The token endpoint's fetch, noting the `guild` of each answer that names one. */
@@ -155,6 +159,10 @@ class GrantedGuilds {
         .json()
         .catch(() => undefined)) as { access_token?: unknown; guild?: { id?: unknown } } | undefined;
       if (typeof answer?.access_token === 'string' && typeof answer.guild?.id === 'string') this.#byToken.set(answer.access_token, answer.guild.id);
+      for (const oldest of this.#byToken.keys()) {
+        if (this.#byToken.size <= GrantedGuilds.kept) break;
+        this.#byToken.delete(oldest);
+      }
       return response;
     };
   }
