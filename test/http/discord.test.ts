@@ -20,7 +20,7 @@ import { crashPublicBaseUrl, uploadMedia as uploadLibraryFile } from '../support
 import { DiscordStandIn } from '../support/discord.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { DiscordAdapter, nonceWindowMs } from '../../src/providers/discord/adapter.ts';
-import type { ProviderTokens, PublishRequest } from '../../src/providers/adapter.ts';
+import type { ProviderTokens, PublishMedia, PublishRequest } from '../../src/providers/adapter.ts';
 import type { CheckpointState } from '../../src/providers/kit/steps.ts';
 
 const publicBaseUrl = crashPublicBaseUrl;
@@ -254,32 +254,69 @@ describe('rate limits and refusals of the bot', () => {
   });
 });
 
-describe('an interrupted send', () => {
-  const adapter = () =>
-    new DiscordAdapter({
-      app: { clientId: discord.clientId, clientSecret: discord.clientSecret, apiBaseUrl: `${discord.url}/api/v10`, authBaseUrl: discord.url },
-      redirectUri: callback,
-      timeoutMs: 5000,
-      allowedHosts: new Set(['127.0.0.1']),
-      botToken: discord.botToken,
-      publicBaseUrl,
+/** The adapter as the service makes it, called directly (a test decides what the attempts before it left). */
+const adapter = () =>
+  new DiscordAdapter({
+    app: { clientId: discord.clientId, clientSecret: discord.clientSecret, apiBaseUrl: `${discord.url}/api/v10`, authBaseUrl: discord.url },
+    redirectUri: callback,
+    timeoutMs: 5000,
+    allowedHosts: new Set(['127.0.0.1']),
+    botToken: discord.botToken,
+    publicBaseUrl,
+  });
+
+async function request(caption: string, idempotencyKey: string, saved?: CheckpointState, media: PublishMedia[] = []): Promise<PublishRequest> {
+  return {
+    account: { id: account, provider: 'discord', username: bakery.name, remoteId: bakery.id, tokens: await storedTokens(account) },
+    placement: 'feed',
+    caption,
+    media,
+    thread: [],
+    firstComment: null,
+    settings: { channel: news },
+    idempotencyKey,
+    checkpoint: keptCheckpoint(saved),
+    signal: new AbortController().signal,
+  };
+}
+
+describe("the bot's permissions and Discord's upload limit", () => {
+  it('leaves the account to reconnect when the bot may no longer post in the server (403 Missing Permissions)', async () => {
+    discord.guilds.get(bakery.id)!.botMaySend = false;
+    try {
+      const refused = await adapter()
+        .publish(await request('Muted', crypto.randomUUID()))
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'ACCOUNT_NEEDS_RECONNECT', tokenRejected: true, message: expect.stringContaining('Missing Permissions (50013)') });
+    } finally {
+      discord.guilds.get(bakery.id)!.botMaySend = true;
+    }
+  });
+
+  it('fails a message whose files together pass 25 MiB before Discord is asked', async () => {
+    const half = (id: string): PublishMedia => ({
+      id,
+      kind: 'video',
+      mimeType: 'video/mp4',
+      size: 13 * 1024 * 1024,
+      width: 1280,
+      height: 720,
+      durationMs: 60_000,
+      altText: null,
+      url: `${publicBaseUrl}/media/${id}`,
+      jpegUrl: `${publicBaseUrl}/media/${id}`,
+      open: () => Promise.reject(new Error('not to be read')),
     });
+    const asked = discord.apiRequests.length;
+    const refused = await adapter()
+      .publish(await request('Two long clips', crypto.randomUUID(), undefined, [half('a'), half('b')]))
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'PROVIDER_REJECTED', message: expect.stringContaining('25 MiB') });
+    expect(discord.apiRequests).toHaveLength(asked);
+  });
+});
 
-  async function request(caption: string, idempotencyKey: string, saved?: CheckpointState): Promise<PublishRequest> {
-    return {
-      account: { id: account, provider: 'discord', username: bakery.name, remoteId: bakery.id, tokens: await storedTokens(account) },
-      placement: 'feed',
-      caption,
-      media: [],
-      thread: [],
-      firstComment: null,
-      settings: { channel: news },
-      idempotencyKey,
-      checkpoint: keptCheckpoint(saved),
-      signal: new AbortController().signal,
-    };
-  }
-
+describe('an interrupted send', () => {
   /** A send that Discord took and never answered: the checkpoint the cut-off attempt left. */
   async function cutOff(caption: string, key: string): Promise<CheckpointState> {
     discord.holdMessage = () => true;
