@@ -142,6 +142,7 @@ function networkSettings(env: NodeJS.ProcessEnv): Config['networks'] {
       authBaseUrl: baseUrl(env, `${prefix}_AUTH_BASE_URL`, app.authBaseUrl),
       ...(app.tokenBaseUrl ? { tokenBaseUrl: baseUrl(env, `${prefix}_TOKEN_BASE_URL`, app.tokenBaseUrl) } : {}),
       ...(app.uploadBaseUrl ? { uploadBaseUrl: baseUrl(env, `${prefix}_UPLOAD_BASE_URL`, app.uploadBaseUrl) } : {}),
+      ...(app.botToken ? { botToken: env[`${prefix}_BOT_TOKEN`] || undefined } : {}),
     };
     return [[name, settings] as const];
   });

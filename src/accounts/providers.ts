@@ -39,8 +39,10 @@ export interface ProviderEntry extends ProviderRules {
  * none for Mastodon, Bluesky, the sandbox.
  */
 export function appSettingsOf(provider: string): string[] {
-  const prefix = networkNamed(networkNamed(provider)?.appOf ?? provider)?.app?.settingsPrefix;
-  return prefix ? [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`] : [];
+  const app = networkNamed(networkNamed(provider)?.appOf ?? provider)?.app;
+  if (!app) return [];
+  const prefix = app.settingsPrefix;
+  return [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`, ...(app.botToken ? [`${prefix}_BOT_TOKEN`] : [])];
 }
 
 /** GET /providers: any authenticated caller may read the rules; the catalog is one page. */

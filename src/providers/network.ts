@@ -27,6 +27,8 @@ export interface NetworkApp {
   tokenBaseUrl?: string;
   /** Where uploads go when on a host of their own (Facebook reels' rupload host): `<settingsPrefix>_UPLOAD_BASE_URL`. */
   uploadBaseUrl?: string;
+  /** The app's bot publishes, with its token (Discord's): `<settingsPrefix>_BOT_TOKEN`, which the network needs beside the id and secret. */
+  botToken?: boolean;
 }
 
 /** A network's app as the operator set it, named by its `settingsPrefix` (src/config.ts reads them). */
@@ -42,12 +44,15 @@ export interface NetworkSettings {
   tokenBaseUrl?: string;
   /** `<NETWORK>_UPLOAD_BASE_URL`, for a network whose uploads go to a third host (Facebook reels'). */
   uploadBaseUrl?: string;
+  /** `<NETWORK>_BOT_TOKEN`, for a network whose app publishes as its bot (Discord's); present (maybe unset) only there. */
+  botToken?: string | undefined;
 }
 
-/** A network's app with both its client id and secret set: the network is configured. */
+/** A network's app with its client id and secret set (and its bot token, where its app has a bot): the network is configured. */
 export type GivenApp = NetworkSettings & { clientId: string; clientSecret: string };
 
-export const isGivenApp = (app: NetworkSettings | undefined): app is GivenApp => Boolean(app?.clientId && app.clientSecret);
+export const isGivenApp = (app: NetworkSettings | undefined): app is GivenApp =>
+  Boolean(app?.clientId && app.clientSecret && (!('botToken' in app) || app.botToken));
 
 /**
  * One thing a person types to connect an account of a credential network (GET /v1/providers `connection.fields`):

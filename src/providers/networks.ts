@@ -5,6 +5,7 @@
 // graph's) follow this list; test/domain/networks.test.ts holds the operator's settings and the docs to it.
 import type { Network } from './network.ts';
 import { blueskyNetwork } from './bluesky/network.ts';
+import { discordNetwork } from './discord/network.ts';
 import { facebookNetwork } from './facebook/network.ts';
 import { instagramNetwork } from './instagram/network.ts';
 import { linkedinNetwork } from './linkedin/network.ts';
@@ -34,6 +35,7 @@ export const networks: readonly Network[] = [
   pinterestNetwork,
   telegramNetwork,
   redditNetwork,
+  discordNetwork,
   sandboxNetwork,
 ];
 

@@ -3,6 +3,7 @@
 // service) and any network this table does not know yet get a monogram of their first letter.
 import {
   siBluesky,
+  siDiscord,
   siFacebook,
   siInstagram,
   siMastodon,
@@ -23,6 +24,7 @@ const fromIcon = (icon: SimpleIcon): NetworkLook => ({ name: icon.title, colour:
 
 const looks: Record<string, () => NetworkLook> = {
   bluesky: () => fromIcon(siBluesky),
+  discord: () => fromIcon(siDiscord),
   facebook: () => fromIcon(siFacebook),
   instagram: () => fromIcon(siInstagram),
   mastodon: () => fromIcon(siMastodon),
