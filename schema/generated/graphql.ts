@@ -893,14 +893,17 @@ export type Person = {
 
 /** Where on a network a target goes; which placements a network offers: `providers`. Each value is REST's, in upper case with `_` for punctuation. */
 export type Placement =
+  | 'EVENT'
   | 'FEED'
   | 'LINK'
+  | 'OFFER'
   | 'PHOTO'
   | 'PIN'
   | 'REEL'
   | 'SHORT'
   | 'STORY'
   | 'TEXT'
+  | 'UPDATE'
   | 'VIDEO';
 
 export type PlacementRules = {
@@ -1096,6 +1099,7 @@ export type PostValidation = {
 export type Provider =
   | 'BLUESKY'
   | 'FACEBOOK'
+  | 'GOOGLE_BUSINESS'
   | 'INSTAGRAM'
   | 'LINKEDIN'
   | 'MASTODON'

@@ -6,6 +6,7 @@
 import type { Network } from './network.ts';
 import { blueskyNetwork } from './bluesky/network.ts';
 import { facebookNetwork } from './facebook/network.ts';
+import { googleBusinessNetwork } from './google_business/network.ts';
 import { instagramNetwork } from './instagram/network.ts';
 import { linkedinNetwork } from './linkedin/network.ts';
 import { mastodonNetwork } from './mastodon/network.ts';
@@ -34,6 +35,7 @@ export const networks: readonly Network[] = [
   pinterestNetwork,
   telegramNetwork,
   redditNetwork,
+  googleBusinessNetwork,
   sandboxNetwork,
 ];
 

@@ -72,7 +72,7 @@ describe('the list of networks', () => {
   it("are the networks docs/configuration.md names for the operator's apps", () => {
     const documentation = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
     const row = documentation.split('\n').find((line) => line.startsWith('| `<NETWORK>_CLIENT_ID`'));
-    const documented = [...(row ?? '').matchAll(/`([A-Z]+)_`/g)].map((match) => match[1]);
+    const documented = [...(row ?? '').matchAll(/`([A-Z][A-Z_]*)_`/g)].map((match) => match[1]);
     expect(sorted(documented)).toEqual(sorted(networks.flatMap((network) => (network.app ? [network.app.settingsPrefix] : []))));
   });
 
@@ -86,7 +86,7 @@ describe('the list of networks', () => {
 
   it('has a page in docs/networks for each network, and its index names every page', () => {
     const index = readFileSync(new URL('../../docs/networks/README.md', import.meta.url), 'utf8');
-    const linked = [...index.matchAll(/\]\(([a-z]+)\.md\)/g)].map((match) => match[1]);
+    const linked = [...index.matchAll(/\]\(([a-z_]+)\.md\)/g)].map((match) => match[1]);
     expect(sorted(linked)).toEqual(sorted(providerNames));
     for (const name of providerNames) expect(existsSync(new URL(`../../docs/networks/${name}.md`, import.meta.url)), name).toBe(true);
   });
