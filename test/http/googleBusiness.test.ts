@@ -88,7 +88,7 @@ async function storedTokens(connectionId: string): Promise<ProviderTokens> {
 const event = { title: 'Sourdough workshop', startDate: '2027-03-06', startTime: '10:00', endDate: '2027-03-06', endTime: '13:30' };
 
 describe('connecting Google Business Profile', () => {
-  it("asks Google for business.manage offline with consent and PKCE, and connects every location the person manages, across every page", async () => {
+  it('asks Google for business.manage offline with consent and PKCE, and connects every location the person manages, across every page', async () => {
     google.pageSizeCap = 1;
     try {
       const started = await api('POST', '/social-accounts/connect', { provider: 'google_business' });
@@ -146,7 +146,10 @@ describe('posting', () => {
     const posted = await publish('Fresh rye every morning from 7.', 'update', { callToAction: { actionType: 'ORDER', url: 'https://bea.example/order' } });
     expect(google.posts).toHaveLength(before + 1);
     const made = google.posts.at(-1)!;
-    expect(made).toMatchObject({ parent: berlin, body: { topicType: 'STANDARD', summary: 'Fresh rye every morning from 7.', callToAction: { actionType: 'ORDER', url: 'https://bea.example/order' } } });
+    expect(made).toMatchObject({
+      parent: berlin,
+      body: { topicType: 'STANDARD', summary: 'Fresh rye every morning from 7.', callToAction: { actionType: 'ORDER', url: 'https://bea.example/order' } },
+    });
     expect(posted).toMatchObject({ status: 'published', attempts: 1, remoteId: made.name, remoteUrl: made.searchUrl });
   });
 
@@ -212,7 +215,10 @@ describe('refusals', () => {
 
   it('refuses two photos, and a video, by the rules (one photo a post)', async () => {
     const [a, b] = [await image('png', 300, 300), await image('png', 320, 300)];
-    const photos = [await uploadMedia(api, service.url, { bytes: a, filename: 'a.png', contentType: 'image/png' }), await uploadMedia(api, service.url, { bytes: b, filename: 'b.png', contentType: 'image/png' })];
+    const photos = [
+      await uploadMedia(api, service.url, { bytes: a, filename: 'a.png', contentType: 'image/png' }),
+      await uploadMedia(api, service.url, { bytes: b, filename: 'b.png', contentType: 'image/png' }),
+    ];
     expect((await createPost('Two', 'update', {}, photos)).status).toBe(422);
     const clip = await uploadMedia(api, service.url, { bytes: await video(320, 240, 1), filename: 'clip.mp4', contentType: 'video/mp4' });
     const refused = await createPost('A clip', 'update', {}, [clip]);
@@ -233,7 +239,10 @@ describe('refusals', () => {
     google.mediaOrigin = undefined;
     try {
       const failed = await publish('Unreachable photo', 'update', {}, [mediaId]);
-      expect(failed).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('media[0].source_url: The photo could not be fetched') } });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('media[0].source_url: The photo could not be fetched') },
+      });
     } finally {
       google.mediaOrigin = origin;
     }
@@ -358,6 +367,9 @@ describe("Google's own clients against the stand-in", () => {
       { name: 'locations/9911223345', title: 'Bea’s Bakery', storefrontAddress: expect.objectContaining({ locality: 'Potsdam' }) },
     ]);
     // Without the read mask Google refuses, and the client reads the refusal as Google's.
-    await expect(information.accounts.locations.list({ parent: 'accounts/1234567890' })).rejects.toMatchObject({ status: 400, message: 'Request contains an invalid argument.' });
+    await expect(information.accounts.locations.list({ parent: 'accounts/1234567890' })).rejects.toMatchObject({
+      status: 400,
+      message: 'Request contains an invalid argument.',
+    });
   });
 });

@@ -89,7 +89,7 @@ describe('enums', () => {
     expect(await values('Scope')).toEqual(sorted(scopes));
     expect(await values('EventKind')).toEqual(sorted(eventTypes));
     expect(await values('Provider')).toEqual(sorted(providerNames));
-    expect(await values('Placement')).toEqual(['FEED', 'LINK', 'PHOTO', 'PIN', 'REEL', 'SHORT', 'STORY', 'TEXT', 'VIDEO']);
+    expect(await values('Placement')).toEqual(['EVENT', 'FEED', 'LINK', 'OFFER', 'PHOTO', 'PIN', 'REEL', 'SHORT', 'STORY', 'TEXT', 'UPDATE', 'VIDEO']);
     expect(await values('Role')).toEqual(['ADMIN', 'EDITOR', 'OWNER', 'VIEWER']);
     expect(enumValueName('post.partially_published')).toBe('POST_PARTIALLY_PUBLISHED');
     expect(enumValueName('posts:read')).toBe('POSTS_READ');

@@ -60,14 +60,22 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
   return true;
 };
 
-const statusNames: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED' };
+const statusNames: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+};
 
 function googleError(res: ServerResponse, code: number, message: string, details: unknown[] = [], headers: Record<string, string> = {}): true {
   return send(res, code, { error: { code, message, status: statusNames[code], ...(details.length ? { details } : {}) } }, headers);
 }
 
 const badRequest = (res: ServerResponse, field: string, description: string) =>
-  googleError(res, 400, 'Request contains an invalid argument.', [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description }] }]);
+  googleError(res, 400, 'Request contains an invalid argument.', [
+    { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description }] },
+  ]);
 
 async function jsonOf(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';
@@ -139,15 +147,20 @@ export class GoogleBusinessStandIn extends OAuthNetwork {
     if (this.throttle.next > 0) {
       this.throttle.next--;
       const service = url.pathname.startsWith('/v4/') ? 'mybusiness.googleapis.com' : 'mybusinessaccountmanagement.googleapis.com';
-      return googleError(res, 429, `Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service '${service}' for consumer 'project_number:1046198160504'.`, [
-        {
-          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-          reason: 'RATE_LIMIT_EXCEEDED',
-          domain: 'googleapis.com',
-          metadata: { quota_metric: `${service}/default_requests`, quota_limit: 'DefaultRequestsPerMinutePerProject', quota_limit_value: '300', service },
-        },
-        ...(this.throttle.retryDelay ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: this.throttle.retryDelay }] : []),
-      ]);
+      return googleError(
+        res,
+        429,
+        `Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service '${service}' for consumer 'project_number:1046198160504'.`,
+        [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'RATE_LIMIT_EXCEEDED',
+            domain: 'googleapis.com',
+            metadata: { quota_metric: `${service}/default_requests`, quota_limit: 'DefaultRequestsPerMinutePerProject', quota_limit_value: '300', service },
+          },
+          ...(this.throttle.retryDelay ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: this.throttle.retryDelay }] : []),
+        ],
+      );
     }
     const accounts = this.accounts.get(user.id) ?? [];
     if (req.method === 'GET' && url.pathname === '/v1/accounts') {

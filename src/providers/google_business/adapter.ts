@@ -47,10 +47,23 @@ import { googleBusinessRules } from './rules.ts';
 
 export const businessScope = googleScope('business.manage');
 
-export const googleBusinessQuotas: readonly Quota[] = [
-  { name: 'Business Profile APIs: 300 requests a minute per Google Cloud project', scope: 'app', windowSeconds: 60, limit: 300, costPerPublish: 1 },
+/** The project's quota is app-wide, each workspace allowed its share (APP_QUOTA_WORKSPACE_SHARE); the edits are per location. */
+const googleBusinessQuotas = (workspaceShare?: number): Quota[] => [
+  {
+    name: 'Business Profile APIs: 300 requests a minute per Google Cloud project',
+    scope: 'app',
+    windowSeconds: 60,
+    limit: 300,
+    costPerPublish: 1,
+    workspaceShare,
+  },
   { name: 'Business Profile: 10 edits a minute per location', scope: 'account', windowSeconds: 60, limit: 10, costPerPublish: 1 },
 ];
+
+export interface GoogleBusinessAdapterOptions extends OAuthAdapterOptions {
+  /** APP_QUOTA_WORKSPACE_SHARE: the percentage of the project's quota one workspace may use (100: none). */
+  workspaceShare?: number;
+}
 
 /** How long a post Google is reviewing (PROCESSING) waits before it is read again. */
 const reviewCheckAfterMs = 60_000;
@@ -174,7 +187,11 @@ export function localPostOf(request: Pick<PublishRequest, 'placement' | 'caption
   const topicType = topicTypes[request.placement] ?? 'STANDARD';
   const { event, offer, callToAction } = settings;
   if (topicType !== 'STANDARD' && !event)
-    throw new ProviderError('PROVIDER_REJECTED', `A Google Business Profile ${request.placement} needs the event setting: its title, start and end date.`, false);
+    throw new ProviderError(
+      'PROVIDER_REJECTED',
+      `A Google Business Profile ${request.placement} needs the event setting: its title, start and end date.`,
+      false,
+    );
   const photo = request.media[0];
   return {
     topicType,
@@ -222,7 +239,11 @@ function businessProfile(accounts: BusinessApi, locations: BusinessApi): OAuthPr
         }
       }
       if (!found.length)
-        throw new ProviderError('PROVIDER_REJECTED', 'Google Business Profile: this Google account manages no business locations. Add one at Google, then connect again.', false);
+        throw new ProviderError(
+          'PROVIDER_REJECTED',
+          'Google Business Profile: this Google account manages no business locations. Add one at Google, then connect again.',
+          false,
+        );
       return found;
     },
     refresh: 'standard',
@@ -232,10 +253,13 @@ function businessProfile(accounts: BusinessApi, locations: BusinessApi): OAuthPr
 export class GoogleBusinessAdapter extends OAuthAdapter implements ProviderAdapter {
   readonly #posts: BusinessApi;
 
-  constructor(options: OAuthAdapterOptions) {
+  constructor(options: GoogleBusinessAdapterOptions) {
     const hosts = apiHosts(options.app.apiBaseUrl);
     const api = (baseUrl: string) => new BusinessApi({ ...apiOptions(options), baseUrl });
-    super({ rules: googleBusinessRules, duplicates: 'look-up', quotas: googleBusinessQuotas }, linkOf(businessProfile(api(hosts.accounts), api(hosts.locations)), options));
+    super(
+      { rules: googleBusinessRules, duplicates: 'look-up', quotas: googleBusinessQuotas(options.workspaceShare) },
+      linkOf(businessProfile(api(hosts.accounts), api(hosts.locations)), options),
+    );
     this.#posts = api(hosts.posts);
   }
 
@@ -260,7 +284,8 @@ export class GoogleBusinessAdapter extends OAuthAdapter implements ProviderAdapt
       const { body } = await this.#posts.send<LocalPost>({ ...call, method: 'GET', path: `/v4/${created.name}` });
       created = await steps.record('create', { name: created.name, state: body.state ?? created.state, searchUrl: body.searchUrl ?? created.searchUrl });
     }
-    if (created.state === 'REJECTED') throw new ProviderError('PROVIDER_REJECTED', 'Google Business Profile rejected the post after reviewing it (state REJECTED).', false);
+    if (created.state === 'REJECTED')
+      throw new ProviderError('PROVIDER_REJECTED', 'Google Business Profile rejected the post after reviewing it (state REJECTED).', false);
     if (created.state === 'PROCESSING') return { status: 'processing', handle: created.name, checkAfterMs: reviewCheckAfterMs };
     // A live post has its searchUrl ("the link to the local post in Google search"); the manager's page where Google gave none.
     return { status: 'published', item: { remoteId: created.name, remoteUrl: created.searchUrl ?? 'https://business.google.com/' } };
@@ -272,7 +297,12 @@ export class GoogleBusinessAdapter extends OAuthAdapter implements ProviderAdapt
   }
 
   /** The post an interrupted create made: the location's newest, of the same topic and summary, made since the first attempt. */
-  async #earlierPost(call: { accessToken: string; signal: AbortSignal }, parent: string, post: Record<string, unknown>, since: number): Promise<Created | null> {
+  async #earlierPost(
+    call: { accessToken: string; signal: AbortSignal },
+    parent: string,
+    post: Record<string, unknown>,
+    since: number,
+  ): Promise<Created | null> {
     const { body } = await this.#posts.send<{ localPosts?: LocalPost[] }>({ ...call, method: 'GET', path: `/v4/${parent}/localPosts?pageSize=100` });
     const found = (body.localPosts ?? []).find(
       (candidate) =>
@@ -285,5 +315,5 @@ export class GoogleBusinessAdapter extends OAuthAdapter implements ProviderAdapt
 }
 
 export function createGoogleBusinessAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): GoogleBusinessAdapter {
-  return new GoogleBusinessAdapter({ app, redirectUri, timeoutMs: config.networkTimeoutMs, allowedHosts });
+  return new GoogleBusinessAdapter({ app, redirectUri, timeoutMs: config.networkTimeoutMs, allowedHosts, workspaceShare: config.appQuotaWorkspaceShare });
 }

@@ -15,7 +15,14 @@ import { MB, type CaptionRules, type MediaCountRules, type PlacementRules, type 
 const summary: CaptionRules = { maxLength: 1500, countedIn: 'characters', required: false, maxHashtags: null, maxLinks: null, charactersPerUrl: null };
 const onePhoto: MediaCountRules = { min: 0, max: 1, kinds: ['image'], maxVideos: 0, mixedKinds: false };
 
-const placement = (name: string, description: string): PlacementRules => ({ name, description, caption: summary, media: onePhoto, aspectRatio: null, video: null });
+const placement = (name: string, description: string): PlacementRules => ({
+  name,
+  description,
+  caption: summary,
+  media: onePhoto,
+  aspectRatio: null,
+  video: null,
+});
 
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
 const time = { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' };

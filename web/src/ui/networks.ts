@@ -4,6 +4,7 @@
 import {
   siBluesky,
   siFacebook,
+  siGoogle,
   siInstagram,
   siMastodon,
   siPinterest,
@@ -24,6 +25,8 @@ const fromIcon = (icon: SimpleIcon): NetworkLook => ({ name: icon.title, colour:
 const looks: Record<string, () => NetworkLook> = {
   bluesky: () => fromIcon(siBluesky),
   facebook: () => fromIcon(siFacebook),
+  // Simple Icons has no Business Profile mark: Google's own, under the network's name.
+  google_business: () => ({ ...fromIcon(siGoogle), name: 'Google Business Profile' }),
   instagram: () => fromIcon(siInstagram),
   mastodon: () => fromIcon(siMastodon),
   pinterest: () => fromIcon(siPinterest),
