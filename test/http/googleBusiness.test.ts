@@ -6,11 +6,10 @@
 // NEEDS_RECONNECT; a post Google reviews (PROCESSING) read again; an interrupted create looked up rather than posted
 // twice; and Google's own clients reading the stand-in's accounts and locations.
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { auth, mybusinessaccountmanagement } from '@googleapis/mybusinessaccountmanagement';
 import { mybusinessbusinessinformation } from '@googleapis/mybusinessbusinessinformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderTokens, PublishRequest } from '../../src/providers/adapter.ts';
+import type { PublishRequest } from '../../src/providers/adapter.ts';
 import { GoogleBusinessAdapter } from '../../src/providers/google_business/adapter.ts';
 import type { CheckpointState } from '../../src/providers/kit/steps.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
@@ -20,8 +19,8 @@ import { businessManage, GoogleBusinessStandIn } from '../support/googleBusiness
 import { image, video } from '../support/mediaFiles.ts';
 import { connectByOAuth, connectRefusal } from '../support/oauthConnect.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
-import { apiFor, waitForPost, type Api } from '../support/posts.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { apiFor, publishUntilWaiting, waitForPost, type Api } from '../support/posts.ts';
+import { startTestService, storedTokens, type TestService } from '../support/service.ts';
 
 const callback = `${publicBaseUrl}/oauth/callback/google_business`;
 const owner = { id: '108234567890123456789', name: 'Bea Baker', username: 'bea@example.test' };
@@ -68,21 +67,6 @@ async function publish(caption: string, placement: string, settings: Record<stri
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   await api('POST', `/posts/${created.body.data.id}/publish`);
   return (await waitForPost(api, created.body.data.id, ['published', 'failed'])).targets[0];
-}
-
-/** Publishes and returns the target once the worker has made it wait, with how long from the request. */
-async function publishUntilWaiting(caption: string) {
-  const created = await createPost(caption, 'update');
-  const asked = Date.now();
-  await api('POST', `/posts/${created.body.data.id}/publish`);
-  let found: any;
-  for (let i = 0; i < 100 && !found?.waitingUntil; i++, await sleep(100)) found = (await api('GET', `/posts/${created.body.data.id}`)).body.data.targets[0];
-  return { target: found, waitedMs: Date.parse(found.waitingUntil) - asked };
-}
-
-async function storedTokens(connectionId: string): Promise<ProviderTokens> {
-  const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
-  return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
 }
 
 const event = { title: 'Sourdough workshop', startDate: '2027-03-06', startTime: '10:00', endDate: '2027-03-06', endTime: '13:30' };
@@ -253,7 +237,7 @@ describe('rate limits and tokens', () => {
   it("waits a minute after Google's 429 RESOURCE_EXHAUSTED, which names no delay (the quotas are per minute), posting nothing meanwhile", async () => {
     const before = google.posts.length;
     google.throttle = { next: 1 };
-    const { target, waitedMs } = await publishUntilWaiting('Throttled');
+    const { target, waitedMs } = await publishUntilWaiting(api, (await createPost('Throttled', 'update')).body.data.id);
     expect(target).toMatchObject({ error: { code: 'RATE_LIMITED_BY_PROVIDER', message: expect.stringContaining("limit 'Requests per minute'") } });
     expect(waitedMs).toBeGreaterThanOrEqual(60_000);
     expect(waitedMs).toBeLessThan(70_000);
@@ -262,7 +246,7 @@ describe('rate limits and tokens', () => {
 
   it('waits as long as a google.rpc.RetryInfo says where Google gives one', async () => {
     google.throttle = { next: 1, retryDelay: '150s' };
-    const { waitedMs } = await publishUntilWaiting('Throttled longer');
+    const { waitedMs } = await publishUntilWaiting(api, (await createPost('Throttled longer', 'update')).body.data.id);
     expect(waitedMs).toBeGreaterThanOrEqual(150_000);
     expect(waitedMs).toBeLessThan(160_000);
   });
@@ -270,7 +254,7 @@ describe('rate limits and tokens', () => {
   it('refreshes an expired token and posts; a refused refresh token leaves the account to reconnect', async () => {
     const refreshes = () => google.requests.filter((request) => request.form.grant_type === 'refresh_token');
     const before = refreshes().length;
-    const { refreshToken } = await storedTokens(account);
+    const { refreshToken } = await storedTokens(service, account);
     google.expireAccessTokens();
     expect((await publish('After a refresh', 'update')).status).toBe('published');
     expect(refreshes()).toHaveLength(before + 1);
@@ -296,7 +280,7 @@ describe('the adapter, attempt by attempt', () => {
 
   async function request(caption: string, saved?: CheckpointState): Promise<PublishRequest> {
     return {
-      account: { id: account, provider: 'google_business', username: '9911223344', remoteId: berlin, tokens: await storedTokens(account) },
+      account: { id: account, provider: 'google_business', username: '9911223344', remoteId: berlin, tokens: await storedTokens(service, account) },
       placement: 'update',
       caption,
       media: [],
@@ -354,7 +338,7 @@ describe('the adapter, attempt by attempt', () => {
 
 describe("Google's own clients against the stand-in", () => {
   it('list the accounts and their locations as @googleapis/mybusinessaccountmanagement and -businessinformation call them', async () => {
-    const { accessToken } = await storedTokens(account);
+    const { accessToken } = await storedTokens(service, account);
     const oauth2 = new auth.OAuth2(google.clientId, google.clientSecret, callback);
     oauth2.setCredentials({ access_token: accessToken });
     const rootUrl = `${google.url}/`;
