@@ -69,7 +69,7 @@ async function publish(caption: string, placement: string, settings: Record<stri
   return (await waitForPost(api, created.body.data.id, ['published', 'failed'])).targets[0];
 }
 
-const event = { title: 'Sourdough workshop', startDate: '2027-03-06', startTime: '10:00', endDate: '2027-03-06', endTime: '13:30' };
+const event = { eventTitle: 'Sourdough workshop', startDate: '2027-03-06', startTime: '10:00', endDate: '2027-03-06', endTime: '13:30' };
 
 describe('connecting Google Business Profile', () => {
   it('asks Google for business.manage offline with consent and PKCE, and connects every location the person manages, across every page', async () => {
@@ -127,7 +127,7 @@ describe('connecting Google Business Profile', () => {
 describe('posting', () => {
   it('posts a “What’s new” update with its button, once, and keeps the post’s name and Google search link', async () => {
     const before = google.posts.length;
-    const posted = await publish('Fresh rye every morning from 7.', 'update', { callToAction: { actionType: 'ORDER', url: 'https://bea.example/order' } });
+    const posted = await publish('Fresh rye every morning from 7.', 'update', { button: 'ORDER', buttonUrl: 'https://bea.example/order' });
     expect(google.posts).toHaveLength(before + 1);
     const made = google.posts.at(-1)!;
     expect(made).toMatchObject({
@@ -140,9 +140,12 @@ describe('posting', () => {
   it('posts an offer with its coupon, terms and dates, leaving out the button Google ignores on offers', async () => {
     const offer = { couponCode: 'RYE-2027', redeemOnlineUrl: 'https://bea.example/redeem', termsConditions: 'One loaf per customer.' };
     const posted = await publish('Two loaves for one.', 'offer', {
-      event: { title: 'Rye week', startDate: '2027-03-01', endDate: '2027-03-07' },
-      offer,
-      callToAction: { actionType: 'SHOP', url: 'https://bea.example/shop' },
+      eventTitle: 'Rye week',
+      startDate: '2027-03-01',
+      endDate: '2027-03-07',
+      ...offer,
+      button: 'SHOP',
+      buttonUrl: 'https://bea.example/shop',
     });
     expect(posted.status).toBe('published');
     expect(google.posts.at(-1)!.body).toEqual({
@@ -154,7 +157,7 @@ describe('posting', () => {
   });
 
   it('posts an event with its start and end times, and a CALL button without a link', async () => {
-    const posted = await publish('Learn to bake sourdough.', 'event', { event, callToAction: { actionType: 'CALL' } });
+    const posted = await publish('Learn to bake sourdough.', 'event', { ...event, button: 'CALL' });
     expect(posted.status).toBe('published');
     expect(google.posts.at(-1)!.body).toMatchObject({
       topicType: 'EVENT',
@@ -184,16 +187,18 @@ describe('posting', () => {
 
 describe('refusals', () => {
   it.each([
-    ['a summary over 1,500 characters', 'x'.repeat(1501), {}],
-    ['a button other than CALL without its link', 'Book now', { callToAction: { actionType: 'BOOK' } }],
-    ['a CALL button with a link', 'Call us', { callToAction: { actionType: 'CALL', url: 'https://bea.example/' } }],
-    ['an event title over 58 characters', 'Soon', { event: { ...event, title: 'x'.repeat(59) } }],
-    ['an event date not in YYYY-MM-DD', 'Soon', { event: { ...event, startDate: '6.3.2027' } }],
-  ])('refuses an update with %s by the rules, with details, before Google is asked', async (_case, caption, settings) => {
+    ['a summary over 1,500 characters', 'x'.repeat(1501), {}, 'caption'],
+    ['a button other than CALL without its link', 'Book now', { button: 'BOOK' }, 'settings.buttonUrl'],
+    ['a CALL button with a link', 'Call us', { button: 'CALL', buttonUrl: 'https://bea.example/' }, 'settings.button'],
+    ['a link without its button', 'See', { buttonUrl: 'https://bea.example/' }, 'settings.button'],
+    ['an event start without its title and end', 'Soon', { startDate: '2027-03-06' }, 'settings.eventTitle'],
+    ['an event title over 58 characters', 'Soon', { ...event, eventTitle: 'x'.repeat(59) }, 'settings.eventTitle'],
+    ['an event date not in YYYY-MM-DD', 'Soon', { ...event, startDate: '6.3.2027' }, 'settings.startDate'],
+  ])('refuses an update with %s by the rules, with details, before Google is asked', async (_case, caption, settings, field) => {
     const creates = google.apiRequests.filter((request) => request.method === 'POST').length;
     const created = await createPost(caption, 'update', settings);
     expect(created.status).toBe(422);
-    expect(created.body.error.details.length).toBeGreaterThan(0);
+    expect(created.body.error.details.map((detail: { field: string }) => detail.field)).toContainEqual(expect.stringContaining(field));
     expect(google.apiRequests.filter((request) => request.method === 'POST')).toHaveLength(creates);
   });
 
@@ -210,10 +215,13 @@ describe('refusals', () => {
     expect(refused.body.error.details.length).toBeGreaterThan(0);
   });
 
-  it('fails an event without the event setting before Google is asked (the settings are checked without the placement)', async () => {
+  it('fails an event without its title and dates before Google is asked (the settings are checked without the placement)', async () => {
     const creates = google.apiRequests.filter((request) => request.method === 'POST').length;
     const failed = await publish('When?', 'event');
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('needs the event setting') } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('needs its title, start and end date') },
+    });
     expect(google.apiRequests.filter((request) => request.method === 'POST')).toHaveLength(creates);
   });
 

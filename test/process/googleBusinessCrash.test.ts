@@ -43,7 +43,7 @@ describe('posting to a Google Business Profile location across a crash', () => {
     const post = (
       await api('POST', '/posts', {
         content: { caption: 'One post, crash or not', mediaIds: [mediaId] },
-        targets: [{ connectionId, placement: 'update', settings: { callToAction: { actionType: 'LEARN_MORE', url: 'https://cafe.example/' } } }],
+        targets: [{ connectionId, placement: 'update', settings: { button: 'LEARN_MORE', buttonUrl: 'https://cafe.example/' } }],
       })
     ).body.data;
     expect((await api('POST', `/posts/${post.id}/publish`)).status).toBe(202);

@@ -155,18 +155,17 @@ interface Created {
   searchUrl: string | null;
 }
 
-interface EventSetting {
-  title: string;
-  startDate: string;
-  startTime?: string;
-  endDate: string;
-  endTime?: string;
-}
-
 interface BusinessSettings {
-  callToAction?: { actionType: string; url?: string };
-  event?: EventSetting;
-  offer?: { couponCode?: string; redeemOnlineUrl?: string; termsConditions?: string };
+  button?: string;
+  buttonUrl?: string;
+  eventTitle?: string;
+  startDate?: string;
+  startTime?: string;
+  endDate?: string;
+  endTime?: string;
+  couponCode?: string;
+  redeemOnlineUrl?: string;
+  termsConditions?: string;
 }
 
 const topicTypes: Record<string, string> = { update: 'STANDARD', offer: 'OFFER', event: 'EVENT' };
@@ -185,32 +184,36 @@ const timeOf = (text: string) => {
 export function localPostOf(request: Pick<PublishRequest, 'placement' | 'caption' | 'media' | 'settings'>): Record<string, unknown> {
   const settings = request.settings as BusinessSettings;
   const topicType = topicTypes[request.placement] ?? 'STANDARD';
-  const { event, offer, callToAction } = settings;
-  if (topicType !== 'STANDARD' && !event)
+  const { eventTitle, startDate, endDate, startTime, endTime, couponCode, redeemOnlineUrl, termsConditions } = settings;
+  if (topicType !== 'STANDARD' && !(eventTitle && startDate && endDate))
     throw new ProviderError(
       'PROVIDER_REJECTED',
-      `A Google Business Profile ${request.placement} needs the event setting: its title, start and end date.`,
+      `A Google Business Profile ${request.placement} needs its title, start and end date (eventTitle, startDate, endDate).`,
       false,
     );
+  // Left-out fields are undefined, which the JSON body drops.
+  const offer = { couponCode, redeemOnlineUrl, termsConditions };
   const photo = request.media[0];
   return {
     topicType,
     ...(request.caption ? { summary: request.caption } : {}),
-    ...(event && topicType !== 'STANDARD'
+    ...(topicType !== 'STANDARD'
       ? {
           event: {
-            title: event.title,
+            title: eventTitle,
             schedule: {
-              startDate: dateOf(event.startDate),
-              endDate: dateOf(event.endDate),
-              ...(event.startTime ? { startTime: timeOf(event.startTime) } : {}),
-              ...(event.endTime ? { endTime: timeOf(event.endTime) } : {}),
+              startDate: dateOf(startDate!),
+              endDate: dateOf(endDate!),
+              ...(startTime ? { startTime: timeOf(startTime) } : {}),
+              ...(endTime ? { endTime: timeOf(endTime) } : {}),
             },
           },
         }
       : {}),
-    ...(topicType === 'OFFER' && offer ? { offer } : {}),
-    ...(callToAction && topicType !== 'OFFER' ? { callToAction } : {}),
+    ...(topicType === 'OFFER' && Object.values(offer).some(Boolean) ? { offer } : {}),
+    ...(settings.button && topicType !== 'OFFER'
+      ? { callToAction: { actionType: settings.button, ...(settings.buttonUrl ? { url: settings.buttonUrl } : {}) } }
+      : {}),
     ...(photo ? { media: [{ mediaFormat: 'PHOTO', sourceUrl: photo.url }] } : {}),
   };
 }

@@ -32,69 +32,62 @@ export const googleBusinessRules: ProviderRules = {
   displayName: 'Google Business Profile',
   placements: [
     placement('update', 'A “What’s new” post (topicType STANDARD): the caption, one photo, a button.'),
-    placement('offer', 'An offer (topicType OFFER): the `event` setting’s title and dates, and the `offer` setting’s coupon, link and terms.'),
-    placement('event', 'An event (topicType EVENT): the `event` setting’s title, start and end, with the caption, a photo and a button.'),
+    placement('offer', 'An offer (topicType OFFER): its title and dates (eventTitle, startDate, endDate), coupon code, redeem link and terms.'),
+    placement(
+      'event',
+      'An event (topicType EVENT): its title, start and end (eventTitle, startDate, startTime, endDate, endTime), with the caption, a photo and a button.',
+    ),
   ],
   image: { formats: ['jpeg', 'png'], maxBytes: 5 * MB, minWidth: 250, maxWidth: null, maxPixels: null },
   gif: null,
   video: null,
   altText: null,
+  // Flat, as the composer renders a network's settings (one field each): the button, the event's (or offer's) title and
+  // dates, the offer's coupon, link and terms.
   settings: {
     type: 'object',
     properties: {
-      callToAction: {
-        type: 'object',
+      button: {
+        type: 'string',
+        enum: ['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'CALL'],
         title: 'Button',
-        description: 'A button under the post (not shown on offers): what it says, and where it leads (CALL calls the location’s phone and takes no url).',
-        properties: {
-          actionType: { type: 'string', enum: ['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'CALL'], title: 'Button' },
-          url: { type: 'string', format: 'uri', maxLength: 2048, title: 'Link' },
-        },
-        required: ['actionType'],
-        additionalProperties: false,
-        allOf: [
-          {
-            if: { properties: { actionType: { const: 'CALL' } } },
-            // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword; the rules are data, never awaited.
-            then: { not: { required: ['url'] } },
-            else: { required: ['url'] },
-          },
-        ],
+        description: 'A button under the post (not on offers); CALL calls the location’s phone, every other leads to buttonUrl.',
       },
-      event: {
-        type: 'object',
-        title: 'Event or offer',
-        description: 'The title and dates of an event, or of an offer (both placements need it); times are the location’s, a day without times lasts all day.',
-        properties: {
-          title: { type: 'string', minLength: 1, maxLength: 58, title: 'Title' },
-          startDate: { ...date, title: 'Starts (YYYY-MM-DD)' },
-          startTime: { ...time, title: 'Starts at (HH:MM)' },
-          endDate: { ...date, title: 'Ends (YYYY-MM-DD)' },
-          endTime: { ...time, title: 'Ends at (HH:MM)' },
-        },
-        required: ['title', 'startDate', 'endDate'],
-        additionalProperties: false,
+      buttonUrl: { type: 'string', format: 'uri', maxLength: 2048, title: 'Button link', description: 'Where the button leads (every button but CALL).' },
+      eventTitle: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 58,
+        title: 'Event or offer title',
+        description: 'An event’s or an offer’s title (both need one).',
       },
-      offer: {
-        type: 'object',
-        title: 'Offer',
-        description: 'What an offer adds: a coupon code, where to redeem it online, and its terms.',
-        properties: {
-          couponCode: { type: 'string', minLength: 1, maxLength: 58, title: 'Coupon code' },
-          redeemOnlineUrl: { type: 'string', format: 'uri', maxLength: 2048, title: 'Redeem online' },
-          termsConditions: { type: 'string', minLength: 1, maxLength: 1500, title: 'Terms and conditions' },
-        },
-        additionalProperties: false,
-      },
+      startDate: { ...date, title: 'Starts (YYYY-MM-DD)' },
+      startTime: { ...time, title: 'Starts at (HH:MM)', description: 'In the location’s time; a day without times lasts all day.' },
+      endDate: { ...date, title: 'Ends (YYYY-MM-DD)' },
+      endTime: { ...time, title: 'Ends at (HH:MM)' },
+      couponCode: { type: 'string', minLength: 1, maxLength: 58, title: 'Coupon code' },
+      redeemOnlineUrl: { type: 'string', format: 'uri', maxLength: 2048, title: 'Redeem online' },
+      termsConditions: { type: 'string', minLength: 1, maxLength: 1500, title: 'Terms and conditions' },
     },
     additionalProperties: false,
+    allOf: [
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword; the rules are data, never awaited.
+      { if: { required: ['button'], properties: { button: { not: { const: 'CALL' } } } }, then: { required: ['buttonUrl'] } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword; the rules are data, never awaited.
+      { if: { required: ['buttonUrl'] }, then: { required: ['button'], properties: { button: { not: { const: 'CALL' } } } } },
+      {
+        if: { anyOf: ['eventTitle', 'startDate', 'endDate', 'startTime', 'endTime'].map((name) => ({ required: [name] })) },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword; the rules are data, never awaited.
+        then: { required: ['eventTitle', 'startDate', 'endDate'] },
+      },
+    ],
   },
   postingLimits: [
     'The Business Profile APIs allow a Google Cloud project 300 requests a minute, and 10 edits a minute per location (https://developers.google.com/my-business/content/limits); a target past either waits.',
   ],
   notes: [
     'One account per location: connecting a Google account adds every location it manages.',
-    'An offer and an event need the event setting (a title, a start and an end date); an offer’s button is its redeem link, so callToAction is not sent with it.',
+    'An offer and an event need a title, a start and an end date (eventTitle, startDate, endDate); an offer’s button is its redeem link, so button is not sent with it.',
     'Google fetches the photo from the service’s signed media URL: PUBLIC_BASE_URL must be reachable from the internet.',
     'Google reviews posts: one it refuses after taking it is answered REJECTED, and the target fails with that reason.',
   ],
