@@ -71,6 +71,26 @@ async function publish(caption: string, placement: string, settings: Record<stri
 
 const event = { eventTitle: 'Sourdough workshop', startDate: '2027-03-06', startTime: '10:00', endDate: '2027-03-06', endTime: '13:30' };
 
+describe('GET /v1/providers', () => {
+  it('lists Google Business Profile, configured, with its three placements, one photo, 1,500 characters and no inbox (reviews are not comments)', async () => {
+    const { body } = await api('GET', '/providers');
+    const entry = body.data.find((candidate: { provider: string }) => candidate.provider === 'google_business');
+    expect(entry).toMatchObject({ displayName: 'Google Business Profile', configured: true, connection: { method: 'oauth2' } });
+    expect(
+      entry.placements.map((placement: { name: string; caption: { maxLength: number }; media: { max: number } }) => [
+        placement.name,
+        placement.caption.maxLength,
+        placement.media.max,
+      ]),
+    ).toEqual([
+      ['update', 1500, 1],
+      ['offer', 1500, 1],
+      ['event', 1500, 1],
+    ]);
+    expect(entry.inbox).toEqual({ available: false, reason: expect.stringContaining('reviews, not comments') });
+  });
+});
+
 describe('connecting Google Business Profile', () => {
   it('asks Google for business.manage offline with consent and PKCE, and connects every location the person manages, across every page', async () => {
     google.pageSizeCap = 1;
