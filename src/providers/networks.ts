@@ -7,6 +7,7 @@ import type { Network } from './network.ts';
 import { blueskyNetwork } from './bluesky/network.ts';
 import { discordNetwork } from './discord/network.ts';
 import { facebookNetwork } from './facebook/network.ts';
+import { googleBusinessNetwork } from './google_business/network.ts';
 import { instagramNetwork } from './instagram/network.ts';
 import { linkedinNetwork } from './linkedin/network.ts';
 import { mastodonNetwork } from './mastodon/network.ts';
@@ -36,6 +37,7 @@ export const networks: readonly Network[] = [
   telegramNetwork,
   redditNetwork,
   discordNetwork,
+  googleBusinessNetwork,
   sandboxNetwork,
 ];
 

@@ -95,7 +95,7 @@ describe('the list of networks', () => {
 
   it('has a page in docs/networks for each network, and its index names every page', () => {
     const index = readFileSync(new URL('../../docs/networks/README.md', import.meta.url), 'utf8');
-    const linked = [...index.matchAll(/\]\(([a-z]+)\.md\)/g)].map((match) => match[1]);
+    const linked = [...index.matchAll(/\]\(([a-z_]+)\.md\)/g)].map((match) => match[1]);
     expect(sorted(linked)).toEqual(sorted(providerNames));
     for (const name of providerNames) expect(existsSync(new URL(`../../docs/networks/${name}.md`, import.meta.url)), name).toBe(true);
   });

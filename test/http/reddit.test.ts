@@ -4,15 +4,14 @@
 // 429's X-Ratelimit-Reset, a RATELIMIT's "try again in 9 minutes"), a refused token leading to NEEDS_RECONNECT, and
 // an interrupted submit looked up rather than posted twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestService, type TestService } from '../support/service.ts';
+import { startTestService, storedTokens, type TestService } from '../support/service.ts';
 import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { apiFor, publishUntilWaiting, waitForPost, type Api } from '../support/posts.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { RedditStandIn } from '../support/reddit.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
 import { RedditAdapter } from '../../src/providers/reddit/adapter.ts';
-import type { ProviderTokens, PublishRequest } from '../../src/providers/adapter.ts';
+import type { PublishRequest } from '../../src/providers/adapter.ts';
 
 const publicBaseUrl = 'https://publisher.example';
 const callback = `${publicBaseUrl}/oauth/callback/reddit`;
@@ -69,21 +68,6 @@ async function publish(caption: string, placement: string, settings: Record<stri
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   await api('POST', `/posts/${created.body.data.id}/publish`);
   return (await waitForPost(api, created.body.data.id, ['published', 'failed'])).targets[0];
-}
-
-/** Publishes and returns the target once the worker has made it wait. */
-async function publishUntilWaiting(caption: string, settings: Record<string, unknown>) {
-  const created = await createPost(caption, 'text', settings);
-  const asked = Date.now();
-  await api('POST', `/posts/${created.body.data.id}/publish`);
-  let found: any;
-  for (let i = 0; i < 100 && !found?.waitingUntil; i++, await sleep(100)) found = (await api('GET', `/posts/${created.body.data.id}`)).body.data.targets[0];
-  return { target: found, waitedMs: Date.parse(found.waitingUntil) - asked };
-}
-
-async function storedTokens(connectionId: string): Promise<ProviderTokens> {
-  const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
-  return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
 }
 
 const userAgentForm = /^web:[^:\s]+:\d+\.\d+\.\d+ \(by \/u\/alicebakes\)$/;
@@ -229,7 +213,10 @@ describe('rate limits and tokens', () => {
   it("waits for the end of Reddit's window after a 429 (X-Ratelimit-Reset), posting nothing meanwhile", async () => {
     const before = reddit.posts.length;
     reddit.throttle = { next: 1, resetSeconds: 120 };
-    const { target: waiting, waitedMs } = await publishUntilWaiting('Throttled', { subreddit: 'Baking', title: 'Throttled' });
+    const { target: waiting, waitedMs } = await publishUntilWaiting(
+      api,
+      (await createPost('Throttled', 'text', { subreddit: 'Baking', title: 'Throttled' })).body.data.id,
+    );
     expect(waiting).toMatchObject({ error: { code: 'RATE_LIMITED_BY_PROVIDER' } });
     expect(waitedMs).toBeGreaterThanOrEqual(120_000);
     expect(waitedMs).toBeLessThan(130_000);
@@ -239,7 +226,10 @@ describe('rate limits and tokens', () => {
   it('waits as long as a RATELIMIT answered inside a 200 says ("try again in 9 minutes")', async () => {
     const before = reddit.posts.length;
     reddit.submitRateLimited = 1;
-    const { target: waiting, waitedMs } = await publishUntilWaiting('Too much', { subreddit: 'Baking', title: 'Too much' });
+    const { target: waiting, waitedMs } = await publishUntilWaiting(
+      api,
+      (await createPost('Too much', 'text', { subreddit: 'Baking', title: 'Too much' })).body.data.id,
+    );
     expect(waiting).toMatchObject({ error: { code: 'RATE_LIMITED_BY_PROVIDER', message: expect.stringContaining('try again in 9 minutes') } });
     expect(waitedMs).toBeGreaterThanOrEqual(9 * 60_000);
     expect(waitedMs).toBeLessThan(9 * 60_000 + 10_000);
@@ -249,7 +239,7 @@ describe('rate limits and tokens', () => {
   it('refreshes an expired token and posts; a refused refresh token leaves the account to reconnect', async () => {
     const refreshes = () => reddit.requests.filter((request) => request.form.grant_type === 'refresh_token');
     const before = refreshes().length;
-    const { refreshToken } = await storedTokens(account);
+    const { refreshToken } = await storedTokens(service, account);
     reddit.expireAccessTokens();
     expect((await publish('After a refresh', 'text', { subreddit: 'Baking', title: 'Refreshed' })).status).toBe('published');
     expect(refreshes()).toHaveLength(before + 1);
@@ -275,7 +265,7 @@ describe('an interrupted submit', () => {
 
   async function request(title: string): Promise<PublishRequest> {
     return {
-      account: { id: account, provider: 'reddit', username: alice.username, remoteId: alice.id, tokens: await storedTokens(account) },
+      account: { id: account, provider: 'reddit', username: alice.username, remoteId: alice.id, tokens: await storedTokens(service, account) },
       placement: 'text',
       caption: 'Interrupted',
       media: [],

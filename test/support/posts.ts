@@ -36,3 +36,12 @@ export async function waitForPost(api: Api, id: string, statuses: string[], time
 }
 
 export const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
+/** Publishes post `id` and answers its first target once the worker has made it wait, with how long from the request. */
+export async function publishUntilWaiting(api: Api, id: string): Promise<{ target: any; waitedMs: number }> {
+  const asked = Date.now();
+  await api('POST', `/posts/${id}/publish`);
+  let found: any;
+  for (let i = 0; i < 100 && !found?.waitingUntil; i++, await sleep(100)) found = (await api('GET', `/posts/${id}`)).body.data.targets[0];
+  return { target: found, waitedMs: Date.parse(found.waitingUntil) - asked };
+}

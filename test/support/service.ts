@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startRuntime, type Services } from '../../src/runtime.ts';
 import { buildApp, prepareServer } from '../../rest/app.ts';
+import type { ProviderTokens } from '../../src/providers/adapter.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestService {
@@ -51,4 +52,10 @@ export async function startTestService(env: Record<string, string> = {}, databas
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The tokens the service keeps for a connected account, unsealed. */
+export async function storedTokens(service: TestService, connectionId: string): Promise<ProviderTokens> {
+  const { rows } = await service.services.db.pool.query('SELECT encrypted_tokens FROM social_account WHERE id = $1', [connectionId]);
+  return JSON.parse(service.services.secrets.open(rows[0].encrypted_tokens));
 }

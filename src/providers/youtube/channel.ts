@@ -1,19 +1,14 @@
-// Connecting YouTube: Google's OAuth 2.0 for web server apps, one channel per authorization.
-//   Using OAuth 2.0 for Web Server Applications  https://developers.google.com/identity/protocols/oauth2/web-server
-//     (<auth>/o/oauth2/v2/auth with PKCE S256; `access_type=offline` for a refresh token, `prompt=consent` for one
-//     every time, also when the person consented before; the token and revocation endpoints on a third host,
-//     YOUTUBE_TOKEN_BASE_URL: /token with the secret in the form, /revoke; a refresh answers no new refresh token,
-//     so the old one is kept; people may untick scopes on the consent screen, so the granted `scope` is read)
+// Connecting YouTube: Google's OAuth 2.0 for web server apps (kit/googleOAuth.ts), one channel per authorization;
+//   people may untick scopes on the consent screen, so the granted `scope` is read.
 //   channels.list  https://developers.google.com/youtube/v3/docs/channels/list
 //     (GET /youtube/v3/channels?part=snippet&mine=true: `id` UC…, `snippet.title`, `snippet.customUrl` the @handle;
 //     no items for a Google account without a channel)
 //   commentThreads.insert  https://developers.google.com/youtube/v3/docs/commentThreads/insert (youtube.force-ssl)
-import type { GivenApp } from '../network.ts';
 import { ProviderError, type RemoteIdentity } from '../adapter.ts';
+import { googleOAuthServer, googleScope as scope } from '../kit/googleOAuth.ts';
 import type { OAuthProfile } from '../kit/oauthLink.ts';
 import type { YouTubeApi } from './api.ts';
 
-const scope = (name: string) => `https://www.googleapis.com/auth/${name}`;
 /** Uploading videos and setting their thumbnails; reading the channel and its videos (upload alone cannot). */
 export const youtubeScopes = [scope('youtube.upload'), scope('youtube.readonly')];
 /**
@@ -29,18 +24,7 @@ interface Channels {
 export function youtubeProfile(api: YouTubeApi): OAuthProfile {
   return {
     network: 'YouTube',
-    server: (app: GivenApp) => {
-      const tokenBaseUrl = app.tokenBaseUrl ?? 'https://oauth2.googleapis.com';
-      return {
-        authorizationEndpoint: `${app.authBaseUrl}/o/oauth2/v2/auth`,
-        tokenEndpoint: `${tokenBaseUrl}/token`,
-        revocationEndpoint: `${tokenBaseUrl}/revoke`,
-        scopes: [...youtubeScopes, youtubeCommentScope],
-        pkce: true,
-        clientAuthentication: 'post',
-        authorizationParams: { access_type: 'offline', prompt: 'consent' },
-      };
-    },
+    server: (app) => googleOAuthServer(app, [...youtubeScopes, youtubeCommentScope]),
     requiredScopes: { scopes: youtubeScopes, advice: 'connect again and allow uploading videos and seeing the channel' },
     identities: async (tokens) => {
       const { body } = await api.send<Channels>({ method: 'GET', path: '/youtube/v3/channels?part=snippet&mine=true', accessToken: tokens.accessToken });

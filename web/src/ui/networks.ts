@@ -5,6 +5,7 @@ import {
   siBluesky,
   siDiscord,
   siFacebook,
+  siGoogle,
   siInstagram,
   siMastodon,
   siPinterest,
@@ -26,6 +27,8 @@ const looks: Record<string, () => NetworkLook> = {
   bluesky: () => fromIcon(siBluesky),
   discord: () => fromIcon(siDiscord),
   facebook: () => fromIcon(siFacebook),
+  // Simple Icons has no Business Profile mark: Google's own, under the network's name.
+  google_business: () => ({ ...fromIcon(siGoogle), name: 'Google Business Profile' }),
   instagram: () => fromIcon(siInstagram),
   mastodon: () => fromIcon(siMastodon),
   pinterest: () => fromIcon(siPinterest),
