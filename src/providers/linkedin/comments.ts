@@ -96,8 +96,7 @@ export async function ownComment(session: Session, urn: string, text: string): P
 }
 
 /** The post's page opened at one of its comments. */
-export const commentUrl = (postUrn: string, commentUrn: string) =>
-  `https://www.linkedin.com/feed/update/${postUrn}/?commentUrn=${restliUrn(commentUrn)}`;
+export const commentUrl = (postUrn: string, commentUrn: string) => `https://www.linkedin.com/feed/update/${postUrn}/?commentUrn=${restliUrn(commentUrn)}`;
 
 /** A read made to learn what an interrupted attempt did; LinkedIn refusing the app that read is said with what to do. */
 export async function lookUp<T>(read: () => Promise<T>, refused: (reason: string) => string): Promise<T> {
