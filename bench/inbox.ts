@@ -141,10 +141,7 @@ async function linkedinPolls(bench: Bench): Promise<void> {
   const aliceToken = await linkedin.accessToken(callback);
   const runtime = await benchRuntime({
     ...bench.serviceEnv,
-    LINKEDIN_CLIENT_ID: linkedin.oauth.clientId,
-    LINKEDIN_CLIENT_SECRET: linkedin.oauth.clientSecret,
-    LINKEDIN_API_BASE_URL: linkedin.url,
-    LINKEDIN_AUTH_BASE_URL: linkedin.authBaseUrl,
+    ...linkedin.appSettings,
     LINKEDIN_PRODUCTS: 'community-management',
   });
   try {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
 import type { CollectionDeps } from '../../src/inbox/collect.ts';
 import { postInboxReply, type ReplyDeps } from '../../src/inbox/replies.ts';
-import { inboxJobs, inboxOf, pollIfDue as pollAccountIfDue, settledReply as settled } from '../support/inbox.ts';
+import { crashedReply, inboxJobs, inboxOf, pollIfDue as pollAccountIfDue, settledReply as settled } from '../support/inbox.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
@@ -234,11 +234,7 @@ describe('answering on Mastodon', () => {
     expect(await pollIfDue(clock)).toMatchObject({ collected: 1 });
     const item = (await inbox()).find((candidate) => candidate.remoteId === question);
     // The crashed attempt: committed as publishing with its call started, sent to the instance, its answer never recorded.
-    const { rows } = await service.services.db.pool.query<{ id: string }>(
-      `INSERT INTO inbox_reply (id, item_id, text, status, attempts, checkpoint) VALUES (gen_random_uuid(), $1, 'Yes, on Fridays', 'publishing', 1, $2::jsonb) RETURNING id`,
-      [item.id, JSON.stringify({ done: {}, started: 'reply' })],
-    );
-    const replyId = rows[0]!.id;
+    const replyId = await crashedReply(service, item.id, 'Yes, on Fridays');
     const alice = instance.issueToken();
     const first = await fetch(`${instance.url}/api/v1/statuses`, {
       method: 'POST',

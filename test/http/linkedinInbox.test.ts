@@ -12,7 +12,7 @@ import { postInboxReply, type ReplyDeps } from '../../src/inbox/replies.ts';
 import { LinkedInApi } from '../../src/providers/linkedin/api.ts';
 import { LinkedInInbox } from '../../src/providers/linkedin/inbox.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
-import { inboxJobs, inboxOf, pollIfDue, settledReply } from '../support/inbox.ts';
+import { crashedReply, inboxJobs, inboxOf, pollIfDue, settledReply } from '../support/inbox.ts';
 import { LinkedInStandIn } from '../support/linkedin.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -46,10 +46,7 @@ beforeAll(async () => {
   linkedin.signInAs(alice, [bakery]);
   aliceToken = await linkedin.accessToken(callback);
   service = await startTestService({
-    LINKEDIN_CLIENT_ID: linkedin.oauth.clientId,
-    LINKEDIN_CLIENT_SECRET: linkedin.oauth.clientSecret,
-    LINKEDIN_API_BASE_URL: linkedin.url,
-    LINKEDIN_AUTH_BASE_URL: linkedin.authBaseUrl,
+    ...linkedin.appSettings,
     LINKEDIN_VERSION: '202610',
     LINKEDIN_PRODUCTS: 'community-management',
     NETWORK_ALLOWED_HOSTS: '127.0.0.1',
@@ -275,11 +272,7 @@ describe('answering on LinkedIn', () => {
     expect(await nextPoll()).toMatchObject({ collected: 1 });
     const item = (await inbox()).find((candidate) => candidate.remoteId === question);
     // The crashed attempt: committed as publishing with its call started, taken by LinkedIn, its answer never recorded.
-    const { rows } = await service.services.db.pool.query<{ id: string }>(
-      `INSERT INTO inbox_reply (id, item_id, text, status, attempts, checkpoint) VALUES (gen_random_uuid(), $1, 'Yes, on Fridays', 'publishing', 1, $2::jsonb) RETURNING id`,
-      [item.id, JSON.stringify({ done: {}, started: 'reply' })],
-    );
-    const replyId = rows[0]!.id;
+    const replyId = await crashedReply(service, item.id, 'Yes, on Fridays');
     const taken = await comment(postUrn, 'Yes, on Fridays', { parent: question, as: 'page' });
     // The job's retry after the crash finds it, and posts nothing.
     expect(await postInboxReply(replies, replyId, false)).toBe('published');
@@ -294,11 +287,7 @@ describe('answering on LinkedIn', () => {
     const question = await comment(postUrn, 'Do you deliver?');
     expect(await nextPoll()).toMatchObject({ collected: 1 });
     const item = (await inbox()).find((candidate) => candidate.remoteId === question);
-    const { rows } = await service.services.db.pool.query<{ id: string }>(
-      `INSERT INTO inbox_reply (id, item_id, text, status, attempts, checkpoint) VALUES (gen_random_uuid(), $1, 'Within 5 km', 'publishing', 1, $2::jsonb) RETURNING id`,
-      [item.id, JSON.stringify({ done: {}, started: 'reply' })],
-    );
-    expect(await postInboxReply(replies, rows[0]!.id, false)).toBe('published');
+    expect(await postInboxReply(replies, await crashedReply(service, item.id, 'Within 5 km'), false)).toBe('published');
     expect(under(question).map(({ actor, text }) => ({ actor, text }))).toEqual([{ actor: page, text: 'Within 5 km' }]);
   });
 });

@@ -31,6 +31,18 @@ export async function inboxOf(api: Api, query = ''): Promise<any[]> {
   return answer.body.data;
 }
 
+/**
+ * An attempt at answering `itemId` that crashed after sending its call and before recording the network's answer:
+ * committed as publishing with its `reply` step started. Answers the reply's id.
+ */
+export async function crashedReply({ services }: TestService, itemId: string, text: string): Promise<string> {
+  const { rows } = await services.db.pool.query<{ id: string }>(
+    `INSERT INTO inbox_reply (id, item_id, text, status, attempts, checkpoint) VALUES (gen_random_uuid(), $1, $2, 'publishing', 1, $3::jsonb) RETURNING id`,
+    [itemId, text, JSON.stringify({ done: {}, started: 'reply' })],
+  );
+  return rows[0]!.id;
+}
+
 /** The reply once its job has published or failed it. */
 export async function settledReply(api: Api, itemId: string, replyId: string): Promise<any> {
   for (let i = 0; i < 300; i++) {

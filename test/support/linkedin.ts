@@ -227,6 +227,16 @@ export class LinkedInStandIn {
     return `${this.oauth.url}/oauth`;
   }
 
+  /** The service's settings of the operator's app at this stand-in. */
+  get appSettings(): Record<string, string> {
+    return {
+      LINKEDIN_CLIENT_ID: this.oauth.clientId,
+      LINKEDIN_CLIENT_SECRET: this.oauth.clientSecret,
+      LINKEDIN_API_BASE_URL: this.url,
+      LINKEDIN_AUTH_BASE_URL: this.authBaseUrl,
+    };
+  }
+
   async stop(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
