@@ -283,6 +283,18 @@ describe('answering on LinkedIn', () => {
     expect(under(question)).toHaveLength(1);
   });
 
+  it("finds an answer whose reply LinkedIn lost (a gateway timeout after taking it) at the job's retry, and posts no second", async () => {
+    const question = await comment(postUrn, 'Any vegan croissants?');
+    expect(await nextPoll()).toMatchObject({ collected: 1 });
+    const item = (await inbox()).find((candidate) => candidate.remoteId === question);
+    linkedin.lostCommentAnswers = 1;
+    const sent = await api('POST', `/inbox/${item.id}/replies`, { text: 'On Saturdays' });
+    const reply = await settledReply(api, item.id, sent.body.data.id);
+    expect(linkedin.lostCommentAnswers).toBe(0);
+    expect(under(question).map(({ urn, text }) => ({ urn, text }))).toEqual([{ urn: reply.remoteId, text: 'On Saturdays' }]);
+    expect(reply.status).toBe('published');
+  });
+
   it('posts an interrupted answer LinkedIn never took, once', async () => {
     const question = await comment(postUrn, 'Do you deliver?');
     expect(await nextPoll()).toMatchObject({ collected: 1 });

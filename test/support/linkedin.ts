@@ -28,7 +28,8 @@
 //     (POST /rest/socialActions/{urn}/comments {actor, object, message: {text}}: the actor a person or organization
 //     the member may act as, the object the post of the path; 201 with the comment and its URN; GET of the same path lists
 //     a post's first-level comments as `elements` with `id`, `$URN`, `commentUrn`, `actor`, `object`,
-//     `message.text`, `created.time` and `commentsSummary`; "Get Comments on Comments": the same calls on a
+//     `message.text`, `created.time` and `commentsSummary` (`totalFirstLevelComments`, as postiz's
+//     linkedin.page.provider.ts SocialActionsResponse reads it); "Get Comments on Comments": the same calls on a
 //     comment's URN nest a comment under it ({…, parentComment: that URN}, the object still the post) and list
 //     those nested; "Delete a Comment": DELETE …/comments/{id}?actor= by its author, after which it is listed no
 //     more, nor what is nested under it, and a comment under it answers 404). Comments nest one level: a

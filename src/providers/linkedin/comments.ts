@@ -23,7 +23,7 @@ export interface LinkedInComment {
   parentComment?: string;
   message?: { text?: string };
   created?: { actor?: string; time?: number };
-  /** What is nested under it. */
+  /** What is nested under it (the social actions' summary: postiz linkedin.page.provider.ts reads `totalFirstLevelComments`). */
   commentsSummary?: { totalFirstLevelComments?: number; aggregatedTotalComments?: number };
 }
 
