@@ -253,6 +253,14 @@ describe('answering on LinkedIn', () => {
     expect(under(nested)).toEqual([]);
   });
 
+  it("checks the answer against LinkedIn's comment limit, 1,250 characters, first (422, nothing stored)", async () => {
+    const item = (await inbox()).find((candidate) => candidate.remoteId === first);
+    const refused = await api('POST', `/inbox/${item.id}/replies`, { text: 'x'.repeat(1251) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'text', code: 'caption.maxLength' })]);
+    expect((await inbox()).find((candidate) => candidate.id === item.id).replies).toHaveLength(1);
+  });
+
   it("fails an answer LinkedIn refuses with LinkedIn's reason: the comment was deleted since", async () => {
     const gone = await comment(postUrn, 'Is there parking?');
     expect(await nextPoll()).toMatchObject({ collected: 1 });
