@@ -143,6 +143,12 @@ describe('the LinkedIn stand-in, through linkedin-api-client', () => {
     expect((await refusal(client.getAll({ resourcePath: '/socialActions/{id}/comments', pathKeys: { id: first }, accessToken, versionString }))).status).toBe(
       404,
     );
+
+    // A page's comments are read with r_organization_social only.
+    const writeOnly = await linkedin.accessToken(redirectUri, 'openid w_organization_social');
+    expect(
+      await refusal(client.getAll({ resourcePath: '/socialActions/{id}/comments', pathKeys: { id: urn }, accessToken: writeOnly, versionString })),
+    ).toMatchObject({ status: 403, body: { code: 'ACCESS_DENIED' } });
   });
 
   it('initializes an image upload for the member and hands out its upload URL', async () => {
