@@ -185,15 +185,24 @@ describe("collecting a LinkedIn page's comments", () => {
     expect(await nextPoll()).toMatchObject({ status: 'polled', collected: 0 });
   });
 
-  it("skips a member's poll, without a call, saying LinkedIn restricts a member's comments (r_member_social)", async () => {
+  it("skips a member's poll, without a call or a charge to the read quota, saying LinkedIn restricts a member's comments (r_member_social)", async () => {
     const memberPost = await publish(memberId, 'Proud of the team');
     await comment(memberPost, 'Well done!');
     const asked = commentCalls();
+    const charged = async (connectionId: string) =>
+      (
+        await service.services.db.pool.query<{ used: number }>(
+          "SELECT coalesce(sum(used), 0)::int AS used FROM network_quota_usage WHERE network = 'linkedin' AND scope = $1",
+          [connectionId],
+        )
+      ).rows[0]!.used;
     expect(await pollIfDue(collection, memberId, new Date(Date.now() + 1000))).toEqual({
       status: 'skipped',
       reason: expect.stringContaining('r_member_social'),
     });
     expect(commentCalls()).toBe(asked);
+    expect(await charged(memberId)).toBe(0);
+    expect(await charged(pageId)).toBeGreaterThan(0);
     expect(await inbox(`?connectionId=${memberId}`)).toEqual([]);
   });
 

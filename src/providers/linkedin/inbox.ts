@@ -4,7 +4,8 @@
 //   who     A page's (an organization's) comments need r_organization_social, which the Community Management API
 //           provides (LINKEDIN_PRODUCTS=community-management, products.ts). A member's need r_member_social, which
 //           LinkedIn calls restricted and grants to select developers only, and which neither product set has: a
-//           member's poll is skipped with that reason, before any call (docs/networks/linkedin.md).
+//           member's poll is skipped with that reason (`unavailableFor`), before any call or charge
+//           (docs/networks/linkedin.md).
 //   read    Per post, its first-level comments page by page, then the comments nested under each one that has
 //           any (`commentsSummary`; every one where LinkedIn leaves it out). LinkedIn's comments nest one level:
 //           a reply to a nested comment is nested under the same first-level comment. The cursor is the newest
@@ -47,7 +48,7 @@ const memberInboxRefused =
 const pagesNeedCommunityManagement =
   "LinkedIn lets an app read a page's comments with r_organization_social, which only the Community Management API provides: set LINKEDIN_PRODUCTS=community-management for an app that has it, and connect the page again.";
 
-const isPage = (account: ConnectedAccount) => account.remoteId?.startsWith('urn:li:organization:') === true;
+const isPage = (account: Pick<ConnectedAccount, 'remoteId'>) => account.remoteId?.startsWith('urn:li:organization:') === true;
 
 export class LinkedInInbox implements InboxAdapter {
   readonly readQuota = linkedinReadQuota;
@@ -59,9 +60,15 @@ export class LinkedInInbox implements InboxAdapter {
     this.#products = products;
   }
 
+  /** A member's comments never (r_member_social), a page's with the Community Management API. */
+  unavailableFor(account: Pick<ConnectedAccount, 'remoteId'>): string | null {
+    if (!isPage(account)) return memberInboxRefused;
+    return this.#products === 'community-management' ? null : pagesNeedCommunityManagement;
+  }
+
   async listComments({ account, posts, since, signal }: ListCommentsRequest): Promise<CommentPage> {
-    if (!isPage(account)) throw new ProviderError('PROVIDER_REJECTED', memberInboxRefused, false);
-    if (this.#products !== 'community-management') throw new ProviderError('PROVIDER_REJECTED', pagesNeedCommunityManagement, false);
+    const unavailable = this.unavailableFor(account);
+    if (unavailable) throw new ProviderError('PROVIDER_REJECTED', unavailable, false);
     const session = sessionOf(this.#api, account, signal);
     const cursor: InboxCursor = { ...since };
     const comments: RemoteComment[] = [];
