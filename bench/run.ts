@@ -17,6 +17,7 @@ import { scheduleScale } from './scheduleScale.ts';
 import { importSection } from './import.ts';
 import { redirect } from './redirect.ts';
 import { inbox } from './inbox.ts';
+import { linkedinInbox } from './linkedinInbox.ts';
 import { youtubeInbox } from './youtubeInbox.ts';
 
 const sections: Record<string, Section> = {
@@ -29,6 +30,7 @@ const sections: Record<string, Section> = {
   analytics: analyticsSection,
   inbox,
   'inbox-youtube': youtubeInbox,
+  'inbox-linkedin': linkedinInbox,
   bluesky,
   ai,
   graph,

@@ -74,6 +74,11 @@ export async function pollInbox(deps: CollectionDeps, connectionId: string, now:
   const inbox = account && deps.inboxes.get(account.provider);
   if (!account || !inbox) return { status: 'skipped', reason: 'no active account of a network with an inbox' };
   if (!account.posts.length) return { status: 'skipped', reason: 'no posts published in the lookback' };
+  const unavailable = inbox.unavailableFor?.({ remoteId: account.remote_id });
+  if (unavailable) {
+    await markPolled(deps.db, account.id, account.cursor ?? {}, now);
+    return { status: 'skipped', reason: unavailable };
+  }
   const posts: WatchedPost[] = account.posts.map((post) => ({ targetId: post.targetId, remoteId: post.remoteId, publishedAt: new Date(post.publishedAt) }));
   const charged = { provider: account.provider, connectionId: account.id, workspaceId: account.workspace_id };
   const wait = await chargeInbox(deps.db, charged, inbox.readQuota ? [inbox.readQuota] : [], { cost: () => posts.length, ceilingPercent: pollSharePercent });

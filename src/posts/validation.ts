@@ -121,26 +121,35 @@ function replyViolations(placement: PlacementRules, settings: Record<string, unk
   return typeof comment === 'string' ? replyLengthViolations(placement, comment, 'settings.firstComment') : [];
 }
 
-function replyLengthViolations(placement: PlacementRules, text: string, field: string): RuleViolation[] {
+function replyLengthViolations(placement: PlacementRules, text: string, field: string, limit = placement.caption.maxLength): RuleViolation[] {
   const length = captionLength(text, placement.caption);
-  if (length <= placement.caption.maxLength) return [];
+  if (length <= limit) return [];
   return [
     {
       rule: 'caption.maxLength',
       field,
       messageKey: placement.caption.countedIn === 'graphemes' ? 'rule.captionTooLongGraphemes' : 'rule.captionTooLong',
-      params: { length, limit: placement.caption.maxLength, unit: placement.caption.countedIn },
+      params: { length, limit, unit: placement.caption.countedIn },
     },
   ];
 }
 
-/** An answer to a comment (the inbox) is a post of the account's network: counted as the placement of the post it answers counts captions. */
+/** The longest comment the network takes, where its comments have a limit of their own: its first comment's (LinkedIn's 1,250 characters). */
+function commentLimit(rules: ProviderRules): number | undefined {
+  const maxLength = (rules.settings as { properties?: { firstComment?: { maxLength?: unknown } } }).properties?.firstComment?.maxLength;
+  return typeof maxLength === 'number' ? maxLength : undefined;
+}
+
+/**
+ * An answer to a comment (the inbox) is a post of the account's network: counted as the placement of the post it
+ * answers counts captions, and no longer than a first comment there may be.
+ */
 export function checkReplyText(target: { provider: string; accountRules?: unknown; placement: string }, text: string): RuleViolation[] {
   const rules = rulesForAccount({ provider: target.provider, rules: target.accountRules });
   const placement = rules?.placements.find((candidate) => candidate.name === target.placement) ?? rules?.placements[0];
-  if (!placement) return [];
+  if (!rules || !placement) return [];
   if (text.trim() === '') return [{ rule: 'caption.required', field: 'text', messageKey: 'rule.captionRequired', params: {} }];
-  return replyLengthViolations(placement, text, 'text');
+  return replyLengthViolations(placement, text, 'text', Math.min(placement.caption.maxLength, commentLimit(rules) ?? Number.POSITIVE_INFINITY));
 }
 
 /** One post (the first, or a part of a thread) against the placement's caption and media rules; fields under `at.field`. */

@@ -75,6 +75,11 @@ export interface InboxAdapter {
    * `pollSharePercent` of it, so what is left of each window stays for publishing. None: the network does not count reads.
    */
   readonly readQuota?: Quota;
+  /**
+   * Why this account's comments cannot be read at all (a permission the operator's app cannot have), said before any
+   * call or charge; null where they can. None: every account's can.
+   */
+  unavailableFor?(account: Pick<ConnectedAccount, 'remoteId'>): string | null;
   /** The comments, replies and mentions on `posts` newer than `since`, without the account's own. */
   listComments(request: ListCommentsRequest): Promise<CommentPage>;
   /** Posts `text` once as the account in reply to the comment. A refusal is a permanent ProviderError with the network's reason. */

@@ -49,10 +49,7 @@ beforeAll(async () => {
   linkedin.signInAs(alice, pages);
   service = await startTestService({
     PUBLIC_BASE_URL: publicBaseUrl,
-    LINKEDIN_CLIENT_ID: linkedin.oauth.clientId,
-    LINKEDIN_CLIENT_SECRET: linkedin.oauth.clientSecret,
-    LINKEDIN_API_BASE_URL: linkedin.url,
-    LINKEDIN_AUTH_BASE_URL: linkedin.authBaseUrl,
+    ...linkedin.appSettings,
     LINKEDIN_VERSION: '202610',
     LINKEDIN_PRODUCTS: 'community-management',
     // Upload URLs are LinkedIn's word: they pass the SSRF guard only for hosts the operator allows.

@@ -75,7 +75,12 @@ describe('the LinkedIn stand-in, through linkedin-api-client', () => {
     expect(comment.createdEntityId).toMatch(/^urn:li:comment:\(urn:li:share:\d+,\d+\)$/);
     const comments = await client.getAll({ resourcePath: '/socialActions/{id}/comments', pathKeys: { id: urn }, accessToken, versionString });
     expect(comments.data.elements).toEqual([
-      { actor: page, commentUrn: comment.createdEntityId, object: urn, message: { text: 'Menu: https://moreau.example' } },
+      expect.objectContaining({
+        actor: page,
+        commentUrn: comment.createdEntityId,
+        object: urn,
+        message: expect.objectContaining({ text: 'Menu: https://moreau.example' }),
+      }),
     ]);
 
     const statistics = await client.finder({
@@ -86,6 +91,64 @@ describe('the LinkedIn stand-in, through linkedin-api-client', () => {
       versionString,
     });
     expect(statistics.data.elements).toEqual([expect.objectContaining({ organizationalEntity: page, share: urn })]);
+  });
+
+  it('nests a comment under a first-level one, lists either a page at a time, and forgets a deleted comment and what is under it', async () => {
+    const { createdEntityId: urn } = await client.create({ resourcePath: '/posts', entity: post(page, 'Open on Sunday'), accessToken, versionString });
+    const comment = (text: string, under: string, parentComment?: string) =>
+      client.create({
+        resourcePath: '/socialActions/{id}/comments',
+        pathKeys: { id: under },
+        entity: { actor: page, object: urn, message: { text }, ...(parentComment ? { parentComment } : {}) },
+        accessToken,
+        versionString,
+      });
+    const first = (await comment('Which street?', urn as string)).createdEntityId as string;
+    await comment('And which hours?', urn as string);
+    const nested = (await comment('Rue Mouffetard', first, first)).createdEntityId as string;
+    expect(nested).toMatch(/^urn:li:comment:\(urn:li:share:\d+,\d+\)$/);
+    // One level only: nothing nests under a nested comment.
+    expect((await refusal(comment('Deeper', nested, nested))).status).toBe(422);
+
+    const page1 = await client.getAll({
+      resourcePath: '/socialActions/{id}/comments',
+      pathKeys: { id: urn },
+      queryParams: { start: 0, count: 1 },
+      accessToken,
+      versionString,
+    });
+    expect(page1.data.paging).toMatchObject({ start: 0, count: 1, total: 2 });
+    expect(page1.data.elements).toEqual([
+      expect.objectContaining({
+        $URN: first,
+        commentUrn: first,
+        created: expect.objectContaining({ time: expect.any(Number) }),
+        commentsSummary: expect.objectContaining({ aggregatedTotalComments: 1 }),
+      }),
+    ]);
+    const under = await client.getAll({ resourcePath: '/socialActions/{id}/comments', pathKeys: { id: first }, accessToken, versionString });
+    expect(under.data.elements).toEqual([
+      expect.objectContaining({ commentUrn: nested, parentComment: first, object: urn, message: expect.objectContaining({ text: 'Rue Mouffetard' }) }),
+    ]);
+
+    await client.delete({
+      resourcePath: '/socialActions/{id}/comments/{commentId}',
+      pathKeys: { id: urn, commentId: /,(\d+)\)$/.exec(first)![1] },
+      queryParams: { actor: page },
+      accessToken,
+      versionString,
+    });
+    const left = await client.getAll({ resourcePath: '/socialActions/{id}/comments', pathKeys: { id: urn }, accessToken, versionString });
+    expect(left.data.elements.map((element) => element.message.text)).toEqual(['And which hours?']);
+    expect((await refusal(client.getAll({ resourcePath: '/socialActions/{id}/comments', pathKeys: { id: first }, accessToken, versionString }))).status).toBe(
+      404,
+    );
+
+    // A page's comments are read with r_organization_social only.
+    const writeOnly = await linkedin.accessToken(redirectUri, 'openid w_organization_social');
+    expect(
+      await refusal(client.getAll({ resourcePath: '/socialActions/{id}/comments', pathKeys: { id: urn }, accessToken: writeOnly, versionString })),
+    ).toMatchObject({ status: 403, body: { code: 'ACCESS_DENIED' } });
   });
 
   it('initializes an image upload for the member and hands out its upload URL', async () => {

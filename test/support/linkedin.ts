@@ -27,7 +27,17 @@
 //   Comments API  https://learn.microsoft.com/linkedin/marketing/community-management/shares/comments-api
 //     (POST /rest/socialActions/{urn}/comments {actor, object, message: {text}}: the actor a person or organization
 //     the member may act as, the object the post of the path; 201 with the comment and its URN; GET of the same path lists
-//     a post's comments as `elements` with `actor`, `commentUrn` and `message.text`)
+//     a post's first-level comments as `elements` with `id`, `$URN`, `commentUrn`, `actor`, `object`,
+//     `message.text`, `created.time` and `commentsSummary` (`totalFirstLevelComments`, as postiz's
+//     linkedin.page.provider.ts SocialActionsResponse reads it); "Get Comments on Comments": the same calls on a
+//     comment's URN nest a comment under it ({…, parentComment: that URN}, the object still the post) and list
+//     those nested; "Delete a Comment": DELETE …/comments/{id}?actor= by its author, after which it is listed no
+//     more, nor what is nested under it, and a comment under it answers 404). Comments nest one level: a
+//     comment under a nested one is refused (422), as production clients say (Publora's LinkedIn comments
+//     reference: "parentComment must name the top-level comment"). Reading a page's comments takes
+//     r_organization_social (403 ACCESS_DENIED without it), writing as a page w_organization_social.
+//   Paging  https://learn.microsoft.com/linkedin/shared/api-guide/concepts/pagination (`start`, `count`, default
+//     10, at most the endpoint's maximum: `commentPageSize`; `paging {start, count, total, links}`)
 //   little text  https://learn.microsoft.com/linkedin/marketing/community-management/shares/little-text-format
 //   Share statistics  https://learn.microsoft.com/linkedin/marketing/community-management/organizations/share-statistics
 //   Versioning  https://learn.microsoft.com/linkedin/marketing/versioning (no LinkedIn-Version: 400 VERSION_MISSING)
@@ -75,10 +85,15 @@ export interface StoredPost {
 }
 
 export interface StoredComment {
+  id: string;
   urn: string;
   actor: string;
   object: string;
+  /** The first-level comment it is nested under. */
+  parentComment?: string;
   text: string;
+  /** ms since the epoch */
+  createdAt: number;
 }
 
 interface StoredImage {
@@ -123,6 +138,8 @@ export interface LinkedInStandInOptions {
   imageProcessingPolls?: number;
   /** How long each video part's PUT waits before answering (to stop a worker mid-upload). */
   partDelayMs?: number;
+  /** The most comments one page of a comment list holds (the endpoint's maximum `count`). */
+  commentPageSize?: number;
 }
 
 const error = (res: ServerResponse, status: number, message: string, extra: Record<string, unknown> = {}) =>
@@ -184,6 +201,7 @@ export class LinkedInStandIn {
       partBytes: options.partBytes ?? 4 * 1024 * 1024,
       processingPolls: options.processingPolls ?? 1,
       imageProcessingPolls: options.imageProcessingPolls ?? 0,
+      commentPageSize: options.commentPageSize ?? 100,
     };
     this.partDelayMs = options.partDelayMs ?? 0;
     this.#products = options.products ?? 'share';
@@ -208,6 +226,16 @@ export class LinkedInStandIn {
   /** LINKEDIN_AUTH_BASE_URL */
   get authBaseUrl(): string {
     return `${this.oauth.url}/oauth`;
+  }
+
+  /** The service's settings of the operator's app at this stand-in. */
+  get appSettings(): Record<string, string> {
+    return {
+      LINKEDIN_CLIENT_ID: this.oauth.clientId,
+      LINKEDIN_CLIENT_SECRET: this.oauth.clientSecret,
+      LINKEDIN_API_BASE_URL: this.url,
+      LINKEDIN_AUTH_BASE_URL: this.authBaseUrl,
+    };
   }
 
   async stop(): Promise<void> {
@@ -289,8 +317,10 @@ export class LinkedInStandIn {
     if (route === 'POST /rest/posts') return this.#createPost(res, member, body);
     if (route === 'GET /rest/posts' && url.searchParams.get('q') === 'author') return this.#postsBy(res, member, url.searchParams);
     const commented = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(url.pathname);
-    if (req.method === 'POST' && commented) return this.#createComment(res, member, decodeURIComponent(commented[1]!), body);
-    if (req.method === 'GET' && commented) return this.#commentsOn(res, member, decodeURIComponent(commented[1]!));
+    if (req.method === 'POST' && commented) return this.#createComment(res, member, scopes, decodeURIComponent(commented[1]!), body);
+    if (req.method === 'GET' && commented) return this.#commentsOn(res, member, scopes, decodeURIComponent(commented[1]!), url.searchParams);
+    const deleted = /^\/rest\/socialActions\/([^/]+)\/comments\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'DELETE' && deleted) return this.#deleteComment(res, member, decodeURIComponent(deleted[1]!), deleted[2]!, url.searchParams);
     if (route === 'GET /rest/organizationalEntityShareStatistics') return this.#shareStatistics(res, member, url.searchParams);
     error(res, 404, `No route ${route}`);
   }
@@ -466,37 +496,87 @@ export class LinkedInStandIn {
     res.writeHead(201, { 'x-restli-id': id, 'x-linkedin-id': id }).end();
   }
 
-  #createComment(res: ServerResponse, member: NetworkUser, urn: string, body: any): void {
+  #createComment(res: ServerResponse, member: NetworkUser, scopes: readonly string[], urn: string, body: any): void {
     if (this.commentsUnavailable > 0) {
       this.commentsUnavailable--;
       return error(res, 503, 'Service Unavailable');
     }
     if (!this.#mayAct(member, body?.actor))
       return error(res, 403, `Not enough permissions to comment as ${body?.actor}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
-    if (body.object !== urn) return error(res, 422, 'ERROR :: /object :: must be the entity of the path');
+    if (String(body.actor).startsWith('urn:li:organization:') && !scopes.includes('w_organization_social'))
+      return error(res, 403, 'Not enough permissions to access: socialActions.comments.CREATE', { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    const parent = urn.startsWith('urn:li:comment:') ? this.comments.get(urn) : undefined;
+    if (urn.startsWith('urn:li:comment:') && !parent) return error(res, 404, `Entity ${urn} does not exist`);
+    const post = parent?.object ?? urn;
+    if (body.object !== post) return error(res, 422, 'ERROR :: /object :: must be the post the comment is on');
+    if (parent && body.parentComment !== urn) return error(res, 422, 'ERROR :: /parentComment :: must be the comment of the path');
+    if (parent?.parentComment) return error(res, 422, 'ERROR :: /parentComment :: a nested comment cannot have comments nested under it');
     const text = body.message?.text;
     if (typeof text !== 'string' || !text.trim()) return error(res, 422, 'ERROR :: /message/text :: field is required but not found and has no default value');
     if ([...text].length > 1250) return error(res, 422, 'ERROR :: /message/text :: length exceeds 1250 characters');
-    if (!this.posts.has(urn)) return error(res, 404, `Entity ${urn} does not exist`);
+    if (!this.posts.has(post)) return error(res, 404, `Entity ${post} does not exist`);
     if (this.refuseComments) return error(res, 403, 'Comments are disabled on this post', { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
     const id = this.#nextId();
-    const comment: StoredComment = { urn: `urn:li:comment:(${urn},${id})`, actor: body.actor, object: urn, text };
+    const comment: StoredComment = {
+      id,
+      urn: `urn:li:comment:(${post},${id})`,
+      actor: body.actor,
+      object: post,
+      ...(parent ? { parentComment: urn } : {}),
+      text,
+      createdAt: Date.now(),
+    };
     this.comments.set(comment.urn, comment);
     if (this.lostCommentAnswers > 0) {
       this.lostCommentAnswers--;
       return error(res, 504, 'Gateway Timeout');
     }
-    json(res, 201, { id, commentUrn: comment.urn, actor: comment.actor, object: urn, message: { text } }, { 'x-restli-id': comment.urn });
+    json(res, 201, this.#commentElement(comment), { 'x-restli-id': comment.urn });
   }
 
-  #commentsOn(res: ServerResponse, member: NetworkUser, urn: string): void {
-    const post = this.posts.get(urn);
+  #commentElement(comment: StoredComment) {
+    const nested = [...this.comments.values()].filter((candidate) => candidate.parentComment === comment.urn).length;
+    return {
+      id: comment.id,
+      $URN: comment.urn,
+      commentUrn: comment.urn,
+      actor: comment.actor,
+      object: comment.object,
+      message: { text: comment.text, attributes: [] },
+      created: { actor: comment.actor, time: comment.createdAt },
+      lastModified: { actor: comment.actor, time: comment.createdAt },
+      ...(comment.parentComment
+        ? { parentComment: comment.parentComment }
+        : { commentsSummary: { totalFirstLevelComments: nested, aggregatedTotalComments: nested, selectedComments: [] } }),
+    };
+  }
+
+  /** A post's first-level comments, or the comments nested under a comment, a page at a time (oldest first). */
+  #commentsOn(res: ServerResponse, member: NetworkUser, scopes: readonly string[], urn: string, query: URLSearchParams): void {
+    const parent = urn.startsWith('urn:li:comment:') ? this.comments.get(urn) : undefined;
+    if (urn.startsWith('urn:li:comment:') && !parent) return error(res, 404, `Entity ${urn} does not exist`);
+    const post = this.posts.get(parent?.object ?? urn);
     if (!post) return error(res, 404, `Entity ${urn} does not exist`);
     if (!this.#mayAct(member, post.author)) return error(res, 403, `Not enough permissions to read the comments of ${urn}`, { serviceErrorCode: 100 });
-    const elements = [...this.comments.values()]
-      .filter((comment) => comment.object === urn)
-      .map((comment) => ({ actor: comment.actor, commentUrn: comment.urn, object: urn, message: { text: comment.text } }));
-    json(res, 200, { paging: { start: 0, count: elements.length, links: [] }, elements });
+    if (post.author.startsWith('urn:li:organization:') && !scopes.includes('r_organization_social'))
+      return error(res, 403, 'Not enough permissions to access: socialActions.comments.GET_ALL', { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    const all = [...this.comments.values()].filter((comment) => (parent ? comment.parentComment === urn : comment.object === urn && !comment.parentComment));
+    const start = Number(query.get('start') ?? 0);
+    const count = Math.min(Number(query.get('count') ?? 10), this.#options.commentPageSize);
+    const elements = all.slice(start, start + count).map((comment) => this.#commentElement(comment));
+    json(res, 200, { paging: { start, count, total: all.length, links: [] }, elements });
+  }
+
+  /** Its author deletes a comment: it and what is nested under it are gone. */
+  #deleteComment(res: ServerResponse, member: NetworkUser, on: string, id: string, query: URLSearchParams): void {
+    const comment = [...this.comments.values()].find((candidate) => candidate.id === id && (candidate.object === on || candidate.parentComment === on));
+    if (!comment) return error(res, 404, `Comment ${id} does not exist`);
+    const actor = query.get('actor');
+    if (actor !== comment.actor || !this.#mayAct(member, actor))
+      return error(res, 403, `Not enough permissions to delete comment ${id}`, { serviceErrorCode: 100 });
+    for (const candidate of [...this.comments.values()])
+      if (candidate === comment || candidate.parentComment === comment.urn) this.comments.delete(candidate.urn);
+    res.writeHead(204).end();
   }
 
   #contentRefusal(author: string, content: StoredPost['content']): string | null {

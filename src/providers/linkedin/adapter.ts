@@ -23,14 +23,14 @@ import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem, SettingOptions } from '../adapter.ts';
 import type { AccountRules } from '../rules.ts';
 import { apiOptions, linkOf, OAuthAdapter, type OAuthAdapterOptions } from '../kit/oauthAdapter.ts';
-import { tokensOf } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment } from '../kit/thread.ts';
 import { LinkedInApi, restliUrn } from './api.ts';
+import { commentUrl, lookUp, ownComment, postComment } from './comments.ts';
 import { linkedinProfile } from './accounts.ts';
 import type { LinkedInProducts } from './products.ts';
 import { littleText } from './littleText.ts';
-import { imagesAvailable, uploadImage, uploadedVideo, type Session } from './media.ts';
+import { imagesAvailable, sessionOf, uploadImage, uploadedVideo, type Session } from './media.ts';
 import { linkedinPageRules, linkedinPageVisibility, linkedinRules } from './rules.ts';
 
 export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
@@ -143,9 +143,7 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
   }
 
   #session(account: ConnectedAccount, signal?: AbortSignal): Session {
-    if (!account.remoteId?.startsWith('urn:li:'))
-      throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The LinkedIn account has no member or organization URN: connect it again.', false);
-    return { api: this.#api, accessToken: tokensOf(account).accessToken, author: account.remoteId, signal };
+    return sessionOf(this.#api, account, signal);
   }
 
   async #post(session: Session, post: Record<string, unknown>): Promise<string> {
@@ -164,61 +162,43 @@ export class LinkedInAdapter extends OAuthAdapter implements ProviderAdapter {
 
   /** A comment on the post `urn` by its author: the comment's URN and the post's page opened at it. */
   async #comment(session: Session, urn: string, text: string): Promise<PublishedItem> {
-    const { body, headers } = await this.#api.send<{ commentUrn?: string }>({
-      method: 'POST',
-      path: `/rest/socialActions/${restliUrn(urn)}/comments`,
-      accessToken: session.accessToken,
-      body: { json: { actor: session.author, object: urn, message: { text } } },
-      signal: session.signal,
-    });
-    const commentUrn = body?.commentUrn ?? headers['x-restli-id'];
-    if (typeof commentUrn !== 'string' || !commentUrn.startsWith('urn:li:comment:'))
-      throw new ProviderError('PROVIDER_UNAVAILABLE', 'LinkedIn took the comment without naming it.', false);
-    return commentItem(urn, commentUrn);
+    return commentItem(urn, await postComment(session, { object: urn, text }));
   }
 
   /** The comment an interrupted attempt made on the post, among its comments: the author's, with the same text. */
   async #earlierComment(session: Session, urn: string, text: string): Promise<PublishedItem | null> {
-    const { elements } = await this.#lookUp<{ elements?: { actor?: string; commentUrn?: string; message?: { text?: string } }[] }>(
-      session,
-      `/rest/socialActions/${restliUrn(urn)}/comments`,
+    const found = await lookUp(
+      () => ownComment(session, urn, text),
       (reason) =>
         `An earlier attempt may have posted the first comment, and LinkedIn does not let this app read the post's comments to check (${reason}). Look at the post and comment there if it is missing.`,
     );
-    const found = (elements ?? []).find((comment) => comment.actor === session.author && comment.message?.text === text);
-    return found?.commentUrn ? commentItem(urn, found.commentUrn) : null;
+    return found ? commentItem(urn, found) : null;
   }
 
   /** The post an interrupted attempt created, among the author's latest: the same commentary and media. */
   async #earlierPost(session: Session, post: { commentary: string; content?: Post['content'] }): Promise<string | null> {
-    const { elements } = await this.#lookUp<{ elements?: Post[] }>(
-      session,
-      `/rest/posts?author=${restliUrn(session.author)}&q=author&count=10&sortBy=LAST_MODIFIED`,
+    const { elements } = await lookUp(
+      async () =>
+        (
+          await this.#api.send<{ elements?: Post[] }>({
+            method: 'GET',
+            path: `/rest/posts?author=${restliUrn(session.author)}&q=author&count=10&sortBy=LAST_MODIFIED`,
+            accessToken: session.accessToken,
+            signal: session.signal,
+          })
+        ).body,
       (reason) =>
         `An earlier attempt may have posted, and LinkedIn does not let this app read the author's posts to check (${reason}). Look at the profile and publish again if the post is not there.`,
     );
     const found = (elements ?? []).find((candidate) => candidate.commentary === post.commentary && mediaIds(candidate.content) === mediaIds(post.content));
     return found?.id ?? null;
   }
-
-  /** A read made to learn what an interrupted attempt did; LinkedIn refusing the app that read is said with what to do. */
-  async #lookUp<Body>(session: Session, path: string, refused: (reason: string) => string): Promise<Body> {
-    try {
-      return (await this.#api.send<Body>({ method: 'GET', path, accessToken: session.accessToken, signal: session.signal })).body;
-    } catch (error) {
-      if (!(error instanceof ProviderError) || error.code !== 'PROVIDER_REJECTED') throw error;
-      throw new ProviderError('PROVIDER_REJECTED', refused(error.message), false);
-    }
-  }
 }
 
 const mediaIds = (content: Post['content']) => [content?.media?.id, ...(content?.multiImage?.images ?? []).map((image) => image.id)].filter(Boolean).join(',');
 
 const published = (urn: string): PublishedItem => ({ remoteId: urn, remoteUrl: `https://www.linkedin.com/feed/update/${urn}/` });
-const commentItem = (urn: string, commentUrn: string): PublishedItem => ({
-  remoteId: commentUrn,
-  remoteUrl: `${published(urn).remoteUrl}?commentUrn=${restliUrn(commentUrn)}`,
-});
+const commentItem = (urn: string, commentUrn: string): PublishedItem => ({ remoteId: commentUrn, remoteUrl: commentUrl(urn, commentUrn) });
 
 export function createLinkedInAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): LinkedInAdapter {
   return new LinkedInAdapter({

@@ -10,7 +10,8 @@
 //     {value: {video, uploadToken, uploadInstructions: [{uploadUrl, firstByte, lastByte}]}}; a PUT of each part
 //     (its ETag kept); POST /rest/videos?action=finalizeUpload {finalizeUploadRequest: {video, uploadToken,
 //     uploadedPartIds}}; GET /rest/videos/{urn} until `status` is AVAILABLE (PROCESSING_FAILED: refused).
-import { ProviderError, type PublishMedia } from '../adapter.ts';
+import { ProviderError, type ConnectedAccount, type PublishMedia } from '../adapter.ts';
+import { tokensOf } from '../kit/oauthLink.ts';
 import type { Steps } from '../kit/steps.ts';
 import { fileBody, uploadSegments } from '../kit/upload.ts';
 import { restliUrn, type LinkedInApi } from './api.ts';
@@ -21,6 +22,13 @@ export interface Session {
   /** The member's or the organization's URN: the owner of uploads and the author of posts. */
   author: string;
   signal?: AbortSignal;
+}
+
+/** How the account calls LinkedIn: its member's token, as itself (a member) or as its page (an organization). */
+export function sessionOf(api: LinkedInApi, account: ConnectedAccount, signal?: AbortSignal): Session {
+  if (!account.remoteId?.startsWith('urn:li:'))
+    throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The LinkedIn account has no member or organization URN: connect it again.', false);
+  return { api, accessToken: tokensOf(account).accessToken, author: account.remoteId, signal };
 }
 
 interface InitializedVideo {

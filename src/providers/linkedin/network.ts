@@ -1,4 +1,4 @@
-// LinkedIn as the service knows it: its rules, its OAuth app and its adapter (src/providers/network.ts).
+// LinkedIn as the service knows it: its rules, its OAuth app, its adapter and its inbox (src/providers/network.ts).
 import { defineNetwork, oauthFactory } from '../network.ts';
 import { linkedinRules } from './rules.ts';
 
@@ -9,5 +9,11 @@ export const linkedinNetwork = defineNetwork({
   adapter: async () => {
     const { createLinkedInAdapter } = await import('./adapter.ts');
     return oauthFactory('linkedin', createLinkedInAdapter);
+  },
+  inbox: {
+    adapter: async () => {
+      const { createLinkedInInbox } = await import('./inbox.ts');
+      return oauthFactory('linkedin', createLinkedInInbox);
+    },
   },
 });
