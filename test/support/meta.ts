@@ -1041,7 +1041,8 @@ export class MetaStandIn {
   }
 
   #threadsReplies(post: ThreadsPost, edge: string, params: Record<string, string>, res: ServerResponse): void {
-    if (params.before !== undefined && params.after !== undefined) return this.#error(res, 400, 100, 'Invalid parameter: before and after cannot both be passed');
+    if (params.before !== undefined && params.after !== undefined)
+      return this.#error(res, 400, 100, 'Invalid parameter: before and after cannot both be passed');
     const below = (candidate: ThreadsPost): boolean => {
       const parent = candidate.replyTo === undefined ? undefined : this.threadsPosts.get(candidate.replyTo);
       return candidate.replyTo === post.id || (edge === 'conversation' && parent !== undefined && below(parent));

@@ -124,7 +124,8 @@ export async function publishedPart(
   if (part.media.length > 1) {
     const items = part.media.map((item, index) => ({ name: `${prefix}item:${index}`, create: create({ is_carousel_item: 'true', ...itemParams(item) }) }));
     const children = await finishedContainers(steps, flow, items);
-    container = children && (await finishedContainer(steps, flow, `${prefix}container`, create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
+    container =
+      children && (await finishedContainer(steps, flow, `${prefix}container`, create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
   } else {
     const single: Params = part.media[0] ? { ...itemParams(part.media[0]), ...post } : { media_type: 'TEXT', ...post };
     container = await finishedContainer(steps, flow, `${prefix}container`, create(single));
