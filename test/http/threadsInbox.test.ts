@@ -13,6 +13,7 @@ import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { inboxJobs, inboxOf, pollIfDue as pollAccountIfDue, settledReply as settled } from '../support/inbox.ts';
 import { MetaStandIn, type ThreadsProfile } from '../support/meta.ts';
 import { connectByOAuth } from '../support/oauthConnect.ts';
+import { openTokens } from '../../src/accounts/socialAccounts.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -204,6 +205,32 @@ describe('collecting replies from Threads', () => {
     expect((await otherApi('GET', '/inbox')).body.data).toEqual([]);
     expect((await otherApi('PATCH', `/inbox/${item.id}`, { status: 'done' })).status).toBe(404);
     expect((await otherApi('POST', `/inbox/${item.id}/replies`, { text: 'Hi' })).status).toBe(404);
+  });
+  it('says to reconnect a profile that did not grant threads_read_replies when Threads refuses to list the replies', async () => {
+    const alice = meta.threadsProfile;
+    meta.threadsProfile = { id: '25977', username: 'moreau.studio', name: 'Moreau Studio' };
+    meta.threadsDeclinedPermissions = ['threads_read_replies'];
+    try {
+      const studio = await connectByOAuth(service, publicBaseUrl, api, 'threads');
+      const { rows } = await db.query('SELECT username, remote_id, encrypted_tokens FROM social_account WHERE id = $1', [studio]);
+      const account = {
+        id: studio,
+        provider: 'threads',
+        username: rows[0].username,
+        remoteId: rows[0].remote_id,
+        tokens: openTokens(service.services.secrets, { encryptedTokens: rows[0].encrypted_tokens })!,
+      };
+      const listed = service.services.inboxes.get('threads')!.listComments({
+        account,
+        posts: [{ targetId: '00000000-0000-4000-8000-000000000000', remoteId: postRemoteId, publishedAt: new Date() }],
+        since: {},
+        signal: new AbortController().signal,
+      });
+      await expect(listed).rejects.toThrow(/Application does not have permission.*threads_read_replies permission: connect the profile again/);
+    } finally {
+      meta.threadsProfile = alice;
+      meta.threadsDeclinedPermissions = [];
+    }
   });
 });
 

@@ -61,7 +61,7 @@ export class ThreadsAdapter extends MetaAdapter implements ProviderAdapter {
     // A reply whose container is still processing ends this attempt as `processing`; the next resumes from its steps.
     const reply = async (prefix: string, part: PublishPart, params: Params): Promise<PublishedItem> => {
       const item = await posted(prefix, part, params).catch((error: unknown) => {
-        throw withReplyAdvice(error, grantedScopes(tokensOf(account)));
+        throw withPermissionAdvice(error, grantedScopes(tokensOf(account)), 'threads_manage_replies', "replies (a thread's parts, first comments)");
       });
       if (!item) throw new StillProcessing();
       return item;
@@ -146,16 +146,12 @@ export async function publishedPart(
 }
 
 /**
- * A reply refused for a permission (Graph's code 10) from a profile not known to have granted threads_manage_replies
- * (connected before it was asked for, or it was unticked): the reason says how to get it (login.ts: replies may need it).
+ * A call refused for a permission (Graph's code 10) from a profile not known to have granted `permission` (connected
+ * before it was asked for, or it was unticked): the reason says how to get it (login.ts: replies may need it).
  */
-export function withReplyAdvice(error: unknown, granted: ReadonlySet<string> | undefined): unknown {
-  if (!(error instanceof ProviderError) || error.transient || !error.message.includes('(#10)') || granted?.has('threads_manage_replies')) return error;
-  return new ProviderError(
-    error.code,
-    `${error.message} Threads asks replies (a thread's parts, first comments) for the threads_manage_replies permission: connect the profile again and allow it.`,
-    false,
-  );
+export function withPermissionAdvice(error: unknown, granted: ReadonlySet<string> | undefined, permission: string, use: string): unknown {
+  if (!(error instanceof ProviderError) || error.transient || !error.message.includes('(#10)') || granted?.has(permission)) return error;
+  return new ProviderError(error.code, `${error.message} Threads asks ${use} for the ${permission} permission: connect the profile again and allow it.`, false);
 }
 
 /** A reply's container Meta has not finished processing: the attempt ends as `processing` (not a failure). */

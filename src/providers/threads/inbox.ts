@@ -29,7 +29,7 @@ import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import { containerCheckAfterMs } from '../meta/containers.ts';
 import type { Graph } from '../meta/graph.ts';
-import { publishedPart, withReplyAdvice } from './adapter.ts';
+import { publishedPart, withPermissionAdvice } from './adapter.ts';
 
 /** A reply as the conversation edge gives it (the fields asked for). */
 interface ConversationReply {
@@ -74,11 +74,14 @@ export class ThreadsInbox implements InboxAdapter {
     const cursor = { ...since };
     const comments: RemoteComment[] = [];
     let calls = 0;
+    const granted = grantedScopes(tokensOf(account));
     for (const post of posts) {
       const seen = since[post.remoteId] === undefined ? undefined : Date.parse(since[post.remoteId]!);
       let after: string | undefined;
       do {
-        const page = await this.#graph.get<ConversationPage>(`/${post.remoteId}/conversation`, token, { fields, after }, signal);
+        const page = await this.#graph.get<ConversationPage>(`/${post.remoteId}/conversation`, token, { fields, after }, signal).catch((error: unknown) => {
+          throw withPermissionAdvice(error, granted, 'threads_read_replies', 'reading the replies to a post');
+        });
         calls++;
         let reachedSeen = false;
         for (const reply of page.data ?? []) {
@@ -104,7 +107,7 @@ export class ThreadsInbox implements InboxAdapter {
     const publishing = { graph: this.#graph, user: account.remoteId, token: tokensOf(account).accessToken, signal, steps: new Steps(request.checkpoint) };
     const item = await publishedPart(publishing, 'reply:', { caption: request.text, media: [] }, { reply_to_id: request.comment.remoteId }).catch(
       (error: unknown) => {
-        throw withReplyAdvice(error, grantedScopes(tokensOf(account)));
+        throw withPermissionAdvice(error, grantedScopes(tokensOf(account)), 'threads_manage_replies', 'replies');
       },
     );
     if (!item)
