@@ -39,10 +39,7 @@ beforeAll(async () => {
   meta = await MetaStandIn.start({ redirectUris: [`${publicBaseUrl}/oauth/callback/threads`], processingReads: 1 });
   service = await startTestService({
     PUBLIC_BASE_URL: publicBaseUrl,
-    THREADS_CLIENT_ID: meta.threadsClientId,
-    THREADS_CLIENT_SECRET: meta.threadsClientSecret,
-    THREADS_API_BASE_URL: meta.threadsUrl,
-    THREADS_AUTH_BASE_URL: meta.threadsUrl,
+    ...meta.threadsSettings,
     INBOX_POLL_SECONDS: String(pollSeconds),
   });
   const workspace = await createWorkspace(service.services);

@@ -343,6 +343,16 @@ export class MetaStandIn {
     return `${this.url}/threads`;
   }
 
+  /** The service's settings for the operator's Threads app here: THREADS_CLIENT_ID, _CLIENT_SECRET, _API_BASE_URL, _AUTH_BASE_URL. */
+  get threadsSettings(): Record<string, string> {
+    return {
+      THREADS_CLIENT_ID: this.threadsClientId,
+      THREADS_CLIENT_SECRET: this.threadsClientSecret,
+      THREADS_API_BASE_URL: this.threadsUrl,
+      THREADS_AUTH_BASE_URL: this.threadsUrl,
+    };
+  }
+
   get threadsNow(): number {
     return Date.now() + this.threadsClockAheadMs;
   }
