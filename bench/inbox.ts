@@ -3,6 +3,7 @@
 // once with everything new, then again with nothing new, then with one new comment. Counts the SQL statements the poll
 // sends (through the service's pool) and its calls to the network, and times each poll.
 import type pg from 'pg';
+import type { Services } from '../src/runtime.ts';
 import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
 import { pollInbox, type CollectionDeps } from '../src/inbox/collect.ts';
 import { MastodonStandIn } from '../test/support/mastodon.ts';
@@ -15,7 +16,7 @@ const commentsPerPost = 5;
  * Counts the statements sent through the pool: its own queries, and those on clients it hands out to callers (the
  * quota charge's transaction). pool.query takes its client through connect(callback), which is left as it is.
  */
-function countStatements(pool: pg.Pool): { read(): number } {
+export function countStatements(pool: pg.Pool): { read(): number } {
   let count = 0;
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   (pool as { query: unknown }).query = (...args: unknown[]) => {
@@ -71,37 +72,8 @@ export async function inbox(bench: Bench): Promise<void> {
       statusIds.push(id);
       for (let j = 0; j < commentsPerPost; j++) await write(bob, `Comment ${j} on post ${i}`, id);
     }
-    // The posts as publishing records them: published targets with the statuses' ids.
-    await services.db.pool.query(
-      `WITH p AS (
-         INSERT INTO post (id, workspace_id, created_by_id, caption, status, published_at, updated_at)
-         SELECT gen_random_uuid(), $1, (SELECT user_id FROM membership WHERE workspace_id = $1 LIMIT 1), 'Post ' || n, 'published', now(), now()
-         FROM generate_series(1, $3::int) n RETURNING id)
-       INSERT INTO post_target (id, post_id, connection_id, placement, position, status, remote_id, published_at)
-       SELECT gen_random_uuid(), p.id, $2, 'feed', 0, 'published', r.remote_id, now()
-       FROM (SELECT id, row_number() OVER () AS n FROM p) p JOIN unnest($4::text[]) WITH ORDINALITY AS r(remote_id, n) ON r.n = p.n`,
-      [workspaceId, connectionId, posts, statusIds],
-    );
-    const deps: CollectionDeps = {
-      db: services.db,
-      secrets: services.secrets,
-      tokens: services.tokens,
-      adapters: services.adapters,
-      inboxes: services.inboxes,
-      logger: services.logger,
-      settings: services.config.inbox,
-      linkHosts: services.connections.allowedHosts,
-    };
-    const statements = countStatements(services.db.pool);
-    const poll = async (label: string) => {
-      const [sql, calls, began] = [statements.read(), instance.requests.length, performance.now()];
-      const result = await pollInbox(deps, connectionId, new Date());
-      const ms = performance.now() - began;
-      if (result.status !== 'polled') throw new Error(`the poll was skipped: ${result.reason}`);
-      console.log(
-        `${label.padEnd(28)} ${String(result.collected).padStart(4)} collected: ${statements.read() - sql} statements, ${instance.requests.length - calls} network calls (${posts} posts), ${ms.toFixed(0)} ms`,
-      );
-    };
+    await recordPublished(services, workspaceId, connectionId, statusIds);
+    const poll = pollMeter(services, connectionId, () => instance.requests.length, posts);
     await poll('first poll (all new)');
     await poll('next poll (nothing new)');
     await write(bob, 'One more', statusIds[0]);
@@ -110,4 +82,42 @@ export async function inbox(bench: Bench): Promise<void> {
     await runtime.stop();
     await instance.stop();
   }
+}
+
+/** The posts as publishing records them: published targets of the account with the network's ids. */
+export async function recordPublished(services: Services, workspaceId: string, connectionId: string, remoteIds: string[]): Promise<void> {
+  await services.db.pool.query(
+    `WITH p AS (
+       INSERT INTO post (id, workspace_id, created_by_id, caption, status, published_at, updated_at)
+       SELECT gen_random_uuid(), $1, (SELECT user_id FROM membership WHERE workspace_id = $1 LIMIT 1), 'Post ' || n, 'published', now(), now()
+       FROM generate_series(1, $3::int) n RETURNING id)
+     INSERT INTO post_target (id, post_id, connection_id, placement, position, status, remote_id, published_at)
+     SELECT gen_random_uuid(), p.id, $2, 'feed', 0, 'published', r.remote_id, now()
+     FROM (SELECT id, row_number() OVER () AS n FROM p) p JOIN unnest($4::text[]) WITH ORDINALITY AS r(remote_id, n) ON r.n = p.n`,
+    [workspaceId, connectionId, remoteIds.length, remoteIds],
+  );
+}
+
+/** Polls the account now and prints what the poll cost: its statements, its calls to the network (`calls()` counts them at the stand-in), its time. */
+export function pollMeter(services: Services, connectionId: string, calls: () => number, posts: number): (label: string) => Promise<void> {
+  const deps: CollectionDeps = {
+    db: services.db,
+    secrets: services.secrets,
+    tokens: services.tokens,
+    adapters: services.adapters,
+    inboxes: services.inboxes,
+    logger: services.logger,
+    settings: services.config.inbox,
+    linkHosts: services.connections.allowedHosts,
+  };
+  const statements = countStatements(services.db.pool);
+  return async (label) => {
+    const [sql, called, began] = [statements.read(), calls(), performance.now()];
+    const result = await pollInbox(deps, connectionId, new Date());
+    const ms = performance.now() - began;
+    if (result.status !== 'polled') throw new Error(`the poll was skipped: ${result.reason}`);
+    console.log(
+      `${label.padEnd(28)} ${String(result.collected).padStart(4)} collected: ${statements.read() - sql} statements, ${calls() - called} network calls (${posts} posts), ${ms.toFixed(0)} ms`,
+    );
+  };
 }

@@ -11,7 +11,7 @@ import type { CollectionDeps } from '../../src/inbox/collect.ts';
 import { postInboxReply, type ReplyDeps } from '../../src/inbox/replies.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { inboxJobs, inboxOf, pollIfDue as pollAccountIfDue, settledReply as settled } from '../support/inbox.ts';
-import { MetaStandIn, type ThreadsProfile } from '../support/meta.ts';
+import { MetaStandIn, postOnThreads, type ThreadsProfile } from '../support/meta.ts';
 import { connectByOAuth } from '../support/oauthConnect.ts';
 import { openTokens } from '../../src/accounts/socialAccounts.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
@@ -77,12 +77,8 @@ async function threadsCall(profile: ThreadsProfile, method: 'GET' | 'POST', path
   return body;
 }
 
-/** `profile` replies to `to` as Threads' Create Replies says: a TEXT container with reply_to_id, FINISHED, then published. */
-async function replyAs(profile: ThreadsProfile, to: string, text: string): Promise<string> {
-  const container = await threadsCall(profile, 'POST', `/${profile.id}/threads`, { media_type: 'TEXT', text, reply_to_id: to });
-  while ((await threadsCall(profile, 'GET', `/${container.id}`, { fields: 'status' })).status !== 'FINISHED');
-  return (await threadsCall(profile, 'POST', `/${profile.id}/threads_publish`, { creation_id: container.id })).id;
-}
+/** `profile` replies to `to` through Threads' API, as any client would. */
+const replyAs = (profile: ThreadsProfile, to: string, text: string) => postOnThreads(meta, profile, tokens.get(profile.id)!, text, to);
 
 /** Moves the Threads clock on: what is written after is a minute younger (Threads' timestamps are to the second). */
 const aMinuteLater = () => {

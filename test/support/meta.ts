@@ -1220,3 +1220,25 @@ export class MetaStandIn {
     this.#json(res, 200, { access_token, token_type: 'bearer', expires_in: 5_183_944 });
   }
 }
+
+/**
+ * `profile` posts at Threads as Threads' Create Replies and Posts pages say a client does (a TEXT container, with
+ * `reply_to_id` for a reply, read until FINISHED, then threads_publish), with `token`: answers the post's id.
+ */
+export async function postOnThreads(meta: MetaStandIn, profile: ThreadsProfile, token: string, text: string, replyTo?: string): Promise<string> {
+  const call = async (method: 'GET' | 'POST', path: string, params: Record<string, string>): Promise<Record<string, string>> => {
+    const url = new URL(`${meta.threadsUrl}/v1.0${path}`);
+    if (method === 'GET') for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    const response = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}` },
+      ...(method === 'POST' ? { body: new URLSearchParams(params) } : {}),
+    });
+    const body = (await response.json()) as Record<string, string>;
+    if (!response.ok) throw new Error(`Threads answered ${response.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
+  const container = await call('POST', `/${profile.id}/threads`, { media_type: 'TEXT', text, ...(replyTo ? { reply_to_id: replyTo } : {}) });
+  while ((await call('GET', `/${container.id}`, { fields: 'status' })).status !== 'FINISHED');
+  return (await call('POST', `/${profile.id}/threads_publish`, { creation_id: container.id! })).id!;
+}
