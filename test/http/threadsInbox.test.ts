@@ -259,12 +259,15 @@ describe('answering on Threads', () => {
       [item.id],
     );
     const containers = meta.threadsContainers.size;
+    const used = await repliesUsed();
     // The job's attempts: the first finds the container IN_PROGRESS (a transient failure, retried by the job).
     expect(await postInboxReply(replies, rows[0]!.id, false)).toBe('retry');
     expect(meta.threadsContainers.size).toBe(containers + 1);
     expect(await postInboxReply(replies, rows[0]!.id, false)).toBe('published');
     expect(meta.threadsContainers.size).toBe(containers + 1);
     expect(answersTo(question).filter((answer) => answer.text === 'And dishwasher safe')).toHaveLength(1);
+    // One reply, charged once however many attempts it took.
+    expect(await repliesUsed()).toBe(used + 1);
   });
 
   it("fails an answer to a comment deleted since with Threads' reason", async () => {
