@@ -19,6 +19,7 @@ import { redirect } from './redirect.ts';
 import { inbox } from './inbox.ts';
 import { linkedinInbox } from './linkedinInbox.ts';
 import { youtubeInbox } from './youtubeInbox.ts';
+import { threadsInbox } from './threadsInbox.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -31,6 +32,7 @@ const sections: Record<string, Section> = {
   inbox,
   'inbox-youtube': youtubeInbox,
   'inbox-linkedin': linkedinInbox,
+  'inbox-threads': threadsInbox,
   bluesky,
   ai,
   graph,

@@ -59,17 +59,23 @@ export async function postInboxReply(deps: ReplyDeps, replyId: string, finalAtte
   if (!reply) return 'gone';
   const inbox = deps.inboxes.get(reply.provider);
   if (!inbox) return fail(deps, reply.id, 'PROVIDER_NOT_AVAILABLE', `${reply.provider} has no inbox on this installation.`);
-  const quotas = deps.adapters.get(reply.provider)?.quotas ?? [];
-  // An answer costs what a publish's reply costs (X counts it as a post, YouTube's comment 50 units).
-  const wait = await chargeInbox(deps.db, { provider: reply.provider, connectionId: reply.connection_id, workspaceId: reply.workspace_id }, quotas, {
-    cost: (quota) => (quota.placements ? 0 : (quota.costPerReply ?? 0)),
-  });
-  if (wait) {
-    await deps.db.pool.query(`UPDATE inbox_reply SET status = 'pending' WHERE id = $1`, [reply.id]);
-    await deps.boss.send(queueNames.postInboxReply, { replyId: reply.id } satisfies PostInboxReplyJob, { startAfter: wait.until });
-    return 'waiting';
+  // Charged once per reply, as a publish is: the attempt that is charged leaves a checkpoint, and later attempts
+  // (a retry, a resumed one) find it. An answer costs what a publish's reply costs (X counts it as a post, YouTube's
+  // comment 50 units).
+  if (!reply.checkpoint) {
+    const quotas = deps.adapters.get(reply.provider)?.quotas ?? [];
+    const wait = await chargeInbox(deps.db, { provider: reply.provider, connectionId: reply.connection_id, workspaceId: reply.workspace_id }, quotas, {
+      cost: (quota) => (quota.placements ? 0 : (quota.costPerReply ?? 0)),
+    });
+    if (wait) {
+      await deps.db.pool.query(`UPDATE inbox_reply SET status = 'pending' WHERE id = $1`, [reply.id]);
+      await deps.boss.send(queueNames.postInboxReply, { replyId: reply.id } satisfies PostInboxReplyJob, { startAfter: wait.until });
+      return 'waiting';
+    }
+    reply.checkpoint = { done: {} };
+    await deps.db.pool.query('UPDATE inbox_reply SET checkpoint = $2::jsonb WHERE id = $1', [reply.id, JSON.stringify(reply.checkpoint)]);
   }
-  let saved = reply.checkpoint ?? undefined;
+  let saved: CheckpointState | undefined = reply.checkpoint;
   const checkpoint = {
     get saved() {
       return saved;

@@ -30,10 +30,7 @@ beforeAll(async () => {
   meta = await MetaStandIn.start({ redirectUris: [`${publicBaseUrl}/oauth/callback/threads`], processingReads: 1 });
   service = await startTestService({
     PUBLIC_BASE_URL: publicBaseUrl,
-    THREADS_CLIENT_ID: meta.threadsClientId,
-    THREADS_CLIENT_SECRET: meta.threadsClientSecret,
-    THREADS_API_BASE_URL: meta.threadsUrl,
-    THREADS_AUTH_BASE_URL: meta.threadsUrl,
+    ...meta.threadsSettings,
   });
   meta.mediaOrigin = { from: publicBaseUrl, to: service.url };
   workspace = await createWorkspace(service.services);
@@ -187,6 +184,11 @@ describe('publishing to Threads', () => {
   });
 
   it('waits as long as Meta’s usage header says when Threads throttles', async () => {
+    // The inbox's background poll of the profile is not due meanwhile: it would take the throttled answer.
+    await service.services.db.pool.query(
+      `INSERT INTO inbox_poll (connection_id, cursor, polled_at) VALUES ($1, '{}', now()) ON CONFLICT (connection_id) DO UPDATE SET polled_at = now()`,
+      [connectionId],
+    );
     meta.throttle = { code: 4, minutes: 2, calls: 1 };
     const asked = Date.now();
     const target = await targetWhen(await create('Throttled'), (candidate) => Boolean(candidate?.waitingUntil) && candidate.error);

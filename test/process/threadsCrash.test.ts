@@ -25,10 +25,7 @@ beforeAll(async () => {
     JOB_SUPERVISE_SECONDS: '1',
     RATE_LIMIT_PER_MINUTE: '100000',
     PUBLIC_BASE_URL: publicBaseUrl,
-    THREADS_CLIENT_ID: meta.threadsClientId,
-    THREADS_CLIENT_SECRET: meta.threadsClientSecret,
-    THREADS_API_BASE_URL: meta.threadsUrl,
-    THREADS_AUTH_BASE_URL: meta.threadsUrl,
+    ...meta.threadsSettings,
   };
   ({ apiKey } = await setupWithCli(env, { name: 'Threads crash', email: 'threads-crash@example.test' }));
 }, 180_000);

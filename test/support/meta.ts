@@ -30,7 +30,12 @@
 //     only for unexpired tokens at least 24 hours old), https://developers.facebook.com/docs/threads/posts (containers,
 //     carousels of 2–20, threads_publish), https://developers.facebook.com/docs/threads/troubleshooting (container
 //     `status`, `error_message`), https://developers.facebook.com/docs/threads/insights, replies
-//     https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies (`reply_to_id`)
+//     https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies (`reply_to_id`),
+//     the replies under a post https://developers.facebook.com/documentation/threads/reference/reply-management
+//     (GET /{media}/replies: the top-level ones, /{media}/conversation: all depths flattened; `reverse` newest first by
+//     default; `before`/`after` cursors; `hide_status`; POST /{reply}/manage_reply hide=true|false on a top-level reply
+//     hides its nested ones too, https://developers.facebook.com/documentation/threads/reply-management), paged as
+//     Graph pages (`paging.cursors`, `next` only while there is more: https://developers.facebook.com/docs/graph-api/results)
 //   Instagram with Instagram Login  (www.instagram.com, api.instagram.com and graph.instagram.com, served under
 //     `instagramUrl`) https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login
 //     (authorize with comma-separated scopes, instagram_business_basic required; POST /oauth/access_token with
@@ -168,8 +173,13 @@ export interface ThreadsPost {
   container: string;
   text: string;
   permalink: string;
-  /** The post this one replies to (`reply_to_id`): a thread's part or a first comment. */
+  /** The post this one replies to (`reply_to_id`): a thread's part, a first comment, or a reply another profile left. */
   replyTo?: string;
+  /** Its author's username, and when it was published (on the Threads clock). */
+  username: string;
+  publishedAt: number;
+  /** The reference's `hide_status`: HIDDEN once the root post's profile hid it, COVERED where Threads covers it. */
+  hideStatus: 'NOT_HUSHED' | 'UNHUSHED' | 'HIDDEN' | 'COVERED';
 }
 
 export interface InstagramLoginAccount {
@@ -270,6 +280,8 @@ export class MetaStandIn {
   threadsRepliesNeedPermission = true;
   /** The next this many threads_publish calls answer Threads' Media Not Found (24/4279009) though the container is FINISHED. */
   threadsMediaNotFound = 0;
+  /** How many replies a page of /replies and /conversation holds (the reference names no size: a switch). */
+  threadsRepliesPageSize = 25;
   /** Instagram's media_publish answers the daily cap (9/2207042) while set: another app used the account's posts up. */
   instagramDailyCapReached = false;
   /** Reels a Page may publish in a moving 24 hours, and when each of its reels was published. */
@@ -377,6 +389,16 @@ export class MetaStandIn {
 
   get threadsUrl(): string {
     return `${this.url}/threads`;
+  }
+
+  /** The service's settings for the operator's Threads app here: THREADS_CLIENT_ID, _CLIENT_SECRET, _API_BASE_URL, _AUTH_BASE_URL. */
+  get threadsSettings(): Record<string, string> {
+    return {
+      THREADS_CLIENT_ID: this.threadsClientId,
+      THREADS_CLIENT_SECRET: this.threadsClientSecret,
+      THREADS_API_BASE_URL: this.threadsUrl,
+      THREADS_AUTH_BASE_URL: this.threadsUrl,
+    };
   }
 
   get threadsNow(): number {
@@ -987,7 +1009,8 @@ export class MetaStandIn {
         },
       });
     }
-    if (edge === 'replies' && method === 'GET' && lacks('threads_read_replies')) return permissionError();
+    if ((edge === 'replies' || edge === 'conversation') && method === 'GET' && lacks('threads_read_replies')) return permissionError();
+    if (edge === 'manage_reply' && lacks('threads_manage_replies')) return permissionError();
     if (route === 'POST threads' && params.reply_to_id !== undefined && lacks('threads_manage_replies')) return permissionError();
     if (node === 'me' && route === 'GET ') {
       const { id, username, name } = profile;
@@ -1003,6 +1026,8 @@ export class MetaStandIn {
         (post) => ({ id: post.id, text: post.text }),
       );
     const post = this.threadsPosts.get(node);
+    if (post && edge && (route === 'GET replies' || route === 'GET conversation')) return this.#threadsReplies(post, edge, params, res);
+    if (post && route === 'POST manage_reply') return this.#threadsManageReply(profile, post, params, res);
     if (post?.user === profile.id && route === 'GET insights') return this.#threadsInsights(post, params, res);
     if (post?.user === profile.id && route === 'GET ') return this.#json(res, 200, { id: post.id, permalink: post.permalink });
     const container = this.threadsContainers.get(node);
@@ -1167,7 +1192,17 @@ export class MetaStandIn {
     const id = this.#id();
     const permalink = `https://www.threads.net/@${profile.username}/post/${Buffer.from(id).toString('base64url')}`;
     const replyTo = container.params.reply_to_id;
-    this.threadsPosts.set(id, { id, user: profile.id, container: container.id, text: container.params.text ?? '', permalink, ...(replyTo ? { replyTo } : {}) });
+    this.threadsPosts.set(id, {
+      id,
+      user: profile.id,
+      username: profile.username,
+      container: container.id,
+      text: container.params.text ?? '',
+      permalink,
+      publishedAt: this.threadsNow,
+      hideStatus: 'NOT_HUSHED',
+      ...(replyTo ? { replyTo } : {}),
+    });
     if (this.holdPublishMs) await sleep(this.holdPublishMs);
     this.#json(res, 200, { id });
   }
@@ -1180,6 +1215,84 @@ export class MetaStandIn {
     this.#json(res, 200, {
       data: metrics.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], id: `${post.id}/insights/${name}/lifetime` })),
     });
+  }
+
+  /** A token of `profile` with `scopes`, as its own authorization would give it: how another person writes at Threads. */
+  issueThreadsToken(profile: ThreadsProfile, scopes = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies']): string {
+    return this.#issueThreads('long', profile, 60 * dayMs, scopes);
+  }
+
+  /** Its author deletes the post (in the app): it is listed nowhere after, and replying to it is refused. */
+  deleteThreadsPost(id: string): void {
+    this.threadsPosts.delete(id);
+  }
+
+  /** Threads covers a reply (its own filters; the reference's `hide_status` COVERED). */
+  coverThreadsReply(id: string): void {
+    this.threadsPosts.get(id)!.hideStatus = 'COVERED';
+  }
+
+  /** The post of a reply's thread (`root_post`). */
+  #threadsRoot(post: ThreadsPost): ThreadsPost {
+    let root = post;
+    while (root.replyTo !== undefined && this.threadsPosts.has(root.replyTo)) root = this.threadsPosts.get(root.replyTo)!;
+    return root;
+  }
+
+  #threadsReplies(post: ThreadsPost, edge: string, params: Record<string, string>, res: ServerResponse): void {
+    if (params.before !== undefined && params.after !== undefined)
+      return this.#error(res, 400, 100, 'Invalid parameter: before and after cannot both be passed');
+    const below = (candidate: ThreadsPost): boolean => {
+      const parent = candidate.replyTo === undefined ? undefined : this.threadsPosts.get(candidate.replyTo);
+      return candidate.replyTo === post.id || (edge === 'conversation' && parent !== undefined && below(parent));
+    };
+    const replies = [...this.threadsPosts.values()].filter((candidate) => candidate.id !== post.id && below(candidate));
+    if (params.reverse !== 'false') replies.reverse();
+    const start = params.after ? Number(Buffer.from(params.after, 'base64url').toString()) : 0;
+    const page = replies.slice(start, start + this.threadsRepliesPageSize);
+    const end = start + page.length;
+    const asked = new Set((params.fields ?? 'id').split(','));
+    const view = (reply: ThreadsPost): Record<string, unknown> => {
+      const all: Record<string, unknown> = {
+        id: reply.id,
+        text: reply.text,
+        username: reply.username,
+        permalink: reply.permalink,
+        // Meta's timestamps: ISO 8601 to the second, offset without a colon.
+        timestamp: new Date(Math.floor(reply.publishedAt / 1000) * 1000).toISOString().replace('.000Z', '+0000'),
+        media_product_type: 'THREADS',
+        is_reply: true,
+        replied_to: { id: reply.replyTo },
+        root_post: { id: this.#threadsRoot(reply).id },
+        hide_status: reply.hideStatus,
+        has_replies: [...this.threadsPosts.values()].some((candidate) => candidate.replyTo === reply.id),
+        profile_picture_url: `https://scontent.cdninstagram.com/v/${reply.user}.jpg`,
+      };
+      return Object.fromEntries(Object.entries(all).filter(([name]) => asked.has(name)));
+    };
+    const cursor = (offset: number) => Buffer.from(String(offset)).toString('base64url');
+    const more = end < replies.length;
+    this.#json(res, 200, {
+      data: page.map(view),
+      paging: {
+        cursors: { before: cursor(start), after: cursor(end) },
+        ...(more ? { next: `${this.threadsUrl}/v1.0/${post.id}/${edge}?after=${cursor(end)}` } : {}),
+      },
+    });
+  }
+
+  /** manage_reply: the root post's profile hides or unhides a top-level reply, and with it every reply below it. */
+  #threadsManageReply(profile: ThreadsProfile, reply: ThreadsPost, params: Record<string, string>, res: ServerResponse): void {
+    const parent = reply.replyTo === undefined ? undefined : this.threadsPosts.get(reply.replyTo);
+    if (!parent || parent.replyTo !== undefined || this.#threadsRoot(reply).user !== profile.id)
+      return this.#error(res, 400, 100, 'Invalid parameter: only top-level replies to your own posts can be hidden');
+    const status = params.hide === 'true' ? 'HIDDEN' : 'UNHUSHED';
+    const mark = (post: ThreadsPost): void => {
+      post.hideStatus = status;
+      for (const child of this.threadsPosts.values()) if (child.replyTo === post.id) mark(child);
+    };
+    mark(reply);
+    this.#json(res, 200, { success: true });
   }
 
   // Instagram with Instagram Login: www.instagram.com's authorization, api.instagram.com's code exchange,
@@ -1317,3 +1430,24 @@ const pick = (values: Record<string, unknown>, asked: Fields) => Object.fromEntr
 
 /** Graph's times: ISO 8601 to the second with a +0000 offset ("2017-08-31T18:10:30+0000"). */
 const graphTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;
+/**
+ * `profile` posts at Threads as Threads' Create Replies and Posts pages say a client does (a TEXT container, with
+ * `reply_to_id` for a reply, read until FINISHED, then threads_publish), with `token`: answers the post's id.
+ */
+export async function postOnThreads(meta: MetaStandIn, profile: ThreadsProfile, token: string, text: string, replyTo?: string): Promise<string> {
+  const call = async (method: 'GET' | 'POST', path: string, params: Record<string, string>): Promise<Record<string, string>> => {
+    const url = new URL(`${meta.threadsUrl}/v1.0${path}`);
+    if (method === 'GET') for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    const response = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}` },
+      ...(method === 'POST' ? { body: new URLSearchParams(params) } : {}),
+    });
+    const body = (await response.json()) as Record<string, string>;
+    if (!response.ok) throw new Error(`Threads answered ${response.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
+  const container = await call('POST', `/${profile.id}/threads`, { media_type: 'TEXT', text, ...(replyTo ? { reply_to_id: replyTo } : {}) });
+  while ((await call('GET', `/${container.id}`, { fields: 'status' })).status !== 'FINISHED');
+  return (await call('POST', `/${profile.id}/threads_publish`, { creation_id: container.id! })).id!;
+}

@@ -32,7 +32,7 @@ import { threadsRules } from './rules.ts';
 /** The Threads API version in every path but the token endpoints'. */
 export const threadsApiVersion = 'v1.0';
 
-type Params = Record<string, string | undefined>;
+export type Params = Record<string, string | undefined>;
 
 interface ThreadsSettings {
   replyControl?: string;
@@ -56,43 +56,12 @@ export class ThreadsAdapter extends MetaAdapter implements ProviderAdapter {
     const { replyControl, linkAttachment } = request.settings as ThreadsSettings;
     if (linkAttachment && media.length) throw new ProviderError('PROVIDER_REJECTED', 'Threads shows a link attachment only on a post without media.', false);
     const steps = new Steps(request.checkpoint);
-    const flow = containerFlow('Threads', { graph: this.graph, token, signal }, { status: 'status', reason: 'error_message' });
-    const create = (params: Params) => async () => (await this.graph.post<{ id: string }>(`/${user}/threads`, token, params, signal)).id;
-    /**
-     * One post (a carousel's items first) through its containers, each step named after `prefix`: published once, or
-     * null while Meta is still processing one of its containers. Replies are listed on the profile's `replies` edge.
-     */
-    const posted = async (prefix: string, part: PublishPart, params: Params): Promise<PublishedItem | null> => {
-      const post: Params = { text: part.caption || undefined, ...params };
-      let container: string | null;
-      if (part.media.length > 1) {
-        const items = part.media.map((item, index) => ({ name: `${prefix}item:${index}`, create: create({ is_carousel_item: 'true', ...itemParams(item) }) }));
-        const children = await finishedContainers(steps, flow, items);
-        container =
-          children && (await finishedContainer(steps, flow, `${prefix}container`, create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
-      } else {
-        const single: Params = part.media[0] ? { ...itemParams(part.media[0]), ...post } : { media_type: 'TEXT', ...post };
-        container = await finishedContainer(steps, flow, `${prefix}container`, create(single));
-      }
-      if (!container) return null;
-      const postsEdge = params.reply_to_id ? 'replies' : 'threads';
-      const publishing = {
-        graph: this.graph,
-        user,
-        token,
-        signal,
-        publishEdge: 'threads_publish',
-        postsEdge,
-        textField: 'text',
-        text: part.caption,
-        stepPrefix: prefix,
-      };
-      return publishedContainer(steps, flow, container, publishing);
-    };
+    const publishing: ThreadsPublishing = { graph: this.graph, user, token, signal, steps };
+    const posted = (prefix: string, part: PublishPart, params: Params) => publishedPart(publishing, prefix, part, params);
     // A reply whose container is still processing ends this attempt as `processing`; the next resumes from its steps.
     const reply = async (prefix: string, part: PublishPart, params: Params): Promise<PublishedItem> => {
       const item = await posted(prefix, part, params).catch((error: unknown) => {
-        throw withReplyAdvice(error, grantedScopes(tokensOf(account)));
+        throw withPermissionAdvice(error, grantedScopes(tokensOf(account)), 'threads_manage_replies', "replies (a thread's parts, first comments)");
       });
       if (!item) throw new StillProcessing();
       return item;
@@ -128,17 +97,61 @@ export class ThreadsAdapter extends MetaAdapter implements ProviderAdapter {
   }
 }
 
+/** Where one attempt publishes to a profile: its Graph, id and token, and the attempt's steps. */
+export interface ThreadsPublishing {
+  graph: Graph;
+  user: string;
+  token: string;
+  signal: AbortSignal;
+  steps: Steps;
+}
+
 /**
- * A reply refused for a permission (Graph's code 10) from a profile not known to have granted threads_manage_replies
- * (connected before it was asked for, or it was unticked): the reason says how to get it (login.ts: replies may need it).
+ * One post (a carousel's items first) through its containers, each step named after `prefix`: published once, or
+ * null while Meta is still processing one of its containers. Replies (`reply_to_id`) are listed on the profile's
+ * `replies` edge, where an interrupted publish is looked up.
  */
-function withReplyAdvice(error: unknown, granted: ReadonlySet<string> | undefined): unknown {
-  if (!(error instanceof ProviderError) || error.transient || !error.message.includes('(#10)') || granted?.has('threads_manage_replies')) return error;
-  return new ProviderError(
-    error.code,
-    `${error.message} Threads asks replies (a thread's parts, first comments) for the threads_manage_replies permission: connect the profile again and allow it.`,
-    false,
-  );
+export async function publishedPart(
+  { graph, user, token, signal, steps }: ThreadsPublishing,
+  prefix: string,
+  part: PublishPart,
+  params: Params,
+): Promise<PublishedItem | null> {
+  const flow = containerFlow('Threads', { graph, token, signal }, { status: 'status', reason: 'error_message' });
+  const create = (containerParams: Params) => async () => (await graph.post<{ id: string }>(`/${user}/threads`, token, containerParams, signal)).id;
+  const post: Params = { text: part.caption || undefined, ...params };
+  let container: string | null;
+  if (part.media.length > 1) {
+    const items = part.media.map((item, index) => ({ name: `${prefix}item:${index}`, create: create({ is_carousel_item: 'true', ...itemParams(item) }) }));
+    const children = await finishedContainers(steps, flow, items);
+    container =
+      children && (await finishedContainer(steps, flow, `${prefix}container`, create({ media_type: 'CAROUSEL', children: children.join(','), ...post })));
+  } else {
+    const single: Params = part.media[0] ? { ...itemParams(part.media[0]), ...post } : { media_type: 'TEXT', ...post };
+    container = await finishedContainer(steps, flow, `${prefix}container`, create(single));
+  }
+  if (!container) return null;
+  const postsEdge = params.reply_to_id ? 'replies' : 'threads';
+  return publishedContainer(steps, flow, container, {
+    graph,
+    user,
+    token,
+    signal,
+    publishEdge: 'threads_publish',
+    postsEdge,
+    textField: 'text',
+    text: part.caption,
+    stepPrefix: prefix,
+  });
+}
+
+/**
+ * A call refused for a permission (Graph's code 10) from a profile not known to have granted `permission` (connected
+ * before it was asked for, or it was unticked): the reason says how to get it (login.ts: replies may need it).
+ */
+export function withPermissionAdvice(error: unknown, granted: ReadonlySet<string> | undefined, permission: string, use: string): unknown {
+  if (!(error instanceof ProviderError) || error.transient || !error.message.includes('(#10)') || granted?.has(permission)) return error;
+  return new ProviderError(error.code, `${error.message} Threads asks ${use} for the ${permission} permission: connect the profile again and allow it.`, false);
 }
 
 /** A reply's container Meta has not finished processing: the attempt ends as `processing` (not a failure). */
@@ -150,10 +163,14 @@ const itemParams = (item: PublishMedia): Params => ({
   alt_text: item.altText ?? undefined,
 });
 
-export function createThreadsAdapter({ app, redirectUri, config }: OAuthAdapterDependencies): ThreadsAdapter {
+/** graph.threads.net's versioned API (`graph`), and its unversioned token paths (`tokens`). */
+export function threadsGraphs({ app, config }: Pick<OAuthAdapterDependencies, 'app' | 'config'>): { graph: Graph; tokens: Graph } {
   const options = { baseUrl: app.apiBaseUrl, network: 'Threads', timeoutMs: config.networkTimeoutMs };
-  const graph = new Graph({ ...options, version: threadsApiVersion });
-  const tokens = new Graph(options);
+  return { graph: new Graph({ ...options, version: threadsApiVersion }), tokens: new Graph(options) };
+}
+
+export function createThreadsAdapter({ app, redirectUri, config }: OAuthAdapterDependencies): ThreadsAdapter {
+  const { graph, tokens } = threadsGraphs({ app, config });
   const profile = threadsLogin(tokens, graph);
   // Its code exchange answers without `token_type`: completed for every network by oauth2.ts (tokenAnswers.ts).
   const link = oauthLink(profile, app, { redirectUri, timeoutMs: config.networkTimeoutMs, fetch: graph.fetch });

@@ -10,4 +10,10 @@ export const threadsNetwork = defineNetwork({
     const { createThreadsAdapter } = await import('./adapter.ts');
     return oauthFactory('threads', createThreadsAdapter);
   },
+  inbox: {
+    adapter: async () => {
+      const [{ ThreadsInbox }, { threadsGraphs }] = await Promise.all([import('./inbox.ts'), import('./adapter.ts')]);
+      return oauthFactory('threads', (dependencies) => new ThreadsInbox(threadsGraphs(dependencies).graph));
+    },
+  },
 });
