@@ -110,7 +110,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
   listSocialAccounts: async ({ services, actor, query }) => ok(mapPage(await listSocialAccounts(services.db, actor, page(query)), presentSocialAccount)),
   getSocialAccount: async ({ services, actor, params }) => ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
   getSettingOptions: async ({ services, actor, params }) => ok({ data: await readSettingOptions(services, actor, params.id ?? '') }),
-  listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links)),
+  listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links, services.config)),
   startAccountConnection: async ({ services, actor, body }) => ({
     status: 201,
     body: { data: await startAccountConnection(services.db, services.connections, actor, body as StartConnectionInput) },
