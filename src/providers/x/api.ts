@@ -74,19 +74,34 @@ function dailyCapOf(headers: ResponseHeaders, now = Date.now()): { whose: string
 }
 
 /** Whether a problem's `type` is X's problem `name` (https://api.twitter.com/2/problems/<name>, or on api.x.com). */
-const problemIs = (body: unknown, name: string) => typeof (body as XProblem | null)?.type === 'string' && (body as XProblem).type!.endsWith(`/2/problems/${name}`);
+const problemIs = (body: unknown, name: string) =>
+  typeof (body as XProblem | null)?.type === 'string' && (body as XProblem).type!.endsWith(`/2/problems/${name}`);
 
 /** X's meaning of the answers where it is not the usual one (http.ts): the 24-hour caps, credits used up, the app's access. */
-export function classify({ status, headers, body, reason }: { status: number; headers: ResponseHeaders; body: unknown; reason: string }): ProviderError | undefined {
+export function classify({
+  status,
+  headers,
+  body,
+  reason,
+}: {
+  status: number;
+  headers: ResponseHeaders;
+  body: unknown;
+  reason: string;
+}): ProviderError | undefined {
   if (status === 403 && problemIs(body, 'client-forbidden')) {
     return new ProviderError(
       'PROVIDER_REJECTED',
-      `X refused: the X app's API access does not include this endpoint (${reason}). The operator moves the app to a tier that has it (the inbox's recent search: Basic or above) or sets X_API_TIER=free.`,
+      `X refused: the X app's API access does not include this endpoint; the operator moves the app to a tier that has it (the inbox's recent search: Basic or above) or sets X_API_TIER=free. X said: ${reason}`,
       false,
     );
   }
   if (status === 429 && problemIs(body, 'usage-capped')) {
-    return new ProviderError('RATE_LIMITED_BY_PROVIDER', `X: the X app's monthly cap of posts read is used up (${reason}); reading resumes once X resets it.`, false);
+    return new ProviderError(
+      'RATE_LIMITED_BY_PROVIDER',
+      `X: the X app's monthly cap of posts read is used up (${reason}); reading resumes once X resets it.`,
+      false,
+    );
   }
   if (status === 429) {
     const cap = dailyCapOf(headers);

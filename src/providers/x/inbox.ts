@@ -104,7 +104,8 @@ export class XInbox implements InboxAdapter {
     const inReplyTo = request.comment.remoteId;
     const id = await new Steps(request.checkpoint).once('reply', () => createPost(this.#http, session, { text: request.text, mediaIds: [], inReplyTo }), {
       // X has no idempotency key: an attempt that crashed after X's answer left the reply among the account's posts.
-      ifInterrupted: () => findPost(this.#http, session, { authorId: accountId(request.account), text: request.text, inReplyTo, after: { since_id: inReplyTo } }),
+      ifInterrupted: () =>
+        findPost(this.#http, session, { authorId: accountId(request.account), text: request.text, inReplyTo, after: { since_id: inReplyTo } }),
     });
     return { remoteId: id, remoteUrl: permalink(request.account.username, id) };
   }
