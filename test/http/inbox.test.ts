@@ -3,12 +3,12 @@
 // time), once each, without the account's own answers; an answer is posted once as the account in reply to that
 // comment; one the instance refuses fails with the instance's reason; a crash between the instance's answer and our
 // record does not answer twice; another workspace's items are not found.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
-import { duePolls, pollInbox, type CollectionDeps } from '../../src/inbox/collect.ts';
+import type { CollectionDeps } from '../../src/inbox/collect.ts';
 import { postInboxReply, type ReplyDeps } from '../../src/inbox/replies.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
+import { crashedReply, inboxItems, inboxJobs, pollIfDue as pollAccountIfDue, settledReply as settledReplyOf } from '../support/inbox.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
 import { httpClient, succeed } from '../support/mcp.ts';
@@ -45,10 +45,7 @@ beforeAll(async () => {
   }));
   bob.account = instance.addAccount('bob', 'Bob Baker');
   bob.token = instance.issueToken(bob.account);
-  const linkHosts = services.connections.allowedHosts;
-  const shared = { db: services.db, secrets: services.secrets, tokens: services.tokens, adapters: services.adapters, inboxes: services.inboxes };
-  collection = { ...shared, logger: services.logger, settings: services.config.inbox, linkHosts };
-  replies = { ...shared, boss: services.boss, logger: services.logger, linkHosts };
+  ({ collection, replies } = inboxJobs(service));
 }, 120_000);
 
 afterAll(async () => {
@@ -81,27 +78,10 @@ async function bobReplies(inReplyTo: string, text: string, visibility = 'public'
   return ((await response.json()) as { id: string }).id;
 }
 
-async function inbox(query = ''): Promise<any[]> {
-  const answer = await api('GET', `/inbox${query}`);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return answer.body.data;
-}
-
+const inbox = (query = '') => inboxItems(api, query);
 /** Polls the account as the tick would at `at`: only when its poll is due then. */
-async function pollIfDue(at: Date) {
-  const due = await duePolls(collection, at);
-  return due.includes(connectionId) ? pollInbox(collection, connectionId, at) : null;
-}
-
-async function settledReply(itemId: string, replyId: string): Promise<any> {
-  for (let i = 0; i < 300; i++) {
-    const item = (await inbox()).find((candidate) => candidate.id === itemId);
-    const reply = item?.replies.find((candidate: { id: string }) => candidate.id === replyId);
-    if (reply && !['pending', 'publishing'].includes(reply.status)) return reply;
-    await sleep(100);
-  }
-  throw new Error(`reply ${replyId} did not settle`);
-}
+const pollIfDue = (at: Date) => pollAccountIfDue(collection, connectionId, at);
+const settledReply = (itemId: string, replyId: string) => settledReplyOf(api, itemId, replyId);
 
 /** The first poll (the moment everything after is measured from) and its clock. */
 let clock: Date;
@@ -252,11 +232,7 @@ describe('answering on Mastodon', () => {
     expect(await pollIfDue(clock)).toMatchObject({ collected: 1 });
     const item = (await inbox()).find((candidate) => candidate.remoteId === question);
     // The crashed attempt: committed as publishing with its call started, sent to the instance, its answer never recorded.
-    const { rows } = await service.services.db.pool.query<{ id: string }>(
-      `INSERT INTO inbox_reply (id, item_id, text, status, attempts, checkpoint) VALUES (gen_random_uuid(), $1, 'Yes, on Fridays', 'publishing', 1, $2::jsonb) RETURNING id`,
-      [item.id, JSON.stringify({ done: {}, started: 'reply' })],
-    );
-    const replyId = rows[0]!.id;
+    const replyId = await crashedReply(service, item.id, 'Yes, on Fridays');
     const alice = instance.issueToken();
     const first = await fetch(`${instance.url}/api/v1/statuses`, {
       method: 'POST',
