@@ -458,7 +458,7 @@ export class XStandIn {
         if (!conversation) return this.#invalid(res, route, 'query', query, 'The stand-in knows only the conversation_id: operator.');
         const max = Number(url.searchParams.get('max_results') ?? 10);
         if (!(max >= 10 && max <= 100))
-          return this.#invalid(res, route, 'max_results', max, 'The `max_results` query parameter value [' + max + '] is not between 10 and 100');
+          return this.#invalid(res, route, 'max_results', max, `The \`max_results\` query parameter value [${max}] is not between 10 and 100`);
         const sinceId = url.searchParams.get('since_id');
         const token = url.searchParams.get('next_token');
         const before = token ? Buffer.from(token, 'base64url').toString('utf8') : undefined;
