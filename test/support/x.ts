@@ -20,13 +20,12 @@
 //                                          more), posts of the last 7 days, newest first, max_results 10..100,
 //                                          `meta.next_token` to the next page while there is one, since_id,
 //                                          tweet.fields / expansions=author_id / user.fields as asked; deleted posts
-//                                          are gone from it. Switches: `searchRefused` answers X's 403 for an app
-//                                          whose access has no search (the problem body X's "Response codes and
-//                                          errors" page documents for `client-forbidden`, reason
-//                                          `client-not-enrolled`, as clients report it: twitter-api-v2's
-//                                          ApiResponseError.data in PLhery/node-twitter-api-v2#466 and Postiz's
-//                                          handling of a refused X call, libraries/nestjs-libraries/src/integrations/
-//                                          social/x.provider.ts)
+//                                          are gone from it (the first post of the conversation is in it: its
+//                                          conversation_id is its own id). Switch: `searchRefused` answers the 403
+//                                          an app whose access has no search gets: problem type `client-forbidden`,
+//                                          reason `client-not-enrolled`, with X's "attached to a Project" detail
+//                                          (https://docs.x.com/x-api/fundamentals/response-codes-and-errors, the
+//                                          problem types; the body as public X clients match it on `reason`)
 // Each endpoint needs the OAuth 2.0 scopes its reference page names (a token without one: 403 Forbidden).
 // Errors are problem JSON (https://docs.x.com/x-api/fundamentals/response-codes-and-errors); every answer carries
 // x-rate-limit-limit/-remaining/-reset (https://docs.x.com/x-api/fundamentals/rate-limits). Uploaded bytes are only

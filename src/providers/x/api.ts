@@ -7,7 +7,7 @@
 // them as `rateLimit.userDay` / `rateLimit.day`). A pay-per-use app whose credits are used up is answered 402. Two
 // problem types name the app's access rather than the call: `client-forbidden` (403, an app whose tier or Project
 // does not include the endpoint: the Free tier's recent search) and `usage-capped` (429, the monthly cap of posts
-// read is used up), both from the problem types of that page.
+// read is used up; its body as recorded in xdevplatform/xdk#25), both problem types of that page.
 import { ProviderError } from '../adapter.ts';
 import { NetworkHttp, type ResponseHeaders } from '../http.ts';
 
