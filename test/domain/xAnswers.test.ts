@@ -5,6 +5,7 @@ import { networkFetch } from '../../src/providers/http.ts';
 import { refreshTokens } from '../../src/providers/oauth2.ts';
 import { xHttp } from '../../src/providers/x/api.ts';
 import { classification, RecordedNetwork } from '../support/recordedAnswers.ts';
+import { clientForbidden } from '../support/x.ts';
 
 let x: RecordedNetwork;
 beforeAll(async () => {
@@ -87,19 +88,7 @@ describe("X's answers to GET /2/tweets/search/recent that name the app's access,
   it("a 403 client-forbidden (a tier without search, the Free tier's): refused, naming X_API_TIER and X's reason", async () => {
     // The body X answers an app whose access does not include the endpoint (problem type client-forbidden,
     // https://docs.x.com/x-api/fundamentals/response-codes-and-errors).
-    x.next = {
-      status: 403,
-      body: {
-        client_id: '12345',
-        detail:
-          'When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project. You can create a project via the developer portal.',
-        registration_url: 'https://developer.twitter.com/en/docs/projects/overview',
-        title: 'Client Forbidden',
-        required_enrollment: 'Appropriate Level of API Access',
-        reason: 'client-not-enrolled',
-        type: 'https://api.twitter.com/2/problems/client-forbidden',
-      },
-    };
+    x.next = { status: 403, body: clientForbidden('12345') };
     const classified = await classification(search());
     expect(classified).toMatchObject({ code: 'PROVIDER_REJECTED', transient: false });
     expect(classified.message).toMatch(/does not include this endpoint.*X_API_TIER=free\. X said: When authenticating requests/);

@@ -567,7 +567,7 @@ function notFound(postId: string) {
 }
 
 /** X's 403 for an app whose access does not include the endpoint (see above). */
-function clientForbidden(clientId: string) {
+export function clientForbidden(clientId: string) {
   return {
     client_id: clientId,
     detail:
