@@ -87,6 +87,14 @@ const settled = (itemId: string, replyId: string) => settledReply(api, itemId, r
 const itemOf = async (remoteId: string) => (await inbox(`?postId=${post.postId}&limit=100`)).find((candidate) => candidate.remoteId === remoteId);
 const poll = (at: Date) => pollIfDue(collection, connectionId, at);
 const searches = () => x.calls.filter((call) => call.route === 'search').length;
+/** What the account has used of an X quota (kit/quotas.ts) so far. */
+async function used(quota: string): Promise<number> {
+  const { rows } = await service.services.db.pool.query<{ used: number }>(
+    `SELECT coalesce(sum(used), 0)::int AS used FROM network_quota_usage WHERE network = 'x' AND quota = $1`,
+    [quota],
+  );
+  return rows[0]!.used;
+}
 
 /** The first poll (the moment everything after is measured from) and its clock. */
 let clock: Date;
@@ -126,8 +134,11 @@ describe('collecting replies from X', () => {
       replies: [],
       remoteUrl: `https://x.com/bob/status/${commentId}`,
     });
-    // Polled again with nothing new: since_id leaves the seen ones out, nothing stored twice.
+    // Polled again with nothing new: since_id leaves the seen ones out, nothing stored twice. Each poll is charged
+    // to the tier's recent-search limit, one unit a post.
+    const searched = await used('X recent search: 300 per 15 minutes (pro)');
     expect(await poll(nextInterval())).toEqual({ status: 'polled', collected: 0, calls: 1 });
+    expect(await used('X recent search: 300 per 15 minutes (pro)')).toBe(searched + 1);
     expect(await inbox()).toHaveLength(2);
   });
 
@@ -192,10 +203,13 @@ describe('answering on X', () => {
 
   it('posts the answer once, as the account, in reply to that reply, and does not collect it as an item', async () => {
     const item = await itemOf(commentId);
+    const posted = await used('X posts per day');
     const sent = await api('POST', `/inbox/${item.id}/replies`, { text: 'Number 12, next to the fountain' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(202);
     const reply = await settled(item.id, sent.body.data.id);
     expect(reply).toMatchObject({ status: 'published', error: null });
+    // An answer is a post at X: charged to X_POSTS_PER_DAY as one.
+    expect(await used('X posts per day')).toBe(posted + 1);
     const answers = answersTo(commentId).filter((candidate) => candidate.text === 'Number 12, next to the fountain');
     expect(answers).toHaveLength(1);
     expect(answers[0]!.conversationId).toBe(post.remoteId);
