@@ -18,6 +18,7 @@ import { importSection } from './import.ts';
 import { redirect } from './redirect.ts';
 import { inbox } from './inbox.ts';
 import { linkedinInbox } from './linkedinInbox.ts';
+import { xInbox } from './xInbox.ts';
 import { youtubeInbox } from './youtubeInbox.ts';
 import { threadsInbox } from './threadsInbox.ts';
 
@@ -32,6 +33,7 @@ const sections: Record<string, Section> = {
   inbox,
   'inbox-youtube': youtubeInbox,
   'inbox-linkedin': linkedinInbox,
+  'inbox-x': xInbox,
   'inbox-threads': threadsInbox,
   bluesky,
   ai,

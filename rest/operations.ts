@@ -111,7 +111,7 @@ export const operationHandlers: Record<string, OperationHandler> = {
   getSocialAccount: async ({ services, actor, params }) => ok({ data: presentSocialAccount(await getSocialAccount(services.db, actor, params.id ?? '')) }),
   getSettingOptions: async ({ services, actor, params, query }) =>
     ok({ data: await readSettingOptions(services, actor, params.id ?? '', typeof query.subreddit === 'string' ? { subreddit: query.subreddit } : {}) }),
-  listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links)),
+  listProviders: async ({ services, actor }) => ok(listProviders(actor, services.connections.links, services.config)),
   startAccountConnection: async ({ services, actor, body }) => ({
     status: 201,
     body: { data: await startAccountConnection(services.db, services.connections, actor, body as StartConnectionInput) },

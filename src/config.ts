@@ -5,6 +5,7 @@ import { defaultNetworkAnswerBytes } from './providers/http.ts';
 import { networks } from './providers/networks.ts';
 import { defaultLinkedInVersion } from './providers/linkedin/version.ts';
 import { linkedinProductSets } from './providers/linkedin/products.ts';
+import { xApiTiers } from './providers/x/tiers.ts';
 import type { NetworkConfig, NetworkSettings } from './providers/network.ts';
 
 export const processRoles = ['all', 'api', 'worker'] as const;
@@ -264,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkedinProducts: oneOf(env, 'LINKEDIN_PRODUCTS', linkedinProductSets, 'share'),
     metaGraphVersion: graphVersion(env.META_GRAPH_API_VERSION || 'v23.0'),
     xPostsPerDay: integer(env, 'X_POSTS_PER_DAY', 100, 1),
+    xApiTier: oneOf(env, 'X_API_TIER', xApiTiers, 'basic'),
     threadsPostsPerDay: integer(env, 'THREADS_POSTS_PER_DAY', 250, 1),
     tiktokPostsPerDay: integer(env, 'TIKTOK_POSTS_PER_DAY', 15, 1),
     tiktokInitsPerMinute: integer(env, 'TIKTOK_INITS_PER_MINUTE', 6, 1),

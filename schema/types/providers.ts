@@ -134,6 +134,6 @@ builder.queryField('providers', (t) =>
   t.field({
     type: [ProviderRulesRef],
     authScopes: { operation: 'listProviders' },
-    resolve: (_root, _args, context) => listProviders(context.actor, context.services.connections.links).data,
+    resolve: (_root, _args, context) => listProviders(context.actor, context.services.connections.links, context.services.config).data,
   }),
 );

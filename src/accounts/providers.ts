@@ -5,7 +5,7 @@ import { authorize } from '../access/operations.ts';
 import { invalidRequest } from '../errors/appError.ts';
 import type { Connector } from '../providers/adapter.ts';
 import { providerNames, providerRules } from '../providers/catalog.ts';
-import type { CredentialField } from '../providers/network.ts';
+import type { CredentialField, NetworkConfig } from '../providers/network.ts';
 import { networkNamed } from '../providers/networks.ts';
 import type { ProviderRules } from '../providers/rules.ts';
 import { publishes, type AccountLinks } from '../providers/registry.ts';
@@ -46,7 +46,11 @@ export function appSettingsOf(provider: string): string[] {
 }
 
 /** GET /providers: any authenticated caller may read the rules; the catalog is one page. */
-export function listProviders(actor: Actor, links: AccountLinks): { data: ProviderEntry[]; pagination: { nextCursor: null; hasMore: false } } {
+export function listProviders(
+  actor: Actor,
+  links: AccountLinks,
+  config: NetworkConfig,
+): { data: ProviderEntry[]; pagination: { nextCursor: null; hasMore: false } } {
   authorize(actor, 'listProviders');
   const data = providerRules.map((rules) => {
     const connector = links.get(rules.provider)?.connector;
@@ -59,7 +63,7 @@ export function listProviders(actor: Actor, links: AccountLinks): { data: Provid
       requiredSettings: appSettingsOf(rules.provider),
       connectionMethods:
         connector?.method === 'oauth2' ? (connector.methods ?? []).filter((method) => !method.missingSettings?.length).map((method) => method.name) : [],
-      inbox: inboxSupport(rules.provider),
+      inbox: inboxSupport(rules.provider, config),
     };
   });
   return { data, pagination: { nextCursor: null, hasMore: false } };

@@ -11,6 +11,7 @@ import type { SecretBox } from '../crypto/secretBox.ts';
 import type { ProviderAdapter } from './adapter.ts';
 import type { InboxAdapter } from './inbox.ts';
 import type { LinkedInProducts } from './linkedin/products.ts';
+import type { XApiTier } from './x/tiers.ts';
 import { callbackUrl } from './oauth2.ts';
 import type { ProviderRules } from './rules.ts';
 
@@ -101,6 +102,8 @@ export interface NetworkConfig {
   metaGraphVersion: string;
   /** `X_POSTS_PER_DAY`: posts per X account per day, as the operator's X API access allows (the tier's per-user cap: Free about 17, Basic 100). */
   xPostsPerDay: number;
+  /** `X_API_TIER`: the X API access tier of the operator's app (x/tiers.ts), which decides what X's inbox may read. */
+  xApiTier: XApiTier;
   /** `THREADS_POSTS_PER_DAY`: posts per Threads profile per day (Threads allows 250 API-published posts in 24 hours). */
   threadsPostsPerDay: number;
   /** `TIKTOK_POSTS_PER_DAY`: posts per TikTok creator per day (TikTok caps API posts a day without publishing the figure). */
@@ -144,8 +147,11 @@ export type AdapterFactory = (dependencies: AdapterDependencies) => ProviderAdap
 /** A network's inbox adapter (./inbox.ts), made from what the service hands it: null where the operator has not configured the network. */
 export type InboxFactory = (dependencies: AdapterDependencies) => InboxAdapter | null;
 
-/** Whether the network has an inbox here (GET /v1/providers `inbox`): the module of its InboxAdapter, or why there is none. */
-export type InboxProfile = { adapter: () => Promise<InboxFactory> } | { unavailable: string };
+/**
+ * Whether the network has an inbox here (GET /v1/providers `inbox`): the module of its InboxAdapter, or why there is
+ * none; `unavailableWith`: why the operator's settings leave it without one (X's Free tier), null where they do not.
+ */
+export type InboxProfile = { adapter: () => Promise<InboxFactory>; unavailableWith?: (config: NetworkConfig) => string | null } | { unavailable: string };
 
 export interface Network {
   name: string;

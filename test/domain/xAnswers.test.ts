@@ -5,6 +5,7 @@ import { networkFetch } from '../../src/providers/http.ts';
 import { refreshTokens } from '../../src/providers/oauth2.ts';
 import { xHttp } from '../../src/providers/x/api.ts';
 import { classification, RecordedNetwork } from '../support/recordedAnswers.ts';
+import { clientForbidden } from '../support/x.ts';
 
 let x: RecordedNetwork;
 beforeAll(async () => {
@@ -78,6 +79,37 @@ describe("X's answers to POST /2/tweets (https://docs.x.com/x-api/fundamentals/r
   ])('%s', async (_case, status, body, expected) => {
     x.next = { status, body };
     expect(await classification(post())).toMatchObject(expected);
+  });
+});
+
+describe("X's answers to GET /2/tweets/search/recent that name the app's access, not the call", () => {
+  const search = () => xHttp(5000).send({ method: 'GET', url: `${x.url}/2/tweets/search/recent?query=conversation_id:1`, accessToken: 't' });
+
+  it("a 403 client-forbidden (a tier without search, the Free tier's): refused, naming X_API_TIER and X's reason", async () => {
+    // The body X answers an app whose access does not include the endpoint (problem type client-forbidden,
+    // https://docs.x.com/x-api/fundamentals/response-codes-and-errors).
+    x.next = { status: 403, body: clientForbidden('12345') };
+    const classified = await classification(search());
+    expect(classified).toMatchObject({ code: 'PROVIDER_REJECTED', transient: false });
+    expect(classified.message).toMatch(/does not include this endpoint.*X_API_TIER=free\. X said: When authenticating requests/);
+  });
+
+  it('a 429 usage-capped (the monthly cap of posts read): refused until X resets it, not retried at the 15-minute reset', async () => {
+    // The body and headers as recorded in xdevplatform/xdk#25 (a cap's 429 beside a 15-minute window far from spent).
+    x.next = {
+      status: 429,
+      headers: { 'x-rate-limit-limit': '60', 'x-rate-limit-remaining': '59', 'x-rate-limit-reset': inSeconds(900) },
+      body: {
+        title: 'UsageCapExceeded',
+        detail: 'Usage cap exceeded: Monthly product cap',
+        type: 'https://api.twitter.com/2/problems/usage-capped',
+        period: 'Monthly',
+        scope: 'Product',
+      },
+    };
+    const classified = await classification(search());
+    expect(classified).toMatchObject({ code: 'RATE_LIMITED_BY_PROVIDER', transient: false });
+    expect(classified.message).toContain('monthly cap of posts read is used up (Usage cap exceeded: Monthly product cap)');
   });
 });
 

@@ -277,6 +277,7 @@ describe('publishing to X', () => {
     const { connectionId, user } = await connect();
     x.posts.push({
       id: '1',
+      conversationId: '1',
       authorId: user.id,
       text: 'Said before',
       mediaIds: [],
@@ -325,6 +326,7 @@ describe('a thread on X', () => {
     // The third part says what the account already said: X refuses it (403 duplicate content).
     x.posts.push({
       id: '2',
+      conversationId: '2',
       authorId: user.id,
       text: 'Said before too',
       mediaIds: [],

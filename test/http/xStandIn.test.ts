@@ -1,5 +1,6 @@
 // The X stand-in (test/support/x.ts) kept honest: twitter-api-v2, X's maintained client, posts, uploads (chunked, with
-// alt text, a video through STATUS), reads metrics and a timeline against it, and gets X's errors where X gives them.
+// alt text, a video through STATUS), reads metrics and a timeline, searches a conversation page by page and deletes
+// against it, and gets X's errors where X gives them.
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiResponseError, TwitterApi, type TwitterApiv2 } from 'twitter-api-v2';
@@ -46,6 +47,40 @@ describe('the X stand-in, through twitter-api-v2', () => {
     const duplicate = await failure(client.tweet('Hello from the stand-in'));
     expect(duplicate.code).toBe(403);
     expect(duplicate.data).toMatchObject({ title: 'Forbidden', detail: expect.stringContaining('duplicate content') });
+  });
+
+  it("finds a conversation's replies by recent search, newest first, page after page, with their authors; since_id and deletes as X does", async () => {
+    const root = await client.tweet('Ask me anything');
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await client.reply(`Answer number ${i}`, root.data.id)).data.id);
+    const found = await client.search(`conversation_id:${root.data.id}`, {
+      max_results: 10,
+      'tweet.fields': ['author_id', 'created_at', 'conversation_id', 'referenced_tweets'],
+      expansions: ['author_id'],
+      'user.fields': ['profile_image_url'],
+    });
+    expect(found.tweets).toHaveLength(10);
+    await found.fetchNext();
+    // The conversation's first post is in it too: its conversation_id is its own id.
+    expect(found.tweets.map((tweet) => tweet.id)).toEqual([...[...ids].reverse(), root.data.id]);
+    expect(found.tweets[0]).toMatchObject({
+      author_id: x.oauth.user.id,
+      conversation_id: root.data.id,
+      referenced_tweets: [{ type: 'replied_to', id: root.data.id }],
+    });
+    expect(found.includes.author(found.tweets[0]!)).toMatchObject({ username: x.oauth.user.username, profile_image_url: x.oauth.user.profileImageUrl });
+    await client.deleteTweet(ids[11]!);
+    const newer = await client.search(`conversation_id:${root.data.id}`, { since_id: ids[8] });
+    expect(newer.tweets.map((tweet) => tweet.id)).toEqual([ids[10], ids[9]]);
+    expect((await failure(client.search(`conversation_id:${root.data.id}`, { max_results: 5 }))).code).toBe(400);
+    x.searchRefused = true;
+    try {
+      const refused = await failure(client.search(`conversation_id:${root.data.id}`));
+      expect(refused.code).toBe(403);
+      expect(refused.data).toMatchObject({ reason: 'client-not-enrolled', type: 'https://api.twitter.com/2/problems/client-forbidden' });
+    } finally {
+      x.searchRefused = false;
+    }
   });
 
   it('uploads an image in chunks with alt text, and a video it processes before a post may carry it', async () => {

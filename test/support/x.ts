@@ -12,8 +12,20 @@
 //                                          still processing refused: "Your media IDs are invalid."; a reply to a
 //                                          post that does not exist: 403)
 //   GET  /2/tweets/:id                     https://docs.x.com/x-api/posts/get-post-by-id (public_metrics)
-//   GET  /2/users/:id/tweets               https://docs.x.com/x-api/users/get-posts (newest first, start_time,
-//                                          tweet.fields=referenced_tweets)
+//   DELETE /2/tweets/:id                   https://docs.x.com/x-api/posts/delete-post (the author's own only)
+//   GET  /2/users/:id/tweets               https://docs.x.com/x-api/users/get-posts (newest first, start_time or
+//                                          since_id, tweet.fields=referenced_tweets)
+//   GET  /2/tweets/search/recent           https://docs.x.com/x-api/posts/search-recent-posts: the query operator
+//                                          `conversation_id:` only (anything else a 400, the stand-in knows no
+//                                          more), posts of the last 7 days, newest first, max_results 10..100,
+//                                          `meta.next_token` to the next page while there is one, since_id,
+//                                          tweet.fields / expansions=author_id / user.fields as asked; deleted posts
+//                                          are gone from it (the first post of the conversation is in it: its
+//                                          conversation_id is its own id). Switch: `searchRefused` answers the 403
+//                                          an app whose access has no search gets: problem type `client-forbidden`,
+//                                          reason `client-not-enrolled`, with X's "attached to a Project" detail
+//                                          (https://docs.x.com/x-api/fundamentals/response-codes-and-errors, the
+//                                          problem types; the body as public X clients match it on `reason`)
 // Each endpoint needs the OAuth 2.0 scopes its reference page names (a token without one: 403 Forbidden).
 // Errors are problem JSON (https://docs.x.com/x-api/fundamentals/response-codes-and-errors); every answer carries
 // x-rate-limit-limit/-remaining/-reset (https://docs.x.com/x-api/fundamentals/rate-limits). Uploaded bytes are only
@@ -66,12 +78,14 @@ export interface XPost {
   replySettings: string | null;
   /** `reply.in_reply_to_tweet_id`: the post this one replies to. */
   inReplyToId: string | null;
+  /** The first post of the thread it belongs to (its own id for a post that replies to none). */
+  conversationId: string;
   createdAt: Date;
   metrics: { retweet_count: number; reply_count: number; like_count: number; quote_count: number; impression_count: number };
 }
 
 /** A route of the API, as the switches below name it. */
-export type XRoute = 'initialize' | 'append' | 'finalize' | 'status' | 'metadata' | 'tweet' | 'lookup' | 'timeline';
+export type XRoute = 'initialize' | 'append' | 'finalize' | 'status' | 'metadata' | 'tweet' | 'delete' | 'lookup' | 'timeline' | 'search';
 
 /** The scopes each route's reference page requires of an OAuth 2.0 user token. */
 const scopesOf: Record<XRoute, string[]> = {
@@ -81,9 +95,14 @@ const scopesOf: Record<XRoute, string[]> = {
   status: ['media.write'],
   metadata: ['media.write'],
   tweet: ['tweet.read', 'tweet.write', 'users.read'],
+  delete: ['tweet.read', 'tweet.write', 'users.read'],
   lookup: ['tweet.read', 'users.read'],
   timeline: ['tweet.read', 'users.read'],
+  search: ['tweet.read', 'users.read'],
 };
+
+/** Recent search reaches back 7 days. */
+const searchableMs = 7 * 24 * 3600_000;
 
 export class XStandIn {
   readonly oauth: OAuthNetwork;
@@ -102,6 +121,10 @@ export class XStandIn {
   readonly #postedUnderCap = new Map<string, number>();
   /** A pay-per-use app's credits left (see above); undefined: a tier without credits. */
   credits: number | undefined;
+  /** The app's access has no recent search (the Free tier's): 403 client-forbidden (see above). */
+  searchRefused = false;
+  /** Every author of a post, by id: what `expansions=author_id` shows. */
+  readonly users = new Map<string, NetworkUser>();
   /** Called when a route has done its work, before it answers: true holds the answer forever (a worker killed meanwhile). */
   hold: ((route: XRoute, detail: { mediaId?: string; segment?: number }) => boolean) | undefined;
   readonly #held = new Set<ServerResponse>();
@@ -378,72 +401,126 @@ export class XStandIn {
         }
         if (this.credits !== undefined) this.credits--;
         if (this.dailyCap) this.#postedUnderCap.set(capKey, (this.#postedUnderCap.get(capKey) ?? 0) + 1);
+        const id = this.#id();
         const post: XPost = {
-          id: this.#id(),
+          id,
           authorId: user.id,
           text,
           mediaIds,
           replySettings: body.reply_settings ?? null,
           inReplyToId,
+          conversationId: parent?.conversationId ?? id,
           createdAt: new Date(),
           metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, impression_count: 0 },
         };
         this.posts.push(post);
+        this.users.set(user.id, user);
         if (parent) parent.metrics.reply_count++;
         answer(201, { data: { id: post.id, text: shown(post), edit_history_tweet_ids: [post.id] } });
         return true;
       }
       case 'lookup': {
         const post = this.posts.find((candidate) => candidate.id === postId);
-        const fields = (url.searchParams.get('tweet.fields') ?? '').split(',');
-        const data = post && {
-          id: post.id,
-          text: shown(post),
-          edit_history_tweet_ids: [post.id],
-          ...(fields.includes('public_metrics') ? { public_metrics: post.metrics } : {}),
-        };
-        answer(
-          200,
-          data
-            ? { data }
-            : {
-                errors: [
-                  {
-                    value: postId,
-                    detail: `Could not find tweet with id: [${postId}].`,
-                    title: 'Not Found Error',
-                    resource_type: 'tweet',
-                    parameter: 'id',
-                    resource_id: postId,
-                    type: 'https://api.twitter.com/2/problems/resource-not-found',
-                  },
-                ],
-              },
-        );
+        answer(200, post ? { data: this.#shown(post, url) } : notFound(postId!));
+        return true;
+      }
+      case 'delete': {
+        const post = this.posts.find((candidate) => candidate.id === postId);
+        if (!post) {
+          answer(200, notFound(postId!));
+          return true;
+        }
+        if (post.authorId !== user.id) return this.#problem(res, route, 403, 'Forbidden', 'You are not authorized to delete this Tweet.');
+        this.posts.splice(this.posts.indexOf(post), 1);
+        answer(200, { data: { deleted: true } });
         return true;
       }
       case 'timeline': {
         const since = url.searchParams.get('start_time');
+        const sinceId = url.searchParams.get('since_id');
         const max = Number(url.searchParams.get('max_results') ?? 10);
         if (!(max >= 5 && max <= 100)) return this.#invalid(res, route, 'max_results', max, 'max_results must be 5-100');
         const posts = this.posts
-          .filter((post) => post.authorId === userId && (!since || post.createdAt >= new Date(since)))
+          .filter((post) => post.authorId === userId && (!since || post.createdAt >= new Date(since)) && (!sinceId || newerThan(post.id, sinceId)))
           .reverse()
           .slice(0, max);
-        const referenced = (url.searchParams.get('tweet.fields') ?? '').split(',').includes('referenced_tweets');
-        const data = posts.map((post) => ({
-          id: post.id,
-          text: shown(post),
-          edit_history_tweet_ids: [post.id],
-          ...(referenced && post.inReplyToId ? { referenced_tweets: [{ type: 'replied_to', id: post.inReplyToId }] } : {}),
-        }));
+        answer(200, this.#page(posts.map((post) => this.#shown(post, url))));
+        return true;
+      }
+      case 'search': {
+        if (this.searchRefused) {
+          this.#send(res, 403, clientForbidden(this.oauth.clientId), route);
+          return true;
+        }
+        const query = url.searchParams.get('query') ?? '';
+        const conversation = /^conversation_id:(\d+)$/.exec(query.trim())?.[1];
+        if (!conversation) return this.#invalid(res, route, 'query', query, 'The stand-in knows only the conversation_id: operator.');
+        const max = Number(url.searchParams.get('max_results') ?? 10);
+        if (!(max >= 10 && max <= 100))
+          return this.#invalid(res, route, 'max_results', max, `The \`max_results\` query parameter value [${max}] is not between 10 and 100`);
+        const sinceId = url.searchParams.get('since_id');
+        const token = url.searchParams.get('next_token');
+        const before = token ? Buffer.from(token, 'base64url').toString('utf8') : undefined;
+        const matching = this.posts
+          .filter(
+            (post) =>
+              post.conversationId === conversation &&
+              Date.now() - post.createdAt.getTime() < searchableMs &&
+              (!sinceId || newerThan(post.id, sinceId)) &&
+              (!before || newerThan(before, post.id)),
+          )
+          .reverse();
+        const posts = matching.slice(0, max);
+        const more = matching.length > max ? Buffer.from(posts.at(-1)!.id).toString('base64url') : undefined;
+        const expanded = (url.searchParams.get('expansions') ?? '').split(',').includes('author_id');
+        const userFields = (url.searchParams.get('user.fields') ?? '').split(',');
+        const authors = [...new Set(posts.map((post) => post.authorId))].flatMap((id) => {
+          const author = this.users.get(id);
+          return author
+            ? [
+                {
+                  id,
+                  name: author.name,
+                  username: author.username,
+                  ...(userFields.includes('profile_image_url') && author.profileImageUrl ? { profile_image_url: author.profileImageUrl } : {}),
+                },
+              ]
+            : [];
+        });
+        const page = this.#page(posts.map((post) => this.#shown(post, url)));
         answer(200, {
-          ...(data.length ? { data } : {}),
-          meta: { result_count: data.length, ...(data.length ? { newest_id: data[0]!.id, oldest_id: data.at(-1)!.id } : {}) },
+          ...page,
+          ...(expanded && authors.length ? { includes: { users: authors } } : {}),
+          meta: { ...page.meta, ...(more ? { next_token: more } : {}) },
         });
         return true;
       }
     }
+  }
+
+  /** A post as X answers it, with the `tweet.fields` the request asks for. */
+  #shown(post: XPost, url: URL): Record<string, unknown> {
+    const fields = (url.searchParams.get('tweet.fields') ?? '').split(',');
+    const parent = post.inReplyToId ? this.posts.find((candidate) => candidate.id === post.inReplyToId) : undefined;
+    return {
+      id: post.id,
+      text: shown(post),
+      edit_history_tweet_ids: [post.id],
+      ...(fields.includes('public_metrics') ? { public_metrics: post.metrics } : {}),
+      ...(fields.includes('referenced_tweets') && post.inReplyToId ? { referenced_tweets: [{ type: 'replied_to', id: post.inReplyToId }] } : {}),
+      ...(fields.includes('author_id') ? { author_id: post.authorId } : {}),
+      ...(fields.includes('created_at') ? { created_at: post.createdAt.toISOString() } : {}),
+      ...(fields.includes('conversation_id') ? { conversation_id: post.conversationId } : {}),
+      ...(fields.includes('in_reply_to_user_id') && parent ? { in_reply_to_user_id: parent.authorId } : {}),
+    };
+  }
+
+  /** A list's answer: `data` only where there are posts, `meta` with the newest and oldest ids. */
+  #page(data: Record<string, unknown>[]): { data?: Record<string, unknown>[]; meta: Record<string, unknown> } {
+    return {
+      ...(data.length ? { data } : {}),
+      meta: { result_count: data.length, ...(data.length ? { newest_id: data[0]!.id, oldest_id: data.at(-1)!.id } : {}) },
+    };
   }
 
   #mediaOf(id: string | undefined, user: NetworkUser): XMedia | undefined {
@@ -460,11 +537,47 @@ function routeOf(method: string, url: URL): { route: XRoute; mediaId?: string; u
   if (method === 'GET' && path === '/2/media/upload') return { route: 'status' };
   if (method === 'POST' && path === '/2/media/metadata') return { route: 'metadata' };
   if (method === 'POST' && path === '/2/tweets') return { route: 'tweet' };
+  if (method === 'GET' && path === '/2/tweets/search/recent') return { route: 'search' };
   const post = /^\/2\/tweets\/(\d+)$/.exec(path);
   if (method === 'GET' && post) return { route: 'lookup', postId: post[1] };
+  if (method === 'DELETE' && post) return { route: 'delete', postId: post[1] };
   const timeline = /^\/2\/users\/(\d+)\/tweets$/.exec(path);
   if (method === 'GET' && timeline) return { route: 'timeline', userId: timeline[1] };
   return undefined;
+}
+
+/** Snowflake ids compared as the numbers they are. */
+const newerThan = (id: string, than: string) => BigInt(id) > BigInt(than);
+
+/** A 200 whose `errors` say the post is not there (deleted, or never was). */
+function notFound(postId: string) {
+  return {
+    errors: [
+      {
+        value: postId,
+        detail: `Could not find tweet with id: [${postId}].`,
+        title: 'Not Found Error',
+        resource_type: 'tweet',
+        parameter: 'id',
+        resource_id: postId,
+        type: 'https://api.twitter.com/2/problems/resource-not-found',
+      },
+    ],
+  };
+}
+
+/** X's 403 for an app whose access does not include the endpoint (see above). */
+export function clientForbidden(clientId: string) {
+  return {
+    client_id: clientId,
+    detail:
+      'When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project. You can create a project via the developer portal.',
+    registration_url: 'https://developer.twitter.com/en/docs/projects/overview',
+    title: 'Client Forbidden',
+    required_enrollment: 'Appropriate Level of API Access',
+    reason: 'client-not-enrolled',
+    type: 'https://api.twitter.com/2/problems/client-forbidden',
+  };
 }
 
 /** How X shows a post's text back: links as t.co links, and a post with media ends with the media's link. */

@@ -8,9 +8,7 @@
 //             https://docs.x.com/x-api/posts/create-post; never while a file is still processing. A thread's parts
 //             and a first comment are posts with `reply.in_reply_to_tweet_id` the part before (same page)
 //   no duplicates  X takes no idempotency key: a post step an earlier attempt started without recording its result
-//             is looked up among the account's recent posts (GET /2/users/{id}/tweets,
-//             https://docs.x.com/x-api/users/get-posts) before posting again; a reply also by the post it replies to
-//             (`referenced_tweets` replied_to)
+//             is looked up among the account's recent posts before posting again (posts.ts)
 //   limits    429 waits until `x-rate-limit-reset` (api.ts); posts per account per day are a quota (X_POSTS_PER_DAY)
 //             https://docs.x.com/x-api/fundamentals/rate-limits; a 403 (duplicate content) is final with X's reason
 //   metrics   GET /2/tweets/{id}?tweet.fields=public_metrics https://docs.x.com/x-api/posts/get-post-by-id
@@ -23,8 +21,8 @@ import { Steps } from '../kit/steps.ts';
 import { postFirstComment, publishThread } from '../kit/thread.ts';
 import type { OAuthAdapterDependencies } from '../network.ts';
 import type { NetworkHttp } from '../http.ts';
-import { linkPattern } from '../../text/links.ts';
 import { dataOf, xHttp, type Post, type User } from './api.ts';
+import { createPost, findPost, permalink } from './posts.ts';
 import { uploadMedia, type Session } from './media.ts';
 import { xRules } from './rules.ts';
 
@@ -60,9 +58,6 @@ function xProfile(http: NetworkHttp): OAuthProfile {
   };
 }
 
-/** Text as X shows it back (links become t.co links, a media post ends with one): compared without links. */
-const comparable = (text: string) => text.replace(linkPattern, '').replace(/\s+/g, ' ').trim();
-
 export interface XAdapterOptions {
   app: GivenApp;
   redirectUri: string;
@@ -93,46 +88,15 @@ export class XAdapter extends OAuthAdapter implements ProviderAdapter {
     return { apiBaseUrl: this.#api, accessToken: tokensOf(request.account).accessToken, signal: request.signal };
   }
 
-  /**
-   * The post an interrupted attempt created, if X has it: the account's posts since then, by their text, and for a
-   * reply (a part of a thread, a first comment) by the post it replies to.
-   */
-  async #findPost(request: PublishRequest, session: Session, since: string, text: string, inReplyTo?: string): Promise<string | null> {
-    const query = new URLSearchParams({
-      max_results: '20',
-      start_time: new Date(Date.parse(since) - lookBackMs).toISOString(),
-      'tweet.fields': 'referenced_tweets',
-    });
-    const { body } = await this.#http.send<{ data?: Post[] }>({
-      method: 'GET',
-      url: `${this.#api}/2/users/${encodeURIComponent(request.account.remoteId ?? '')}/tweets?${query}`,
-      accessToken: session.accessToken,
-      signal: session.signal,
-    });
-    const repliesTo = (post: Post) => post.referenced_tweets?.find((reference) => reference.type === 'replied_to')?.id;
-    return (body.data ?? []).find((post) => comparable(post.text) === comparable(text) && repliesTo(post) === inReplyTo)?.id ?? null;
+  /** The post an interrupted attempt created, if X has it: the account's posts since the attempt started (clocks differ). */
+  #findPost(request: PublishRequest, session: Session, since: string, text: string, inReplyTo?: string): Promise<string | null> {
+    const after = { start_time: new Date(Date.parse(since) - lookBackMs).toISOString() };
+    return findPost(this.#http, session, { authorId: request.account.remoteId ?? '', text, inReplyTo, after });
   }
 
-  async #createPost(request: PublishRequest, session: Session, post: { text: string; mediaIds: string[]; inReplyTo?: string }): Promise<string> {
-    const { replySettings = 'everyone' } = request.settings as { replySettings?: string };
-    const { text, mediaIds, inReplyTo } = post;
-    const { body } = await this.#http.send<{ data?: Post }>({
-      method: 'POST',
-      url: `${this.#api}/2/tweets`,
-      accessToken: session.accessToken,
-      body: {
-        json: {
-          ...(text ? { text } : {}),
-          ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
-          ...(inReplyTo ? { reply: { in_reply_to_tweet_id: inReplyTo } } : {}),
-          // X knows no `everyone`: leaving reply_settings out is that.
-          ...(replySettings === 'everyone' ? {} : { reply_settings: replySettings }),
-        },
-      },
-      signal: session.signal,
-      idempotent: false,
-    });
-    return dataOf(body, 'post').id;
+  #createPost(request: PublishRequest, session: Session, post: { text: string; mediaIds: string[]; inReplyTo?: string }): Promise<string> {
+    const { replySettings } = request.settings as { replySettings?: string };
+    return createPost(this.#http, session, { ...post, replySettings });
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
@@ -155,7 +119,7 @@ export class XAdapter extends OAuthAdapter implements ProviderAdapter {
       }
     }
     const since = await steps.once('post:since', async () => new Date().toISOString());
-    const item = (id: string): PublishedItem => ({ remoteId: id, remoteUrl: permalink(request.account, id) });
+    const item = (id: string): PublishedItem => ({ remoteId: id, remoteUrl: permalink(request.account.username, id) });
     const found = async (text: string, inReplyTo?: string) => {
       const id = await this.#findPost(request, session, since, text, inReplyTo);
       return id === null ? null : item(id);
@@ -198,8 +162,6 @@ export class XAdapter extends OAuthAdapter implements ProviderAdapter {
     };
   }
 }
-
-const permalink = (account: ConnectedAccount, id: string) => `https://x.com/${encodeURIComponent(account.username)}/status/${id}`;
 
 export function createXAdapter({ app, redirectUri, config }: OAuthAdapterDependencies): XAdapter {
   return new XAdapter({ app, redirectUri, timeoutMs: config.networkTimeoutMs, postsPerDay: config.xPostsPerDay });

@@ -4,7 +4,10 @@
 // has `x-rate-limit-limit/-remaining/-reset` (Unix seconds), and a 429 waits for that reset
 // (https://docs.x.com/x-api/fundamentals/rate-limits), except where a tier's 24-hour cap is spent: its own
 // `x-user-limit-24hour-*` / `x-app-limit-24hour-*` headers then say when posting is allowed again (twitter-api-v2 reads
-// them as `rateLimit.userDay` / `rateLimit.day`). A pay-per-use app whose credits are used up is answered 402.
+// them as `rateLimit.userDay` / `rateLimit.day`). A pay-per-use app whose credits are used up is answered 402. Two
+// problem types name the app's access rather than the call: `client-forbidden` (403, an app whose tier or Project
+// does not include the endpoint: the Free tier's recent search) and `usage-capped` (429, the monthly cap of posts
+// read is used up; its body as recorded in xdevplatform/xdk#25), both problem types of that page.
 import { ProviderError } from '../adapter.ts';
 import { NetworkHttp, type ResponseHeaders } from '../http.ts';
 
@@ -70,8 +73,36 @@ function dailyCapOf(headers: ResponseHeaders, now = Date.now()): { whose: string
   return spent.sort((a, b) => b.waitMs - a.waitMs)[0];
 }
 
-/** X's meaning of the answers where it is not the usual one (http.ts): the 24-hour caps, and credits used up. */
-export function classify({ status, headers, reason }: { status: number; headers: ResponseHeaders; reason: string }): ProviderError | undefined {
+/** Whether a problem's `type` is X's problem `name` (https://api.twitter.com/2/problems/<name>, or on api.x.com). */
+const problemIs = (body: unknown, name: string) =>
+  typeof (body as XProblem | null)?.type === 'string' && (body as XProblem).type!.endsWith(`/2/problems/${name}`);
+
+/** X's meaning of the answers where it is not the usual one (http.ts): the 24-hour caps, credits used up, the app's access. */
+export function classify({
+  status,
+  headers,
+  body,
+  reason,
+}: {
+  status: number;
+  headers: ResponseHeaders;
+  body: unknown;
+  reason: string;
+}): ProviderError | undefined {
+  if (status === 403 && problemIs(body, 'client-forbidden')) {
+    return new ProviderError(
+      'PROVIDER_REJECTED',
+      `X refused: the X app's API access does not include this endpoint; the operator moves the app to a tier that has it (the inbox's recent search: Basic or above) or sets X_API_TIER=free. X said: ${reason}`,
+      false,
+    );
+  }
+  if (status === 429 && problemIs(body, 'usage-capped')) {
+    return new ProviderError(
+      'RATE_LIMITED_BY_PROVIDER',
+      `X: the X app's monthly cap of posts read is used up (${reason}); reading resumes once X resets it.`,
+      false,
+    );
+  }
   if (status === 429) {
     const cap = dailyCapOf(headers);
     if (!cap) return undefined;
