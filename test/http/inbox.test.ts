@@ -3,11 +3,11 @@
 // time), once each, without the account's own answers; an answer is posted once as the account in reply to that
 // comment; one the instance refuses fails with the instance's reason; a crash between the instance's answer and our
 // record does not answer twice; another workspace's items are not found.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSocialAccount } from '../../src/accounts/socialAccounts.ts';
-import { duePolls, pollInbox, type CollectionDeps } from '../../src/inbox/collect.ts';
+import type { CollectionDeps } from '../../src/inbox/collect.ts';
 import { postInboxReply, type ReplyDeps } from '../../src/inbox/replies.ts';
+import { crashedReply, inboxJobs, inboxOf, pollIfDue, settledReply } from '../support/inbox.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
 import { apiFor, waitForPost, type Api } from '../support/posts.ts';
@@ -45,10 +45,7 @@ beforeAll(async () => {
   }));
   bob.account = instance.addAccount('bob', 'Bob Baker');
   bob.token = instance.issueToken(bob.account);
-  const linkHosts = services.connections.allowedHosts;
-  const shared = { db: services.db, secrets: services.secrets, tokens: services.tokens, adapters: services.adapters, inboxes: services.inboxes };
-  collection = { ...shared, logger: services.logger, settings: services.config.inbox, linkHosts };
-  replies = { ...shared, boss: services.boss, logger: services.logger, linkHosts };
+  ({ collection, replies } = inboxJobs(service));
 }, 120_000);
 
 afterAll(async () => {
@@ -81,27 +78,10 @@ async function bobReplies(inReplyTo: string, text: string, visibility = 'public'
   return ((await response.json()) as { id: string }).id;
 }
 
-async function inbox(query = ''): Promise<any[]> {
-  const answer = await api('GET', `/inbox${query}`);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return answer.body.data;
-}
+const inbox = (query = '') => inboxOf(api, query);
 
 /** Polls the account as the tick would at `at`: only when its poll is due then. */
-async function pollIfDue(at: Date) {
-  const due = await duePolls(collection, at);
-  return due.includes(connectionId) ? pollInbox(collection, connectionId, at) : null;
-}
-
-async function settledReply(itemId: string, replyId: string): Promise<any> {
-  for (let i = 0; i < 300; i++) {
-    const item = (await inbox()).find((candidate) => candidate.id === itemId);
-    const reply = item?.replies.find((candidate: { id: string }) => candidate.id === replyId);
-    if (reply && !['pending', 'publishing'].includes(reply.status)) return reply;
-    await sleep(100);
-  }
-  throw new Error(`reply ${replyId} did not settle`);
-}
+const poll = (at: Date) => pollIfDue(collection, connectionId, at);
 
 /** The first poll (the moment everything after is measured from) and its clock. */
 let clock: Date;
@@ -112,18 +92,18 @@ describe('collecting comments from Mastodon', () => {
   it('collects what another person writes under a published post within two poll intervals, once, newest first', async () => {
     postId = await publish('Our new bakery opens on Sunday');
     clock = new Date(Date.now() + 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ status: 'polled', collected: 0 });
+    expect(await poll(clock)).toMatchObject({ status: 'polled', collected: 0 });
     commentId = await bobReplies(postId, '@alice Which street is it on?');
     // Not due again within the interval: nothing is asked.
     const asked = instance.requests.length;
-    expect(await pollIfDue(new Date(clock.getTime() + 60_000))).toBeNull();
+    expect(await poll(new Date(clock.getTime() + 60_000))).toBeNull();
     expect(instance.requests.length).toBe(asked);
     // Due at the next interval: collected then, one call for the one post.
     const next = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(next)).toEqual({ status: 'polled', collected: 1, calls: 1 });
+    expect(await poll(next)).toEqual({ status: 'polled', collected: 1, calls: 1 });
     const answerToBob = await bobReplies(commentId, '@alice And does it open at 8?');
     clock = new Date(next.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ status: 'polled', collected: 1 });
+    expect(await poll(clock)).toMatchObject({ status: 'polled', collected: 1 });
     const items = await inbox();
     expect(items.map((item) => [item.kind, item.text, item.remoteId])).toEqual([
       ['reply', '@alice And does it open at 8?', answerToBob],
@@ -139,7 +119,7 @@ describe('collecting comments from Mastodon', () => {
     });
     // Polled again with nothing new: nothing stored twice.
     clock = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ status: 'polled', collected: 0 });
+    expect(await poll(clock)).toMatchObject({ status: 'polled', collected: 0 });
     expect(await inbox()).toHaveLength(2);
   });
 
@@ -147,10 +127,10 @@ describe('collecting comments from Mastodon', () => {
     const path = `/api/v1/statuses/${postId}/context`;
     instance.failNext(1, 403, { error: 'This action is outside the authorized scopes' }, path);
     clock = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toEqual({ status: 'skipped', reason: expect.stringContaining('outside the authorized scopes') });
-    expect(await pollIfDue(new Date(clock.getTime() + 60_000))).toBeNull();
+    expect(await poll(clock)).toEqual({ status: 'skipped', reason: expect.stringContaining('outside the authorized scopes') });
+    expect(await poll(new Date(clock.getTime() + 60_000))).toBeNull();
     clock = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ status: 'polled', collected: 0 });
+    expect(await poll(clock)).toMatchObject({ status: 'polled', collected: 0 });
   });
 
   it('filters by status, account, network and post, and pages like every list', async () => {
@@ -195,24 +175,24 @@ describe('answering on Mastodon', () => {
     const sent = await api('POST', `/inbox/${item.id}/replies`, { text: 'On Rue Mouffetard, number 12!' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(202);
     expect(sent.body.data).toMatchObject({ status: 'pending', text: 'On Rue Mouffetard, number 12!', remoteUrl: null });
-    const reply = await settledReply(item.id, sent.body.data.id);
+    const reply = await settledReply(api, item.id, sent.body.data.id);
     expect(reply).toMatchObject({ status: 'published', error: null });
     const answers = instance.statusesOf().filter((status) => status.inReplyToId === commentId);
     expect(answers.map((status) => [status.text, status.visibility])).toEqual([['On Rue Mouffetard, number 12!', 'public']]);
     expect(reply.remoteId).toBe(answers[0]!.id);
     expect(reply.remoteUrl).toBe(`${instance.url}/@alice/${answers[0]!.id}`);
     clock = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ status: 'polled', collected: 0 });
+    expect(await poll(clock)).toMatchObject({ status: 'polled', collected: 0 });
     expect((await inbox()).map((candidate) => candidate.remoteId)).not.toContain(answers[0]!.id);
   });
 
   it('keeps a followers-only comment followers-only in the answer', async () => {
     const quiet = await bobReplies(postId, '@alice Just between us: great croissants', 'private');
     clock = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ collected: 1 });
+    expect(await poll(clock)).toMatchObject({ collected: 1 });
     const item = (await inbox()).find((candidate) => candidate.remoteId === quiet);
     const sent = await api('POST', `/inbox/${item.id}/replies`, { text: 'Thank you!' });
-    expect((await settledReply(item.id, sent.body.data.id)).status).toBe('published');
+    expect((await settledReply(api, item.id, sent.body.data.id)).status).toBe('published');
     expect(
       instance
         .statusesOf()
@@ -233,11 +213,11 @@ describe('answering on Mastodon', () => {
   it("fails an answer the instance refuses with the instance's reason", async () => {
     const gone = await bobReplies(postId, '@alice Typo, deleting this');
     clock = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ collected: 1 });
+    expect(await poll(clock)).toMatchObject({ collected: 1 });
     instance.deleteStatus(gone);
     const item = (await inbox()).find((candidate) => candidate.remoteId === gone);
     const sent = await api('POST', `/inbox/${item.id}/replies`, { text: 'No worries' });
-    const reply = await settledReply(item.id, sent.body.data.id);
+    const reply = await settledReply(api, item.id, sent.body.data.id);
     expect(reply).toMatchObject({
       status: 'failed',
       remoteUrl: null,
@@ -249,14 +229,10 @@ describe('answering on Mastodon', () => {
   it("answers once when an attempt crashed between the instance's answer and our record", async () => {
     const question = await bobReplies(postId, '@alice Gluten-free options?');
     clock = new Date(clock.getTime() + pollSeconds * 1000);
-    expect(await pollIfDue(clock)).toMatchObject({ collected: 1 });
+    expect(await poll(clock)).toMatchObject({ collected: 1 });
     const item = (await inbox()).find((candidate) => candidate.remoteId === question);
-    // The crashed attempt: committed as publishing with its call started, sent to the instance, its answer never recorded.
-    const { rows } = await service.services.db.pool.query<{ id: string }>(
-      `INSERT INTO inbox_reply (id, item_id, text, status, attempts, checkpoint) VALUES (gen_random_uuid(), $1, 'Yes, on Fridays', 'publishing', 1, $2::jsonb) RETURNING id`,
-      [item.id, JSON.stringify({ done: {}, started: 'reply' })],
-    );
-    const replyId = rows[0]!.id;
+    // The crashed attempt: sent to the instance, its answer never recorded.
+    const replyId = await crashedReply(service, item.id, 'Yes, on Fridays');
     const alice = instance.issueToken();
     const first = await fetch(`${instance.url}/api/v1/statuses`, {
       method: 'POST',
@@ -268,7 +244,7 @@ describe('answering on Mastodon', () => {
     expect(await postInboxReply(replies, replyId, false)).toBe('published');
     const answers = instance.statusesOf().filter((status) => status.inReplyToId === question);
     expect(answers).toHaveLength(1);
-    expect((await settledReply(item.id, replyId)).remoteId).toBe(answers[0]!.id);
+    expect((await settledReply(api, item.id, replyId)).remoteId).toBe(answers[0]!.id);
     // Done is done: a late duplicate of the job posts nothing.
     expect(await postInboxReply(replies, replyId, false)).toBe('gone');
     expect(instance.statusesOf().filter((status) => status.inReplyToId === question)).toHaveLength(1);
