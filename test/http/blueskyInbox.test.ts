@@ -32,7 +32,7 @@ const pollSeconds = 300;
 
 beforeAll(async () => {
   pds = await startPds({ appView: { databaseUrl: await createTestDatabase() } });
-  [alice, bob, carol, dave] = await Promise.all(['alice', 'bob', 'carol', 'dave'].map((name) => pds.createAccount(name)));
+  [alice, bob, carol, dave] = await Promise.all([pds.createAccount('alice'), pds.createAccount('bob'), pds.createAccount('carol'), pds.createAccount('dave')]);
   await bob.agent.upsertProfile((profile) => ({ ...profile, displayName: 'Bob Baker' }));
   service = await startTestService({ NETWORK_ALLOWED_HOSTS: 'localhost', INBOX_POLL_SECONDS: String(pollSeconds) });
   const workspace = await createWorkspace(service.services);
