@@ -72,7 +72,7 @@ async function postAt(uri: string) {
 }
 
 /** `person` replies to the post at `parentUri` (root: the parent's root), and the AppView has indexed it. */
-async function replies_(person: PdsAccount, parentUri: string, text: string): Promise<string> {
+async function replyAs(person: PdsAccount, parentUri: string, text: string): Promise<string> {
   const parent = await postAt(parentUri);
   const root = parent.record.reply?.root ?? parent.ref;
   const { uri } = await person.agent.post({ text, reply: { root, parent: parent.ref } });
@@ -98,15 +98,15 @@ describe('collecting replies from Bluesky', () => {
     postUri = await publish('Our new bakery opens on Sunday');
     clock = new Date(Date.now() + 1000);
     expect(await poll(clock)).toEqual({ status: 'polled', collected: 0, calls: 1 });
-    commentUri = await replies_(bob, postUri, '@alice.test Which street is it on?');
+    commentUri = await replyAs(bob, postUri, '@alice.test Which street is it on?');
     // Not due again within the interval: nothing is asked.
     expect(await poll(new Date(clock.getTime() + 60_000))).toBeNull();
     // Due at the next interval: collected then, one call for the one post.
     expect(await poll(nextInterval())).toEqual({ status: 'polled', collected: 1, calls: 1 });
-    nestedUri = await replies_(bob, commentUri, 'And does it open at 8?');
+    nestedUri = await replyAs(bob, commentUri, 'And does it open at 8?');
     // The account's own reply (written elsewhere) is not an item; a reply to it is.
-    const own = await replies_(alice, commentUri, 'Rue Mouffetard!');
-    const underOwn = await replies_(carol, own, 'Number 12, I checked');
+    const own = await replyAs(alice, commentUri, 'Rue Mouffetard!');
+    const underOwn = await replyAs(carol, own, 'Number 12, I checked');
     expect(await poll(nextInterval())).toMatchObject({ status: 'polled', collected: 2 });
     const items = await inbox();
     expect(items.map((item) => [item.kind, item.text, item.remoteId])).toEqual([
@@ -129,9 +129,9 @@ describe('collecting replies from Bluesky', () => {
   });
 
   it('does not collect a reply deleted before the poll, nor one whose author blocks the account', async () => {
-    const typo = await replies_(bob, postUri, 'Typo, deleting this');
+    const typo = await replyAs(bob, postUri, 'Typo, deleting this');
     await bob.agent.deletePost(typo);
-    await replies_(dave, postUri, 'Not for your eyes');
+    await replyAs(dave, postUri, 'Not for your eyes');
     await dave.agent.app.bsky.graph.block.create({ repo: dave.did }, { subject: alice.did, createdAt: new Date().toISOString() });
     await pds.appViewIndexed();
     expect(await poll(nextInterval())).toMatchObject({ status: 'polled', collected: 0 });
@@ -140,7 +140,7 @@ describe('collecting replies from Bluesky', () => {
 
   it('reads each post of the lookback once per poll (the calls a poll costs)', async () => {
     const second = await publish('Croissants on Monday');
-    await replies_(carol, second, 'Yum');
+    await replyAs(carol, second, 'Yum');
     expect(await poll(nextInterval())).toEqual({ status: 'polled', collected: 1, calls: 2 });
   });
 
@@ -179,19 +179,23 @@ describe('answering on Bluesky', () => {
   });
 
   it("fails an answer to a deleted comment with the AppView's reason, and writes nothing", async () => {
-    const gone = await replies_(bob, postUri, 'Deleting this soon');
+    const gone = await replyAs(bob, postUri, 'Deleting this soon');
     expect(await poll(nextInterval())).toMatchObject({ collected: 1 });
     await bob.agent.deletePost(gone);
     await pds.appViewIndexed();
     const item = (await inbox()).find((candidate) => candidate.remoteId === gone);
     const sent = await api('POST', `/inbox/${item.id}/replies`, { text: 'No worries' });
     const reply = await settledReply(api, item.id, sent.body.data.id);
-    expect(reply).toMatchObject({ status: 'failed', remoteUrl: null, error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('Post not found') } });
+    expect(reply).toMatchObject({
+      status: 'failed',
+      remoteUrl: null,
+      error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('Post not found') },
+    });
     expect(await answersTo(gone)).toEqual([]);
   });
 
   it('fails an answer to someone who has blocked the account since, and writes nothing', async () => {
-    const comment = await replies_(carol, postUri, 'Parking nearby?');
+    const comment = await replyAs(carol, postUri, 'Parking nearby?');
     expect(await poll(nextInterval())).toMatchObject({ collected: 1 });
     await carol.agent.app.bsky.graph.block.create({ repo: carol.did }, { subject: alice.did, createdAt: new Date().toISOString() });
     await pds.appViewIndexed();
@@ -203,7 +207,7 @@ describe('answering on Bluesky', () => {
   });
 
   it('answers once when an attempt crashed after the PDS wrote the answer, even if the comment is gone since', async () => {
-    const question = await replies_(bob, postUri, 'Gluten-free options?');
+    const question = await replyAs(bob, postUri, 'Gluten-free options?');
     expect(await poll(nextInterval())).toMatchObject({ collected: 1 });
     const item = (await inbox()).find((candidate) => candidate.remoteId === question);
     const replyId = await crashedReply(service, item.id, 'Yes, on Fridays');
@@ -213,7 +217,12 @@ describe('answering on Bluesky', () => {
       repo: alice.did,
       collection: 'app.bsky.feed.post',
       rkey: recordKeyFor(replyId),
-      record: { $type: 'app.bsky.feed.post', text: 'Yes, on Fridays', createdAt: new Date().toISOString(), reply: { root: parent.record.reply!.root, parent: parent.ref } },
+      record: {
+        $type: 'app.bsky.feed.post',
+        text: 'Yes, on Fridays',
+        createdAt: new Date().toISOString(),
+        reply: { root: parent.record.reply!.root, parent: parent.ref },
+      },
     });
     // The comment is deleted before the retry: only the look-up of the written answer can make it succeed.
     await bob.agent.deletePost(question);

@@ -133,10 +133,12 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
     }
     const pdsUrl = pdsUrlOf(session.didDoc, service, this.#allowedHosts);
     const pds = await this.#client.agentFor(pdsUrl);
-    const profile = await pds.com.atproto.repo.getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#client.callOptions()).then(
-      ({ data }) => data.value as { displayName?: string },
-      () => null,
-    );
+    const profile = await pds.com.atproto.repo
+      .getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#client.callOptions())
+      .then(
+        ({ data }) => data.value as { displayName?: string },
+        () => null,
+      );
     return {
       identity: { remoteId: session.did, username: session.handle, displayName: profile?.displayName?.trim() || session.handle, avatarUrl: null },
       tokens: tokensOf(session, pdsUrl, service),

@@ -21,7 +21,7 @@ import { ProviderError } from '../adapter.ts';
 import type { CommentPage, InboxAdapter, ListCommentsRequest, RemoteComment, ReplyRequest, WatchedPost } from '../inbox.ts';
 import { Steps } from '../kit/steps.ts';
 import type { Quota } from '../kit/quotas.ts';
-import { BlueskyClient, postCollection, postItem, type Session } from './client.ts';
+import { type BlueskyClient, postCollection, postItem, type Session } from './client.ts';
 import { mapErrors, xrpcErrorName } from './errors.ts';
 import { recordKeyFor } from './recordKey.ts';
 import { richTextOf } from './richText.ts';
@@ -67,7 +67,11 @@ export class BlueskyInbox implements InboxAdapter {
           const thread = await this.#thread(session, comment.remoteId, 0, signal);
           if (!thread) throw new ProviderError('PROVIDER_REJECTED', `Post not found: ${comment.remoteId}`, false);
           if (thread.$type === 'app.bsky.feed.defs#blockedPost') {
-            throw new ProviderError('PROVIDER_REJECTED', 'Bluesky: the author of the comment and the account block each other; a reply would not be shown.', false);
+            throw new ProviderError(
+              'PROVIDER_REJECTED',
+              'Bluesky: the author of the comment and the account block each other; a reply would not be shown.',
+              false,
+            );
           }
           const text = await richTextOf(request.text, session.agent);
           const parent = { uri: comment.remoteId, cid: comment.reference.cid ?? '' };
