@@ -72,10 +72,10 @@ async function postAt(uri: string) {
 }
 
 /** `person` replies to the post at `parentUri` (root: the parent's root), and the AppView has indexed it. */
-async function replyAs(person: PdsAccount, parentUri: string, text: string): Promise<string> {
+async function replyAs(person: PdsAccount, parentUri: string, text: string, createdAt = new Date().toISOString()): Promise<string> {
   const parent = await postAt(parentUri);
   const root = parent.record.reply?.root ?? parent.ref;
-  const { uri } = await person.agent.post({ text, reply: { root, parent: parent.ref } });
+  const { uri } = await person.agent.post({ text, createdAt, reply: { root, parent: parent.ref } });
   await pds.appViewIndexed();
   return uri;
 }
@@ -140,8 +140,11 @@ describe('collecting replies from Bluesky', () => {
 
   it('reads each post of the lookback once per poll (the calls a poll costs)', async () => {
     const second = await publish('Croissants on Monday');
-    await replyAs(carol, second, 'Yum');
+    // A client may declare any time: one later than when the AppView saw the reply is not believed.
+    const yum = await replyAs(carol, second, 'Yum', '2031-01-01T00:00:00.000Z');
     expect(await poll(nextInterval())).toEqual({ status: 'polled', collected: 1, calls: 2 });
+    const item = (await inbox()).find((candidate) => candidate.remoteId === yum);
+    expect(new Date(item.createdAt).getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it("does not show another workspace's items", async () => {
