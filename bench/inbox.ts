@@ -1,15 +1,17 @@
 // Section `inbox`: what one inbox poll costs per account. One Mastodon account (the Mastodon stand-in,
 // test/support/mastodon.ts) with 20 posts published in the lookback, each with 5 comments by another person; polled
 // once with everything new, then again with nothing new, then with one new comment. Counts the SQL statements the poll
-// sends (through the service's pool) and its calls to the network, and times each poll.
+// sends (through the service's pool) and its calls to the network, and times each poll. The same for other networks'
+// inboxes: `measurePolls` (bench/blueskyInbox.ts).
 import type pg from 'pg';
 import { connectSocialAccount } from '../src/accounts/socialAccounts.ts';
 import { pollInbox, type CollectionDeps } from '../src/inbox/collect.ts';
+import type { Services } from '../src/runtime.ts';
 import { MastodonStandIn } from '../test/support/mastodon.ts';
 import { benchRuntime, benchWorkspace, type Bench } from './support.ts';
 
-const posts = 20;
-const commentsPerPost = 5;
+export const posts = 20;
+export const commentsPerPost = 5;
 
 /**
  * Counts the statements sent through the pool: its own queries, and those on clients it hands out to callers (the
@@ -71,43 +73,67 @@ export async function inbox(bench: Bench): Promise<void> {
       statusIds.push(id);
       for (let j = 0; j < commentsPerPost; j++) await write(bob, `Comment ${j} on post ${i}`, id);
     }
-    // The posts as publishing records them: published targets with the statuses' ids.
-    await services.db.pool.query(
-      `WITH p AS (
-         INSERT INTO post (id, workspace_id, created_by_id, caption, status, published_at, updated_at)
-         SELECT gen_random_uuid(), $1, (SELECT user_id FROM membership WHERE workspace_id = $1 LIMIT 1), 'Post ' || n, 'published', now(), now()
-         FROM generate_series(1, $3::int) n RETURNING id)
-       INSERT INTO post_target (id, post_id, connection_id, placement, position, status, remote_id, published_at)
-       SELECT gen_random_uuid(), p.id, $2, 'feed', 0, 'published', r.remote_id, now()
-       FROM (SELECT id, row_number() OVER () AS n FROM p) p JOIN unnest($4::text[]) WITH ORDINALITY AS r(remote_id, n) ON r.n = p.n`,
-      [workspaceId, connectionId, posts, statusIds],
-    );
-    const deps: CollectionDeps = {
-      db: services.db,
-      secrets: services.secrets,
-      tokens: services.tokens,
-      adapters: services.adapters,
-      inboxes: services.inboxes,
-      logger: services.logger,
-      settings: services.config.inbox,
-      linkHosts: services.connections.allowedHosts,
-    };
-    const statements = countStatements(services.db.pool);
-    const poll = async (label: string) => {
-      const [sql, calls, began] = [statements.read(), instance.requests.length, performance.now()];
-      const result = await pollInbox(deps, connectionId, new Date());
-      const ms = performance.now() - began;
-      if (result.status !== 'polled') throw new Error(`the poll was skipped: ${result.reason}`);
-      console.log(
-        `${label.padEnd(28)} ${String(result.collected).padStart(4)} collected: ${statements.read() - sql} statements, ${instance.requests.length - calls} network calls (${posts} posts), ${ms.toFixed(0)} ms`,
-      );
-    };
-    await poll('first poll (all new)');
-    await poll('next poll (nothing new)');
-    await write(bob, 'One more', statusIds[0]);
-    await poll('next poll (one new comment)');
+    await measurePolls(services, {
+      workspaceId,
+      connectionId,
+      remoteIds: statusIds,
+      networkCalls: () => instance.requests.length,
+      oneMore: () => write(bob, 'One more', statusIds[0]).then(() => {}),
+    });
   } finally {
     await runtime.stop();
     await instance.stop();
   }
+}
+
+export interface MeasuredAccount {
+  workspaceId: string;
+  connectionId: string;
+  /** The network's ids of the account's posts, each with its comments. */
+  remoteIds: string[];
+  /** The calls made to the network so far, as the network's stand-in counts them; the poll's own count without one. */
+  networkCalls?: () => number;
+  /** Another person writes one more comment (and the network has it). */
+  oneMore: () => Promise<void>;
+}
+
+/** Records the posts as published targets of the account, then polls it three times, printing what each poll cost. */
+export async function measurePolls(services: Services, account: MeasuredAccount): Promise<void> {
+  const { workspaceId, connectionId, remoteIds } = account;
+  // The posts as publishing records them: published targets with the network's ids.
+  await services.db.pool.query(
+    `WITH p AS (
+       INSERT INTO post (id, workspace_id, created_by_id, caption, status, published_at, updated_at)
+       SELECT gen_random_uuid(), $1, (SELECT user_id FROM membership WHERE workspace_id = $1 LIMIT 1), 'Post ' || n, 'published', now(), now()
+       FROM generate_series(1, $3::int) n RETURNING id)
+     INSERT INTO post_target (id, post_id, connection_id, placement, position, status, remote_id, published_at)
+     SELECT gen_random_uuid(), p.id, $2, 'feed', 0, 'published', r.remote_id, now()
+     FROM (SELECT id, row_number() OVER () AS n FROM p) p JOIN unnest($4::text[]) WITH ORDINALITY AS r(remote_id, n) ON r.n = p.n`,
+    [workspaceId, connectionId, remoteIds.length, remoteIds],
+  );
+  const deps: CollectionDeps = {
+    db: services.db,
+    secrets: services.secrets,
+    tokens: services.tokens,
+    adapters: services.adapters,
+    inboxes: services.inboxes,
+    logger: services.logger,
+    settings: services.config.inbox,
+    linkHosts: services.connections.allowedHosts,
+  };
+  const statements = countStatements(services.db.pool);
+  const poll = async (label: string) => {
+    const [sql, calls, began] = [statements.read(), account.networkCalls?.() ?? 0, performance.now()];
+    const result = await pollInbox(deps, connectionId, new Date());
+    const ms = performance.now() - began;
+    if (result.status !== 'polled') throw new Error(`the poll was skipped: ${result.reason}`);
+    const networkCalls = account.networkCalls ? account.networkCalls() - calls : result.calls;
+    console.log(
+      `${label.padEnd(28)} ${String(result.collected).padStart(4)} collected: ${statements.read() - sql} statements, ${networkCalls} network calls (${remoteIds.length} posts), ${ms.toFixed(0)} ms`,
+    );
+  };
+  await poll('first poll (all new)');
+  await poll('next poll (nothing new)');
+  await account.oneMore();
+  await poll('next poll (one new comment)');
 }

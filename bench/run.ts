@@ -17,6 +17,7 @@ import { scheduleScale } from './scheduleScale.ts';
 import { importSection } from './import.ts';
 import { redirect } from './redirect.ts';
 import { inbox } from './inbox.ts';
+import { blueskyInbox } from './blueskyInbox.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -27,6 +28,7 @@ const sections: Record<string, Section> = {
   webhooks,
   analytics: analyticsSection,
   inbox,
+  'bluesky-inbox': blueskyInbox,
   bluesky,
   ai,
   graph,

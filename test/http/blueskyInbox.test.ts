@@ -120,7 +120,7 @@ describe('collecting replies from Bluesky', () => {
       author: { displayName: 'Bob Baker', username: 'bob.test' },
       status: 'open',
       replies: [],
-      remoteUrl: `https://bsky.app/profile/bob.test/post/${commentUri.split('/').pop()}`,
+      remoteUrl: `https://bsky.app/profile/${bob.did}/post/${commentUri.split('/').pop()}`,
     });
     expect(items[0]).toMatchObject({ author: { displayName: 'carol.test', username: 'carol.test' } });
     // Polled again with nothing new: nothing stored twice.

@@ -101,7 +101,7 @@ export class BlueskyClient {
   }
 }
 
-/** A post's page on bsky.app (`at://<did>/app.bsky.feed.post/<rkey>` by its author's handle). */
-export function postItem(handle: string, uri: string): PublishedItem {
-  return { remoteId: uri, remoteUrl: `https://bsky.app/profile/${handle}/post/${uri.split('/').pop()}` };
+/** A post's page on bsky.app (`at://<did>/app.bsky.feed.post/<rkey>` by its author's handle or DID). */
+export function postItem(actor: string, uri: string): PublishedItem {
+  return { remoteId: uri, remoteUrl: `https://bsky.app/profile/${actor}/post/${uri.split('/').pop()}` };
 }

@@ -113,7 +113,8 @@ function collect(node: ThreadNode, post: WatchedPost, own: string, into: RemoteC
     const parent = record.reply?.parent.uri ?? post.remoteId;
     into.push({
       remoteId: view.uri,
-      remoteUrl: postItem(view.author.handle, view.uri).remoteUrl,
+      // By the author's DID, which never changes: a handle can, and the AppView shows `handle.invalid` for one it cannot verify.
+      remoteUrl: postItem(view.author.did, view.uri).remoteUrl,
       postRemoteId: post.remoteId,
       parentRemoteId: parent,
       kind: parent === post.remoteId ? 'comment' : 'reply',
