@@ -11,9 +11,9 @@ import { postInboxReply, type ReplyDeps } from '../../src/inbox/replies.ts';
 import { recordKeyFor } from '../../src/providers/bluesky/recordKey.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
-import { crashedReply, inboxJobs, inboxOf, pollIfDue, settledReply } from '../support/inbox.ts';
+import { crashedReply, inboxJobs, inboxOf, pollIfDue, publishTo, settledReply } from '../support/inbox.ts';
 import { startPds, type PdsAccount, type TestPds } from '../support/pds.ts';
-import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { apiFor, type Api } from '../support/posts.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let pds: TestPds;
@@ -55,14 +55,7 @@ const inbox = (query = '') => inboxOf(api, query);
 const poll = (at: Date) => pollIfDue(collection, connectionId, at);
 
 /** Publishes a post to the account through the API; answers its AT-URI. */
-async function publish(caption: string): Promise<string> {
-  const created = await api('POST', '/posts', { content: { caption }, targets: [{ connectionId, placement: 'feed' }] });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
-  const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
-  expect(post.status, JSON.stringify(post.targets)).toBe('published');
-  return post.targets[0].remoteId;
-}
+const publish = async (caption: string) => (await publishTo(api, connectionId, caption)).remoteId;
 
 /** The post's record and strong ref, read from its author's repository. */
 async function postAt(uri: string) {

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { duePolls, pollInbox, type CollectionDeps } from '../../src/inbox/collect.ts';
 import type { ReplyDeps } from '../../src/inbox/replies.ts';
-import type { Api } from './posts.ts';
+import { waitForPost, type Api } from './posts.ts';
 import type { TestService } from './service.ts';
 
 /** The poll job's and the reply job's dependencies, as the worker builds them. */
@@ -23,6 +23,16 @@ export function inboxJobs({ services }: TestService): { collection: CollectionDe
 export async function pollIfDue(collection: CollectionDeps, connectionId: string, at: Date) {
   const due = await duePolls(collection, at);
   return due.includes(connectionId) ? pollInbox(collection, connectionId, at) : null;
+}
+
+/** Publishes a post with `caption` to the account through the API; answers its id and its network's id. */
+export async function publishTo(api: Api, connectionId: string, caption: string): Promise<{ postId: string; remoteId: string }> {
+  const created = await api('POST', '/posts', { content: { caption }, targets: [{ connectionId, placement: 'feed' }] });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+  const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+  expect(post.status, JSON.stringify(post.targets)).toBe('published');
+  return { postId: post.id, remoteId: post.targets[0].remoteId };
 }
 
 /** GET /v1/inbox with `query`: its items. */
