@@ -21,6 +21,7 @@ import { linkedinInbox } from './linkedinInbox.ts';
 import { xInbox } from './xInbox.ts';
 import { youtubeInbox } from './youtubeInbox.ts';
 import { threadsInbox } from './threadsInbox.ts';
+import { blueskyInbox } from './blueskyInbox.ts';
 
 const sections: Record<string, Section> = {
   'social-accounts': socialAccounts,
@@ -35,6 +36,7 @@ const sections: Record<string, Section> = {
   'inbox-linkedin': linkedinInbox,
   'inbox-x': xInbox,
   'inbox-threads': threadsInbox,
+  'inbox-bluesky': blueskyInbox,
   bluesky,
   ai,
   graph,

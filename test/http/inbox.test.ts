@@ -9,7 +9,7 @@ import { postInboxReply } from '../../src/inbox/replies.ts';
 import { createWorkspace, keyFor } from '../support/fixtures.ts';
 import { inboxDriver, type InboxDriver } from '../support/inbox.ts';
 import { MastodonStandIn } from '../support/mastodon.ts';
-import { apiFor, waitForPost, type Api } from '../support/posts.ts';
+import { apiFor, type Api } from '../support/posts.ts';
 import { httpClient, succeed } from '../support/mcp.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -56,13 +56,9 @@ let publishedPostId: string;
 
 /** Publishes a post to the Mastodon account; answers its status id there. */
 async function publish(caption: string): Promise<string> {
-  const created = await api('POST', '/posts', { content: { caption }, targets: [{ connectionId, placement: 'feed' }] });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
-  const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
-  expect(post.status, JSON.stringify(post.targets)).toBe('published');
-  publishedPostId = post.id;
-  return post.targets[0].remoteId;
+  const { postId, remoteId } = await driver.publish(connectionId, caption);
+  publishedPostId = postId;
+  return remoteId;
 }
 
 /** Bob writes a status in reply to `inReplyTo`, through the instance's API as any client would. */

@@ -5,12 +5,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { duePolls, pollInbox, type CollectionDeps, type PollResult } from '../../src/inbox/collect.ts';
 import type { ReplyDeps } from '../../src/inbox/replies.ts';
-import type { Api } from './posts.ts';
+import { waitForPost, type Api } from './posts.ts';
 import type { TestService } from './service.ts';
 
 export interface InboxDriver {
   collection: CollectionDeps;
   replies: ReplyDeps;
+  /** Publishes a post with `caption` to the account through the API: its id and its network's id. */
+  publish(connectionId: string, caption: string): Promise<{ postId: string; remoteId: string }>;
   /** GET /v1/inbox with `query`: its items. */
   items(query?: string): Promise<any[]>;
   /** Polls the account as the tick would at `at`: null when its poll is not due then. */
@@ -50,6 +52,14 @@ export function inboxDriver({ services }: TestService, api: Api): InboxDriver {
     item: async (remoteId) => (await allItems()).find((candidate) => candidate.remoteId === remoteId),
     replies: { ...shared, boss: services.boss, logger: services.logger, linkHosts },
     items,
+    async publish(connectionId, caption) {
+      const created = await api('POST', '/posts', { content: { caption }, targets: [{ connectionId, placement: 'feed' }] });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect((await api('POST', `/posts/${created.body.data.id}/publish`)).status).toBe(202);
+      const post = await waitForPost(api, created.body.data.id, ['published', 'failed']);
+      expect(post.status, JSON.stringify(post.targets)).toBe('published');
+      return { postId: post.id, remoteId: post.targets[0].remoteId };
+    },
     async pollIfDue(connectionId, at) {
       const due = await duePolls(collection, at);
       return due.includes(connectionId) ? pollInbox(collection, connectionId, at) : null;

@@ -1,5 +1,6 @@
 // A real Bluesky PDS for tests and the bench: @atproto/pds with an in-memory PLC directory (@did-plc/server), on
-// free ports, its SQLite files and blobs in a temporary folder. No AppView: nothing a publisher calls needs one.
+// free ports, its SQLite files and blobs in a temporary folder. No AppView unless asked for (`appView`: the real one,
+// appview.ts, for what only an AppView knows, such as the replies under a post); nothing a publisher calls needs one.
 // Settings follow @atproto/dev-env's TestPds/TestPlc (packages/dev-env/src/pds.ts and plc.ts).
 //
 // It runs in a child process of its own (this file is also its entry point), which is what a PDS is anyway, and
@@ -20,6 +21,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/net.ts';
 import { addonLoadProblem, betterSqliteAddon } from './nativeAddon.ts';
+import type { AppViewOptions, RunningAppView } from './appview.ts';
 
 export interface PdsAccount {
   did: string;
@@ -33,6 +35,8 @@ export interface PdsAccount {
 export interface TestPds {
   url: string;
   createAccount(name: string): Promise<PdsAccount>;
+  /** With an AppView: resolves once it has indexed everything written to the PDS so far (its firehose is asynchronous). */
+  appViewIndexed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +48,8 @@ export interface PdsOptions {
    * that created the post but answers slowly, the case that tempts a duplicate when the caller dies meanwhile.
    */
   slowWritesMs?: number;
+  /** Runs the real AppView (appview.ts) beside the PDS, which passes app.bsky.* reads on to it. */
+  appView?: AppViewOptions;
 }
 
 const writeMethods = ['/xrpc/com.atproto.repo.putRecord', '/xrpc/com.atproto.repo.createRecord', '/xrpc/com.atproto.repo.applyWrites'];
@@ -68,8 +74,22 @@ export async function startPds(options: PdsOptions = {}): Promise<TestPds> {
     void exited.then(() => reject(new Error(`the PDS did not start:\n${errors}`)));
   });
 
+  let asked = 0;
   return {
     url,
+    appViewIndexed() {
+      const id = ++asked;
+      return new Promise<void>((resolve, reject) => {
+        const answered = (message: { indexed?: number; error?: string }) => {
+          if (message.indexed !== id) return;
+          child.off('message', answered);
+          if (message.error) reject(new Error(message.error));
+          else resolve();
+        };
+        child.on('message', answered);
+        child.send({ index: id });
+      });
+    },
     async createAccount(name) {
       const agent = new AtpAgent({ service: url });
       const handle = `${name}.test`;
@@ -101,6 +121,7 @@ async function runPds(options: PdsOptions): Promise<void> {
   const plc = PlcServer.create({ db: PlcDatabase.mock(), port: plcPort });
   await plc.start();
   const port = await freePort();
+  const appView = options.appView ? await (await import('./appview.ts')).startAppView(options.appView, `http://localhost:${plcPort}`, port) : null;
   const rotationKey = generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).privateKey.export({ format: 'jwk' });
   const pds = await PDS.fromEnv({
     devMode: true,
@@ -114,9 +135,9 @@ async function runPds(options: PdsOptions): Promise<void> {
     jwtSecret: randomBytes(16).toString('hex'),
     adminPassword: randomBytes(16).toString('hex'),
     serviceHandleDomains: ['.test'],
-    // No AppView or moderation service: requests the PDS would pass on to them fail, as they should here.
-    bskyAppViewUrl: 'https://appview.invalid',
-    bskyAppViewDid: 'did:example:invalid',
+    // Without an AppView or a moderation service, requests the PDS would pass on to them fail, as they should here.
+    bskyAppViewUrl: appView?.url ?? 'https://appview.invalid',
+    bskyAppViewDid: appView?.did ?? 'did:example:invalid',
     modServiceUrl: 'https://moderator.invalid',
     modServiceDid: 'did:example:invalid',
     inviteRequired: false,
@@ -125,8 +146,10 @@ async function runPds(options: PdsOptions): Promise<void> {
   });
   const server = await pds.start();
   if (options.slowWritesMs) answerWritesLate(server, options.slowWritesMs);
+  if (appView) answerIndexRequests(appView, () => pds.ctx.sequencer.curr());
   process.stdout.write(`PDS http://localhost:${port}\n`);
   const stop = async () => {
+    await appView?.close();
     await pds.destroy();
     await plc.destroy();
     await rm(folder, { recursive: true, force: true });
@@ -135,6 +158,17 @@ async function runPds(options: PdsOptions): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
+}
+
+/** `{index: id}` from the test: answered `{indexed: id}` once the AppView has caught up with the PDS. */
+function answerIndexRequests(appView: RunningAppView, lastSeq: () => Promise<number | null>): void {
+  process.on('message', (message: { index?: number }) => {
+    if (message.index === undefined) return;
+    appView.indexed(lastSeq).then(
+      () => process.send!({ indexed: message.index }),
+      (error: Error) => process.send!({ indexed: message.index, error: error.message }),
+    );
+  });
 }
 
 function answerWritesLate(server: Server, delayMs: number): void {

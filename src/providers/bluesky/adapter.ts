@@ -10,13 +10,12 @@
 //   first comment is one more reply, to the last part.
 // - Embeds: up to 4 images with alt text and aspect ratio (re-encoded under the blob limit when needed), or one
 //   video uploaded as a blob to the PDS, or else a link card for the first link.
-import type { Agent, AppBskyFeedPost, BlobRef } from '@atproto/api';
+import type { AppBskyFeedPost, BlobRef } from '@atproto/api';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, CredentialConnector, ProviderAdapter, ProviderTokens, RemoteIdentity } from '../adapter.ts';
 import type { ItemMetrics, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
-import { networkFetch } from '../http.ts';
 import { RefusedDestination, webUrl } from '../../outbound/guard.ts';
 import { blueskyRules } from './rules.ts';
 import { NetworkAdapter } from '../kit/networkAdapter.ts';
@@ -24,25 +23,20 @@ import { mapErrors, providerErrorOf, xrpcErrorName } from './errors.ts';
 import { prepareImage } from './images.ts';
 import { linkCardFor } from './linkCard.ts';
 import { recordKeyFor } from './recordKey.ts';
+import { BlueskyClient, postCollection, postItem, type ClientSettings, type Session } from './client.ts';
 import { richTextOf } from './richText.ts';
 import { atproto } from './sdk.ts';
 import { Steps } from '../kit/steps.ts';
 import { postFirstComment, publishThread } from '../kit/thread.ts';
 
 export const defaultBlueskyService = 'https://bsky.social';
-const postCollection = 'app.bsky.feed.post';
 /** Uploads of media blobs (a video may be 50 MB) get at least this long. */
 const uploadTimeoutMs = 120_000;
 /** JWT scopes of sessions made with an app password (privileged ones may also read direct messages). */
 const appPasswordScopes = new Set(['com.atproto.appPass', 'com.atproto.appPassPrivileged']);
 const useAnAppPassword = 'Use an app password (Settings → Privacy and security → App passwords), not the account password.';
 
-export interface BlueskySettings {
-  /** Hosts a linked page may be on even when private, and over http (NETWORK_ALLOWED_HOSTS). */
-  allowedHosts: ReadonlySet<string>;
-  /** For each call to the PDS (NETWORK_TIMEOUT_MS); default 15 s. */
-  timeoutMs?: number;
-}
+export type BlueskySettings = ClientSettings;
 
 /** The part of a JWT's payload we read (the PDS's own tokens; nothing here relies on it for security). */
 function claimsOf(jwt: string): { exp?: number; scope?: string } {
@@ -93,40 +87,27 @@ function pdsUrlOf(didDoc: unknown, fallback: string, allowedHosts: ReadonlySet<s
   }
 }
 
-/** An account's session at one service: its DID and the JWT every call carries. */
-interface Session {
-  agent: Agent;
-  did: string;
-  service: string;
-  authorization: string;
-}
-
 export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
   readonly connector: CredentialConnector;
   readonly #allowedHosts: ReadonlySet<string>;
-  readonly #timeoutMs: number;
-  /** One client per service (PDS or entryway): building an Agent costs milliseconds, so it is not done per call. */
-  readonly #agents = new Map<string, Agent>();
-  /** PDS and entryway hosts are named by people: every connection to them goes through the SSRF guard. */
-  readonly #fetch: typeof fetch;
+  readonly #client: BlueskyClient;
 
   constructor(settings: BlueskySettings) {
     super({ rules: blueskyRules, duplicates: 'deterministic-id' });
     this.#allowedHosts = settings.allowedHosts;
-    this.#timeoutMs = settings.timeoutMs ?? 15_000;
-    this.#fetch = networkFetch(settings.allowedHosts);
+    this.#client = new BlueskyClient(settings);
     this.connector = { method: 'credentials', connect: (credentials) => this.#connect(credentials) };
   }
 
   /** `{identifier, appPassword, service?}`: the handle (or e-mail) and an app password, at `service` (default bsky.social). */
   async #connect(credentials: Record<string, string>): Promise<{ identity: RemoteIdentity; tokens: ProviderTokens }> {
     const service = credentials.service || defaultBlueskyService;
-    const agent = await this.#agentFor(service);
+    const agent = await this.#client.agentFor(service);
     let session: SessionData;
     try {
       const { data } = await agent.com.atproto.server.createSession(
         { identifier: credentials.identifier ?? '', password: credentials.appPassword ?? '' },
-        this.#callOptions(),
+        this.#client.callOptions(),
       );
       session = data;
       if (!appPasswordScopes.has(claimsOf(data.accessJwt).scope ?? '')) {
@@ -151,11 +132,13 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
       throw await providerErrorOf(error);
     }
     const pdsUrl = pdsUrlOf(session.didDoc, service, this.#allowedHosts);
-    const pds = await this.#agentFor(pdsUrl);
-    const profile = await pds.com.atproto.repo.getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#callOptions()).then(
-      ({ data }) => data.value as { displayName?: string },
-      () => null,
-    );
+    const pds = await this.#client.agentFor(pdsUrl);
+    const profile = await pds.com.atproto.repo
+      .getRecord({ repo: session.did, collection: 'app.bsky.actor.profile', rkey: 'self' }, this.#client.callOptions())
+      .then(
+        ({ data }) => data.value as { displayName?: string },
+        () => null,
+      );
     return {
       identity: { remoteId: session.did, username: session.handle, displayName: profile?.displayName?.trim() || session.handle, avatarUrl: null },
       tokens: tokensOf(session, pdsUrl, service),
@@ -164,15 +147,15 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
 
   /** com.atproto.server.refreshSession at the service that made the session (the entryway for bsky.social). */
   async refresh(account: ConnectedAccount): Promise<ProviderTokens> {
-    const session = await this.#session(account, 'refresh');
-    const { data } = await mapErrors(() => session.agent.com.atproto.server.refreshSession(undefined, this.#callOptions(session)));
+    const session = await this.#client.session(account, 'refresh');
+    const { data } = await mapErrors(() => session.agent.com.atproto.server.refreshSession(undefined, this.#client.callOptions(session)));
     return tokensOf(data, account.tokens?.extra?.pdsUrl ?? pdsUrlOf(data.didDoc, session.service, this.#allowedHosts), session.service);
   }
 
   /** Ends the session at the PDS (best effort), which also invalidates its refresh token. */
   async revoke(account: ConnectedAccount): Promise<void> {
-    const session = await this.#session(account, 'refresh');
-    await mapErrors(() => session.agent.com.atproto.server.deleteSession(undefined, this.#callOptions(session)));
+    const session = await this.#client.session(account, 'refresh');
+    await mapErrors(() => session.agent.com.atproto.server.deleteSession(undefined, this.#client.callOptions(session)));
   }
 
   /**
@@ -181,7 +164,7 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
    * derived from the target id and its place, so no attempt writes one twice.
    */
   async publish(request: PublishRequest): Promise<PublishOutcome> {
-    const session = await this.#session(request.account);
+    const session = await this.#client.session(request.account);
     const steps = new Steps(request.checkpoint);
     return mapErrors(async () => {
       const write = (key: string, post: { caption: string; media: PublishMedia[] }, blobs: string, reply?: ReplyRefs) =>
@@ -221,29 +204,16 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
     const embed = await this.#embedOf(session, post.steps, post.blobs, post.media, request.signal, text.firstLink);
     if (embed) record.embed = embed;
     const where = { repo: session.did, collection: postCollection, rkey: post.rkey };
-    const item = this.#item(request.account, session.did, post.rkey);
-    try {
-      const { data } = await session.agent.com.atproto.repo.putRecord({ ...where, record, swapRecord: null }, this.#callOptions(session, request.signal));
-      return { ...item, cid: data.cid };
-    } catch (error) {
-      // The record exists: an earlier attempt for this target wrote it.
-      if ((await xrpcErrorName(error)) !== 'InvalidSwap') throw error;
-      const { data } = await session.agent.com.atproto.repo.getRecord(where, this.#callOptions(session, request.signal));
-      return { ...item, cid: data.cid ?? '' };
-    }
+    const cid = await this.#client.putOnce(session, where, record, request.signal);
+    return { ...this.#item(request.account, session.did, post.rkey), cid };
   }
 
   async findPublished(request: PublishRequest): Promise<PublishedItem | null> {
-    const session = await this.#session(request.account);
+    const session = await this.#client.session(request.account);
     const rkey = recordKeyFor(request.idempotencyKey);
     return mapErrors(async () => {
-      try {
-        await session.agent.com.atproto.repo.getRecord({ repo: session.did, collection: postCollection, rkey }, this.#callOptions(session, request.signal));
-        return this.#item(request.account, session.did, rkey);
-      } catch (error) {
-        if ((await xrpcErrorName(error)) === 'RecordNotFound') return null;
-        throw error;
-      }
+      const found = await this.#client.findRecord(session, { repo: session.did, collection: postCollection, rkey }, request.signal);
+      return found === null ? null : this.#item(request.account, session.did, rkey);
     });
   }
 
@@ -253,8 +223,8 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
    * only confirm that the post still exists: the counts are then zero.
    */
   async metrics(account: ConnectedAccount, remoteId: string): Promise<ItemMetrics> {
-    const session = await this.#session(account);
-    const counted = await session.agent.app.bsky.feed.getPosts({ uris: [remoteId] }, this.#callOptions(session)).then(
+    const session = await this.#client.session(account);
+    const counted = await session.agent.app.bsky.feed.getPosts({ uris: [remoteId] }, this.#client.callOptions(session)).then(
       ({ data }) => data.posts[0] ?? null,
       () => undefined,
     );
@@ -262,43 +232,12 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
       return { likes: counted.likeCount ?? 0, comments: counted.replyCount ?? 0, shares: (counted.repostCount ?? 0) + (counted.quoteCount ?? 0) };
     }
     const [, , repo, collection, rkey] = remoteId.split('/');
-    await mapErrors(() => session.agent.com.atproto.repo.getRecord({ repo: repo!, collection: collection!, rkey: rkey! }, this.#callOptions(session)));
+    await mapErrors(() => session.agent.com.atproto.repo.getRecord({ repo: repo!, collection: collection!, rkey: rkey! }, this.#client.callOptions(session)));
     return { likes: 0, comments: 0, shares: 0 };
   }
 
-  async #agentFor(service: string): Promise<Agent> {
-    let agent = this.#agents.get(service);
-    if (!agent) {
-      if (this.#agents.size >= 1000) this.#agents.clear();
-      agent = new (await atproto()).Agent({ service, fetch: this.#fetch });
-      this.#agents.set(service, agent);
-    }
-    return agent;
-  }
-
-  /** The account's session: the access JWT at its PDS, or the refresh JWT at the service that made the session. */
-  async #session(account: ConnectedAccount, token: 'access' | 'refresh' = 'access'): Promise<Session> {
-    const tokens = account.tokens;
-    const did = tokens?.extra?.did;
-    const pdsUrl = tokens?.extra?.pdsUrl;
-    const jwt = token === 'access' ? tokens?.accessToken : tokens?.refreshToken;
-    if (!tokens || !did || !pdsUrl || !jwt) throw new ProviderError('ACCOUNT_NEEDS_RECONNECT', 'The Bluesky account has no session; connect it again.', false);
-    const service = token === 'access' ? pdsUrl : (tokens.extra?.service ?? pdsUrl);
-    return { agent: await this.#agentFor(service), did, service, authorization: `Bearer ${jwt}` };
-  }
-
-  /** The session's JWT (when the call needs one), the job's signal (when there is one) and this call's timeout. */
-  #callOptions(session?: Session, signal?: AbortSignal, timeoutMs = this.#timeoutMs) {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    return {
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      ...(session ? { headers: { authorization: session.authorization } } : {}),
-    };
-  }
-
   #item(account: ConnectedAccount, did: string, rkey: string): PublishedItem {
-    const handle = account.tokens?.extra?.handle ?? account.username;
-    return { remoteId: `at://${did}/${postCollection}/${rkey}`, remoteUrl: `https://bsky.app/profile/${handle}/post/${rkey}` };
+    return postItem(account.tokens?.extra?.handle ?? account.username, `at://${did}/${postCollection}/${rkey}`);
   }
 
   /** The post's embed; its blobs are steps named `blobs` + `video` or `image:<i>` (a thread's parts each have their own). */
@@ -319,7 +258,7 @@ export class BlueskyAdapter extends NetworkAdapter implements ProviderAdapter {
       });
       return { blob: jsonToLex(saved.blob) as BlobRef, extra: saved.extra as Extra };
     };
-    const upload = (encoding: string) => ({ ...this.#callOptions(session, signal, Math.max(this.#timeoutMs, uploadTimeoutMs)), encoding });
+    const upload = (encoding: string) => ({ ...this.#client.callOptions(session, signal, Math.max(this.#client.timeoutMs, uploadTimeoutMs)), encoding });
     const video = media.find((file) => file.kind === 'video');
     if (video) {
       const { blob } = await blobOnce('video', async () => {

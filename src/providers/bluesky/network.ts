@@ -40,4 +40,10 @@ export const blueskyNetwork = defineNetwork({
     const { BlueskyAdapter } = await import('./adapter.ts');
     return ({ config, allowedHosts }) => new BlueskyAdapter({ allowedHosts, timeoutMs: config.networkTimeoutMs });
   },
+  inbox: {
+    adapter: async () => {
+      const [{ BlueskyInbox }, { BlueskyClient }] = await Promise.all([import('./inbox.ts'), import('./client.ts')]);
+      return ({ config, allowedHosts }) => new BlueskyInbox(new BlueskyClient({ allowedHosts, timeoutMs: config.networkTimeoutMs }));
+    },
+  },
 });
