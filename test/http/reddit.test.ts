@@ -1,8 +1,11 @@
 // Reddit end to end against its stand-in (test/support/reddit.ts): connecting (permanent duration, HTTP Basic, the
-// User-Agent Reddit asks for), text and link posts with flair, NSFW and spoiler, refusals by the rules (no title, a
-// title too long, media) and by Reddit inside a 200 (SUBREDDIT_NOEXIST, NO_LINKS), Reddit's rate limits waited (a
-// 429's X-Ratelimit-Reset, a RATELIMIT's "try again in 9 minutes"), a refused token leading to NEEDS_RECONNECT, and
-// an interrupted submit looked up rather than posted twice.
+// User-Agent Reddit asks for), text and link posts with flair, NSFW and spoiler, image and video posts (leased,
+// uploaded as S3's form, submitted, then found in the subreddit once Reddit made them), refusals by the rules (no
+// title, a title too long, two images, a format Reddit does not take) and by Reddit inside a 200 (SUBREDDIT_NOEXIST,
+// NO_LINKS), Reddit's rate limits waited (a 429's X-Ratelimit-Reset, a RATELIMIT's "try again in 9 minutes"), a
+// refused token leading to NEEDS_RECONNECT, and interrupted submits looked up rather than posted twice.
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, storedTokens, type TestService } from '../support/service.ts';
 import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
@@ -10,6 +13,8 @@ import { apiFor, publishUntilWaiting, waitForPost, type Api } from '../support/p
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { RedditStandIn } from '../support/reddit.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
+import { image, video } from '../support/mediaFiles.ts';
+import { publishMedia } from '../support/publishMedia.ts';
 import { RedditAdapter } from '../../src/providers/reddit/adapter.ts';
 import type { PublishRequest } from '../../src/providers/adapter.ts';
 
@@ -36,7 +41,8 @@ beforeAll(async () => {
     },
     { name: 'AskBaking', allows: 'self' },
   );
-  service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...reddit.env });
+  // The upload URL Reddit leases is this stand-in's, at 127.0.0.1: allowed as the outbound guard's exception.
+  service = await startTestService({ PUBLIC_BASE_URL: publicBaseUrl, ...reddit.env, NETWORK_ALLOWED_HOSTS: '127.0.0.1' });
   workspace = await createWorkspace(service.services);
   api = apiFor(service.url, workspace.ownerKey);
 }, 60_000);
@@ -59,16 +65,28 @@ async function connect(): Promise<{ ids: string[]; authorization: URL }> {
 
 const target = (placement: string, settings: Record<string, unknown>) => ({ connectionId: account, placement, settings });
 
-async function createPost(caption: string, placement: string, settings: Record<string, unknown>) {
-  return api('POST', '/posts', { content: { caption, mediaIds: [] }, targets: [target(placement, settings)] });
+async function createPost(caption: string, placement: string, settings: Record<string, unknown>, mediaIds: string[] = []) {
+  return api('POST', '/posts', { content: { caption, mediaIds }, targets: [target(placement, settings)] });
 }
 
-async function publish(caption: string, placement: string, settings: Record<string, unknown>) {
-  const created = await createPost(caption, placement, settings);
+async function publish(caption: string, placement: string, settings: Record<string, unknown>, mediaIds: string[] = []) {
+  const created = await createPost(caption, placement, settings, mediaIds);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   await api('POST', `/posts/${created.body.data.id}/publish`);
   return (await waitForPost(api, created.body.data.id, ['published', 'failed'])).targets[0];
 }
+
+async function uploadMedia(bytes: Buffer, filename: string, contentType: string): Promise<string> {
+  const started = await api('POST', '/media/uploads', { filename, contentType, size: bytes.length });
+  const { id, uploadUrl, method, headers } = started.body.data;
+  await fetch(uploadUrl.replace(publicBaseUrl, service.url), { method, headers, body: new Uint8Array(bytes) });
+  await api('POST', `/media/uploads/${id}/complete`);
+  for (let i = 0; i < 300 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
+  return id;
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const submits = () => reddit.apiRequests.filter((call) => call.path === '/api/submit').length;
 
 const userAgentForm = /^web:[^:\s]+:\d+\.\d+\.\d+ \(by \/u\/alicebakes\)$/;
 
@@ -181,7 +199,81 @@ describe('posting', () => {
   });
 });
 
+describe('media posts', () => {
+  it('posts an image: leased, uploaded as S3’s form, submitted as kind image with its Location, and found once Reddit made it', async () => {
+    const file = await image('jpeg', 320, 240);
+    const mediaId = await uploadMedia(file, 'cake.jpg', 'image/jpeg');
+    const [before, submitted] = [reddit.posts.length, submits()];
+    const posted = await publish('Fresh from the oven.', 'image', { subreddit: 'Baking', title: 'My lemon cake' }, [mediaId]);
+    expect(posted, JSON.stringify(posted)).toMatchObject({
+      status: 'published',
+      remoteUrl: expect.stringMatching(/^https:\/\/www\.reddit\.com\/r\/Baking\/comments\//),
+    });
+    expect(reddit.posts).toHaveLength(before + 1);
+    const post = reddit.posts.at(-1)!;
+    expect(post).toMatchObject({ id: posted.remoteId, kind: 'image', title: 'My lemon cake', text: 'Fresh from the oven.' });
+    expect(post.media).toEqual({ contentType: 'image/jpeg', bytes: file.length, sha256: sha256(file) });
+    expect(submits()).toBe(submitted + 1);
+    const lease = reddit.apiRequests.findLast((call) => call.path === '/api/media/asset.json')!;
+    expect(lease.userAgent).toMatch(userAgentForm);
+  });
+
+  it('posts a video with the poster posterMediaId names, waiting while Reddit processes it, submitted once', async () => {
+    const [clip, poster] = [await video(320, 240, 2), await image('png', 320, 240)];
+    const [videoId, posterId] = [await uploadMedia(clip, 'clip.mp4', 'video/mp4'), await uploadMedia(poster, 'poster.png', 'image/png')];
+    reddit.mediaListedAfterReads = 2;
+    const reads = () => reddit.apiRequests.filter((call) => call.path.startsWith('/r/Baking/new')).length;
+    const [submitted, read] = [submits(), reads()];
+    try {
+      const posted = await publish('How it is made.', 'video', { subreddit: 'Baking', title: 'Lemon cake, in a minute', posterMediaId: posterId }, [videoId]);
+      expect(posted, JSON.stringify(posted)).toMatchObject({ status: 'published', remoteId: reddit.posts.at(-1)!.id });
+    } finally {
+      reddit.mediaListedAfterReads = 0;
+    }
+    const post = reddit.posts.at(-1)!;
+    expect(post).toMatchObject({ kind: 'video', title: 'Lemon cake, in a minute' });
+    expect(post.media).toEqual({ contentType: 'video/mp4', bytes: clip.length, sha256: sha256(clip) });
+    expect(post.poster).toEqual({ contentType: 'image/png', bytes: poster.length, sha256: sha256(poster) });
+    // The subreddit was read until the post showed (twice without it, then with it); the submit was never sent again.
+    expect(reads() - read).toBe(3);
+    expect(submits()).toBe(submitted + 1);
+  });
+
+  it('fails a video target without its poster before anything is sent to Reddit', async () => {
+    const videoId = await uploadMedia(await video(320, 240, 2), 'bare.mp4', 'video/mp4');
+    const asked = reddit.apiRequests.length;
+    const posted = await publish('No poster', 'video', { subreddit: 'Baking', title: 'Posterless' }, [videoId]);
+    expect(posted).toMatchObject({
+      status: 'failed',
+      error: { code: 'PROVIDER_REJECTED', message: 'A Reddit video post needs its poster (setting posterMediaId).' },
+    });
+    expect(reddit.apiRequests.slice(asked).filter((call) => !call.path.startsWith('/api/v1/'))).toEqual([]);
+  });
+});
+
 describe('refusals', () => {
+  it.each([
+    [
+      'two images in an image post',
+      'image',
+      [
+        ['a.jpg', 'image/jpeg', 'jpeg'],
+        ['b.png', 'image/png', 'png'],
+      ],
+    ],
+    ['an image in the WebP format Reddit does not take', 'image', [['c.webp', 'image/webp', 'webp']]],
+    ['an image in a text post', 'text', [['d.jpg', 'image/jpeg', 'jpeg']]],
+  ] as const)('refuses %s by the rules (422 with details), before Reddit is asked', async (_case, placement, files) => {
+    const mediaIds = [];
+    for (const [name, type, format] of files) mediaIds.push(await uploadMedia(await image(format, 64, 64), name, type));
+    const [asked, submitted] = [reddit.apiRequests.filter((call) => call.path === '/api/media/asset.json').length, submits()];
+    const created = await createPost('Body', placement, { subreddit: 'Baking', title: 'Refused' }, mediaIds);
+    expect(created.status, JSON.stringify(created.body)).toBe(422);
+    expect(created.body.error.details).toContainEqual(expect.objectContaining({ code }));
+    expect(reddit.apiRequests.filter((call) => call.path === '/api/media/asset.json')).toHaveLength(asked);
+    expect(submits()).toBe(submitted);
+  });
+
   it.each([
     ['without a title', { subreddit: 'Baking' }],
     ['with a title over 300 characters', { subreddit: 'Baking', title: 'x'.repeat(301) }],
@@ -263,7 +355,7 @@ describe('an interrupted submit', () => {
       allowedHosts: new Set(['127.0.0.1']),
     });
 
-  async function request(title: string): Promise<PublishRequest> {
+  async function request(title: string, media: Partial<PublishRequest> = {}): Promise<PublishRequest> {
     return {
       account: { id: account, provider: 'reddit', username: alice.username, remoteId: alice.id, tokens: await storedTokens(service, account) },
       placement: 'text',
@@ -275,6 +367,7 @@ describe('an interrupted submit', () => {
       idempotencyKey: crypto.randomUUID(),
       checkpoint: keptCheckpoint({ done: {}, started: 'submit' }),
       signal: new AbortController().signal,
+      ...media,
     };
   }
 
@@ -295,5 +388,30 @@ describe('an interrupted submit', () => {
     const made = await adapter().publish(await request(`Never made ${crypto.randomUUID()}`));
     expect(made.status).toBe('published');
     expect(reddit.posts).toHaveLength(before + 1);
+  });
+
+  it('looks an interrupted media submit up and, while Reddit has not made the post yet, waits for it instead of submitting again', async () => {
+    const file = await image('png', 64, 64);
+    const title = `Image once ${crypto.randomUUID()}`;
+    const checkpoint = keptCheckpoint();
+    const media = { placement: 'image', media: [publishMedia(file, { kind: 'image', mimeType: 'image/png' })], checkpoint };
+    reddit.holdSubmit = () => true;
+    reddit.mediaListedAfterReads = 1;
+    try {
+      await expect(adapter().publish({ ...(await request(title, media)), signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+      expect(checkpoint.saved).toMatchObject({ started: 'submit', done: { 'media:lease': expect.anything(), 'media:upload': expect.any(String) } });
+      reddit.holdSubmit = undefined;
+      const [before, submitted] = [reddit.posts.length, submits()];
+      const again = await adapter().publish(await request(title, media));
+      expect(again).toEqual({ status: 'processing', handle: 'submitted', checkAfterMs: expect.any(Number) });
+      const found = await adapter().checkStatus(await request(title, media), 'submitted');
+      expect(found).toMatchObject({ status: 'published', item: { remoteId: reddit.posts.at(-1)!.id } });
+      expect(reddit.posts).toHaveLength(before);
+      expect(submits()).toBe(submitted);
+      expect(reddit.posts.at(-1)!.media).toMatchObject({ sha256: sha256(file) });
+    } finally {
+      reddit.holdSubmit = undefined;
+      reddit.mediaListedAfterReads = 0;
+    }
   });
 });

@@ -16,6 +16,21 @@
 //     errors array"): SUBREDDIT_NOEXIST, NO_TEXT and TOO_LONG for the title, NO_LINKS in a text-only subreddit,
 //     SUBMIT_VALIDATION_FLAIR_REQUIRED, and RATELIMIT ("you are doing that too much. try again in 9 minutes.",
 //     r/redditdev's answers as received); a post made: `{json: {errors: [], data: {url, drafts_count, id, name}}}`.
+//   Media (PRAW's praw/models/reddit/subreddit.py `_upload_media` and `submit_image`/`submit_video`, and
+//     gitroomhq/postiz-app's reddit provider `uploadFileToReddit`, read as they call Reddit):
+//     POST /api/media/asset.json (form filepath, mimetype; scope submit) answers `{args: {action, fields: [{name,
+//       value}]}, asset: {asset_id, websocket_url}}`, `action` scheme-relative (Reddit's is
+//       `//reddit-uploaded-media.s3-accelerate.amazonaws.com`; here this server's host, at /media-upload)
+//     POST <action>: S3's form upload (the fields, then `file`; S3 ignores fields after the file and refuses a form
+//       whose policy does not match with 403 AccessDenied), answering 201 with `<PostResponse><Location>…` because the
+//       fields ask `success_action_status=201` (PRAW and postiz-app both read <Location> out of that XML)
+//     POST /api/submit kind=image (url: an uploaded Location) or kind=video (url and video_poster_url) answers
+//       `{json: {errors: [], data: {user_submitted_page, websocket_url}}}`, without the post (PRAW waits on the
+//       websocket for it; postiz-app: "Media posts only answer with a websocket url"); Reddit makes the post after
+//       processing, so it shows in /r/<sr>/new only after `mediaListedAfterReads` reads of the listing (a switch); a
+//       url that is no upload's Location is refused (INVALID_IMAGE / INVALID_VIDEO here: Reddit takes only its own
+//       uploads for media posts); an image post is listed with `post_hint: "image"` and an i.redd.it url, a video with
+//       `is_video: true` and a v.redd.it url (a listing's t3 data as received, e.g. https://pastebin.com/NYy7kbmW)
 //   GET /r/<sr>/new  https://www.reddit.com/dev/api#GET_new (a Listing of t3 things, newest first; scope read)
 //   GET /api/info?id=t3_…  https://www.reddit.com/dev/api#GET_api_info (ups, num_comments)
 //   GET /r/<sr>/api/link_flair_v2  https://www.reddit.com/dev/api#GET_api_link_flair_v2 (scope flair): the subreddit's
@@ -23,7 +38,9 @@
 //     allowable_content, max_emojis, richtext, css_class}` (the fields PRAW's SubredditLinkFlairTemplates and
 //     redditdev's answers show); a subreddit where people may not pick flair answers 403 `{"message": "Forbidden",
 //     "error": 403}`, which gitroomhq/postiz-app's reddit provider reads as "no flairs" (it catches and lists none)
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { streamedForm, type Fetched } from './multipartForm.ts';
 import { OAuthNetwork, type NetworkUser } from './oauthNetwork.ts';
 
 export interface Subreddit {
@@ -39,10 +56,15 @@ export interface StoredPost {
   id: string;
   sr: string;
   author: string;
-  kind: 'self' | 'link';
+  kind: 'self' | 'link' | 'image' | 'video';
   title: string;
   text: string;
   url: string | null;
+  /** An image's or video's file, and a video's poster, as received at the upload URL. */
+  media?: Fetched;
+  poster?: Fetched;
+  /** Reads of the subreddit's listing still to come before a media post shows in it. */
+  unlistedReads: number;
   flair_id: string | null;
   nsfw: boolean;
   spoiler: boolean;
@@ -72,6 +94,10 @@ export class RedditStandIn extends OAuthNetwork {
   submitRateLimited = 0;
   /** Called once a post is made, before the answer: true holds the answer forever (a worker killed meanwhile). */
   holdSubmit: (() => boolean) | undefined;
+  /** Each upload leased (POST /api/media/asset.json), by its S3 key; `file` once it was uploaded. */
+  readonly uploads = new Map<string, { filepath: string; mimetype: string; policy: string; file?: Fetched; location?: string }>();
+  /** How many reads of a subreddit's listing pass before a media post Reddit took shows in it (its processing). */
+  mediaListedAfterReads = 0;
   #sequence = 1_000_000;
 
   constructor(redirectUris: string[], user: NetworkUser) {
@@ -91,6 +117,8 @@ export class RedditStandIn extends OAuthNetwork {
 
   async #handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     this.apiRequests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, userAgent: req.headers['user-agent'] });
+    // S3 takes the form on its policy, not on Reddit's token.
+    if (req.method === 'POST' && url.pathname === '/media-upload') return this.#upload(req, res);
     const token = /^bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const user = this.userOf(token);
     if (!user) return send(res, 401, { message: 'Unauthorized', error: 401 });
@@ -102,6 +130,10 @@ export class RedditStandIn extends OAuthNetwork {
     const scopes = this.scopeOf(token);
     const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /api/v1/me') return send(res, 200, { id: user.id, name: user.username, icon_img: user.profileImageUrl ?? '' });
+    if (route === 'POST /api/media/asset.json') {
+      if (!scopes.includes('submit')) return send(res, 403, { message: 'Forbidden', error: 403 });
+      return this.#lease(res, await formOf(req));
+    }
     if (route === 'POST /api/submit') {
       if (!scopes.includes('submit')) return send(res, 403, { message: 'Forbidden', error: 403 });
       return this.#submit(res, user, await formOf(req));
@@ -110,8 +142,10 @@ export class RedditStandIn extends OAuthNetwork {
     if (req.method === 'GET' && newest) {
       const sr = decodeURIComponent(newest[1]!).toLowerCase();
       const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 25));
-      const children = this.posts
-        .filter((post) => post.sr.toLowerCase() === sr)
+      const inSubreddit = this.posts.filter((post) => post.sr.toLowerCase() === sr);
+      const listed = inSubreddit.filter((post) => post.unlistedReads === 0);
+      for (const post of inSubreddit) post.unlistedReads = Math.max(0, post.unlistedReads - 1);
+      const children = listed
         .reverse()
         .slice(0, limit)
         .map((post) => ({ kind: 't3', data: thing(post) }));
@@ -150,6 +184,44 @@ export class RedditStandIn extends OAuthNetwork {
     return send(res, 404, { message: 'Not Found', error: 404 });
   }
 
+  /** A lease of an upload: S3's form fields under a policy of this upload's own. */
+  #lease(res: ServerResponse, form: Record<string, string>): true {
+    if (!form.filepath || !form.mimetype) return send(res, 400, { message: 'Bad Request', error: 400 });
+    const assetId = `${(this.#sequence++).toString(36)}a`;
+    const key = `rte_images/${assetId}`;
+    const policy = Buffer.from(JSON.stringify({ key, 'content-type': form.mimetype })).toString('base64');
+    this.uploads.set(key, { filepath: form.filepath, mimetype: form.mimetype, policy });
+    const fields = [
+      { name: 'acl', value: 'private' },
+      { name: 'key', value: key },
+      { name: 'success_action_status', value: '201' },
+      { name: 'Content-Type', value: form.mimetype },
+      { name: 'policy', value: policy },
+      { name: 'x-amz-signature', value: createHash('sha256').update(policy).digest('hex') },
+    ];
+    const websocket_url = `wss://ws-${assetId}.wss.redditmedia.com/rte_images/${assetId}`;
+    return send(res, 200, { args: { action: `//${new URL(this.url).host}/media-upload`, fields }, asset: { asset_id: assetId, websocket_url } });
+  }
+
+  /** S3's form upload of a leased file: 201 with the XML naming its Location. */
+  async #upload(req: IncomingMessage, res: ServerResponse): Promise<true> {
+    const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(String(req.headers['content-type']))?.slice(1).find(Boolean);
+    if (!boundary) return send(res, 400, 'not a multipart form');
+    const form = await streamedForm(req, boundary);
+    const upload = form.fields.key ? this.uploads.get(form.fields.key) : undefined;
+    if (!upload || form.fields.policy !== upload.policy || form.fields['x-amz-signature'] !== createHash('sha256').update(upload.policy).digest('hex'))
+      return send(res, 403, 'AccessDenied: Invalid according to Policy');
+    if (!form.file) return send(res, 400, 'MalformedPOSTRequest: no file field');
+    const location = `https://reddit-uploaded-media.s3-accelerate.amazonaws.com/${encodeURIComponent(form.fields.key!)}`;
+    Object.assign(upload, { file: form.file, location });
+    res
+      .writeHead(201, { 'content-type': 'application/xml' })
+      .end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${location}</Location><Bucket>reddit-uploaded-media</Bucket><Key>${form.fields.key}</Key></PostResponse>`,
+      );
+    return true;
+  }
+
   #submit(res: ServerResponse, user: NetworkUser, form: Record<string, string>): true {
     const refused = (...errors: RedditError[]) => send(res, 200, { json: { errors } });
     const subreddit = this.subreddits.find((candidate) => candidate.name.toLowerCase() === (form.sr ?? '').toLowerCase());
@@ -158,7 +230,12 @@ export class RedditStandIn extends OAuthNetwork {
     if (!title) return refused(['NO_TEXT', 'we need something here', 'title']);
     if (title.length > 300) return refused(['TOO_LONG', 'this is too long (max: 300)', 'title']);
     const kind = form.kind;
-    if (kind !== 'self' && kind !== 'link') return refused(['INVALID_OPTION', 'that option is not valid', 'kind']);
+    if (kind !== 'self' && kind !== 'link' && kind !== 'image' && kind !== 'video') return refused(['INVALID_OPTION', 'that option is not valid', 'kind']);
+    const uploaded = (location: string | undefined) => [...this.uploads.values()].find((upload) => upload.location && upload.location === location)?.file;
+    const media = kind === 'image' || kind === 'video' ? uploaded(form.url) : undefined;
+    const poster = kind === 'video' ? uploaded(form.video_poster_url) : undefined;
+    if (kind === 'image' && !media) return refused(['INVALID_IMAGE', 'the image could not be found', 'url']);
+    if (kind === 'video' && (!media || !poster)) return refused(['INVALID_VIDEO', 'the video or its poster could not be found', 'url']);
     if (kind === 'link' && subreddit.allows === 'self') return refused(['NO_LINKS', 'that subreddit only allows text posts', 'sr']);
     if (kind === 'self' && subreddit.allows === 'link') return refused(['NO_SELFS', "that subreddit doesn't allow text posts", 'sr']);
     if (kind === 'link' && !form.url) return refused(['NO_URL', 'a url is required', 'url']);
@@ -178,12 +255,21 @@ export class RedditStandIn extends OAuthNetwork {
       title,
       text: form.text ?? '',
       url: kind === 'link' ? form.url! : null,
+      ...(media ? { media } : {}),
+      ...(poster ? { poster } : {}),
+      unlistedReads: media ? this.mediaListedAfterReads : 0,
       flair_id: form.flair_id ?? null,
       nsfw: form.nsfw === 'true',
       spoiler: form.spoiler === 'true',
     };
     this.posts.push(post);
     if (this.holdSubmit?.()) return true;
+    if (media) {
+      const websocket = `wss://ws-${post.id}.wss.redditmedia.com/rte_images/${post.id}`;
+      return send(res, 200, {
+        json: { errors: [], data: { user_submitted_page: `https://www.reddit.com/user/${user.username}/submitted/`, websocket_url: websocket } },
+      });
+    }
     const { url, permalink } = thing(post);
     return send(res, 200, {
       json: { errors: [], data: { url: kind === 'self' ? url : `https://www.reddit.com${permalink}`, drafts_count: 0, id: post.id, name: `t3_${post.id}` } },
@@ -205,7 +291,12 @@ function thing(post: StoredPost) {
     title: post.title,
     selftext: post.text,
     is_self: post.kind === 'self',
-    url: post.url ?? `https://www.reddit.com${permalink}`,
+    is_video: post.kind === 'video',
+    ...(post.kind === 'image' ? { post_hint: 'image' } : {}),
+    url:
+      post.url ??
+      { image: `https://i.redd.it/${post.id}.jpg`, video: `https://v.redd.it/${post.id}` }[post.kind as 'image' | 'video'] ??
+      `https://www.reddit.com${permalink}`,
     permalink,
     link_flair_template_id: post.flair_id,
     over_18: post.nsfw,

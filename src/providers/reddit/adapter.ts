@@ -1,4 +1,4 @@
-// Reddit: text and link posts to a subreddit, by the person who authorized (the operator's "web app" at
+// Reddit: text, link, image and video posts to a subreddit, by the person who authorized (the operator's "web app" at
 // https://www.reddit.com/prefs/apps).
 //   OAuth  https://github.com/reddit-archive/reddit/wiki/OAuth2: <www.reddit.com>/api/v1/authorize with
 //     `duration=permanent` (else no refresh token) and space-separated scopes, no PKCE; POST /api/v1/access_token
@@ -20,15 +20,29 @@
 //     subreddit's link flair templates, as `flairId`'s choices for the subreddit given (those marked mod_only
 //     left out: only moderators may set them); a 403 there means people may not pick flair in that subreddit, as
 //     postiz-app's reddit provider reads it.
+//   Media  as PRAW's `Subreddit._upload_media` and postiz-app's reddit provider do it: POST /api/media/asset.json
+//     (form filepath, mimetype; scope submit) answers `{args: {action, fields: [{name, value}]}, asset: {asset_id,
+//     websocket_url}}`, `action` a scheme-relative URL (`//reddit-uploaded-media.s3-accelerate.amazonaws.com`, read
+//     against the API's own scheme); the file goes there as S3's form upload (every field, then `file` last), which
+//     answers 201 with XML whose <Location> is the media's URL. The submit then names it (kind=image: `url`;
+//     kind=video: `url` and `video_poster_url`, the poster uploaded alike) and Reddit answers without the post
+//     (`{json: {errors: [], data: {user_submitted_page, websocket_url}}}`): it makes the post once it has processed
+//     the file, and the target waits (`processing`) until the post shows in the subreddit's newest (`checkStatus`).
+//     Each call that changes something is a step: a lease and an upload are sent again if cut off (a lease unused
+//     and an upload to the same key replace nothing that is posted); the submit never is.
 //   No duplicates  Reddit takes no idempotency key. A submit an earlier attempt started and did not see answered is
 //     looked up among the subreddit's newest posts (GET /r/<sr>/new, scope read: the same author and title, and
-//     the same link) before submitting again, as postiz-app's reddit provider looks its submissions up.
+//     the same link or kind) before submitting again, as postiz-app's reddit provider looks its submissions up. A media
+//     post shows there only once Reddit has processed it, so an interrupted media submit not found is taken as made
+//     and waited for like one answered (the target fails after the kit's processing limit if it never shows), never
+//     submitted again.
 import {
   ProviderError,
   type ConnectedAccount,
   type ItemMetrics,
   type ProviderAdapter,
   type PublishOutcome,
+  type PublishMedia,
   type PublishRequest,
   type ProviderTokens,
   type GivenSettings,
@@ -40,6 +54,8 @@ import { NetworkApi, type NetworkApiOptions, type NetworkCall } from '../kit/net
 import { oauthLink, tokensOf, type OAuthProfile } from '../kit/oauthLink.ts';
 import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
+import { mediaOfSetting } from '../kit/settingsMedia.ts';
+import { multipartFileBody } from '../kit/upload.ts';
 import type { GivenApp, OAuthAdapterDependencies } from '../network.ts';
 import { redditRules } from './rules.ts';
 
@@ -48,9 +64,12 @@ export const redditScopes = ['identity', 'submit', 'read', 'flair'];
 /** The version in the User-Agent Reddit asks for: this adapter's, changed when its calls change. */
 const agentVersion = '1.0.0';
 
-/** Reddit's 100 queries a minute per OAuth client, over its 10-minute window; a publish makes at most two (a look-up, the submit). */
+/**
+ * Reddit's 100 queries a minute per OAuth client, over its 10-minute window; a publish makes at most four API calls
+ * (a video's and its poster's leases, a look-up, the submit: the uploads go to S3, not counted).
+ */
 export const redditQuotas: readonly Quota[] = [
-  { name: 'Reddit: 1,000 requests in 10 minutes per OAuth client', scope: 'app', windowSeconds: 600, limit: 1000, costPerPublish: 2 },
+  { name: 'Reddit: 1,000 requests in 10 minutes per OAuth client', scope: 'app', windowSeconds: 600, limit: 1000, costPerPublish: 4 },
 ];
 
 interface RedditSettings {
@@ -58,6 +77,7 @@ interface RedditSettings {
   title: string;
   url?: string;
   flairId?: string;
+  posterMediaId?: string;
   nsfw?: boolean;
   spoiler?: boolean;
 }
@@ -67,13 +87,52 @@ interface JsonAnswer {
   json?: { errors?: [string, string, string?][]; data?: { id?: string; name?: string; url?: string } };
 }
 
+/** POST /api/media/asset.json's answer: where and how the file goes (S3's form upload). */
+interface MediaLease {
+  args?: { action?: string; fields?: { name: string; value: string }[] };
+}
+
+/** A post as a listing shows it (a t3 thing's data). */
+interface ListedPost {
+  id?: string;
+  author?: string;
+  title?: string;
+  url?: string;
+  permalink?: string;
+  is_self?: boolean;
+  is_video?: boolean;
+  post_hint?: string;
+}
+
 interface Listing {
-  data?: { children?: { data?: { id?: string; author?: string; title?: string; url?: string; permalink?: string; is_self?: boolean } }[] };
+  data?: { children?: { data?: ListedPost }[] };
+}
+
+type Kind = 'self' | 'link' | 'image' | 'video';
+
+/** What a post is looked up by among the subreddit's newest. */
+interface Sought {
+  sr: string;
+  title: string;
+  kind: Kind;
+  url?: string;
 }
 
 interface Submitted {
   id: string;
   url: string;
+}
+
+/** The submit step's result: the post, or (a media post) that Reddit took it and makes it later. */
+type SubmitResult = Submitted | { pending: true };
+
+/** How long after a media submit the subreddit is looked at again for the post Reddit makes of it. */
+const mediaCheckAfterMs = 5000;
+
+/** The media URL in S3's answer to a form upload (`<PostResponse><Location>…</Location>`), its XML entities read. */
+export function locationOf(xml: unknown): string | undefined {
+  const found = typeof xml === 'string' ? /<Location>([^<]+)<\/Location>/.exec(xml)?.[1] : undefined;
+  return found?.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name]!);
 }
 
 const userAgent = (clientId: string, username?: string) => `web:${clientId}:${agentVersion}${username ? ` (by /u/${username})` : ''}`;
@@ -107,6 +166,11 @@ class RedditApi extends NetworkApi {
   constructor(options: NetworkApiOptions, clientId: string) {
     super(options, { network: 'Reddit', reasonOf });
     this.#clientId = clientId;
+  }
+
+  /** The API's base URL, against which Reddit's scheme-relative upload URLs are read. */
+  get apiUrl(): string {
+    return this.baseUrl;
   }
 
   /** A call with Reddit's User-Agent, naming `username` where the account is known. */
@@ -172,35 +236,90 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
     const settings = request.settings as unknown as RedditSettings;
-    const link = request.placement === 'link';
-    if (link && !settings.url) throw new ProviderError('PROVIDER_REJECTED', 'A Reddit link post needs the link (setting url).', false);
-    const sr = settings.subreddit.replace(/^r\//, '');
+    const sought = soughtOf(request);
+    if (sought.kind === 'link' && !sought.url) throw new ProviderError('PROVIDER_REJECTED', 'A Reddit link post needs the link (setting url).', false);
+    const poster = sought.kind === 'video' ? mediaOfSetting(request, 'posterMediaId', 'image') : undefined;
+    if (sought.kind === 'video' && !poster)
+      throw new ProviderError('PROVIDER_REJECTED', 'A Reddit video post needs its poster (setting posterMediaId).', false);
+    const account = request.account;
+    const call = { accessToken: tokensOf(account).accessToken, signal: request.signal };
+    const steps = new Steps(request.checkpoint);
+    const media = sought.kind === 'image' || sought.kind === 'video' ? await this.#upload(steps, 'media', request.media[0]!, call, account) : undefined;
+    const posterUrl = poster ? await this.#upload(steps, 'poster', poster, call, account) : undefined;
     const form: Record<string, string> = {
       api_type: 'json',
-      sr,
-      kind: link ? 'link' : 'self',
-      title: settings.title,
+      sr: sought.sr,
+      kind: sought.kind,
+      title: sought.title,
       text: request.caption,
-      ...(link ? { url: settings.url!, resubmit: 'true' } : {}),
+      ...(sought.kind === 'link' ? { url: sought.url!, resubmit: 'true' } : {}),
+      ...(media ? { url: media } : {}),
+      ...(posterUrl ? { video_poster_url: posterUrl } : {}),
       ...(settings.flairId ? { flair_id: settings.flairId } : {}),
       nsfw: String(settings.nsfw ?? false),
       spoiler: String(settings.spoiler ?? false),
     };
-    const account = request.account;
-    const call = { accessToken: tokensOf(account).accessToken, signal: request.signal };
-    const post = await new Steps(request.checkpoint).once(
+    const post = await steps.once(
       'submit',
-      async (): Promise<Submitted> => {
+      async (): Promise<SubmitResult> => {
         const { body } = await this.#api.call<JsonAnswer>({ ...call, method: 'POST', path: '/api/submit', body: { form } }, account.username);
         const errors = body.json?.errors ?? [];
         if (errors.length) throw refusalOf(errors);
         const created = body.json?.data;
+        if (media) return { pending: true };
         if (!created?.id || !created.url) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Reddit took the post without naming it.', false);
         return { id: created.id, url: created.url };
       },
-      { ifInterrupted: () => this.#earlierPost(call, account, sr, form) },
+      {
+        ifInterrupted: async () => (await this.#earlierPost(call, account, sought)) ?? (media ? { pending: true } : null),
+      },
     );
+    if ('pending' in post) return { status: 'processing', handle: 'submitted', checkAfterMs: mediaCheckAfterMs };
     return { status: 'published', item: { remoteId: post.id, remoteUrl: post.url } };
+  }
+
+  /** A media post Reddit took: published once it shows among the subreddit's newest, else still processing. */
+  async checkStatus(request: PublishRequest, _handle: string): Promise<PublishOutcome> {
+    const call = { accessToken: tokensOf(request.account).accessToken, signal: request.signal };
+    const post = await this.#earlierPost(call, request.account, soughtOf(request));
+    if (!post) return { status: 'processing', handle: 'submitted', checkAfterMs: mediaCheckAfterMs };
+    return { status: 'published', item: { remoteId: post.id, remoteUrl: post.url } };
+  }
+
+  /** A file uploaded as Reddit leases it (steps `<name>:lease`, `<name>:upload`): its URL for the submit. */
+  async #upload(
+    steps: Steps,
+    name: string,
+    file: PublishMedia,
+    call: { accessToken: string; signal: AbortSignal },
+    account: ConnectedAccount,
+  ): Promise<string> {
+    const lease = await steps.once(`${name}:lease`, async () => {
+      const form = { filepath: `${file.id}.${file.mimeType.split('/')[1] ?? 'bin'}`, mimetype: file.mimeType };
+      const { body } = await this.#api.call<MediaLease>({ ...call, method: 'POST', path: '/api/media/asset.json', body: { form } }, account.username);
+      if (!body.args?.action || !body.args.fields) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Reddit leased no upload for the file.', true);
+      return { action: body.args.action, fields: body.args.fields };
+    });
+    return steps.once(`${name}:upload`, async () => {
+      const fields = Object.fromEntries(lease.fields.map((field) => [field.name, field.value]));
+      const action = new URL(lease.action, this.#api.apiUrl).href;
+      const { body } = await this.#api.sendToGiven<string>(action, 'media upload URL', {
+        method: 'POST',
+        body: multipartFileBody(fields, {
+          field: 'file',
+          filename:
+            lease.fields
+              .find((field) => field.name === 'key')
+              ?.value.split('/')
+              .pop() ?? file.id,
+          media: file,
+        }),
+        signal: call.signal,
+      });
+      const location = locationOf(body);
+      if (!location) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Reddit’s media storage took the file without saying where it is.', false);
+      return location;
+    });
   }
 
   /** `flairId`'s choices: the link flairs a person may pick in the subreddit given as `subreddit`. */
@@ -234,19 +353,32 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
     return post ? { likes: post.ups, comments: post.num_comments } : {};
   }
 
-  /** The post an interrupted submit made, among the subreddit's newest: by this account, with the same title (and link). */
-  async #earlierPost(
-    call: { accessToken: string; signal: AbortSignal },
-    account: ConnectedAccount,
-    sr: string,
-    form: Record<string, string>,
-  ): Promise<Submitted | null> {
-    const { body } = await this.#api.call<Listing>({ ...call, method: 'GET', path: `/r/${encodeURIComponent(sr)}/new?limit=100&raw_json=1` }, account.username);
+  /** The post a submit made, among the subreddit's newest: by this account, with the same title and kind (and link). */
+  async #earlierPost(call: { accessToken: string; signal: AbortSignal }, account: ConnectedAccount, sought: Sought): Promise<Submitted | null> {
+    const { body } = await this.#api.call<Listing>(
+      { ...call, method: 'GET', path: `/r/${encodeURIComponent(sought.sr)}/new?limit=100&raw_json=1` },
+      account.username,
+    );
     const found = (body.data?.children ?? [])
       .map((child) => child.data ?? {})
-      .find((post) => post.author === account.username && post.title === form.title && (form.kind === 'self' ? post.is_self : post.url === form.url));
+      .find((post) => post.author === account.username && post.title === sought.title && isOfKind(post, sought));
     return found?.id && found.permalink ? { id: found.id, url: `https://www.reddit.com${found.permalink}` } : null;
   }
+}
+
+/** A listed post of the kind sought: a self post, the same link, an image (`post_hint` image) or a video (`is_video`). */
+function isOfKind(post: ListedPost, sought: Sought): boolean {
+  if (sought.kind === 'self') return post.is_self === true;
+  if (sought.kind === 'link') return post.url === sought.url;
+  if (sought.kind === 'video') return post.is_video === true;
+  return post.post_hint === 'image';
+}
+
+/** The placement's kind of post and what finds it again. */
+function soughtOf(request: PublishRequest): Sought {
+  const settings = request.settings as unknown as RedditSettings;
+  const kind = ({ text: 'self', link: 'link', image: 'image', video: 'video' } as const)[request.placement as 'text' | 'link' | 'image' | 'video'] ?? 'self';
+  return { sr: settings.subreddit.replace(/^r\//, ''), title: settings.title, kind, ...(kind === 'link' && settings.url ? { url: settings.url } : {}) };
 }
 
 export function createRedditAdapter({ app, redirectUri, config, allowedHosts }: OAuthAdapterDependencies): RedditAdapter {
