@@ -5,11 +5,10 @@
 // NO_LINKS), Reddit's rate limits waited (a 429's X-Ratelimit-Reset, a RATELIMIT's "try again in 9 minutes"), a
 // refused token leading to NEEDS_RECONNECT, and interrupted submits looked up rather than posted twice.
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, storedTokens, type TestService } from '../support/service.ts';
 import { createWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { apiFor, publishUntilWaiting, waitForPost, type Api } from '../support/posts.ts';
+import { apiFor, publishUntilWaiting, uploadMedia as uploadTo, waitForPost, type Api } from '../support/posts.ts';
 import { OAuthBrowser } from '../support/oauthBrowser.ts';
 import { RedditStandIn } from '../support/reddit.ts';
 import { keptCheckpoint } from '../support/checkpoints.ts';
@@ -76,14 +75,8 @@ async function publish(caption: string, placement: string, settings: Record<stri
   return (await waitForPost(api, created.body.data.id, ['published', 'failed'])).targets[0];
 }
 
-async function uploadMedia(bytes: Buffer, filename: string, contentType: string): Promise<string> {
-  const started = await api('POST', '/media/uploads', { filename, contentType, size: bytes.length });
-  const { id, uploadUrl, method, headers } = started.body.data;
-  await fetch(uploadUrl.replace(publicBaseUrl, service.url), { method, headers, body: new Uint8Array(bytes) });
-  await api('POST', `/media/uploads/${id}/complete`);
-  for (let i = 0; i < 300 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
-  return id;
-}
+const uploadMedia = (bytes: Buffer, filename: string, contentType: string) =>
+  uploadTo(api, { publicBaseUrl, serviceUrl: service.url }, { bytes, filename, contentType });
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const submits = () => reddit.apiRequests.filter((call) => call.path === '/api/submit').length;
@@ -260,10 +253,11 @@ describe('refusals', () => {
         ['a.jpg', 'image/jpeg', 'jpeg'],
         ['b.png', 'image/png', 'png'],
       ],
+      'media.max',
     ],
-    ['an image in the WebP format Reddit does not take', 'image', [['c.webp', 'image/webp', 'webp']]],
-    ['an image in a text post', 'text', [['d.jpg', 'image/jpeg', 'jpeg']]],
-  ] as const)('refuses %s by the rules (422 with details), before Reddit is asked', async (_case, placement, files) => {
+    ['an image in the WebP format Reddit does not take', 'image', [['c.webp', 'image/webp', 'webp']], 'media.format'],
+    ['an image in a text post', 'text', [['d.jpg', 'image/jpeg', 'jpeg']], 'media.kind'],
+  ] as const)('refuses %s by the rules (422 with details), before Reddit is asked', async (_case, placement, files, code) => {
     const mediaIds = [];
     for (const [name, type, format] of files) mediaIds.push(await uploadMedia(await image(format, 64, 64), name, type));
     const [asked, submitted] = [reddit.apiRequests.filter((call) => call.path === '/api/media/asset.json').length, submits()];

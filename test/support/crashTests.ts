@@ -2,9 +2,8 @@
 // spell out each): server settings whose database and media files outlive a killed process, publishing to the network
 // the stand-in's settings name, and a file put in the media library of a running server through its API.
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from './database.ts';
-import type { Api } from './posts.ts';
+import { uploadMedia as uploadTo, type Api } from './posts.ts';
 import { scratchDataDir } from './processes.ts';
 
 /** The public address the servers answer for (networks fetch the signed media URLs there): the stand-ins map it. */
@@ -27,11 +26,6 @@ export async function crashEnvironment(networkEnv: Record<string, string>): Prom
 }
 
 /** A file uploaded to the server at `serverUrl` and completed: its media id once processed. */
-export async function uploadMedia(api: Api, serverUrl: string, file: { bytes: Buffer; filename: string; contentType: string }): Promise<string> {
-  const started = await api('POST', '/media/uploads', { filename: file.filename, contentType: file.contentType, size: file.bytes.length });
-  const { id, uploadUrl, method, headers } = started.body.data;
-  await fetch(uploadUrl.replace(crashPublicBaseUrl, serverUrl), { method, headers, body: new Uint8Array(file.bytes) });
-  await api('POST', `/media/uploads/${id}/complete`);
-  for (let i = 0; i < 600 && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
-  return id;
+export function uploadMedia(api: Api, serverUrl: string, file: { bytes: Buffer; filename: string; contentType: string }): Promise<string> {
+  return uploadTo(api, { publicBaseUrl: crashPublicBaseUrl, serviceUrl: serverUrl }, file, 600);
 }

@@ -35,6 +35,24 @@ export async function waitForPost(api: Api, id: string, statuses: string[], time
   }
 }
 
+/**
+ * A file uploaded through the API and completed: its media id once processed. The upload URL names the service's
+ * public base URL (`publicBaseUrl`), reached at `serviceUrl` in tests.
+ */
+export async function uploadMedia(
+  api: Api,
+  at: { publicBaseUrl: string; serviceUrl: string },
+  file: { bytes: Buffer; filename: string; contentType: string },
+  pollsAtMost = 300,
+): Promise<string> {
+  const started = await api('POST', '/media/uploads', { filename: file.filename, contentType: file.contentType, size: file.bytes.length });
+  const { id, uploadUrl, method, headers } = started.body.data;
+  await fetch(uploadUrl.replace(at.publicBaseUrl, at.serviceUrl), { method, headers, body: new Uint8Array(file.bytes) });
+  await api('POST', `/media/uploads/${id}/complete`);
+  for (let i = 0; i < pollsAtMost && (await api('GET', `/media/${id}`)).body.data.status === 'processing'; i++) await sleep(100);
+  return id;
+}
+
 export const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
 /** Publishes post `id` and answers its first target once the worker has made it wait, with how long from the request. */
