@@ -209,6 +209,7 @@ describe('media posts', () => {
     expect(submits()).toBe(submitted + 1);
     const lease = reddit.apiRequests.findLast((call) => call.path === '/api/media/asset.json')!;
     expect(lease.userAgent).toMatch(userAgentForm);
+    expect([...reddit.uploads.values()].at(-1)).toMatchObject({ filepath: expect.stringMatching(/\.jpg$/), mimetype: 'image/jpeg' });
   });
 
   it('posts a video with the poster posterMediaId names, waiting while Reddit processes it, submitted once', async () => {
@@ -227,6 +228,10 @@ describe('media posts', () => {
     expect(post).toMatchObject({ kind: 'video', title: 'Lemon cake, in a minute' });
     expect(post.media).toEqual({ contentType: 'video/mp4', bytes: clip.length, sha256: sha256(clip) });
     expect(post.poster).toEqual({ contentType: 'image/png', bytes: poster.length, sha256: sha256(poster) });
+    expect([...reddit.uploads.values()].slice(-2).map(({ filepath, mimetype }) => [filepath.split('.').pop(), mimetype])).toEqual([
+      ['mp4', 'video/mp4'],
+      ['png', 'image/png'],
+    ]);
     // The subreddit was read until the post showed (twice without it, then with it); the submit was never sent again.
     expect(reads() - read).toBe(3);
     expect(submits()).toBe(submitted + 1);

@@ -126,6 +126,9 @@ interface Submitted {
 /** The submit step's result: the post, or (a media post) that Reddit took it and makes it later. */
 type SubmitResult = Submitted | { pending: true };
 
+/** The file names Reddit's lease is asked for end as PRAW's `_upload_media` knows them (it reads the type from the name). */
+const extensions: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'video/mp4': 'mp4', 'video/quicktime': 'mov' };
+
 /** How long after a media submit the subreddit is looked at again for the post Reddit makes of it. */
 const mediaCheckAfterMs = 5000;
 
@@ -265,8 +268,8 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
         const { body } = await this.#api.call<JsonAnswer>({ ...call, method: 'POST', path: '/api/submit', body: { form } }, account.username);
         const errors = body.json?.errors ?? [];
         if (errors.length) throw refusalOf(errors);
-        const created = body.json?.data;
         if (media) return { pending: true };
+        const created = body.json?.data;
         if (!created?.id || !created.url) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Reddit took the post without naming it.', false);
         return { id: created.id, url: created.url };
       },
@@ -294,8 +297,9 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
     call: { accessToken: string; signal: AbortSignal },
     account: ConnectedAccount,
   ): Promise<string> {
+    const filepath = `${file.id}.${extensions[file.mimeType] ?? 'bin'}`;
     const lease = await steps.once(`${name}:lease`, async () => {
-      const form = { filepath: `${file.id}.${file.mimeType.split('/')[1] ?? 'bin'}`, mimetype: file.mimeType };
+      const form = { filepath, mimetype: file.mimeType };
       const { body } = await this.#api.call<MediaLease>({ ...call, method: 'POST', path: '/api/media/asset.json', body: { form } }, account.username);
       if (!body.args?.action || !body.args.fields) throw new ProviderError('PROVIDER_UNAVAILABLE', 'Reddit leased no upload for the file.', true);
       return { action: body.args.action, fields: body.args.fields };
@@ -305,15 +309,7 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
       const action = new URL(lease.action, this.#api.apiUrl).href;
       const { body } = await this.#api.sendToGiven<string>(action, 'media upload URL', {
         method: 'POST',
-        body: multipartFileBody(fields, {
-          field: 'file',
-          filename:
-            lease.fields
-              .find((field) => field.name === 'key')
-              ?.value.split('/')
-              .pop() ?? file.id,
-          media: file,
-        }),
+        body: multipartFileBody(fields, { field: 'file', filename: filepath, media: file }),
         signal: call.signal,
       });
       const location = locationOf(body);
