@@ -88,7 +88,7 @@ describe('the inbox page', () => {
     await page.getByLabel('Show').selectOption({ label: 'Open' });
     const carla = items.filter({ hasText: 'Do you open on Sundays?' });
     const answer = carla.getByLabel('Reply to Carla');
-    // The sandbox's feed counts characters up to 500 (src/providers/sandbox/rules.ts), as the API checks an answer.
+    // The sandbox's feed counts characters up to 500 (src/providers/sandbox/network.ts), as the API checks an answer.
     await answer.fill('x'.repeat(501));
     expect(await carla.locator('.counter.over').textContent()).toBe('501 characters of 500');
     await carla.getByRole('button', { name: 'Send reply' }).click();

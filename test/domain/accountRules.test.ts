@@ -2,7 +2,7 @@
 // setting's allowed values (a LinkedIn page's visibility), never widen them nor take a setting away.
 import { describe, expect, it } from 'vitest';
 import { rulesForAccount } from '../../src/providers/catalog.ts';
-import { linkedinPageRules, linkedinRules } from '../../src/providers/linkedin/rules.ts';
+import { linkedinPageRules, linkedinRules } from '../../src/providers/linkedin/network.ts';
 import { checkTarget } from '../../src/posts/validation.ts';
 
 const settingsRefused = (accountRules: unknown, settings: Record<string, unknown>) =>

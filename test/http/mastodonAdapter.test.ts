@@ -9,7 +9,7 @@ import { connectDatabase, type Database } from '../../src/db/database.ts';
 import { ProviderError, type ConnectedAccount, type PublishMedia, type PublishRequest } from '../../src/providers/adapter.ts';
 import { mastodonHttp } from '../../src/providers/mastodon/api.ts';
 import { MastodonAdapter } from '../../src/providers/mastodon/adapter.ts';
-import { mastodonRules } from '../../src/providers/mastodon/rules.ts';
+import { mastodonRules } from '../../src/providers/mastodon/network.ts';
 import { freePort } from '../../src/net.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { idempotencyWindowMs, MastodonStandIn } from '../support/mastodon.ts';

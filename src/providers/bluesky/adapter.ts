@@ -17,7 +17,7 @@ import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, CredentialConnector, ProviderAdapter, ProviderTokens, RemoteIdentity } from '../adapter.ts';
 import type { ItemMetrics, PublishMedia, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
 import { RefusedDestination, webUrl } from '../../outbound/guard.ts';
-import { blueskyRules } from './rules.ts';
+import { blueskyRules } from './network.ts';
 import { NetworkAdapter } from '../kit/networkAdapter.ts';
 import { mapErrors, providerErrorOf, xrpcErrorName } from './errors.ts';
 import { prepareImage } from './images.ts';

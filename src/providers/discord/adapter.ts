@@ -47,7 +47,7 @@ import { oauthLink, type OAuthProfile } from '../kit/oauthLink.ts';
 import { Steps } from '../kit/steps.ts';
 import { multipartFilesBody } from '../kit/upload.ts';
 import type { GivenApp, OAuthAdapterDependencies } from '../network.ts';
-import { discordRules, discordUploadLimit } from './rules.ts';
+import { discordRules, discordUploadLimit } from './network.ts';
 
 export const discordScopes = ['bot', 'identify'];
 

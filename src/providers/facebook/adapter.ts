@@ -27,7 +27,7 @@ import { postFirstComment } from '../kit/thread.ts';
 import { commentBy, insightsOf, recentItemWith, type Graph } from '../meta/graph.ts';
 import { metaParts } from '../meta/login.ts';
 import { publishedReel } from './reels.ts';
-import { facebookRules } from './rules.ts';
+import { facebookRules } from './network.ts';
 
 const firstUrl = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
 /** Video permalinks come as paths of www.facebook.com. */

@@ -20,7 +20,7 @@ import { idAndTokenOf } from '../meta/adapter.ts';
 import { NewestSeen, replyOnce } from '../meta/comments.ts';
 import { pagesOf, type Graph } from '../meta/graph.ts';
 import { graphAt } from '../meta/login.ts';
-import { facebookRules } from './rules.ts';
+import { facebookRules } from './network.ts';
 
 /** https://developers.facebook.com/docs/graph-api/reference/comment (the fields asked). */
 interface FacebookComment {

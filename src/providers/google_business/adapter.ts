@@ -43,7 +43,7 @@ import type { Quota } from '../kit/quotas.ts';
 import { Steps } from '../kit/steps.ts';
 import type { OAuthAdapterDependencies } from '../network.ts';
 import { postsApiUrl } from './network.ts';
-import { googleBusinessRules } from './rules.ts';
+import { googleBusinessRules } from './network.ts';
 
 export const businessScope = googleScope('business.manage');
 

@@ -32,7 +32,7 @@ import { commentBy, Graph, insightsOf } from '../meta/graph.ts';
 import { graphAt, metaParts, type GraphSettings } from '../meta/login.ts';
 import { oauthLink } from '../kit/oauthLink.ts';
 import { connectionOf, instagramLink, instagramLogin, type InstagramConnection, type InstagramLinks } from './login.ts';
-import { instagramRules } from './rules.ts';
+import { instagramRules } from './network.ts';
 
 export const instagramQuotas: readonly Quota[] = [
   { name: 'Instagram: 100 API-published posts per 24 hours', scope: 'account', windowSeconds: 86_400, limit: 100, costPerPublish: 1 },

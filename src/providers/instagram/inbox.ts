@@ -24,7 +24,7 @@ import { pagesOf, type Paged } from '../meta/graph.ts';
 import { graphAt, type GraphSettings } from '../meta/login.ts';
 import { graphOf, isGiven, type InstagramApps, type InstagramGraphs } from './adapter.ts';
 import { connectionMethods } from './login.ts';
-import { instagramRules } from './rules.ts';
+import { instagramRules } from './network.ts';
 
 /** https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-comment (the fields asked). */
 interface IgComment {

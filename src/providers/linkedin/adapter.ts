@@ -31,7 +31,7 @@ import { linkedinProfile } from './accounts.ts';
 import type { LinkedInProducts } from './products.ts';
 import { littleText } from './littleText.ts';
 import { imagesAvailable, sessionOf, uploadImage, uploadedVideo, type Session } from './media.ts';
-import { linkedinPageRules, linkedinPageVisibility, linkedinRules } from './rules.ts';
+import { linkedinPageRules, linkedinPageVisibility, linkedinRules } from './network.ts';
 
 export interface LinkedInAdapterOptions extends OAuthAdapterOptions {
   /** LINKEDIN_VERSION */

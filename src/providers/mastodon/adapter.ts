@@ -28,7 +28,7 @@ import type { NetworkHttp } from '../http.ts';
 import { instanceOrigin, type Account, type AuthorizationServerMetadata, type MediaAttachment, type Status } from './api.ts';
 import { MastodonApps, mastodonScopes } from './apps.ts';
 import { InstanceRules } from './instanceRules.ts';
-import { mastodonRules } from './rules.ts';
+import { mastodonRules } from './network.ts';
 import { NetworkAdapter } from '../kit/networkAdapter.ts';
 
 export interface MastodonAdapterOptions {

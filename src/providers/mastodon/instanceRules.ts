@@ -5,7 +5,7 @@ import { ProviderError } from '../adapter.ts';
 import type { NetworkHttp } from '../http.ts';
 import type { FileRules, ProviderRules } from '../rules.ts';
 import type { Instance } from './api.ts';
-import { mastodonRules } from './rules.ts';
+import { mastodonRules } from './network.ts';
 
 /** Our media format names (as the media library records them) for the MIME types an instance lists. */
 const formatByMimeType: Record<string, string> = {

@@ -35,7 +35,7 @@ import { Steps } from '../kit/steps.ts';
 import { multipartFileBody } from '../kit/upload.ts';
 import { PinterestApi } from './api.ts';
 import { pinterestProfile } from './accounts.ts';
-import { pinterestRules } from './rules.ts';
+import { pinterestRules } from './network.ts';
 
 export interface PinterestAdapterOptions extends OAuthAdapterOptions {
   /** When the worker should look again at a video Pinterest is processing. */

@@ -57,7 +57,7 @@ import { Steps } from '../kit/steps.ts';
 import { mediaOfSetting } from '../kit/settingsMedia.ts';
 import { multipartFileBody } from '../kit/upload.ts';
 import type { GivenApp, OAuthAdapterDependencies } from '../network.ts';
-import { redditRules } from './rules.ts';
+import { redditRules } from './network.ts';
 
 export const redditScopes = ['identity', 'submit', 'read', 'flair'];
 

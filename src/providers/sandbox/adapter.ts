@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/database.ts';
 import { ProviderError } from '../adapter.ts';
 import type { ConnectedAccount, ItemMetrics, ProviderAdapter, PublishOutcome, PublishRequest, PublishedItem } from '../adapter.ts';
-import { sandboxRules } from './rules.ts';
+import { sandboxRules } from './network.ts';
 import { NetworkAdapter } from '../kit/networkAdapter.ts';
 
 export const sandboxMarkers = {

@@ -33,7 +33,7 @@ import { NetworkHttp, type NetworkRequestBody } from '../http.ts';
 import { NetworkAdapter } from '../kit/networkAdapter.ts';
 import { Steps } from '../kit/steps.ts';
 import { multipartFilesBody } from '../kit/upload.ts';
-import { telegramRules } from './rules.ts';
+import { telegramRules } from './network.ts';
 
 export interface TelegramAdapterOptions {
   /** TELEGRAM_API_BASE_URL */

@@ -27,7 +27,7 @@ import { partStep, postFirstComment, publishThread } from '../kit/thread.ts';
 import { containerCheckAfterMs, containerFlow, finishedContainer, finishedContainers, publishedContainer } from '../meta/containers.ts';
 import { Graph, insightsOf } from '../meta/graph.ts';
 import { threadsLogin } from './login.ts';
-import { threadsRules } from './rules.ts';
+import { threadsRules } from './network.ts';
 
 /** The Threads API version in every path but the token endpoints'. */
 export const threadsApiVersion = 'v1.0';

@@ -36,7 +36,7 @@ import { TikTokApi } from './api.ts';
 import { tiktokProfile } from './accounts.ts';
 import { checkVideoDuration, creatorInfo, creatorSettingOptions, interactionsFor, type TikTokSettings } from './creator.ts';
 import { chunkPlan, uploadChunks } from './media.ts';
-import { tiktokRules } from './rules.ts';
+import { tiktokRules } from './network.ts';
 
 export interface TikTokAdapterOptions extends OAuthAdapterOptions {
   /** TIKTOK_INITS_PER_MINUTE */

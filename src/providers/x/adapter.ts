@@ -24,7 +24,7 @@ import type { NetworkHttp } from '../http.ts';
 import { dataOf, xHttp, type Post, type User } from './api.ts';
 import { createPost, findPost, permalink } from './posts.ts';
 import { uploadMedia, type Session } from './media.ts';
-import { xRules } from './rules.ts';
+import { xRules } from './network.ts';
 
 /** Reading and writing posts, uploading media, reading the profile; `offline.access` for a refresh token. */
 export const xScopes = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'];

@@ -44,7 +44,7 @@ import { YouTubeApi } from './api.ts';
 import { youtubeProfile } from './channel.ts';
 import { commentItem, requireCommentScope, type YouTubeCommentThread, type YouTubeListPage } from './comments.ts';
 import { youtubeQuotas, type YouTubeQuotaOptions } from './quotas.ts';
-import { youtubeRules } from './rules.ts';
+import { youtubeRules } from './network.ts';
 
 export interface YouTubeAdapterOptions extends OAuthAdapterOptions, YouTubeQuotaOptions {
   /** When the worker should look again at a video YouTube is processing. */
