@@ -295,8 +295,40 @@ describe('refusals', () => {
   it("fails the target with Reddit's own reason when Reddit refuses inside a 200 (SUBREDDIT_NOEXIST, NO_LINKS)", async () => {
     const missing = await publish('Body', 'text', { subreddit: 'NoSuchBakingSub', title: 'Hello' });
     expect(missing).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: expect.stringContaining('SUBREDDIT_NOEXIST') } });
-    const textOnly = await publish('See this', 'link', { subreddit: 'AskBaking', title: 'A link', url: 'https://alice.example/' });
+    // A private subreddit's rules cannot be read: its submit answers.
+    reddit.subreddits.push({ name: 'QuietBakers', allows: 'self', private: true });
+    const textOnly = await publish('See this', 'link', { subreddit: 'QuietBakers', title: 'A link', url: 'https://alice.example/' });
     expect(textOnly).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('that subreddit only allows text posts (NO_LINKS, sr)') } });
+  });
+
+  it("fails a post the subreddit's own rules refuse with that rule, before anything is uploaded or submitted", async () => {
+    reddit.subreddits.push(
+      { name: 'ShortTitles', allows: 'any', titleMax: 20, flairRequired: true, flairs: [{ id: 'd4e6f8a0-0c2e-11ee-b3f4-5e3a2c1d9f04', text: 'Bread' }] },
+      { name: 'NoPictures', allows: 'any', allowImages: false, body: 'notAllowed' },
+    );
+    const [leases, submitted] = [reddit.apiRequests.filter((call) => call.path === '/api/media/asset.json').length, submits()];
+    const cases: [string, string, Record<string, unknown>, string[], string][] = [
+      ['Body', 'link', { subreddit: 'AskBaking', title: 'A link', url: 'https://alice.example/' }, [], 'r/AskBaking takes text posts only.'],
+      ['Body', 'text', { subreddit: 'ShortTitles', title: 'A title longer than twenty' }, [], 'r/ShortTitles takes titles of at most 20 characters.'],
+      ['Body', 'text', { subreddit: 'ShortTitles', title: 'Rye' }, [], 'r/ShortTitles requires post flair (setting flairId).'],
+      ['Words', 'text', { subreddit: 'NoPictures', title: 'Titled' }, [], 'r/NoPictures takes no body (leave the caption empty).'],
+      [
+        'Look',
+        'image',
+        { subreddit: 'NoPictures', title: 'A loaf' },
+        [await uploadMedia(await image('png', 64, 64), 'loaf.png', 'image/png')],
+        'r/NoPictures takes no image posts.',
+      ],
+    ];
+    for (const [caption, placement, settings, mediaIds, reason] of cases) {
+      const posted = await publish(caption, placement, settings, mediaIds);
+      expect(posted, reason).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_REJECTED', message: reason } });
+    }
+    expect(reddit.apiRequests.filter((call) => call.path === '/api/media/asset.json')).toHaveLength(leases);
+    expect(submits()).toBe(submitted);
+    // Within the rules it goes.
+    const fine = await publish('Body', 'text', { subreddit: 'ShortTitles', title: 'Rye', flairId: 'd4e6f8a0-0c2e-11ee-b3f4-5e3a2c1d9f04' });
+    expect(fine.status).toBe('published');
   });
 });
 

@@ -33,6 +33,14 @@
 //       `is_video: true` and a v.redd.it url (a listing's t3 data as received, e.g. https://pastebin.com/NYy7kbmW)
 //   GET /r/<sr>/new  https://www.reddit.com/dev/api#GET_new (a Listing of t3 things, newest first; scope read)
 //   GET /api/info?id=t3_…  https://www.reddit.com/dev/api#GET_api_info (ups, num_comments)
+//   GET /r/<sr>/about  https://www.reddit.com/dev/api#GET_r_{subreddit}_about (`{kind: 't5', data: {display_name,
+//     submission_type: any|self|link, allow_images, allow_videos, ...}}`; a private subreddit answers 403 to
+//     non-members, a missing one 404: Pyprohly/reddit-api-doc-notes' subreddit page, "will return an error if the
+//     target subreddit is private or banned")
+//   GET /api/v1/<sr>/post_requirements  https://www.reddit.com/dev/api#GET_api_v1_{subreddit}_post_requirements (the
+//     fields PRAW's `Subreddit.post_requirements` returns: title_text_min_length, title_text_max_length,
+//     is_flair_required, body_restriction_policy required|notAllowed|none, and lists of required and blacklisted
+//     strings, here empty)
 //   GET /r/<sr>/api/link_flair_v2  https://www.reddit.com/dev/api#GET_api_link_flair_v2 (scope flair): the subreddit's
 //     link flair templates, an array of `{id, text, type, text_editable, mod_only, background_color, text_color,
 //     allowable_content, max_emojis, richtext, css_class}` (the fields PRAW's SubredditLinkFlairTemplates and
@@ -48,6 +56,15 @@ export interface Subreddit {
   /** `link_type` of the subreddit's settings: what kinds of posts it takes. */
   allows: 'any' | 'self' | 'link';
   flairRequired?: boolean;
+  /** Its post requirements' title limit (`title_text_max_length`); absent: none. */
+  titleMax?: number;
+  /** Its settings' `allow_images` / `allow_videos` (true unless said). */
+  allowImages?: boolean;
+  allowVideos?: boolean;
+  /** Its post requirements' `body_restriction_policy`. */
+  body?: 'required' | 'notAllowed' | 'none';
+  /** A private subreddit: its about and requirements are 403 to others. */
+  private?: boolean;
   /** Its link flair templates; absent: people may not choose flair there (403). */
   flairs?: { id: string; text: string; modOnly?: boolean }[];
 }
@@ -150,6 +167,47 @@ export class RedditStandIn extends OAuthNetwork {
         .slice(0, limit)
         .map((post) => ({ kind: 't3', data: thing(post) }));
       return send(res, 200, { kind: 'Listing', data: { after: null, before: null, children } });
+    }
+    const about = /^\/r\/([^/]+)\/about$/.exec(url.pathname) ?? /^\/api\/v1\/([^/]+)\/post_requirements$/.exec(url.pathname);
+    if (req.method === 'GET' && about) {
+      const named = decodeURIComponent(about[1]!).toLowerCase();
+      const subreddit = this.subreddits.find((candidate) => candidate.name.toLowerCase() === named);
+      if (!subreddit) return send(res, 404, { message: 'Not Found', error: 404 });
+      if (subreddit.private) return send(res, 403, { message: 'Forbidden', error: 403, reason: 'private' });
+      if (url.pathname.endsWith('/about'))
+        return send(res, 200, {
+          kind: 't5',
+          data: {
+            display_name: subreddit.name,
+            submission_type: subreddit.allows,
+            allow_images: subreddit.allowImages ?? true,
+            allow_videos: subreddit.allowVideos ?? true,
+          },
+        });
+      return send(res, 200, {
+        title_regexes: [],
+        body_blacklisted_strings: [],
+        title_blacklisted_strings: [],
+        body_text_max_length: null,
+        title_required_strings: [],
+        guidelines_text: null,
+        gallery_min_items: null,
+        domain_blacklist: [],
+        domain_whitelist: [],
+        title_text_max_length: subreddit.titleMax ?? null,
+        body_restriction_policy: subreddit.body ?? 'none',
+        link_restriction_policy: 'none',
+        guidelines_display_policy: null,
+        body_required_strings: [],
+        title_text_min_length: null,
+        gallery_captions_requirement: 'none',
+        is_flair_required: subreddit.flairRequired ?? false,
+        gallery_max_items: null,
+        gallery_urls_requirement: 'none',
+        body_regex: [],
+        link_repost_age: null,
+        body_text_min_length: null,
+      });
     }
     const flairs = /^\/r\/([^/]+)\/api\/link_flair_v2$/.exec(url.pathname);
     if (req.method === 'GET' && flairs) {

@@ -30,6 +30,14 @@
 //     the file, and the target waits (`processing`) until the post shows in the subreddit's newest (`checkStatus`).
 //     Each call that changes something is a step: a lease and an upload are sent again if cut off (a lease unused
 //     and an upload to the same key replace nothing that is posted); the submit never is.
+//   A subreddit's own rules, where the API says them, are read before a first attempt sends anything, so a post the
+//     subreddit would refuse fails with its rule rather than after an upload: GET /r/<sr>/about
+//     (https://www.reddit.com/dev/api#GET_r_{subreddit}_about: `submission_type` any|self|link, `allow_images`,
+//     `allow_videos`) and GET /api/v1/<sr>/post_requirements
+//     (https://www.reddit.com/dev/api#GET_api_v1_{subreddit}_post_requirements: `title_text_min_length`,
+//     `title_text_max_length`, `is_flair_required`, `body_restriction_policy` required|notAllowed|none; the fields
+//     as PRAW's `Subreddit.post_requirements` and gitroomhq/postiz-app's reddit provider read them). A subreddit
+//     whose rules cannot be read (private, missing) is left to the submit's own answer.
 //   No duplicates  Reddit takes no idempotency key. A submit an earlier attempt started and did not see answered is
 //     looked up among the subreddit's newest posts (GET /r/<sr>/new, scope read: the same author and title, and
 //     the same link or kind) before submitting again, as postiz-app's reddit provider looks its submissions up. A media
@@ -69,7 +77,7 @@ const agentVersion = '1.0.0';
  * (a video's and its poster's leases, a look-up, the submit: the uploads go to S3, not counted).
  */
 export const redditQuotas: readonly Quota[] = [
-  { name: 'Reddit: 1,000 requests in 10 minutes per OAuth client', scope: 'app', windowSeconds: 600, limit: 1000, costPerPublish: 4 },
+  { name: 'Reddit: 1,000 requests in 10 minutes per OAuth client', scope: 'app', windowSeconds: 600, limit: 1000, costPerPublish: 6 },
 ];
 
 interface RedditSettings {
@@ -247,6 +255,7 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
     const account = request.account;
     const call = { accessToken: tokensOf(account).accessToken, signal: request.signal };
     const steps = new Steps(request.checkpoint);
+    if (!request.checkpoint.saved) await this.#checkSubredditRules(call, account, sought, request.caption, settings);
     const media = sought.kind === 'image' || sought.kind === 'video' ? await this.#upload(steps, 'media', request.media[0]!, call, account) : undefined;
     const posterUrl = poster ? await this.#upload(steps, 'poster', poster, call, account) : undefined;
     const form: Record<string, string> = {
@@ -337,6 +346,46 @@ export class RedditAdapter extends OAuthAdapter implements ProviderAdapter {
         return { flairId: { dependsOn, unavailable: `r/${sr} lets no one but its moderators choose post flair (${error.message}).` } };
       throw error;
     }
+  }
+
+  /** Refuses, with the subreddit's rule, a post the subreddit says it would not take (see the top of this file). */
+  async #checkSubredditRules(
+    call: { accessToken: string; signal: AbortSignal },
+    account: ConnectedAccount,
+    sought: Sought,
+    caption: string,
+    settings: RedditSettings,
+  ): Promise<void> {
+    const readable = async <T>(path: string): Promise<T | undefined> => {
+      try {
+        return (await this.#api.call<T>({ ...call, method: 'GET', path }, account.username)).body;
+      } catch (error) {
+        if (error instanceof ProviderError && error.code === 'PROVIDER_REJECTED') return undefined;
+        throw error;
+      }
+    };
+    const sr = encodeURIComponent(sought.sr);
+    const about = (await readable<{ data?: { submission_type?: string; allow_images?: boolean; allow_videos?: boolean } }>(`/r/${sr}/about?raw_json=1`))?.data;
+    const rules = await readable<{
+      title_text_min_length?: number | null;
+      title_text_max_length?: number | null;
+      is_flair_required?: boolean;
+      body_restriction_policy?: string;
+    }>(`/api/v1/${sr}/post_requirements`);
+    const refuse = (rule: string) => {
+      throw new ProviderError('PROVIDER_REJECTED', `r/${sought.sr} ${rule}.`, false);
+    };
+    if (about?.submission_type === 'self' && sought.kind !== 'self') refuse('takes text posts only');
+    if (about?.submission_type === 'link' && sought.kind === 'self') refuse('takes no text posts');
+    if (sought.kind === 'image' && about?.allow_images === false) refuse('takes no image posts');
+    if (sought.kind === 'video' && about?.allow_videos === false) refuse('takes no video posts');
+    if (rules?.title_text_max_length && [...sought.title].length > rules.title_text_max_length)
+      refuse(`takes titles of at most ${rules.title_text_max_length} characters`);
+    if (rules?.title_text_min_length && [...sought.title].length < rules.title_text_min_length)
+      refuse(`takes titles of at least ${rules.title_text_min_length} characters`);
+    if (rules?.is_flair_required && !settings.flairId) refuse('requires post flair (setting flairId)');
+    if (rules?.body_restriction_policy === 'required' && !caption.trim()) refuse('requires a body (the caption)');
+    if (rules?.body_restriction_policy === 'notAllowed' && caption.trim()) refuse('takes no body (leave the caption empty)');
   }
 
   /** The post's upvotes and comments (https://www.reddit.com/dev/api#GET_api_info, scope read; `ups` is fuzzed by Reddit). */
