@@ -98,8 +98,11 @@ export async function publishedTargets(services: Services, workspaceId: string, 
   );
 }
 
-/** A poll of the account, printed with its statements, its network calls (`networkCalls` counts them so far) and its time. */
-export function pollMeter(services: Services, connectionId: string, networkCalls: () => number, posts: number): (label: string) => Promise<void> {
+/**
+ * A poll of the account, printed with its statements, its network calls and its time. `networkCalls` counts the calls
+ * the stand-in answered so far; where the network keeps no count (a real PDS), the poll's own count is printed.
+ */
+export function pollMeter(services: Services, connectionId: string, networkCalls: (() => number) | undefined, posts: number): (label: string) => Promise<void> {
   const deps: CollectionDeps = {
     db: services.db,
     secrets: services.secrets,
@@ -112,12 +115,12 @@ export function pollMeter(services: Services, connectionId: string, networkCalls
   };
   const statements = countStatements(services.db.pool);
   return async (label) => {
-    const [sql, calls, began] = [statements.read(), networkCalls(), performance.now()];
+    const [sql, calls, began] = [statements.read(), networkCalls?.(), performance.now()];
     const result = await pollInbox(deps, connectionId, new Date());
     const ms = performance.now() - began;
     if (result.status !== 'polled') throw new Error(`the poll was skipped: ${result.reason}`);
     console.log(
-      `${label.padEnd(28)} ${String(result.collected).padStart(4)} collected: ${statements.read() - sql} statements, ${networkCalls() - calls} network calls (${posts} posts), ${ms.toFixed(0)} ms`,
+      `${label.padEnd(28)} ${String(result.collected).padStart(4)} collected: ${statements.read() - sql} statements, ${networkCalls && calls !== undefined ? networkCalls() - calls : result.calls} network calls (${posts} posts), ${ms.toFixed(0)} ms`,
     );
   };
 }
