@@ -1,5 +1,4 @@
 // Bluesky as the service knows it: accounts connect with an app password at their PDS (src/providers/network.ts).
-//
 import { defineNetwork } from '../network.ts';
 import { MB, maxThreadParts, minutes, seconds, firstCommentSetting, type CaptionRules, type ProviderRules } from '../rules.ts';
 

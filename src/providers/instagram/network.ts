@@ -1,6 +1,5 @@
 // Instagram as the service knows it: its rules, its OAuth apps and its adapter (src/providers/network.ts). It connects
 // in two ways: Facebook Login, through the Facebook app (`appOf`), and Instagram Login, through the INSTAGRAM_ app.
-//
 import { appOrSettings, defineNetwork, type NetworkConfig } from '../network.ts';
 import { callbackUrl } from '../oauth2.ts';
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';

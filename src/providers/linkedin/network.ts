@@ -1,5 +1,4 @@
 // LinkedIn as the service knows it: its rules, its OAuth app, its adapter and its inbox (src/providers/network.ts).
-//
 import { defineNetwork, oauthFactory } from '../network.ts';
 import type { SettingOption } from '../adapter.ts';
 import { MB, minutes, seconds, type AccountRules, type CaptionRules, type ProviderRules } from '../rules.ts';

@@ -1,5 +1,4 @@
 // Mastodon as the service knows it: an app registered per instance the person names (src/providers/network.ts).
-//
 import { defineNetwork } from '../network.ts';
 import { MB, maxThreadParts, minutes, seconds, firstCommentSetting, type CaptionRules, type ProviderRules } from '../rules.ts';
 

@@ -1,5 +1,4 @@
 // The sandbox as the service knows it: a network inside the service, for trying the API (src/providers/network.ts).
-//
 import { defineNetwork } from '../network.ts';
 import { MB, minutes, seconds, type CaptionRules, type ProviderRules, noSettings } from '../rules.ts';
 

@@ -1,5 +1,4 @@
 // TikTok as the service knows it: its rules, its OAuth app and its adapter (src/providers/network.ts).
-//
 import { defineNetwork, oauthFactory } from '../network.ts';
 import { GB, MB, minutes, seconds, type CaptionRules, type ProviderRules } from '../rules.ts';
 
